@@ -1,0 +1,857 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * libcc-replay: play the host for one Reaction Point. It reads an event
+ * trace (docs/replay.md), feeds it to any algorithm through the public API
+ * only, fires the RP's timer exactly when a host would (at each deadline not
+ * later than the next event), and prints the rate/window timeline as CSV.
+ *
+ * It exists so an algorithm's reaction to a hand-written scenario can be
+ * seen and tested without a network simulator. Everything the trace says is
+ * checked: a bad line is reported as TRACE:LINE and the exit status is 2;
+ * the number of timer firings is bounded so nothing can hang.
+ */
+#include <libcc/libcc.h>
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define EXIT_TRACE 2 /* usage, trace or algorithm error */
+#define EXIT_IO 1    /* cannot read, write or allocate */
+#define DEFAULT_MAX_STEPS 1000000u
+#define SPACES " \t\r\n\v\f"
+
+typedef struct hdr_param {
+    unsigned long line;
+    char *text;
+} hdr_param;
+
+/* A flow setting with where it came from, so the command line can win. */
+typedef struct setting {
+    bool set;
+    uint64_t value;
+} setting;
+
+typedef struct options {
+    const char *algo;
+    const char **params; /* --param texts, in order */
+    size_t n_params;
+    setting line_rate, base_rtt, mtu, sample, until, max_steps;
+    const char *trace;
+    bool help, list;
+} options;
+
+typedef struct replay {
+    const options *opt;
+    const char *name; /* trace name in messages */
+    unsigned long line;
+    FILE *out;
+
+    /* Header: directives seen before the first event. */
+    char *algo_dir;
+    unsigned long algo_line;
+    hdr_param *hparams;
+    size_t n_hparams;
+    setting line_rate, base_rtt, mtu, flow_id;
+
+    /* Running. */
+    libcc_params *params;
+    libcc_rp *rp;
+    bool started;
+    unsigned max_hops;
+    uint64_t deadline;    /* as last told by deadline_changed */
+    uint64_t now;         /* last time given to the RP */
+    uint64_t last_event;  /* time of the previous trace event */
+    uint64_t next_sample; /* UINT64_MAX: no sampling */
+    uint64_t steps;       /* timer firings + sample rows so far */
+    bool warned_deadline, warned_unsupported;
+    const libcc_param_desc *vars;
+    size_t n_vars;
+    double *values;
+} replay;
+
+/* ------------------------------------------------------------------ */
+/* Messages                                                            */
+/* ------------------------------------------------------------------ */
+
+static void vmsg(const replay *r, unsigned long line, const char *fmt, va_list ap)
+{
+    if (r && line)
+        fprintf(stderr, "%s:%lu: ", r->name, line);
+    else if (r)
+        fprintf(stderr, "%s: ", r->name);
+    else
+        fputs("libcc-replay: ", stderr);
+    vfprintf(stderr, fmt, ap);
+    fputc('\n', stderr);
+}
+
+/* A tool may simply exit on error: the OS reclaims everything, and the
+ * CSV already printed stays as a record of what happened before the error. */
+static _Noreturn void fail_at(const replay *r, unsigned long line, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vmsg(r, line, fmt, ap);
+    va_end(ap);
+    fflush(stdout);
+    exit(EXIT_TRACE);
+}
+
+#define fail(r, ...) fail_at((r), (r)->line, __VA_ARGS__)
+
+static void warn_at(const replay *r, unsigned long line, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    fputs("warning: ", stderr);
+    vmsg(r, line, fmt, ap);
+    va_end(ap);
+}
+
+static _Noreturn void die_io(const char *what)
+{
+    fprintf(stderr, "libcc-replay: %s\n", what);
+    exit(EXIT_IO);
+}
+
+static void *xcalloc(size_t n, size_t size)
+{
+    void *p = calloc(n ? n : 1, size);
+    if (!p)
+        die_io("out of memory");
+    return p;
+}
+
+static char *xstrdup(const char *s)
+{
+    char *p = xcalloc(strlen(s) + 1, 1);
+    memcpy(p, s, strlen(s) + 1);
+    return p;
+}
+
+/* ------------------------------------------------------------------ */
+/* Values                                                              */
+/* ------------------------------------------------------------------ */
+
+static const char *unit_hint(libcc_unit unit)
+{
+    switch (unit) {
+    case LIBCC_UNIT_BPS:
+        return "a rate such as 100Gbps (bps, Kbps, Mbps, Gbps, Tbps)";
+    case LIBCC_UNIT_NS:
+        return "a time such as 12us (ns, us, ms, s)";
+    case LIBCC_UNIT_BYTES:
+        return "a size such as 1000B or 64KB (B, KB, KiB, MB, MiB, GB)";
+    default:
+        return "a number";
+    }
+}
+
+/* Text with a unit -> whole base units. Returns false with *why set. */
+static bool value_u64(libcc_unit unit, const char *text, uint64_t *out, const char **why)
+{
+    double v;
+    int rv;
+
+    if (!text || !*text) {
+        *why = "missing value";
+        return false;
+    }
+    rv = libcc_parse_value(unit, text, &v);
+    if (rv != LIBCC_OK) {
+        *why = libcc_strerror(rv);
+        return false;
+    }
+    /* 2^64 as a double; v + 0.5 must stay below it to convert. */
+    if (!(v >= 0.0) || v + 0.5 >= 18446744073709551616.0) {
+        *why = "out of range";
+        return false;
+    }
+    *out = (uint64_t)(v + 0.5);
+    return true;
+}
+
+static uint64_t need_value(const replay *r, libcc_unit unit, const char *field, const char *text)
+{
+    uint64_t v;
+    const char *why;
+    if (!value_u64(unit, text, &v, &why))
+        fail(r, "%s '%s': %s: expected %s", field, text ? text : "", why, unit_hint(unit));
+    return v;
+}
+
+/* Plain decimal integer, every character checked. */
+static bool integer_u64(const char *text, uint64_t *out)
+{
+    uint64_t v = 0;
+    if (!text || !*text)
+        return false;
+    for (const char *p = text; *p; p++) {
+        unsigned d;
+        if (*p < '0' || *p > '9')
+            return false;
+        d = (unsigned)(*p - '0');
+        if (v > (UINT64_MAX - d) / 10)
+            return false;
+        v = v * 10 + d;
+    }
+    *out = v;
+    return true;
+}
+
+static uint64_t need_integer(const replay *r, const char *field, const char *text, uint64_t max)
+{
+    uint64_t v;
+    if (!integer_u64(text, &v) || v > max)
+        fail(r, "%s '%s': expected an integer from 0 to %" PRIu64, field, text ? text : "", max);
+    return v;
+}
+
+/* Sizes may be written bare ("1000") or with a unit ("1KB"). */
+static uint64_t need_bytes(const replay *r, const char *field, const char *text, uint64_t max)
+{
+    uint64_t v;
+    if (!integer_u64(text, &v))
+        v = need_value(r, LIBCC_UNIT_BYTES, field, text);
+    if (v > max)
+        fail(r, "%s '%s': more than %" PRIu64 " bytes", field, text, max);
+    return v;
+}
+
+/* ------------------------------------------------------------------ */
+/* CSV                                                                 */
+/* ------------------------------------------------------------------ */
+
+static void csv_header(replay *r)
+{
+    fputs("time_ns,event,rate_bps,window_bytes", r->out);
+    for (size_t i = 0; i < r->n_vars; i++)
+        fprintf(r->out, ",%s", r->vars[i].name);
+    fputc('\n', r->out);
+}
+
+static void csv_row(replay *r, uint64_t t, const char *event)
+{
+    uint64_t w = libcc_rp_window_bytes(r->rp);
+    fprintf(r->out, "%" PRIu64 ",%s,%" PRIu64 ",", t, event, libcc_rp_rate_bps(r->rp));
+    if (w == LIBCC_WINDOW_UNLIMITED)
+        fputs("inf", r->out);
+    else
+        fprintf(r->out, "%" PRIu64, w);
+    if (r->n_vars && libcc_rp_read_vars(r->rp, r->values, r->n_vars) != LIBCC_OK)
+        fail(r, "libcc_rp_read_vars failed");
+    for (size_t i = 0; i < r->n_vars; i++)
+        fprintf(r->out, ",%.15g", r->values[i]);
+    fputc('\n', r->out);
+}
+
+/* ------------------------------------------------------------------ */
+/* The host's side of the RP                                           */
+/* ------------------------------------------------------------------ */
+
+static void cb_rate(libcc_rp *rp, uint64_t now_ns, uint64_t rate_bps, void *user_data)
+{
+    (void)rp, (void)now_ns, (void)rate_bps, (void)user_data;
+}
+
+static void cb_window(libcc_rp *rp, uint64_t now_ns, uint64_t window_bytes, void *user_data)
+{
+    (void)rp, (void)now_ns, (void)window_bytes, (void)user_data;
+}
+
+static void cb_deadline(libcc_rp *rp, uint64_t deadline_ns, void *user_data)
+{
+    replay *r = user_data;
+    (void)rp;
+    r->deadline = deadline_ns;
+}
+
+/* There is no network to send a probe into; the ACK that would answer it
+ * is whatever the trace says next. */
+static void cb_probe(libcc_rp *rp, uint64_t now_ns, void *user_data)
+{
+    (void)rp, (void)now_ns, (void)user_data;
+}
+
+/* After every call into the RP: the callback and the getter must agree,
+ * or a real host following the callback would fire timers at wrong times. */
+static void check_call(replay *r, int rv, const char *event)
+{
+    uint64_t d = libcc_rp_deadline_ns(r->rp);
+    if (d != r->deadline && !r->warned_deadline) {
+        warn_at(r, r->line, "%s: deadline_changed said %" PRIu64 " but libcc_rp_deadline_ns says %" PRIu64
+                ": following the callback", event, r->deadline, d);
+        r->warned_deadline = true;
+    }
+    if (rv == LIBCC_ERR_UNSUPPORTED) {
+        if (!r->warned_unsupported)
+            warn_at(r, r->line, "%s: not supported by %s, ignored", event, libcc_rp_algorithm(r->rp));
+        r->warned_unsupported = true;
+        return;
+    }
+    if (rv != LIBCC_OK)
+        fail(r, "%s: %s", event, libcc_strerror(rv));
+}
+
+static void count_step(replay *r)
+{
+    if (++r->steps > r->opt->max_steps.value)
+        fail(r, "more than %" PRIu64 " timer firings and samples: the trace needs an `end` line "
+                "or --until, or raise --max-timers", r->opt->max_steps.value);
+}
+
+/* Fire every timer and sample due at or before `to`, in time order; a timer
+ * and a sample at the same instant: the timer first, so the sample shows
+ * the state a host would see then. */
+static void advance(replay *r, uint64_t to)
+{
+    for (;;) {
+        uint64_t d = r->deadline, s = r->next_sample;
+        if ((d == LIBCC_NO_DEADLINE || d > to) && (s == UINT64_MAX || s > to))
+            return;
+        count_step(r);
+        if (d <= s) {
+            /* A deadline already in the past fires now: time never goes back. */
+            uint64_t at = d < r->now ? r->now : d;
+            check_call(r, libcc_rp_on_timer(r->rp, at), "timer");
+            r->now = at;
+            csv_row(r, at, "timer");
+            if (r->deadline != LIBCC_NO_DEADLINE && r->deadline <= at)
+                fail(r, "timer at %" PRIu64 " ns: the %s deadline did not advance (now %" PRIu64
+                        " ns): stopping rather than looping", at, libcc_rp_algorithm(r->rp), r->deadline);
+        } else {
+            csv_row(r, s, "sample");
+            r->next_sample = s > UINT64_MAX - r->opt->sample.value ? UINT64_MAX
+                                                                    : s + r->opt->sample.value;
+        }
+    }
+}
+
+/* ------------------------------------------------------------------ */
+/* Header: directives, then creation of the RP                         */
+/* ------------------------------------------------------------------ */
+
+static void directive(replay *r, char *line)
+{
+    char *save = NULL;
+    char *word = line;
+    char *rest = line + strcspn(line, SPACES);
+    size_t len;
+
+    if (*rest)
+        *rest++ = '\0';
+    rest += strspn(rest, SPACES);
+    len = strlen(rest);
+    while (len && strchr(SPACES, rest[len - 1]))
+        rest[--len] = '\0';
+    if (r->started)
+        fail(r, "directive %s after the first event: directives come first", word);
+    if (strcmp(word, "@algo") == 0) {
+        char *name = strtok_r(rest, SPACES, &save);
+        if (!name || strtok_r(NULL, SPACES, &save))
+            fail(r, "@algo: expected one algorithm name (libcc-replay --list)");
+        if (r->algo_dir)
+            fail(r, "@algo: given twice (first on line %lu)", r->algo_line);
+        r->algo_dir = xstrdup(name);
+        r->algo_line = r->line;
+    } else if (strcmp(word, "@param") == 0) {
+        if (!*rest)
+            fail(r, "@param: expected name=value");
+        r->hparams = realloc(r->hparams, (r->n_hparams + 1) * sizeof *r->hparams);
+        if (!r->hparams)
+            die_io("out of memory");
+        r->hparams[r->n_hparams].line = r->line;
+        r->hparams[r->n_hparams].text = xstrdup(rest);
+        r->n_hparams++;
+    } else if (strcmp(word, "@flow") == 0) {
+        char *kv;
+        bool any = false;
+        for (kv = strtok_r(rest, SPACES, &save); kv; kv = strtok_r(NULL, SPACES, &save)) {
+            char *val = strchr(kv, '=');
+            any = true;
+            if (!val)
+                fail(r, "@flow: '%s': expected key=value", kv);
+            *val++ = '\0';
+            if (strcmp(kv, "line_rate") == 0) {
+                r->line_rate.value = need_value(r, LIBCC_UNIT_BPS, "@flow line_rate", val);
+                r->line_rate.set = true;
+            } else if (strcmp(kv, "base_rtt") == 0) {
+                r->base_rtt.value = need_value(r, LIBCC_UNIT_NS, "@flow base_rtt", val);
+                r->base_rtt.set = true;
+            } else if (strcmp(kv, "mtu") == 0) {
+                r->mtu.value = need_bytes(r, "@flow mtu", val, UINT32_MAX);
+                r->mtu.set = true;
+            } else if (strcmp(kv, "flow_id") == 0) {
+                r->flow_id.value = need_integer(r, "@flow flow_id", val, UINT64_MAX);
+                r->flow_id.set = true;
+            } else {
+                fail(r, "@flow: unknown key '%s' (expected line_rate, base_rtt, mtu, flow_id)", kv);
+            }
+        }
+        if (!any)
+            fail(r, "@flow: expected key=value (line_rate, base_rtt, mtu, flow_id)");
+    } else {
+        fail(r, "unknown directive '%s' (expected @algo, @param, @flow)", word);
+    }
+}
+
+static uint64_t pick(setting cli, setting dir, uint64_t def)
+{
+    return cli.set ? cli.value : dir.set ? dir.value : def;
+}
+
+/* The RP is created at time 0 with everything the header and the command
+ * line said; the command line wins. */
+static void start(replay *r)
+{
+    const options *o = r->opt;
+    const char *algo = o->algo ? o->algo : r->algo_dir;
+    bool dir_params = true;
+    libcc_flow_info flow;
+    libcc_rp_callbacks cbs = {cb_rate, cb_window, cb_deadline, cb_probe};
+    double hops;
+    int rv;
+
+    r->started = true;
+    if (!algo)
+        fail_at(r, 0, "no algorithm: give @algo NAME in the trace or --algo NAME");
+    rv = libcc_params_new(&r->params, algo);
+    if (rv != LIBCC_OK)
+        fail_at(r, o->algo ? 0 : r->algo_line, "%s '%s': %s (libcc-replay --list)",
+                o->algo ? "--algo" : "@algo", algo, libcc_strerror(rv));
+
+    /* A trace's @param lines belong to its @algo: replaying it with another
+     * algorithm (to compare) must not fail on names that one lacks. */
+    if (o->algo && r->algo_dir && strcmp(o->algo, r->algo_dir) != 0) {
+        dir_params = false;
+        if (r->n_hparams)
+            warn_at(r, 0, "@param lines are for %s, ignored with --algo %s", r->algo_dir, o->algo);
+    }
+    for (size_t i = 0; dir_params && i < r->n_hparams; i++) {
+        rv = libcc_params_parse(r->params, r->hparams[i].text);
+        if (rv != LIBCC_OK) {
+            const char *e = libcc_params_error(r->params);
+            fail_at(r, r->hparams[i].line, "@param %s: %s", r->hparams[i].text,
+                    *e ? e : libcc_strerror(rv));
+        }
+    }
+    for (size_t i = 0; i < o->n_params; i++) {
+        rv = libcc_params_parse(r->params, o->params[i]);
+        if (rv != LIBCC_OK) {
+            const char *e = libcc_params_error(r->params);
+            fail_at(NULL, 0, "--param %s: %s", o->params[i], *e ? e : libcc_strerror(rv));
+        }
+    }
+
+    r->max_hops = LIBCC_INT_MAX_HOPS;
+    if (libcc_params_get(r->params, "max_hops", &hops) == LIBCC_OK && hops >= 1 &&
+        hops < LIBCC_INT_MAX_HOPS)
+        r->max_hops = (unsigned)hops;
+
+    if (!o->line_rate.set && !r->line_rate.set)
+        fail_at(r, 0, "no line rate: give @flow line_rate=100Gbps in the trace or --line-rate");
+    memset(&flow, 0, sizeof flow);
+    flow.flow_id = pick((setting){false, 0}, r->flow_id, 1);
+    flow.line_rate_bps = pick(o->line_rate, r->line_rate, 0);
+    flow.base_rtt_ns = pick(o->base_rtt, r->base_rtt, 0);
+    flow.mtu_bytes = (uint32_t)pick(o->mtu, r->mtu, 0);
+
+    r->deadline = LIBCC_NO_DEADLINE;
+    rv = libcc_rp_new(&r->rp, r->params, &flow, &cbs, r, 0);
+    if (rv != LIBCC_OK)
+        fail_at(r, 0, "cannot create the %s reaction point (line_rate %" PRIu64 " bps, base_rtt %" PRIu64
+                      " ns, mtu %" PRIu32 " B): %s", algo, flow.line_rate_bps, flow.base_rtt_ns,
+                flow.mtu_bytes, libcc_strerror(rv));
+    /* Creation need not announce the first deadline through the callback. */
+    r->deadline = libcc_rp_deadline_ns(r->rp);
+
+    if (libcc_rp_vars(r->rp, &r->vars, &r->n_vars) != LIBCC_OK) {
+        r->vars = NULL;
+        r->n_vars = 0;
+    }
+    r->values = xcalloc(r->n_vars, sizeof *r->values);
+    r->next_sample = o->sample.set ? 0 : UINT64_MAX;
+    csv_header(r);
+    csv_row(r, 0, "start");
+}
+
+/* ------------------------------------------------------------------ */
+/* Events                                                              */
+/* ------------------------------------------------------------------ */
+
+static void parse_hop(replay *r, libcc_ack *ack, char *text)
+{
+    static const char *const names[4] = {"B", "ts", "txBytes", "qlen"};
+    unsigned k = ack->ints.n_hops + 1u;
+    char *field[4];
+    char *p = text;
+    char what[64];
+    libcc_int_hop hop;
+    int rv;
+
+    for (int i = 0; i < 4; i++) {
+        field[i] = p;
+        p = strchr(p, ',');
+        if (i < 3) {
+            if (!p)
+                fail(r, "hop #%u '%s': expected 4 fields B,ts,txBytes,qlen", k, text);
+            *p++ = '\0';
+        } else if (p) {
+            fail(r, "hop #%u: more than 4 fields (expected B,ts,txBytes,qlen)", k);
+        }
+    }
+    memset(&hop, 0, sizeof hop);
+    snprintf(what, sizeof what, "hop #%u %s", k, names[0]);
+    hop.bandwidth_bps = need_value(r, LIBCC_UNIT_BPS, what, field[0]);
+    snprintf(what, sizeof what, "hop #%u %s", k, names[1]);
+    hop.ts_ns = need_value(r, LIBCC_UNIT_NS, what, field[1]);
+    snprintf(what, sizeof what, "hop #%u %s", k, names[2]);
+    hop.tx_bytes = need_bytes(r, what, field[2], UINT64_MAX);
+    snprintf(what, sizeof what, "hop #%u %s", k, names[3]);
+    hop.qlen_bytes = need_bytes(r, what, field[3], UINT64_MAX);
+    /* Hops are identified by their position on the path. */
+    hop.switch_id = k - 1;
+    rv = libcc_int_list_push(&ack->ints, &hop, r->max_hops);
+    if (rv == LIBCC_ERR_FULL)
+        fail(r, "hop #%u: too many hops (max_hops is %u)", k, r->max_hops);
+    if (rv != LIBCC_OK)
+        fail(r, "hop #%u: %s", k, libcc_strerror(rv));
+}
+
+static void parse_ack(replay *r, const char *event, char **save, libcc_ack *ack)
+{
+    char *kv;
+    bool have_seq = false;
+
+    memset(ack, 0, sizeof *ack);
+    libcc_int_list_init(&ack->ints);
+    while ((kv = strtok_r(NULL, SPACES, save))) {
+        char *val = strchr(kv, '=');
+        if (!val)
+            fail(r, "%s: '%s': expected key=value", event, kv);
+        *val++ = '\0';
+        if (strcmp(kv, "seq") == 0) {
+            ack->seq = need_integer(r, "seq", val, UINT64_MAX);
+            have_seq = true;
+        } else if (strcmp(kv, "n") == 0) {
+            ack->n_flows = (uint32_t)need_integer(r, "n", val, UINT32_MAX);
+        } else if (strcmp(kv, "rxwin") == 0) {
+            ack->rx_window_bytes = need_bytes(r, "rxwin", val, UINT64_MAX);
+        } else if (strcmp(kv, "ecn") == 0) {
+            ack->ecn_echo = (uint8_t)need_integer(r, "ecn", val, 1);
+        } else if (strcmp(kv, "probe") == 0) {
+            ack->is_probe = (uint8_t)need_integer(r, "probe", val, 1);
+        } else if (strcmp(kv, "hop") == 0) {
+            parse_hop(r, ack, val);
+        } else {
+            fail(r, "%s: unknown field '%s' (expected seq, n, rxwin, hop, ecn, probe)", event, kv);
+        }
+    }
+    if (!have_seq)
+        fail(r, "%s: seq= is required", event);
+}
+
+static void no_fields(replay *r, const char *event, char **save)
+{
+    char *extra = strtok_r(NULL, SPACES, save);
+    if (extra)
+        fail(r, "%s: unexpected field '%s' (%s takes none)", event, extra, event);
+}
+
+/* Returns false when the replay is over (`end`, or past --until). */
+static bool event(replay *r, char *line)
+{
+    char *save = NULL;
+    char *ttext = strtok_r(line, SPACES, &save);
+    char *name = strtok_r(NULL, SPACES, &save);
+    uint64_t t = need_value(r, LIBCC_UNIT_NS, "time", ttext);
+    const options *o = r->opt;
+    libcc_ack ack;
+    int rv;
+
+    if (!name)
+        fail(r, "time %s: missing event (tx, ack, nack, cnp, timer, end)", ttext);
+    if (r->started && t < r->last_event)
+        fail(r, "time %s (%" PRIu64 " ns) is earlier than the previous event (%" PRIu64 " ns)",
+             ttext, t, r->last_event);
+    if (!r->started)
+        start(r);
+    r->last_event = t;
+    if (o->until.set && t > o->until.value) {
+        advance(r, o->until.value);
+        csv_row(r, o->until.value, "end");
+        return false;
+    }
+
+    /* Parse the whole line before anything happens at this time, so a bad
+     * line changes nothing. */
+    if (strcmp(name, "tx") == 0) {
+        char *kv;
+        uint64_t seq = 0, bytes = 0;
+        bool have_seq = false, have_bytes = false;
+        unsigned flags = 0;
+        while ((kv = strtok_r(NULL, SPACES, &save))) {
+            char *val = strchr(kv, '=');
+            if (!val)
+                fail(r, "tx: '%s': expected key=value", kv);
+            *val++ = '\0';
+            if (strcmp(kv, "seq") == 0) {
+                seq = need_integer(r, "seq", val, UINT64_MAX);
+                have_seq = true;
+            } else if (strcmp(kv, "bytes") == 0) {
+                bytes = need_bytes(r, "bytes", val, UINT32_MAX);
+                have_bytes = true;
+            } else {
+                fail(r, "tx: unknown field '%s' (expected seq, bytes)", kv);
+            }
+        }
+        if (!have_seq || !have_bytes)
+            fail(r, "tx: seq= and bytes= are required");
+        advance(r, t);
+        r->now = t;
+        check_call(r, libcc_rp_on_tx(r->rp, t, seq, (uint32_t)bytes, &flags), "tx");
+        csv_row(r, t, "tx");
+    } else if (strcmp(name, "ack") == 0 || strcmp(name, "nack") == 0) {
+        parse_ack(r, name, &save, &ack);
+        advance(r, t);
+        r->now = t;
+        rv = name[0] == 'a' ? libcc_rp_on_ack(r->rp, t, &ack) : libcc_rp_on_nack(r->rp, t, &ack);
+        check_call(r, rv, name);
+        csv_row(r, t, name);
+    } else if (strcmp(name, "cnp") == 0) {
+        no_fields(r, name, &save);
+        advance(r, t);
+        r->now = t;
+        check_call(r, libcc_rp_on_cnp(r->rp, t), "cnp");
+        csv_row(r, t, "cnp");
+    } else if (strcmp(name, "timer") == 0) {
+        no_fields(r, name, &save);
+        advance(r, t);
+        r->now = t;
+        check_call(r, libcc_rp_on_timer(r->rp, t), "timer");
+        csv_row(r, t, "timer");
+    } else if (strcmp(name, "end") == 0) {
+        no_fields(r, name, &save);
+        advance(r, t);
+        csv_row(r, t, "end");
+        return false;
+    } else {
+        fail(r, "unknown event '%s' (expected tx, ack, nack, cnp, timer, end)", name);
+    }
+    return true;
+}
+
+static void run(replay *r, FILE *in)
+{
+    char *buf = NULL;
+    size_t cap = 0;
+    bool going = true;
+
+    while (going && getline(&buf, &cap, in) >= 0) {
+        char *p, *hash;
+        r->line++;
+        if ((hash = strchr(buf, '#')))
+            *hash = '\0';
+        p = buf + strspn(buf, SPACES);
+        if (!*p)
+            continue;
+        if (*p == '@')
+            directive(r, p);
+        else
+            going = event(r, p);
+    }
+    if (ferror(in))
+        die_io("read error on the trace");
+    free(buf);
+    if (!going)
+        return;
+    r->line = 0;
+    if (!r->started)
+        start(r);
+    /* Without `end`, --until says how far the timers run; without either,
+     * the replay stops at the last event rather than guess. */
+    if (r->opt->until.set) {
+        advance(r, r->opt->until.value);
+        csv_row(r, r->opt->until.value, "end");
+    }
+}
+
+/* ------------------------------------------------------------------ */
+/* Command line                                                        */
+/* ------------------------------------------------------------------ */
+
+static void usage(FILE *f)
+{
+    fputs("usage: libcc-replay [options] TRACE|-\n"
+          "Replay an event trace through one libcc Reaction Point; print the\n"
+          "rate/window timeline as CSV (docs/replay.md).\n"
+          "\n"
+          "  --algo NAME          algorithm (overrides @algo); --list shows them\n"
+          "  --param NAME=VALUE   set a parameter (repeatable; overrides @param)\n"
+          "  --line-rate RATE     NIC line rate, e.g. 100Gbps (overrides @flow)\n"
+          "  --base-rtt TIME      base RTT, e.g. 12us (overrides @flow)\n"
+          "  --mtu SIZE           bytes per full packet, e.g. 1000B (overrides @flow)\n"
+          "  --sample INTERVAL    also print a row every INTERVAL, e.g. 1us\n"
+          "  --until TIME         stop at TIME; without `end`, run timers up to it\n"
+          "  --max-timers N       at most N timer firings + samples (default 1000000)\n"
+          "  --list               list the algorithms\n"
+          "  --help               this text; with --algo NAME, its parameters too\n"
+          "\n"
+          "Exit status: 0 ok, 2 bad usage, trace line or algorithm error, 1 I/O.\n",
+          f);
+}
+
+static void help_algo(const char *algo)
+{
+    const libcc_param_desc *t;
+    size_t n;
+    int rv = libcc_algorithm_params(algo, &t, &n);
+    if (rv != LIBCC_OK)
+        fail_at(NULL, 0, "--algo '%s': %s (libcc-replay --list)", algo, libcc_strerror(rv));
+    printf("\nParameters of %s (--param NAME=VALUE or @param NAME=VALUE):\n", algo);
+    for (size_t i = 0; i < n; i++) {
+        char def[64], lo[64], hi[64];
+        libcc_format_value(t[i].unit, t[i].def, def, sizeof def);
+        libcc_format_value(t[i].unit, t[i].min, lo, sizeof lo);
+        libcc_format_value(t[i].unit, t[i].max, hi, sizeof hi);
+        printf("  %-32s [%s] default %s, range %s .. %s\n      %s\n", t[i].name,
+               *libcc_unit_name(t[i].unit) ? libcc_unit_name(t[i].unit) : "ratio", def, lo, hi,
+               t[i].doc ? t[i].doc : "");
+    }
+}
+
+static void opt_value(setting *s, libcc_unit unit, const char *opt, const char *text)
+{
+    const char *why;
+    if (!value_u64(unit, text, &s->value, &why))
+        fail_at(NULL, 0, "%s '%s': %s: expected %s", opt, text, why, unit_hint(unit));
+    s->set = true;
+}
+
+static void parse_args(options *o, int argc, char **argv)
+{
+    o->params = xcalloc((size_t)argc, sizeof *o->params);
+    o->max_steps.value = DEFAULT_MAX_STEPS;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i], *v = NULL, *eq;
+        char opt[32];
+        size_t len;
+
+        if (a[0] != '-' || strcmp(a, "-") == 0) {
+            if (o->trace)
+                fail_at(NULL, 0, "more than one trace: '%s' and '%s'", o->trace, a);
+            o->trace = a;
+            continue;
+        }
+        if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
+            o->help = true;
+            continue;
+        }
+        if (strcmp(a, "--list") == 0) {
+            o->list = true;
+            continue;
+        }
+        /* --opt VALUE or --opt=VALUE */
+        eq = strchr(a, '=');
+        len = eq ? (size_t)(eq - a) : strlen(a);
+        if (len >= sizeof opt)
+            fail_at(NULL, 0, "unknown option '%s' (--help)", a);
+        memcpy(opt, a, len);
+        opt[len] = '\0';
+        if (eq) {
+            v = eq + 1;
+        } else {
+            if (i + 1 >= argc)
+                fail_at(NULL, 0, "%s needs a value (--help)", opt);
+            v = argv[++i];
+        }
+        if (strcmp(opt, "--algo") == 0) {
+            o->algo = v;
+        } else if (strcmp(opt, "--param") == 0) {
+            o->params[o->n_params++] = v;
+        } else if (strcmp(opt, "--line-rate") == 0) {
+            opt_value(&o->line_rate, LIBCC_UNIT_BPS, opt, v);
+        } else if (strcmp(opt, "--base-rtt") == 0) {
+            opt_value(&o->base_rtt, LIBCC_UNIT_NS, opt, v);
+        } else if (strcmp(opt, "--mtu") == 0) {
+            if (!integer_u64(v, &o->mtu.value))
+                opt_value(&o->mtu, LIBCC_UNIT_BYTES, opt, v);
+            if (o->mtu.value > UINT32_MAX)
+                fail_at(NULL, 0, "--mtu '%s': too large", v);
+            o->mtu.set = true;
+        } else if (strcmp(opt, "--sample") == 0) {
+            opt_value(&o->sample, LIBCC_UNIT_NS, opt, v);
+            if (o->sample.value == 0)
+                fail_at(NULL, 0, "--sample '%s': the interval must be more than 0 ns", v);
+        } else if (strcmp(opt, "--until") == 0) {
+            opt_value(&o->until, LIBCC_UNIT_NS, opt, v);
+        } else if (strcmp(opt, "--max-timers") == 0) {
+            if (!integer_u64(v, &o->max_steps.value))
+                fail_at(NULL, 0, "--max-timers '%s': expected an integer", v);
+        } else {
+            fail_at(NULL, 0, "unknown option '%s' (--help)", opt);
+        }
+    }
+}
+
+int main(int argc, char **argv)
+{
+    options o;
+    replay r;
+    FILE *in;
+
+    memset(&o, 0, sizeof o);
+    parse_args(&o, argc, argv);
+    if (o.help) {
+        usage(stdout);
+        if (o.algo)
+            help_algo(o.algo);
+        return fflush(stdout) == 0 ? 0 : EXIT_IO;
+    }
+    if (o.list) {
+        for (const char *const *n = libcc_algorithms(); *n; n++)
+            printf("%s\n", *n);
+        return fflush(stdout) == 0 ? 0 : EXIT_IO;
+    }
+    if (!o.trace) {
+        usage(stderr);
+        return EXIT_TRACE;
+    }
+
+    memset(&r, 0, sizeof r);
+    r.opt = &o;
+    r.out = stdout;
+    r.next_sample = UINT64_MAX;
+    if (strcmp(o.trace, "-") == 0) {
+        r.name = "<stdin>";
+        in = stdin;
+    } else {
+        r.name = o.trace;
+        in = fopen(o.trace, "r");
+        if (!in) {
+            fprintf(stderr, "libcc-replay: cannot open %s: %s\n", o.trace, strerror(errno));
+            return EXIT_IO;
+        }
+    }
+    run(&r, in);
+    if (in != stdin)
+        fclose(in);
+
+    libcc_rp_del(r.rp);
+    libcc_params_del(r.params);
+    for (size_t i = 0; i < r.n_hparams; i++)
+        free(r.hparams[i].text);
+    free(r.hparams);
+    free(r.algo_dir);
+    free(r.values);
+    free(o.params);
+    if (fflush(stdout) != 0 || ferror(stdout))
+        die_io("write error on stdout");
+    return 0;
+}
