@@ -1,0 +1,497 @@
+/* SPDX-License-Identifier: MIT */
+/* The two 8-byte INT hop encodings. Layouts (docs/int-telemetry.md), 64-bit
+ * word sent big-endian, fields from the most significant bit down:
+ *   HPCC: rate code [63:61] | ts [60:37] | txBytes [36:17] | qLen [16:0]
+ *   FNCC: B code    [63:60] | TS [59:36] | txBytes [35:16] | qLen [15:0]
+ * Values decode as ticks * unit; quantization truncates. */
+#include <check.h>
+#include <string.h>
+
+#include <libcc/libcc.h>
+
+#define G UINT64_C(1000000000)
+
+static libcc_int_hop hop4(uint64_t bw, uint64_t ts, uint64_t tx, uint64_t q)
+{
+    libcc_int_hop h;
+    memset(&h, 0, sizeof(h));
+    h.bandwidth_bps = bw;
+    h.ts_ns = ts;
+    h.tx_bytes = tx;
+    h.qlen_bytes = q;
+    h.switch_id = 11; /* not on the wire: decode must give 0 */
+    h.port_id = 12;
+    return h;
+}
+
+static libcc_int_hop sentinel(void)
+{
+    libcc_int_hop h;
+    memset(&h, 0x5A, sizeof(h));
+    return h;
+}
+
+START_TEST(test_default_formats)
+{
+    libcc_int_wire_format f;
+    libcc_int_hpcc_format_default(&f);
+    ck_assert_uint_eq(f.ts_unit_ns, 1);
+    ck_assert_uint_eq(f.bytes_unit, 128);
+    ck_assert_uint_eq(f.qlen_unit, 80);
+    libcc_int_fncc_format_default(&f);
+    ck_assert_uint_eq(f.ts_unit_ns, 1);
+    ck_assert_uint_eq(f.bytes_unit, 128);
+    ck_assert_uint_eq(f.qlen_unit, 128);
+    libcc_int_hpcc_format_default(NULL); /* no crash */
+    libcc_int_fncc_format_default(NULL);
+}
+END_TEST
+
+/* HPCC hop by hand: 100 Gbps = index 2, ts 0x123456 ns, txBytes 0xABCDE
+ * ticks (x128 B), qLen 0x1ABCD ticks (x80 B).
+ *   rate  3 bits: 010
+ *   ts   24 bits: 0001 0010 0011 0100 0101 0110
+ *   tx   20 bits: 1010 1011 1100 1101 1110
+ *   qLen 17 bits: 1 1010 1011 1100 1101
+ * Concatenated and cut into bytes:
+ *   01000010 01000110 10001010 11010101 01111001 10111101 10101011 11001101
+ *   = 42 46 8A D5 79 BD AB CD */
+START_TEST(test_hpcc_exact_bytes)
+{
+    static const uint8_t want[8] = {0x42, 0x46, 0x8A, 0xD5, 0x79, 0xBD, 0xAB, 0xCD};
+    libcc_int_hop h = hop4(100 * G, 0x123456, UINT64_C(0xABCDE) * 128, UINT64_C(0x1ABCD) * 80);
+    libcc_int_wire_format f;
+    libcc_int_hpcc_format_default(&f);
+    uint8_t out[8];
+    ck_assert_int_eq(libcc_int_hpcc_encode(&h, &f, out), LIBCC_OK);
+    ck_assert_mem_eq(out, want, 8);
+    /* NULL format is the default format. */
+    memset(out, 0, sizeof(out));
+    ck_assert_int_eq(libcc_int_hpcc_encode(&h, NULL, out), LIBCC_OK);
+    ck_assert_mem_eq(out, want, 8);
+
+    libcc_int_hop d = sentinel();
+    ck_assert_int_eq(libcc_int_hpcc_decode(want, &f, &d), LIBCC_OK);
+    ck_assert_uint_eq(d.bandwidth_bps, 100 * G);
+    ck_assert_uint_eq(d.ts_ns, 1193046);                /* 0x123456 */
+    ck_assert_uint_eq(d.tx_bytes, UINT64_C(90074880));  /* 703710 * 128 */
+    ck_assert_uint_eq(d.qlen_bytes, UINT64_C(8761360)); /* 109517 * 80 */
+    ck_assert_uint_eq(d.switch_id, 0);
+    ck_assert_uint_eq(d.port_id, 0);
+}
+END_TEST
+
+/* FNCC entry by hand: all fields are whole nibbles (4+24+20+16), so
+ * 100 Gbps = code 5, TS 0x123456, txBytes 0x789AB ticks (x128 B),
+ * qLen 0xCDEF ticks (x128 B) read straight off as 0x5123456789ABCDEF:
+ *   51 23 45 67 89 AB CD EF */
+START_TEST(test_fncc_exact_bytes)
+{
+    static const uint8_t want[8] = {0x51, 0x23, 0x45, 0x67, 0x89, 0xAB, 0xCD, 0xEF};
+    libcc_int_hop h = hop4(100 * G, 0x123456, UINT64_C(0x789AB) * 128, UINT64_C(0xCDEF) * 128);
+    uint8_t out[8];
+    ck_assert_int_eq(libcc_int_fncc_encode(&h, NULL, out), LIBCC_OK);
+    ck_assert_mem_eq(out, want, 8);
+
+    libcc_int_hop d = sentinel();
+    ck_assert_int_eq(libcc_int_fncc_decode(want, NULL, &d), LIBCC_OK);
+    ck_assert_uint_eq(d.bandwidth_bps, 100 * G);
+    ck_assert_uint_eq(d.ts_ns, 1193046);               /* 0x123456 */
+    ck_assert_uint_eq(d.tx_bytes, UINT64_C(63231360)); /* 0x789AB = 493995, x 128 */
+    ck_assert_uint_eq(d.qlen_bytes, UINT64_C(6748032)); /* 0xCDEF = 52719, x 128 */
+    ck_assert_uint_eq(d.switch_id, 0);
+    ck_assert_uint_eq(d.port_id, 0);
+}
+END_TEST
+
+/* Every HPCC rate index by hand: the code is the top 3 bits of byte 0. */
+START_TEST(test_hpcc_rate_codes)
+{
+    static const uint64_t rate[5] = {25 * G, 50 * G, 100 * G, 200 * G, 400 * G};
+    for (unsigned c = 0; c < 5; c++) {
+        uint8_t in[8] = {(uint8_t)(c << 5), 0, 0, 0, 0, 0, 0, 0};
+        libcc_int_hop d = sentinel();
+        ck_assert_int_eq(libcc_int_hpcc_decode(in, NULL, &d), LIBCC_OK);
+        ck_assert_uint_eq(d.bandwidth_bps, rate[c]);
+        ck_assert_uint_eq(d.ts_ns, 0);
+        uint8_t out[8];
+        ck_assert_int_eq(libcc_int_hpcc_encode(&d, NULL, out), LIBCC_OK);
+        ck_assert_mem_eq(out, in, 8);
+    }
+}
+END_TEST
+
+/* The documented FNCC code table: 1..9 = 10/25/40/50/100/200/400/800/1600 Gbps. */
+START_TEST(test_fncc_rate_codes)
+{
+    static const uint64_t rate[10] = {0,       10 * G,  25 * G,  40 * G,  50 * G,
+                                      100 * G, 200 * G, 400 * G, 800 * G, 1600 * G};
+    for (unsigned c = 1; c <= 9; c++) {
+        uint8_t in[8] = {(uint8_t)(c << 4), 0, 0, 0, 0, 0, 0, 0};
+        libcc_int_hop d = sentinel();
+        ck_assert_int_eq(libcc_int_fncc_decode(in, NULL, &d), LIBCC_OK);
+        ck_assert_uint_eq(d.bandwidth_bps, rate[c]);
+        uint8_t out[8];
+        ck_assert_int_eq(libcc_int_fncc_encode(&d, NULL, out), LIBCC_OK);
+        ck_assert_mem_eq(out, in, 8);
+    }
+}
+END_TEST
+
+/* Values that are whole multiples of the units survive exactly, at every
+ * rate: ts 5000 ns (5000 ticks), txBytes 128000 (1000 x 128),
+ * qLen 800 (10 x 80 for HPCC) or 1280 (10 x 128 for FNCC). */
+START_TEST(test_roundtrip_exact)
+{
+    static const uint64_t hrate[5] = {25 * G, 50 * G, 100 * G, 200 * G, 400 * G};
+    for (unsigned i = 0; i < 5; i++) {
+        libcc_int_hop h = hop4(hrate[i], 5000, 128000, 800), d = sentinel();
+        uint8_t w[8];
+        ck_assert_int_eq(libcc_int_hpcc_encode(&h, NULL, w), LIBCC_OK);
+        ck_assert_int_eq(libcc_int_hpcc_decode(w, NULL, &d), LIBCC_OK);
+        ck_assert_uint_eq(d.bandwidth_bps, hrate[i]);
+        ck_assert_uint_eq(d.ts_ns, 5000);
+        ck_assert_uint_eq(d.tx_bytes, 128000);
+        ck_assert_uint_eq(d.qlen_bytes, 800);
+    }
+    static const uint64_t frate[9] = {10 * G,  25 * G,  40 * G,  50 * G,  100 * G,
+                                      200 * G, 400 * G, 800 * G, 1600 * G};
+    for (unsigned i = 0; i < 9; i++) {
+        libcc_int_hop h = hop4(frate[i], 5000, 128000, 1280), d = sentinel();
+        uint8_t w[8];
+        ck_assert_int_eq(libcc_int_fncc_encode(&h, NULL, w), LIBCC_OK);
+        ck_assert_int_eq(libcc_int_fncc_decode(w, NULL, &d), LIBCC_OK);
+        ck_assert_uint_eq(d.bandwidth_bps, frate[i]);
+        ck_assert_uint_eq(d.ts_ns, 5000);
+        ck_assert_uint_eq(d.tx_bytes, 128000);
+        ck_assert_uint_eq(d.qlen_bytes, 1280);
+    }
+}
+END_TEST
+
+/* Quantization truncates (like the HPCC simulator's integer division):
+ *   HPCC txBytes 1000 -> floor(1000/128) = 7 ticks -> 896 B
+ *   HPCC qLen    1000 -> floor(1000/80) = 12 ticks -> 960 B
+ *   FNCC qLen    1000 -> floor(1000/128) = 7 ticks -> 896 B
+ *   custom units {4 ns, 256 B, 100 B}: ts 4003 -> 1000 ticks -> 4000 ns,
+ *   txBytes 198912 = 777 x 256 exact, qLen 12345 -> 123 ticks -> 12300 B */
+START_TEST(test_roundtrip_truncates)
+{
+    libcc_int_hop h = hop4(100 * G, 7, 1000, 1000), d = sentinel();
+    uint8_t w[8];
+    ck_assert_int_eq(libcc_int_hpcc_encode(&h, NULL, w), LIBCC_OK);
+    ck_assert_int_eq(libcc_int_hpcc_decode(w, NULL, &d), LIBCC_OK);
+    ck_assert_uint_eq(d.ts_ns, 7);
+    ck_assert_uint_eq(d.tx_bytes, 896);
+    ck_assert_uint_eq(d.qlen_bytes, 960);
+
+    ck_assert_int_eq(libcc_int_fncc_encode(&h, NULL, w), LIBCC_OK);
+    ck_assert_int_eq(libcc_int_fncc_decode(w, NULL, &d), LIBCC_OK);
+    ck_assert_uint_eq(d.tx_bytes, 896);
+    ck_assert_uint_eq(d.qlen_bytes, 896);
+
+    libcc_int_wire_format f = {4, 256, 100};
+    libcc_int_hop c = hop4(400 * G, 4003, 198912, 12345);
+    ck_assert_int_eq(libcc_int_hpcc_encode(&c, &f, w), LIBCC_OK);
+    ck_assert_int_eq(libcc_int_hpcc_decode(w, &f, &d), LIBCC_OK);
+    ck_assert_uint_eq(d.ts_ns, 4000);
+    ck_assert_uint_eq(d.tx_bytes, 198912);
+    ck_assert_uint_eq(d.qlen_bytes, 12300);
+    ck_assert_int_eq(libcc_int_fncc_encode(&c, &f, w), LIBCC_OK);
+    ck_assert_int_eq(libcc_int_fncc_decode(w, &f, &d), LIBCC_OK);
+    ck_assert_uint_eq(d.ts_ns, 4000);
+    ck_assert_uint_eq(d.tx_bytes, 198912);
+    ck_assert_uint_eq(d.qlen_bytes, 12300);
+}
+END_TEST
+
+/* Wrap widths in base units: 24 + log2(ts unit), 20 + log2(bytes unit). */
+START_TEST(test_wrap_bits)
+{
+    unsigned ts = 0, tx = 0;
+    libcc_int_wire_format f;
+    libcc_int_hpcc_format_default(&f); /* 1 ns, 128 B = 2^7 */
+    ck_assert_int_eq(libcc_int_wire_wrap_bits(&f, &ts, &tx), LIBCC_OK);
+    ck_assert_uint_eq(ts, 24);
+    ck_assert_uint_eq(tx, 27);
+    libcc_int_wire_format g = {8, 1024, 80}; /* 2^3 ns, 2^10 B */
+    ck_assert_int_eq(libcc_int_wire_wrap_bits(&g, &ts, &tx), LIBCC_OK);
+    ck_assert_uint_eq(ts, 27);
+    ck_assert_uint_eq(tx, 30);
+    libcc_int_wire_format one = {1, 1, 1};
+    ck_assert_int_eq(libcc_int_wire_wrap_bits(&one, &ts, &tx), LIBCC_OK);
+    ck_assert_uint_eq(ts, 24);
+    ck_assert_uint_eq(tx, 20);
+}
+END_TEST
+
+/* HPCC defaults across the wrap, the way an RP uses it.
+ * ts: prev 2^24 - 10 = 16777206 ns; cur 2^24 + 5 = 16777221 ns is sent as
+ *   tick 5; true gap 15 ns, and (5 - 16777206) mod 2^24 = 15.
+ * tx: prev (2^20 - 2) x 128 = 134217472 B; cur (2^20 + 3) x 128 = 134218112 B
+ *   is sent as tick 3 = 384 B; true gap 5 x 128 = 640 B, and
+ *   (384 - 134217472) mod 2^27 = 384 + 134217728 - 134217472 = 640. */
+START_TEST(test_hpcc_wraparound)
+{
+    libcc_int_hop prev = hop4(100 * G, 16777206, UINT64_C(134217472), 0);
+    libcc_int_hop cur = hop4(100 * G, 16777221, UINT64_C(134218112), 0);
+    uint8_t w[8];
+    libcc_int_list l;
+    libcc_int_list_init(&l);
+    libcc_int_hop d;
+    ck_assert_int_eq(libcc_int_hpcc_encode(&prev, NULL, w), LIBCC_OK);
+    ck_assert_int_eq(libcc_int_hpcc_decode(w, NULL, &d), LIBCC_OK);
+    ck_assert_int_eq(libcc_int_list_push(&l, &d, 0), LIBCC_OK);
+    ck_assert_int_eq(libcc_int_hpcc_encode(&cur, NULL, w), LIBCC_OK);
+    ck_assert_int_eq(libcc_int_hpcc_decode(w, NULL, &d), LIBCC_OK);
+    ck_assert_int_eq(libcc_int_list_push(&l, &d, 0), LIBCC_OK);
+    ck_assert_uint_eq(l.hop[1].ts_ns, 5);
+    ck_assert_uint_eq(l.hop[1].tx_bytes, 384);
+
+    libcc_int_wire_format f;
+    libcc_int_hpcc_format_default(&f);
+    unsigned tsb, txb;
+    ck_assert_int_eq(libcc_int_wire_wrap_bits(&f, &tsb, &txb), LIBCC_OK);
+    l.ts_bits = (uint8_t)tsb;
+    l.tx_bits = (uint8_t)txb;
+    ck_assert_uint_eq(libcc_wrap_diff(l.hop[1].ts_ns, l.hop[0].ts_ns, l.ts_bits), 15);
+    ck_assert_uint_eq(libcc_wrap_diff(l.hop[1].tx_bytes, l.hop[0].tx_bytes, l.tx_bits), 640);
+    /* Forgetting ts_bits/tx_bits (64) gives garbage: 2^64 - 134217088. */
+    ck_assert_uint_eq(libcc_wrap_diff(l.hop[1].tx_bytes, l.hop[0].tx_bytes, 64),
+                      UINT64_MAX - UINT64_C(134217088) + 1);
+}
+END_TEST
+
+/* Why the width is 27 (base units), not the 20-bit field width: a gap of
+ * 10000 ticks = 1280000 B > 2^20 B. prev (2^20 - 2) x 128 = 134217472 B,
+ * cur prev + 1280000 -> tick (2^20 + 9998) mod 2^20 = 9998 -> 1279744 B.
+ *   mod 2^27: 1279744 + 134217728 - 134217472 = 1280000 (right)
+ *   mod 2^20: 1280000 - 1048576 = 231424 (wrong) */
+START_TEST(test_hpcc_wrap_width_is_in_base_units)
+{
+    libcc_int_hop prev = hop4(400 * G, 0, UINT64_C(134217472), 0);
+    libcc_int_hop cur = hop4(400 * G, 0, UINT64_C(134217472) + 1280000, 0);
+    uint8_t w[8];
+    libcc_int_hop dp, dc;
+    ck_assert_int_eq(libcc_int_hpcc_encode(&prev, NULL, w), LIBCC_OK);
+    ck_assert_int_eq(libcc_int_hpcc_decode(w, NULL, &dp), LIBCC_OK);
+    ck_assert_int_eq(libcc_int_hpcc_encode(&cur, NULL, w), LIBCC_OK);
+    ck_assert_int_eq(libcc_int_hpcc_decode(w, NULL, &dc), LIBCC_OK);
+    ck_assert_uint_eq(dc.tx_bytes, 1279744);
+    unsigned tsb, txb;
+    libcc_int_wire_format f;
+    libcc_int_hpcc_format_default(&f);
+    ck_assert_int_eq(libcc_int_wire_wrap_bits(&f, &tsb, &txb), LIBCC_OK);
+    ck_assert_uint_eq(libcc_wrap_diff(dc.tx_bytes, dp.tx_bytes, txb), 1280000);
+    ck_assert_uint_eq(libcc_wrap_diff(dc.tx_bytes, dp.tx_bytes, 20), 231424);
+}
+END_TEST
+
+/* FNCC with coarse power-of-two units {8 ns, 1024 B}.
+ * ts: prev tick 2^24 - 1 = (2^24 - 1) x 8 = 134217720 ns; cur 2^27 + 8 =
+ *   134217736 ns -> tick (2^24 + 1) mod 2^24 = 1 -> 8 ns. True gap 16 ns;
+ *   (8 - 134217720) mod 2^27 = 8 + 134217728 - 134217720 = 16.
+ * tx: prev (2^20 - 1) x 1024 = 1073740800 B; cur (2^20 + 4) x 1024 =
+ *   1073745920 B -> tick 4 -> 4096 B. True gap 5120 B;
+ *   (4096 - 1073740800) mod 2^30 = 4096 + 1073741824 - 1073740800 = 5120. */
+START_TEST(test_fncc_wraparound_coarse_units)
+{
+    libcc_int_wire_format f = {8, 1024, 128};
+    libcc_int_hop prev = hop4(400 * G, UINT64_C(134217720), UINT64_C(1073740800), 0);
+    libcc_int_hop cur = hop4(400 * G, UINT64_C(134217736), UINT64_C(1073745920), 0);
+    uint8_t w[8];
+    libcc_int_hop dp, dc;
+    ck_assert_int_eq(libcc_int_fncc_encode(&prev, &f, w), LIBCC_OK);
+    ck_assert_int_eq(libcc_int_fncc_decode(w, &f, &dp), LIBCC_OK);
+    ck_assert_int_eq(libcc_int_fncc_encode(&cur, &f, w), LIBCC_OK);
+    ck_assert_int_eq(libcc_int_fncc_decode(w, &f, &dc), LIBCC_OK);
+    ck_assert_uint_eq(dp.ts_ns, UINT64_C(134217720));
+    ck_assert_uint_eq(dc.ts_ns, 8);
+    ck_assert_uint_eq(dc.tx_bytes, 4096);
+    unsigned tsb, txb;
+    ck_assert_int_eq(libcc_int_wire_wrap_bits(&f, &tsb, &txb), LIBCC_OK);
+    ck_assert_uint_eq(libcc_wrap_diff(dc.ts_ns, dp.ts_ns, tsb), 16);
+    ck_assert_uint_eq(libcc_wrap_diff(dc.tx_bytes, dp.tx_bytes, txb), 5120);
+}
+END_TEST
+
+/* ts and txBytes wrap at encode (counters): ts 2^24 + 7 -> 7 ns;
+ * txBytes (2^20 + 3) x 128 -> 3 ticks -> 384 B. */
+START_TEST(test_counters_wrap_not_saturate)
+{
+    libcc_int_hop h = hop4(50 * G, 16777216 + 7, (UINT64_C(1048576) + 3) * 128, 0), d;
+    uint8_t w[8];
+    ck_assert_int_eq(libcc_int_hpcc_encode(&h, NULL, w), LIBCC_OK);
+    ck_assert_int_eq(libcc_int_hpcc_decode(w, NULL, &d), LIBCC_OK);
+    ck_assert_uint_eq(d.ts_ns, 7);
+    ck_assert_uint_eq(d.tx_bytes, 384);
+    ck_assert_int_eq(libcc_int_fncc_encode(&h, NULL, w), LIBCC_OK);
+    ck_assert_int_eq(libcc_int_fncc_decode(w, NULL, &d), LIBCC_OK);
+    ck_assert_uint_eq(d.ts_ns, 7);
+    ck_assert_uint_eq(d.tx_bytes, 384);
+}
+END_TEST
+
+/* qLen saturates. HPCC: 17 bits, max 131071 x 80 = 10485680 B; one tick
+ * more (131072 x 80 = 10485760 B, which would wrap to 0) and 50 MB both read
+ * 10485680, and the low 17 bits of the word are all ones. */
+START_TEST(test_hpcc_qlen_saturates)
+{
+    static const uint64_t q[3] = {UINT64_C(10485680), UINT64_C(10485760), UINT64_C(50000000)};
+    for (unsigned i = 0; i < 3; i++) {
+        libcc_int_hop h = hop4(400 * G, 0, 0, q[i]), d;
+        uint8_t w[8];
+        ck_assert_int_eq(libcc_int_hpcc_encode(&h, NULL, w), LIBCC_OK);
+        ck_assert_uint_eq(w[7], 0xFF);
+        ck_assert_uint_eq(w[6], 0xFF);
+        ck_assert_uint_eq(w[5] & 0x01, 0x01);
+        ck_assert_uint_eq(w[5] & 0x02, 0); /* txBytes' lowest bit untouched */
+        ck_assert_int_eq(libcc_int_hpcc_decode(w, NULL, &d), LIBCC_OK);
+        ck_assert_uint_eq(d.qlen_bytes, UINT64_C(10485680));
+        ck_assert_uint_eq(d.tx_bytes, 0);
+    }
+}
+END_TEST
+
+/* FNCC: 16 bits x 128 B. A 400 Gbps port's 4 MB queue fits exactly
+ * (4000000 / 128 = 31250 ticks); max 65535 x 128 = 8388480 B, and 20 MB
+ * saturates there with bytes 6-7 = FF FF. */
+START_TEST(test_fncc_qlen_range_and_saturation)
+{
+    libcc_int_hop h = hop4(400 * G, 0, 0, UINT64_C(4000000)), d;
+    uint8_t w[8];
+    ck_assert_int_eq(libcc_int_fncc_encode(&h, NULL, w), LIBCC_OK);
+    ck_assert_int_eq(libcc_int_fncc_decode(w, NULL, &d), LIBCC_OK);
+    ck_assert_uint_eq(d.qlen_bytes, UINT64_C(4000000));
+    h.qlen_bytes = UINT64_C(20000000);
+    ck_assert_int_eq(libcc_int_fncc_encode(&h, NULL, w), LIBCC_OK);
+    ck_assert_uint_eq(w[6], 0xFF);
+    ck_assert_uint_eq(w[7], 0xFF);
+    ck_assert_uint_eq(w[5], 0x00); /* txBytes low byte still 0 */
+    ck_assert_int_eq(libcc_int_fncc_decode(w, NULL, &d), LIBCC_OK);
+    ck_assert_uint_eq(d.qlen_bytes, UINT64_C(8388480));
+}
+END_TEST
+
+/* HPCC index 5, 6, 7 (byte 0 = A0, C0, E0) name no rate. */
+START_TEST(test_hpcc_invalid_rate_code)
+{
+    static const uint8_t b0[3] = {0xA0, 0xC0, 0xE0};
+    for (unsigned i = 0; i < 3; i++) {
+        uint8_t in[8] = {b0[i], 0x12, 0x34, 0x56, 0x78, 0x9A, 0xBC, 0xDE};
+        libcc_int_hop d = sentinel(), s = sentinel();
+        ck_assert_int_eq(libcc_int_hpcc_decode(in, NULL, &d), LIBCC_ERR_BAD_TELEMETRY);
+        ck_assert_mem_eq(&d, &s, sizeof(d));
+    }
+}
+END_TEST
+
+/* FNCC code 0 (byte 0 = 0x, e.g. a never-written all-zero entry) and
+ * reserved 10..15 (byte 0 = Ax..Fx) are rejected, hop untouched. */
+START_TEST(test_fncc_invalid_rate_code)
+{
+    static const uint8_t b0[4] = {0x00, 0x0F, 0xA0, 0xF5};
+    for (unsigned i = 0; i < 4; i++) {
+        uint8_t in[8] = {b0[i], 0, 0, 0, 0, 0, 0, 0};
+        libcc_int_hop d = sentinel(), s = sentinel();
+        ck_assert_int_eq(libcc_int_fncc_decode(in, NULL, &d), LIBCC_ERR_BAD_TELEMETRY);
+        ck_assert_mem_eq(&d, &s, sizeof(d));
+    }
+}
+END_TEST
+
+/* Rates outside each table cannot be encoded; out is left untouched. */
+START_TEST(test_encode_rate_not_in_table)
+{
+    static const uint64_t hbad[5] = {0, 10 * G, 40 * G, 100 * G + 1, 800 * G};
+    static const uint64_t fbad[4] = {0, 1 * G, 30 * G, 3200 * G};
+    uint8_t w[8], s[8];
+    memset(s, 0x77, sizeof(s));
+    for (unsigned i = 0; i < 5; i++) {
+        libcc_int_hop h = hop4(hbad[i], 1, 128, 80);
+        memcpy(w, s, sizeof(w));
+        ck_assert_int_eq(libcc_int_hpcc_encode(&h, NULL, w), LIBCC_ERR_BAD_TELEMETRY);
+        ck_assert_mem_eq(w, s, 8);
+    }
+    for (unsigned i = 0; i < 4; i++) {
+        libcc_int_hop h = hop4(fbad[i], 1, 128, 128);
+        memcpy(w, s, sizeof(w));
+        ck_assert_int_eq(libcc_int_fncc_encode(&h, NULL, w), LIBCC_ERR_BAD_TELEMETRY);
+        ck_assert_mem_eq(w, s, 8);
+    }
+}
+END_TEST
+
+START_TEST(test_null_args)
+{
+    libcc_int_hop h = hop4(100 * G, 1, 128, 80), d = sentinel();
+    uint8_t w[8] = {0x40, 0, 0, 0, 0, 0, 0, 0};
+    ck_assert_int_eq(libcc_int_hpcc_encode(NULL, NULL, w), LIBCC_ERR_INVALID_ARG);
+    ck_assert_int_eq(libcc_int_hpcc_encode(&h, NULL, NULL), LIBCC_ERR_INVALID_ARG);
+    ck_assert_int_eq(libcc_int_hpcc_decode(NULL, NULL, &d), LIBCC_ERR_INVALID_ARG);
+    ck_assert_int_eq(libcc_int_hpcc_decode(w, NULL, NULL), LIBCC_ERR_INVALID_ARG);
+    ck_assert_int_eq(libcc_int_fncc_encode(NULL, NULL, w), LIBCC_ERR_INVALID_ARG);
+    ck_assert_int_eq(libcc_int_fncc_encode(&h, NULL, NULL), LIBCC_ERR_INVALID_ARG);
+    ck_assert_int_eq(libcc_int_fncc_decode(NULL, NULL, &d), LIBCC_ERR_INVALID_ARG);
+    ck_assert_int_eq(libcc_int_fncc_decode(w, NULL, NULL), LIBCC_ERR_INVALID_ARG);
+    unsigned a, b;
+    libcc_int_wire_format f;
+    libcc_int_hpcc_format_default(&f);
+    ck_assert_int_eq(libcc_int_wire_wrap_bits(NULL, &a, &b), LIBCC_ERR_INVALID_ARG);
+    ck_assert_int_eq(libcc_int_wire_wrap_bits(&f, NULL, &b), LIBCC_ERR_INVALID_ARG);
+    ck_assert_int_eq(libcc_int_wire_wrap_bits(&f, &a, NULL), LIBCC_ERR_INVALID_ARG);
+}
+END_TEST
+
+/* Units: ts and txBytes must be nonzero powers of two (so wraps stay exact
+ * in base units), qLen any nonzero value. */
+START_TEST(test_bad_formats)
+{
+    static const libcc_int_wire_format bad[5] = {
+        {0, 128, 80}, {3, 128, 80}, {1, 0, 80}, {1, 100, 80}, {1, 128, 0},
+    };
+    libcc_int_hop h = hop4(100 * G, 1, 128, 80), d = sentinel(), s = sentinel();
+    uint8_t w[8] = {0x40, 0, 0, 0, 0, 0, 0, 0};
+    uint8_t fw[8] = {0x50, 0, 0, 0, 0, 0, 0, 0};
+    unsigned a, b;
+    for (unsigned i = 0; i < 5; i++) {
+        uint8_t out[8];
+        ck_assert_int_eq(libcc_int_hpcc_encode(&h, &bad[i], out), LIBCC_ERR_INVALID_ARG);
+        ck_assert_int_eq(libcc_int_fncc_encode(&h, &bad[i], out), LIBCC_ERR_INVALID_ARG);
+        ck_assert_int_eq(libcc_int_hpcc_decode(w, &bad[i], &d), LIBCC_ERR_INVALID_ARG);
+        ck_assert_int_eq(libcc_int_fncc_decode(fw, &bad[i], &d), LIBCC_ERR_INVALID_ARG);
+        ck_assert_int_eq(libcc_int_wire_wrap_bits(&bad[i], &a, &b), LIBCC_ERR_INVALID_ARG);
+        ck_assert_mem_eq(&d, &s, sizeof(d));
+    }
+    /* A non-power-of-two qLen unit is fine: 80 B is the HPCC default. */
+    libcc_int_wire_format ok = {2, 64, 100};
+    ck_assert_int_eq(libcc_int_wire_wrap_bits(&ok, &a, &b), LIBCC_OK);
+}
+END_TEST
+
+Suite *int_wire_suite(void)
+{
+    Suite *s = suite_create("int_wire");
+    TCase *tc = tcase_create("core");
+    tcase_add_test(tc, test_default_formats);
+    tcase_add_test(tc, test_hpcc_exact_bytes);
+    tcase_add_test(tc, test_fncc_exact_bytes);
+    tcase_add_test(tc, test_hpcc_rate_codes);
+    tcase_add_test(tc, test_fncc_rate_codes);
+    tcase_add_test(tc, test_roundtrip_exact);
+    tcase_add_test(tc, test_roundtrip_truncates);
+    tcase_add_test(tc, test_wrap_bits);
+    tcase_add_test(tc, test_hpcc_wraparound);
+    tcase_add_test(tc, test_hpcc_wrap_width_is_in_base_units);
+    tcase_add_test(tc, test_fncc_wraparound_coarse_units);
+    tcase_add_test(tc, test_counters_wrap_not_saturate);
+    tcase_add_test(tc, test_hpcc_qlen_saturates);
+    tcase_add_test(tc, test_fncc_qlen_range_and_saturation);
+    tcase_add_test(tc, test_hpcc_invalid_rate_code);
+    tcase_add_test(tc, test_fncc_invalid_rate_code);
+    tcase_add_test(tc, test_encode_rate_not_in_table);
+    tcase_add_test(tc, test_null_args);
+    tcase_add_test(tc, test_bad_formats);
+    suite_add_tcase(s, tc);
+    return s;
+}
