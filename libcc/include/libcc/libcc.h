@@ -1,0 +1,401 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * libcc: datacenter congestion control (DCQCN, HPCC / HPCC++, FNCC, none)
+ * as host-independent state machines.
+ *
+ * Conventions (every call):
+ *   - time is uint64_t nanoseconds of the host's clock (libcc owns no clock),
+ *   - rates are uint64_t bits per second, sizes and windows are bytes,
+ *   - functions return int: LIBCC_OK (0) or a negative LIBCC_ERR_*;
+ *     libcc_strerror() names it,
+ *   - callbacks are copied at creation; user_data is passed back untouched,
+ *   - no call allocates or does I/O except *_new / libcc_params_* creation.
+ *
+ * The three roles are separate objects:
+ *   libcc_rp  Reaction Point: one per sending flow (the sender NIC's QP)
+ *   libcc_np  Notification Point: one per receiver, tracks its flows
+ *   libcc_cp  Congestion Point: one per switch egress port
+ * and libcc_int_table is the per-switch FNCC All_INT_Table that CPs share.
+ */
+#ifndef LIBCC_LIBCC_H
+#define LIBCC_LIBCC_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include <libcc/version.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#if defined(LIBCC_BUILDING) && defined(__GNUC__)
+#define LIBCC_API __attribute__((visibility("default")))
+#else
+#define LIBCC_API
+#endif
+
+/* ------------------------------------------------------------------ */
+/* Errors                                                             */
+/* ------------------------------------------------------------------ */
+
+enum libcc_error {
+    LIBCC_OK = 0,
+    LIBCC_ERR_INVALID_ARG = -1,       /* NULL pointer, bad flag, misuse */
+    LIBCC_ERR_UNKNOWN_ALGORITHM = -2, /* no algorithm registered by that name */
+    LIBCC_ERR_UNKNOWN_PARAM = -3,     /* parameter name not in the table */
+    LIBCC_ERR_BAD_VALUE = -4,         /* value text does not parse */
+    LIBCC_ERR_BAD_UNIT = -5,          /* missing or wrong unit for the parameter */
+    LIBCC_ERR_OUT_OF_RANGE = -6,      /* parsed, but outside [min, max] */
+    LIBCC_ERR_NOMEM = -7,             /* allocation failed */
+    LIBCC_ERR_BUFFER_TOO_SMALL = -8,  /* caller memory or output buffer too small */
+    LIBCC_ERR_UNSUPPORTED = -9,       /* event has no meaning for this algorithm */
+    LIBCC_ERR_BAD_TELEMETRY = -10,    /* INT record rejected (zero B, time backwards...) */
+    LIBCC_ERR_FULL = -11,             /* fixed-capacity table is full */
+    LIBCC_ERR_NOT_FOUND = -12,        /* flow or entry does not exist */
+    LIBCC_ERR_TIME_BACKWARDS = -13,   /* now_ns earlier than a previous event */
+};
+
+/* Static English text for an error code; never NULL. */
+LIBCC_API const char *libcc_strerror(int err);
+
+/* ------------------------------------------------------------------ */
+/* Algorithms and parameters                                          */
+/* ------------------------------------------------------------------ */
+
+/* NULL-terminated list of registered algorithm names ("none", "dcqcn",
+ * "hpcc", "hpcc++", "fncc"). Static storage. */
+LIBCC_API const char *const *libcc_algorithms(void);
+
+typedef enum libcc_unit {
+    LIBCC_UNIT_RATIO = 0, /* dimensionless: "0.95", "1/256", "95%" */
+    LIBCC_UNIT_BPS,       /* bits/s: "40Mbps", "100Gbps", "1bps" */
+    LIBCC_UNIT_NS,        /* time:   "55us", "1ms", "300ns", "2s" */
+    LIBCC_UNIT_BYTES,     /* bytes:  "100KB" (1000), "64KiB" (1024), "1518B" */
+    LIBCC_UNIT_COUNT,     /* integer count: "5" */
+    LIBCC_UNIT_BOOL,      /* "0", "1", "true", "false", "on", "off" */
+} libcc_unit;
+
+/* One row of an algorithm's descriptor table: the single source of truth
+ * for defaults, validation, --help text, docs and ns-3 attributes.
+ * default/min/max are in the base unit (bits/s, ns, bytes, plain number). */
+typedef struct libcc_param_desc {
+    const char *name;
+    libcc_unit unit;
+    double def;
+    double min;
+    double max;
+    const char *doc;
+} libcc_param_desc;
+
+/* Name of a unit as written in text ("bps", "ns", "B", "" ...). */
+LIBCC_API const char *libcc_unit_name(libcc_unit unit);
+
+/* The parameters specific to an algorithm (static storage). Every
+ * algorithm also accepts the common parameters below; libcc_params_set
+ * takes names from both tables. */
+LIBCC_API int libcc_algorithm_params(const char *algorithm, const libcc_param_desc **table,
+                                     size_t *count);
+/* The parameters every algorithm accepts (ack_interval, max_hops,
+ * activity_window), static storage. */
+LIBCC_API void libcc_common_params(const libcc_param_desc **table, size_t *count);
+
+/* Format a base-unit value with its unit in the most readable form
+ * ("40Mbps", "55us", "100KB", "0.00390625"). Returns LIBCC_OK or
+ * LIBCC_ERR_BUFFER_TOO_SMALL (text truncated). */
+LIBCC_API int libcc_format_value(libcc_unit unit, double value, char *buf, size_t len);
+
+/* Parse a value text for a unit into its base unit, without a table. */
+LIBCC_API int libcc_parse_value(libcc_unit unit, const char *text, double *value);
+
+/* A validated set of parameter values for one algorithm. */
+typedef struct libcc_params libcc_params;
+
+LIBCC_API int libcc_params_new(libcc_params **out, const char *algorithm);
+LIBCC_API void libcc_params_del(libcc_params *params);
+LIBCC_API int libcc_params_copy(libcc_params **out, const libcc_params *src);
+LIBCC_API const char *libcc_params_algorithm(const libcc_params *params);
+
+/* Set one parameter from text with a unit: ("rpg_ai_rate", "40Mbps"). */
+LIBCC_API int libcc_params_set(libcc_params *params, const char *name, const char *value);
+/* Set one parameter in its base unit (no text). Same range checks. */
+LIBCC_API int libcc_params_set_value(libcc_params *params, const char *name, double value);
+/* Parse "name=value" items separated by commas, spaces or newlines. Stops at
+ * the first bad item. */
+LIBCC_API int libcc_params_parse(libcc_params *params, const char *assignments);
+/* Check relations between parameters (kmin <= kmax, ...) that single
+ * set calls cannot; objects created from params run the same check. */
+LIBCC_API int libcc_params_validate(libcc_params *params);
+/* Current value in the base unit. */
+LIBCC_API int libcc_params_get(const libcc_params *params, const char *name, double *value);
+/* Human-readable message for the last failed set/parse on this object, naming
+ * the parameter and the accepted range; "" when none failed. */
+LIBCC_API const char *libcc_params_error(const libcc_params *params);
+
+/* ------------------------------------------------------------------ */
+/* In-band telemetry (INT)                                            */
+/* ------------------------------------------------------------------ */
+
+/* Compile-time bound of hops in a list; the runtime bound is the common
+ * parameter max_hops (<= this). Appending past the bound is refused. */
+#define LIBCC_INT_MAX_HOPS 8
+
+/* One INT hop record: the state of one switch egress port. */
+typedef struct libcc_int_hop {
+    uint64_t bandwidth_bps; /* B: the port's link rate */
+    uint64_t ts_ns;         /* ts: when the record was taken */
+    uint64_t tx_bytes;      /* cumulative bytes transmitted by the port */
+    uint64_t qlen_bytes;    /* egress queue length */
+    uint32_t switch_id;
+    uint32_t port_id;
+} libcc_int_hop;
+
+/* An ordered hop list, first switch on the path first.
+ * ts_bits / tx_bits: how many low bits of ts_ns / tx_bytes are meaningful
+ * (64 = full width; fewer after a wire decode, so differences are taken
+ * modulo 2^bits). */
+typedef struct libcc_int_list {
+    uint8_t n_hops;
+    uint8_t ts_bits;
+    uint8_t tx_bits;
+    uint8_t reserved;
+    libcc_int_hop hop[LIBCC_INT_MAX_HOPS];
+} libcc_int_list;
+
+/* Empty list with full-width fields. */
+LIBCC_API void libcc_int_list_init(libcc_int_list *list);
+/* Append a hop; LIBCC_ERR_FULL when n_hops == max_hops or the compile-time bound. */
+LIBCC_API int libcc_int_list_push(libcc_int_list *list, const libcc_int_hop *hop, unsigned max_hops);
+/* (cur - prev) modulo 2^bits: wraparound-safe difference. */
+LIBCC_API uint64_t libcc_wrap_diff(uint64_t cur, uint64_t prev, unsigned bits);
+
+/* Wire encodings, 8 bytes per hop, network byte order. Quantization units
+ * are parameters of the encoding. */
+typedef struct libcc_int_wire_format {
+    unsigned ts_unit_ns;      /* ns per ts tick */
+    unsigned bytes_unit;      /* bytes per txBytes tick */
+    unsigned qlen_unit;       /* bytes per qLen tick */
+} libcc_int_wire_format;
+
+/* The HPCC simulator's hop: 3 bits rate index (25/50/100/200/400 Gbps),
+ * 24 bits ts, 20 bits txBytes (default 128 B units), 17 bits qLen
+ * (default 80 B units). */
+LIBCC_API void libcc_int_hpcc_format_default(libcc_int_wire_format *fmt);
+LIBCC_API int libcc_int_hpcc_encode(const libcc_int_hop *hop, const libcc_int_wire_format *fmt,
+                                    uint8_t out[8]);
+LIBCC_API int libcc_int_hpcc_decode(const uint8_t in[8], const libcc_int_wire_format *fmt,
+                                    libcc_int_hop *hop);
+/* The FNCC paper's All_INT_Table entry: {4 bits B, 24 bits TS, 20 bits
+ * txBytes, 16 bits qLen}. */
+LIBCC_API void libcc_int_fncc_format_default(libcc_int_wire_format *fmt);
+LIBCC_API int libcc_int_fncc_encode(const libcc_int_hop *hop, const libcc_int_wire_format *fmt,
+                                    uint8_t out[8]);
+LIBCC_API int libcc_int_fncc_decode(const uint8_t in[8], const libcc_int_wire_format *fmt,
+                                    libcc_int_hop *hop);
+/* A NULL fmt means the format's default. ts_unit_ns and bytes_unit must be
+ * powers of two, qlen_unit nonzero (else LIBCC_ERR_INVALID_ARG); see
+ * docs/int-telemetry.md. */
+/* Wrap widths in base units of the decoded ts_ns / tx_bytes (both formats
+ * carry 24-bit ts and 20-bit txBytes): 24 + log2(ts_unit_ns) and
+ * 20 + log2(bytes_unit). Put them in list.ts_bits / tx_bits after decoding
+ * so libcc_wrap_diff stays exact across a wrap. */
+LIBCC_API int libcc_int_wire_wrap_bits(const libcc_int_wire_format *fmt, unsigned *ts_bits,
+                                       unsigned *tx_bits);
+
+/* ------------------------------------------------------------------ */
+/* Reaction Point (sender, one per flow)                              */
+/* ------------------------------------------------------------------ */
+
+#define LIBCC_NO_DEADLINE UINT64_MAX
+#define LIBCC_WINDOW_UNLIMITED UINT64_MAX
+
+typedef struct libcc_rp libcc_rp;
+
+/* What the host knows about a sending flow. */
+typedef struct libcc_flow_info {
+    uint64_t flow_id;       /* host's identifier, echoed nowhere, for the host */
+    uint64_t line_rate_bps; /* NIC port rate: rates never exceed it (required) */
+    uint64_t base_rtt_ns;   /* T: base propagation RTT of the path (INT algorithms) */
+    uint32_t mtu_bytes;     /* bytes per full packet on the wire (0: 1000) */
+    uint32_t reserved;
+} libcc_flow_info;
+
+typedef struct libcc_rp_callbacks {
+    /* Pacing rate changed. */
+    void (*rate_changed)(libcc_rp *rp, uint64_t now_ns, uint64_t rate_bps, void *user_data);
+    /* Window (bytes in flight allowed) changed; LIBCC_WINDOW_UNLIMITED: none. */
+    void (*window_changed)(libcc_rp *rp, uint64_t now_ns, uint64_t window_bytes, void *user_data);
+    /* The next time libcc_rp_on_timer must be called changed
+     * (LIBCC_NO_DEADLINE: cancel). The host keeps one timer per RP. */
+    void (*deadline_changed)(libcc_rp *rp, uint64_t deadline_ns, void *user_data);
+    /* HPCC++ probe mode: send one telemetry probe on this flow now. */
+    void (*send_probe)(libcc_rp *rp, uint64_t now_ns, void *user_data);
+} libcc_rp_callbacks;
+
+/* An ACK (or NACK, or probe response) as the RP sees it. */
+typedef struct libcc_ack {
+    uint64_t seq;             /* cumulative: next byte expected by the receiver */
+    uint64_t rx_window_bytes; /* Rx-HPCC window from the receiver; 0: absent */
+    uint32_t n_flows;         /* FNCC N: concurrent flows at the receiver; 0: absent */
+    uint8_t ecn_echo;         /* data packet was CE-marked (informational) */
+    uint8_t is_probe;         /* a probe response rather than a data ACK */
+    uint16_t reserved;
+    libcc_int_list ints;      /* INT hop list carried by the ACK (may be empty) */
+} libcc_ack;
+
+/* Flags libcc_rp_on_tx returns through *tx_flags. */
+#define LIBCC_TX_REQUEST_INT 0x1u /* this data packet should collect INT */
+
+/* Bytes of caller memory libcc_rp_init needs (same for every algorithm);
+ * align it to 8 bytes. */
+LIBCC_API size_t libcc_rp_size(void);
+/* Construct in host memory (no allocation). *out == mem on success. */
+LIBCC_API int libcc_rp_init(void *mem, size_t mem_len, const libcc_params *params,
+                            const libcc_flow_info *flow, const libcc_rp_callbacks *cbs,
+                            void *user_data, uint64_t now_ns, libcc_rp **out);
+/* Construct in library-allocated memory. */
+LIBCC_API int libcc_rp_new(libcc_rp **out, const libcc_params *params, const libcc_flow_info *flow,
+                           const libcc_rp_callbacks *cbs, void *user_data, uint64_t now_ns);
+/* Free (library memory) or invalidate (host memory). NULL is fine. */
+LIBCC_API void libcc_rp_del(libcc_rp *rp);
+
+LIBCC_API int libcc_rp_on_ack(libcc_rp *rp, uint64_t now_ns, const libcc_ack *ack);
+LIBCC_API int libcc_rp_on_nack(libcc_rp *rp, uint64_t now_ns, const libcc_ack *nack);
+LIBCC_API int libcc_rp_on_cnp(libcc_rp *rp, uint64_t now_ns);
+/* A data packet of `bytes` starting at byte offset seq left the NIC. */
+LIBCC_API int libcc_rp_on_tx(libcc_rp *rp, uint64_t now_ns, uint64_t seq, uint32_t bytes,
+                             unsigned *tx_flags);
+/* Host's timer fired (at or after the deadline it was given). */
+LIBCC_API int libcc_rp_on_timer(libcc_rp *rp, uint64_t now_ns);
+
+LIBCC_API uint64_t libcc_rp_rate_bps(const libcc_rp *rp);
+LIBCC_API uint64_t libcc_rp_window_bytes(const libcc_rp *rp);
+LIBCC_API uint64_t libcc_rp_deadline_ns(const libcc_rp *rp);
+LIBCC_API void *libcc_rp_user_data(const libcc_rp *rp);
+LIBCC_API const char *libcc_rp_algorithm(const libcc_rp *rp);
+
+/* Named internal variables for plotting and traces (alpha, target rate,
+ * U, Wc, ...): a static table of descriptors (name, unit, doc in
+ * libcc_param_desc form, def/min/max unused) and their current values. */
+LIBCC_API int libcc_rp_vars(const libcc_rp *rp, const libcc_param_desc **vars, size_t *count);
+LIBCC_API int libcc_rp_read_vars(const libcc_rp *rp, double *values, size_t count);
+
+/* ------------------------------------------------------------------ */
+/* Notification Point (receiver, one per receiving NIC)               */
+/* ------------------------------------------------------------------ */
+
+typedef struct libcc_np libcc_np;
+
+typedef struct libcc_np_info {
+    uint32_t max_flows;     /* capacity of the flow table (allocated at creation) */
+    uint32_t reserved;
+    uint64_t line_rate_bps; /* receiver NIC rate */
+    uint64_t base_rtt_ns;   /* T for receiver-side (Rx-HPCC) computation */
+} libcc_np_info;
+
+typedef struct libcc_np_callbacks {
+    /* Send a CNP for this flow now (DCQCN). */
+    void (*send_cnp)(libcc_np *np, uint64_t now_ns, uint64_t flow_id, void *user_data);
+    /* See libcc_rp_callbacks.deadline_changed; call libcc_np_on_timer then. */
+    void (*deadline_changed)(libcc_np *np, uint64_t deadline_ns, void *user_data);
+} libcc_np_callbacks;
+
+/* A data (or probe) packet as the receiver sees it. */
+typedef struct libcc_data_pkt {
+    uint64_t flow_id;
+    uint64_t seq;          /* byte offset of the packet's first byte */
+    uint32_t bytes;        /* payload bytes */
+    uint8_t ecn_ce;        /* arrived CE-marked */
+    uint8_t is_probe;      /* HPCC++ probe, not data */
+    uint8_t last_of_flow;  /* final packet of the message: acknowledge now */
+    uint8_t reserved;
+    const libcc_int_list *ints; /* hop list it collected; NULL: none */
+} libcc_data_pkt;
+
+/* What the NP wants the host to do about one data packet. */
+typedef struct libcc_np_verdict {
+    uint8_t send_ack;   /* send an ACK now, with `ack` below */
+    uint8_t send_cnp;   /* a CNP was requested (also via callback) */
+    uint16_t reserved;
+    libcc_ack ack;      /* fields to put in the ACK; seq left to the host */
+} libcc_np_verdict;
+
+LIBCC_API int libcc_np_new(libcc_np **out, const libcc_params *params, const libcc_np_info *info,
+                           const libcc_np_callbacks *cbs, void *user_data);
+LIBCC_API void libcc_np_del(libcc_np *np);
+LIBCC_API int libcc_np_on_data(libcc_np *np, uint64_t now_ns, const libcc_data_pkt *pkt,
+                               libcc_np_verdict *verdict);
+/* The flow finished or was torn down: forget it now. */
+LIBCC_API int libcc_np_flow_end(libcc_np *np, uint64_t now_ns, uint64_t flow_id);
+LIBCC_API int libcc_np_on_timer(libcc_np *np, uint64_t now_ns);
+/* Number of flows counted as concurrent at now_ns (FNCC's N). */
+LIBCC_API uint32_t libcc_np_active_flows(const libcc_np *np, uint64_t now_ns);
+LIBCC_API uint64_t libcc_np_deadline_ns(const libcc_np *np);
+
+/* ------------------------------------------------------------------ */
+/* Congestion Point (switch, one per egress port)                     */
+/* ------------------------------------------------------------------ */
+
+typedef struct libcc_cp libcc_cp;
+typedef struct libcc_int_table libcc_int_table;
+
+/* Host-supplied randomness: uniform 64-bit values. NULL: the CP's own
+ * generator seeded with libcc_cp_info.seed. */
+typedef uint64_t (*libcc_rand_fn)(void *user_data);
+
+typedef struct libcc_cp_info {
+    uint32_t switch_id;
+    uint32_t port_id;
+    uint64_t link_rate_bps;    /* this egress port's rate */
+    uint64_t seed;             /* internal generator seed (when rand is NULL) */
+    libcc_rand_fn rand;        /* optional host randomness */
+    void *rand_user_data;
+    libcc_int_table *int_table; /* FNCC: this switch's table (NULL otherwise) */
+} libcc_cp_info;
+
+typedef enum libcc_pkt_kind {
+    LIBCC_PKT_DATA = 0,
+    LIBCC_PKT_ACK,
+    LIBCC_PKT_NACK,
+    LIBCC_PKT_CNP,
+    LIBCC_PKT_PROBE,
+    LIBCC_PKT_OTHER,
+} libcc_pkt_kind;
+
+/* One packet passing the egress queue, and what the CP decides for it. */
+typedef struct libcc_cp_pkt {
+    libcc_pkt_kind kind;
+    uint32_t bytes;          /* wire bytes of this packet */
+    uint32_t ingress_port;   /* port it entered the switch on (FNCC ACK tag) */
+    uint8_t ecn_capable;     /* ECT: may be marked */
+    uint8_t request_int;     /* data/probe packet asks for INT */
+    uint8_t mark_ce;         /* out: set CE */
+    uint8_t int_stamped;     /* out: a hop was appended to ints */
+    libcc_int_list *ints;    /* in/out: the packet's hop list; NULL: none */
+} libcc_cp_pkt;
+
+LIBCC_API int libcc_cp_new(libcc_cp **out, const libcc_params *params, const libcc_cp_info *info);
+LIBCC_API void libcc_cp_del(libcc_cp *cp);
+/* qlen_bytes: the egress queue length before this packet is added. */
+LIBCC_API int libcc_cp_on_enqueue(libcc_cp *cp, uint64_t now_ns, uint64_t qlen_bytes,
+                                  libcc_cp_pkt *pkt);
+/* qlen_bytes: the egress queue length after this packet left it. */
+LIBCC_API int libcc_cp_on_dequeue(libcc_cp *cp, uint64_t now_ns, uint64_t qlen_bytes,
+                                  libcc_cp_pkt *pkt);
+/* The port's current INT record (cumulative tx bytes counted by the CP). */
+LIBCC_API int libcc_cp_int_record(const libcc_cp *cp, uint64_t now_ns, uint64_t qlen_bytes,
+                                  libcc_int_hop *hop);
+/* ECN marking probability at a queue length (for tests and plots). */
+LIBCC_API double libcc_cp_mark_probability(const libcc_cp *cp, uint64_t qlen_bytes);
+
+/* FNCC All_INT_Table: one per switch, one entry per port. */
+LIBCC_API int libcc_int_table_new(libcc_int_table **out, uint32_t n_ports);
+LIBCC_API void libcc_int_table_del(libcc_int_table *table);
+LIBCC_API int libcc_int_table_update(libcc_int_table *table, uint32_t port, const libcc_int_hop *hop);
+LIBCC_API int libcc_int_table_get(const libcc_int_table *table, uint32_t port, libcc_int_hop *hop);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* LIBCC_LIBCC_H */

@@ -1,0 +1,30 @@
+/* SPDX-License-Identifier: MIT */
+/* `none`: no congestion control. Every flow sends at line rate with no
+ * window; only PFC (in the host fabric) keeps the network lossless. The
+ * baseline against which the other algorithms are measured. */
+#include "../cc_internal.h"
+
+static int none_cfg_init(void *cfg, const double *values, char *err, size_t err_len)
+{
+    (void)cfg;
+    (void)values;
+    (void)err;
+    (void)err_len;
+    return LIBCC_OK;
+}
+
+static void none_rp_init(struct libcc_rp *rp, uint64_t now_ns)
+{
+    (void)now_ns;
+    rp->rate_bps = rp->flow.line_rate_bps;
+    rp->window_bytes = LIBCC_WINDOW_UNLIMITED;
+    rp->deadline_ns = LIBCC_NO_DEADLINE;
+}
+
+const libcc_algo libcc_algo_none = {
+    .name = "none",
+    .params = NULL,
+    .n_params = 0,
+    .cfg_init = none_cfg_init,
+    .rp_init = none_rp_init,
+};

@@ -1,0 +1,177 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Internal contract between the libcc core (objects, events, callbacks,
+ * parameters) and the algorithm modules. Each algorithm is one small file
+ * (or a few) defining a `const libcc_algo` registered by name in registry.c,
+ * in the spirit of Linux's tcp_congestion_ops.
+ *
+ * The core owns: argument checks, monotonic time checks, the flow table of
+ * the NP, counting ACK intervals and active flows, the CP's cumulative
+ * tx byte counter and random generator, clamping rates to
+ * [1 bit/s, line rate], and firing rate/window/deadline callbacks when the
+ * values a module left in the common fields changed.
+ * Modules own: the congestion control arithmetic, in their private state.
+ */
+#ifndef LIBCC_CC_INTERNAL_H
+#define LIBCC_CC_INTERNAL_H
+
+#include <libcc/libcc.h>
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* Room for an algorithm's typed configuration and per-object state. Each
+ * module checks its structs fit with LIBCC_CHECK_*_STATE at compile time. */
+#define LIBCC_CFG_BYTES 512
+#define LIBCC_RP_PRIV_BYTES 1024
+#define LIBCC_CP_PRIV_BYTES 128
+#define LIBCC_NP_FLOW_PRIV_BYTES 1024
+#define LIBCC_MAX_PARAMS 48
+
+#define LIBCC_CHECK_CFG(type) \
+    _Static_assert(sizeof(type) <= LIBCC_CFG_BYTES, #type " exceeds LIBCC_CFG_BYTES")
+#define LIBCC_CHECK_RP_STATE(type) \
+    _Static_assert(sizeof(type) <= LIBCC_RP_PRIV_BYTES, #type " exceeds LIBCC_RP_PRIV_BYTES")
+#define LIBCC_CHECK_CP_STATE(type) \
+    _Static_assert(sizeof(type) <= LIBCC_CP_PRIV_BYTES, #type " exceeds LIBCC_CP_PRIV_BYTES")
+#define LIBCC_CHECK_NP_FLOW_STATE(type)                 \
+    _Static_assert(sizeof(type) <= LIBCC_NP_FLOW_PRIV_BYTES, \
+                   #type " exceeds LIBCC_NP_FLOW_PRIV_BYTES")
+
+/* Parameters every algorithm shares; they come first in every table. */
+enum {
+    LIBCC_COMMON_ACK_INTERVAL = 0, /* m: ACK every m data packets */
+    LIBCC_COMMON_MAX_HOPS,         /* runtime bound of an INT hop list */
+    LIBCC_COMMON_ACTIVITY_WINDOW,  /* NP: a flow is active if data seen within it */
+    LIBCC_COMMON_COUNT
+};
+
+typedef struct libcc_common_cfg {
+    uint32_t ack_interval_pkts;
+    uint32_t max_hops;
+    uint64_t activity_window_ns;
+} libcc_common_cfg;
+
+/* The algorithm's view of the core objects. Fields marked (module) are
+ * what a module reads and writes; the rest is the core's. */
+struct libcc_rp {
+    uint32_t magic;
+    uint8_t owned; /* allocated by libcc_rp_new */
+    const struct libcc_algo *algo;
+    libcc_rp_callbacks cbs;
+    void *user_data;
+    libcc_flow_info flow; /* (module, read) */
+    libcc_common_cfg common;  /* (module, read) */
+    uint64_t last_now_ns;
+    uint64_t rate_bps;     /* (module) current pacing rate */
+    uint64_t window_bytes; /* (module) LIBCC_WINDOW_UNLIMITED if rate-only */
+    uint64_t deadline_ns;  /* (module) next on_timer, LIBCC_NO_DEADLINE if none */
+    uint64_t snd_nxt;      /* highest seq+bytes seen by on_tx (core keeps it) */
+    uint64_t bytes_sent;   /* total bytes given to on_tx */
+    _Alignas(16) unsigned char cfg[LIBCC_CFG_BYTES];      /* (module, read) typed config */
+    _Alignas(16) unsigned char priv[LIBCC_RP_PRIV_BYTES]; /* (module) per-flow state */
+};
+
+struct libcc_np_flow {
+    uint64_t flow_id;
+    uint64_t last_data_ns;
+    uint32_t pkts_since_ack;
+    uint32_t lru_prev, lru_next; /* activity list, oldest first */
+    uint8_t used;
+    uint8_t active;
+    _Alignas(16) unsigned char priv[]; /* (module) np_flow_size bytes */
+};
+
+struct libcc_np {
+    uint32_t magic;
+    const struct libcc_algo *algo;
+    libcc_np_callbacks cbs;
+    void *user_data;
+    libcc_np_info info;      /* (module, read) */
+    libcc_common_cfg common; /* (module, read) */
+    uint64_t last_now_ns;
+    uint64_t deadline_ns;    /* (module may lower it) */
+    uint32_t capacity;       /* slots, a power of two */
+    uint32_t n_flows;
+    uint32_t n_active;
+    uint32_t lru_head, lru_tail;
+    size_t slot_size;
+    unsigned char *slots;
+    _Alignas(16) unsigned char cfg[LIBCC_CFG_BYTES]; /* (module, read) */
+};
+
+struct libcc_cp {
+    uint32_t magic;
+    const struct libcc_algo *algo;
+    libcc_cp_info info;      /* (module, read) */
+    libcc_common_cfg common; /* (module, read) */
+    uint64_t tx_bytes;       /* bytes dequeued before the current packet */
+    uint64_t rng_state;
+    _Alignas(16) unsigned char cfg[LIBCC_CFG_BYTES];      /* (module, read) */
+    _Alignas(16) unsigned char priv[LIBCC_CP_PRIV_BYTES]; /* (module) */
+};
+
+typedef struct libcc_algo {
+    const char *name;
+    /* The algorithm's own parameters (the core prepends the common ones). */
+    const libcc_param_desc *params;
+    size_t n_params;
+    /* Fill the typed config from validated values (base units, in table
+     * order) and check relations between parameters; on failure write a
+     * message naming the parameters into err and return an LIBCC_ERR_*. */
+    int (*cfg_init)(void *cfg, const double *values, char *err, size_t err_len);
+
+    /* Reaction Point. Any op may be NULL: the event is then ignored. */
+    const libcc_param_desc *rp_vars;
+    size_t n_rp_vars;
+    void (*rp_init)(struct libcc_rp *rp, uint64_t now_ns);
+    int (*rp_on_ack)(struct libcc_rp *rp, uint64_t now_ns, const libcc_ack *ack);
+    int (*rp_on_nack)(struct libcc_rp *rp, uint64_t now_ns, const libcc_ack *nack);
+    int (*rp_on_cnp)(struct libcc_rp *rp, uint64_t now_ns);
+    int (*rp_on_tx)(struct libcc_rp *rp, uint64_t now_ns, uint64_t seq, uint32_t bytes,
+                    unsigned *tx_flags);
+    int (*rp_on_timer)(struct libcc_rp *rp, uint64_t now_ns);
+    void (*rp_read_vars)(const struct libcc_rp *rp, double *values);
+
+    /* Notification Point. The core has already found or created the flow,
+     * updated its activity and decided verdict->send_ack (every m packets,
+     * last packet, probe); the module fills ACK contents, may request a
+     * CNP (through libcc_np_request_cnp) and may force or hold the ACK. */
+    size_t np_flow_size;
+    void (*np_flow_init)(struct libcc_np *np, struct libcc_np_flow *flow, uint64_t now_ns);
+    int (*np_on_data)(struct libcc_np *np, struct libcc_np_flow *flow, uint64_t now_ns,
+                      const libcc_data_pkt *pkt, libcc_np_verdict *verdict);
+    int (*np_on_timer)(struct libcc_np *np, uint64_t now_ns);
+
+    /* Congestion Point. */
+    void (*cp_init)(struct libcc_cp *cp);
+    int (*cp_on_enqueue)(struct libcc_cp *cp, uint64_t now_ns, uint64_t qlen_bytes,
+                         libcc_cp_pkt *pkt);
+    int (*cp_on_dequeue)(struct libcc_cp *cp, uint64_t now_ns, uint64_t qlen_bytes,
+                         libcc_cp_pkt *pkt);
+    double (*cp_mark_probability)(const struct libcc_cp *cp, uint64_t qlen_bytes);
+} libcc_algo;
+
+/* Registry (registry.c). */
+const libcc_algo *libcc_algo_find(const char *name);
+
+/* Core services for modules. */
+/* Uniform in [0, 1) from the CP's host or internal generator. */
+double libcc_cp_rand_unit(struct libcc_cp *cp);
+/* Ask the host to send a CNP for a flow (fires the send_cnp callback). */
+void libcc_np_request_cnp(struct libcc_np *np, uint64_t now_ns, uint64_t flow_id,
+                          libcc_np_verdict *verdict);
+
+/* Parameter internals shared by params.c and the object constructors. */
+struct libcc_params {
+    const libcc_algo *algo;
+    size_t n_values; /* LIBCC_COMMON_COUNT + algo->n_params */
+    double values[LIBCC_MAX_PARAMS];
+    char err[256];
+};
+/* Build common + typed algorithm config from params; err may be NULL. */
+int libcc_params_build(const libcc_params *params, libcc_common_cfg *common, void *cfg, char *err,
+                       size_t err_len);
+
+#endif /* LIBCC_CC_INTERNAL_H */

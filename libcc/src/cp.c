@@ -1,0 +1,113 @@
+/* SPDX-License-Identifier: MIT */
+/* Congestion Point objects, one per switch egress port. The core keeps the
+ * port's cumulative transmitted bytes (INT's txBytes) and its random
+ * generator; modules decide marking and stamping. */
+#include "cc_internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define CP_MAGIC 0x6c636370u /* "lccp" */
+
+int libcc_cp_new(libcc_cp **out, const libcc_params *params, const libcc_cp_info *info)
+{
+    if (out)
+        *out = NULL;
+    if (!out || !params || !info || info->link_rate_bps == 0)
+        return LIBCC_ERR_INVALID_ARG;
+    struct libcc_cp *cp = aligned_alloc(_Alignof(struct libcc_cp), sizeof *cp);
+    if (!cp)
+        return LIBCC_ERR_NOMEM;
+    memset(cp, 0, sizeof *cp);
+    int rc = libcc_params_build(params, &cp->common, cp->cfg, NULL, 0);
+    if (rc) {
+        free(cp);
+        return rc;
+    }
+    cp->algo = params->algo;
+    cp->info = *info;
+    cp->rng_state = info->seed;
+    cp->magic = CP_MAGIC;
+    if (cp->algo->cp_init)
+        cp->algo->cp_init(cp);
+    *out = cp;
+    return LIBCC_OK;
+}
+
+void libcc_cp_del(libcc_cp *cp)
+{
+    if (!cp || cp->magic != CP_MAGIC)
+        return;
+    cp->magic = 0;
+    free(cp);
+}
+
+static int check_pkt(const struct libcc_cp *cp, const libcc_cp_pkt *pkt)
+{
+    if (!cp || cp->magic != CP_MAGIC || !pkt)
+        return LIBCC_ERR_INVALID_ARG;
+    if (pkt->ints && pkt->ints->n_hops > LIBCC_INT_MAX_HOPS)
+        return LIBCC_ERR_BAD_TELEMETRY;
+    return LIBCC_OK;
+}
+
+/* Output fields (mark_ce, int_stamped) are only ever set here, never
+ * cleared: a packet marked at enqueue stays marked. */
+int libcc_cp_on_enqueue(libcc_cp *cp, uint64_t now_ns, uint64_t qlen_bytes, libcc_cp_pkt *pkt)
+{
+    int rc = check_pkt(cp, pkt);
+    if (rc)
+        return rc;
+    if (cp->algo->cp_on_enqueue)
+        rc = cp->algo->cp_on_enqueue(cp, now_ns, qlen_bytes, pkt);
+    return rc;
+}
+
+int libcc_cp_on_dequeue(libcc_cp *cp, uint64_t now_ns, uint64_t qlen_bytes, libcc_cp_pkt *pkt)
+{
+    int rc = check_pkt(cp, pkt);
+    if (rc)
+        return rc;
+    if (cp->algo->cp_on_dequeue)
+        rc = cp->algo->cp_on_dequeue(cp, now_ns, qlen_bytes, pkt);
+    /* As in the HPCC simulator, a stamp carries the bytes sent before
+     * this packet. */
+    cp->tx_bytes += pkt->bytes;
+    return rc;
+}
+
+int libcc_cp_int_record(const libcc_cp *cp, uint64_t now_ns, uint64_t qlen_bytes, libcc_int_hop *hop)
+{
+    if (!cp || cp->magic != CP_MAGIC || !hop)
+        return LIBCC_ERR_INVALID_ARG;
+    hop->bandwidth_bps = cp->info.link_rate_bps;
+    hop->ts_ns = now_ns;
+    hop->tx_bytes = cp->tx_bytes;
+    hop->qlen_bytes = qlen_bytes;
+    hop->switch_id = cp->info.switch_id;
+    hop->port_id = cp->info.port_id;
+    return LIBCC_OK;
+}
+
+double libcc_cp_mark_probability(const libcc_cp *cp, uint64_t qlen_bytes)
+{
+    if (!cp || cp->magic != CP_MAGIC || !cp->algo->cp_mark_probability)
+        return 0.0;
+    return cp->algo->cp_mark_probability(cp, qlen_bytes);
+}
+
+/* splitmix64: one word of state, passes BigCrush, and any seed (0 too)
+ * gives a full-period sequence. */
+static uint64_t splitmix64(uint64_t *state)
+{
+    uint64_t z = (*state += 0x9e3779b97f4a7c15ull);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    return z ^ (z >> 31);
+}
+
+double libcc_cp_rand_unit(struct libcc_cp *cp)
+{
+    uint64_t x = cp->info.rand ? cp->info.rand(cp->info.rand_user_data) : splitmix64(&cp->rng_state);
+    return (double)(x >> 11) * 0x1.0p-53;
+}

@@ -1,0 +1,255 @@
+/* SPDX-License-Identifier: MIT */
+/* Reaction Point objects: argument and time checks, then the module's
+ * arithmetic, then the callbacks for whatever changed. Keeping the
+ * before/after comparison here means no module can forget a callback. */
+#include "cc_internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define RP_MAGIC 0x6c637270u /* "lcrp" */
+#define RP_DEAD 0x64656164u
+#define DEFAULT_MTU_BYTES 1000u
+
+typedef struct rp_snapshot {
+    uint64_t rate_bps;
+    uint64_t window_bytes;
+    uint64_t deadline_ns;
+} rp_snapshot;
+
+size_t libcc_rp_size(void)
+{
+    return sizeof(struct libcc_rp);
+}
+
+/* A module's result is bounded by physics whatever its arithmetic did:
+ * a rate of 0 would stall the flow forever, above line rate the NIC cannot
+ * send. */
+static void rp_clamp(struct libcc_rp *rp)
+{
+    if (rp->rate_bps > rp->flow.line_rate_bps)
+        rp->rate_bps = rp->flow.line_rate_bps;
+    if (rp->rate_bps == 0)
+        rp->rate_bps = 1;
+    if (rp->window_bytes == 0)
+        rp->window_bytes = rp->flow.mtu_bytes;
+}
+
+static void rp_notify(struct libcc_rp *rp, uint64_t now_ns, const rp_snapshot *before)
+{
+    rp_clamp(rp);
+    if (rp->rate_bps != before->rate_bps && rp->cbs.rate_changed)
+        rp->cbs.rate_changed(rp, now_ns, rp->rate_bps, rp->user_data);
+    if (rp->window_bytes != before->window_bytes && rp->cbs.window_changed)
+        rp->cbs.window_changed(rp, now_ns, rp->window_bytes, rp->user_data);
+    if (rp->deadline_ns != before->deadline_ns && rp->cbs.deadline_changed)
+        rp->cbs.deadline_changed(rp, rp->deadline_ns, rp->user_data);
+}
+
+static int rp_begin(struct libcc_rp *rp, uint64_t now_ns, rp_snapshot *snap)
+{
+    if (!rp || rp->magic != RP_MAGIC)
+        return LIBCC_ERR_INVALID_ARG;
+    if (now_ns < rp->last_now_ns)
+        return LIBCC_ERR_TIME_BACKWARDS;
+    rp->last_now_ns = now_ns;
+    snap->rate_bps = rp->rate_bps;
+    snap->window_bytes = rp->window_bytes;
+    snap->deadline_ns = rp->deadline_ns;
+    return LIBCC_OK;
+}
+
+int libcc_rp_init(void *mem, size_t mem_len, const libcc_params *params, const libcc_flow_info *flow,
+                  const libcc_rp_callbacks *cbs, void *user_data, uint64_t now_ns, libcc_rp **out)
+{
+    if (out)
+        *out = NULL;
+    if (!mem || !params || !flow || !out)
+        return LIBCC_ERR_INVALID_ARG;
+    if (mem_len < sizeof(struct libcc_rp))
+        return LIBCC_ERR_BUFFER_TOO_SMALL;
+    if (((uintptr_t)mem % _Alignof(struct libcc_rp)) != 0 || flow->line_rate_bps == 0)
+        return LIBCC_ERR_INVALID_ARG;
+
+    struct libcc_rp *rp = mem;
+    memset(rp, 0, sizeof *rp);
+    int rc = libcc_params_build(params, &rp->common, rp->cfg, NULL, 0);
+    if (rc)
+        return rc;
+    rp->algo = params->algo;
+    if (cbs)
+        rp->cbs = *cbs;
+    rp->user_data = user_data;
+    rp->flow = *flow;
+    if (rp->flow.mtu_bytes == 0)
+        rp->flow.mtu_bytes = DEFAULT_MTU_BYTES;
+    rp->last_now_ns = now_ns;
+    rp->rate_bps = flow->line_rate_bps;
+    rp->window_bytes = LIBCC_WINDOW_UNLIMITED;
+    rp->deadline_ns = LIBCC_NO_DEADLINE;
+    rp->magic = RP_MAGIC;
+    if (rp->algo->rp_init)
+        rp->algo->rp_init(rp, now_ns);
+    rp_clamp(rp);
+    /* The host arms its timer from this callback; rate and window start
+     * values are read with the getters. */
+    if (rp->deadline_ns != LIBCC_NO_DEADLINE && rp->cbs.deadline_changed)
+        rp->cbs.deadline_changed(rp, rp->deadline_ns, rp->user_data);
+    *out = rp;
+    return LIBCC_OK;
+}
+
+int libcc_rp_new(libcc_rp **out, const libcc_params *params, const libcc_flow_info *flow,
+                 const libcc_rp_callbacks *cbs, void *user_data, uint64_t now_ns)
+{
+    if (!out)
+        return LIBCC_ERR_INVALID_ARG;
+    *out = NULL;
+    struct libcc_rp *rp = aligned_alloc(_Alignof(struct libcc_rp), sizeof(struct libcc_rp));
+    if (!rp)
+        return LIBCC_ERR_NOMEM;
+    int rc = libcc_rp_init(rp, sizeof *rp, params, flow, cbs, user_data, now_ns, out);
+    if (rc) {
+        free(rp);
+        return rc;
+    }
+    rp->owned = 1;
+    return LIBCC_OK;
+}
+
+void libcc_rp_del(libcc_rp *rp)
+{
+    if (!rp || rp->magic != RP_MAGIC)
+        return;
+    rp->magic = RP_DEAD;
+    if (rp->owned)
+        free(rp);
+}
+
+static int check_ack(const libcc_ack *ack)
+{
+    if (!ack)
+        return LIBCC_ERR_INVALID_ARG;
+    if (ack->ints.n_hops > LIBCC_INT_MAX_HOPS)
+        return LIBCC_ERR_BAD_TELEMETRY;
+    return LIBCC_OK;
+}
+
+int libcc_rp_on_ack(libcc_rp *rp, uint64_t now_ns, const libcc_ack *ack)
+{
+    rp_snapshot s;
+    int rc = check_ack(ack);
+    if (rc || (rc = rp_begin(rp, now_ns, &s)))
+        return rc;
+    if (rp->algo->rp_on_ack)
+        rc = rp->algo->rp_on_ack(rp, now_ns, ack);
+    rp_notify(rp, now_ns, &s);
+    return rc;
+}
+
+int libcc_rp_on_nack(libcc_rp *rp, uint64_t now_ns, const libcc_ack *nack)
+{
+    rp_snapshot s;
+    int rc = check_ack(nack);
+    if (rc || (rc = rp_begin(rp, now_ns, &s)))
+        return rc;
+    if (rp->algo->rp_on_nack)
+        rc = rp->algo->rp_on_nack(rp, now_ns, nack);
+    rp_notify(rp, now_ns, &s);
+    return rc;
+}
+
+int libcc_rp_on_cnp(libcc_rp *rp, uint64_t now_ns)
+{
+    rp_snapshot s;
+    int rc = rp_begin(rp, now_ns, &s);
+    if (rc)
+        return rc;
+    if (rp->algo->rp_on_cnp)
+        rc = rp->algo->rp_on_cnp(rp, now_ns);
+    rp_notify(rp, now_ns, &s);
+    return rc;
+}
+
+int libcc_rp_on_tx(libcc_rp *rp, uint64_t now_ns, uint64_t seq, uint32_t bytes, unsigned *tx_flags)
+{
+    rp_snapshot s;
+    unsigned flags = 0;
+    if (tx_flags)
+        *tx_flags = 0;
+    int rc = rp_begin(rp, now_ns, &s);
+    if (rc)
+        return rc;
+    /* snd_nxt follows the host, backwards too: go-back-N rewinds it. */
+    rp->snd_nxt = seq + bytes;
+    rp->bytes_sent += bytes;
+    if (rp->algo->rp_on_tx)
+        rc = rp->algo->rp_on_tx(rp, now_ns, seq, bytes, &flags);
+    if (tx_flags)
+        *tx_flags = flags;
+    rp_notify(rp, now_ns, &s);
+    return rc;
+}
+
+int libcc_rp_on_timer(libcc_rp *rp, uint64_t now_ns)
+{
+    rp_snapshot s;
+    int rc = rp_begin(rp, now_ns, &s);
+    if (rc)
+        return rc;
+    if (rp->algo->rp_on_timer)
+        rc = rp->algo->rp_on_timer(rp, now_ns);
+    rp_notify(rp, now_ns, &s);
+    return rc;
+}
+
+static int rp_ok(const libcc_rp *rp)
+{
+    return rp && rp->magic == RP_MAGIC;
+}
+
+uint64_t libcc_rp_rate_bps(const libcc_rp *rp)
+{
+    return rp_ok(rp) ? rp->rate_bps : 0;
+}
+
+uint64_t libcc_rp_window_bytes(const libcc_rp *rp)
+{
+    return rp_ok(rp) ? rp->window_bytes : 0;
+}
+
+uint64_t libcc_rp_deadline_ns(const libcc_rp *rp)
+{
+    return rp_ok(rp) ? rp->deadline_ns : LIBCC_NO_DEADLINE;
+}
+
+void *libcc_rp_user_data(const libcc_rp *rp)
+{
+    return rp_ok(rp) ? rp->user_data : NULL;
+}
+
+const char *libcc_rp_algorithm(const libcc_rp *rp)
+{
+    return rp_ok(rp) ? rp->algo->name : NULL;
+}
+
+int libcc_rp_vars(const libcc_rp *rp, const libcc_param_desc **vars, size_t *count)
+{
+    if (!rp_ok(rp) || !vars || !count)
+        return LIBCC_ERR_INVALID_ARG;
+    *vars = rp->algo->rp_vars;
+    *count = rp->algo->rp_read_vars ? rp->algo->n_rp_vars : 0;
+    return LIBCC_OK;
+}
+
+int libcc_rp_read_vars(const libcc_rp *rp, double *values, size_t count)
+{
+    if (!rp_ok(rp) || (!values && count))
+        return LIBCC_ERR_INVALID_ARG;
+    if (!rp->algo->rp_read_vars)
+        return LIBCC_OK;
+    if (count < rp->algo->n_rp_vars)
+        return LIBCC_ERR_BUFFER_TOO_SMALL;
+    rp->algo->rp_read_vars(rp, values);
+    return LIBCC_OK;
+}

@@ -1,0 +1,39 @@
+#!/usr/bin/env bash
+# Install, only when missing, the Debian packages libcc needs. Runs apt-get
+# as root; otherwise prints the command to run and fails.
+set -euo pipefail
+
+PKGS=(
+  gcc g++ make pkg-config          # toolchain
+  check                            # C unit tests (libcc)
+  libgtest-dev                     # C++ unit tests (ns-3 bindings)
+  libns3-dev libgsl-dev            # ns-3.37 and the GSL its pkg-config files reference
+  python3 python3-matplotlib       # plots (examples/, make demo)
+)
+
+missing=()
+for p in "${PKGS[@]}"; do
+  if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed'; then
+    missing+=("$p")
+  fi
+done
+
+if [ ${#missing[@]} -eq 0 ]; then
+  echo "deps: all ${#PKGS[@]} Debian packages present"
+  exit 0
+fi
+
+echo "deps: missing Debian packages: ${missing[*]}"
+if [ "$(id -u)" -ne 0 ]; then
+  echo "deps: not root; install them with:" >&2
+  echo "  sudo apt-get update && sudo apt-get install -y ${missing[*]}" >&2
+  exit 1
+fi
+if ! command -v apt-get >/dev/null; then
+  echo "deps: no apt-get here (libcc's build expects Debian 12); install: ${missing[*]}" >&2
+  exit 1
+fi
+export DEBIAN_FRONTEND=noninteractive
+apt-get update -qq
+apt-get install -y -qq --no-install-recommends "${missing[@]}"
+echo "deps: installed ${missing[*]}"
