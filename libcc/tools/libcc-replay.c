@@ -79,16 +79,22 @@ typedef struct replay {
 /* Messages                                                            */
 /* ------------------------------------------------------------------ */
 
+/* Traces may hold anything: show non-printable bytes of a message as '?'
+ * so garbage input cannot garble the terminal. */
 static void vmsg(const replay *r, unsigned long line, const char *fmt, va_list ap)
 {
+    char text[512];
+    vsnprintf(text, sizeof text, fmt, ap);
+    for (char *p = text; *p; p++)
+        if ((unsigned char)*p < 0x20 || (unsigned char)*p >= 0x7f)
+            *p = '?';
     if (r && line)
         fprintf(stderr, "%s:%lu: ", r->name, line);
     else if (r)
         fprintf(stderr, "%s: ", r->name);
     else
         fputs("libcc-replay: ", stderr);
-    vfprintf(stderr, fmt, ap);
-    fputc('\n', stderr);
+    fprintf(stderr, "%s\n", text);
 }
 
 /* A tool may simply exit on error: the OS reclaims everything, and the
@@ -491,16 +497,19 @@ static void parse_hop(replay *r, libcc_ack *ack, char *text)
     unsigned k = ack->ints.n_hops + 1u;
     char *field[4];
     char *p = text;
-    char what[64];
+    char what[160];
     libcc_int_hop hop;
     int rv;
 
+    if (strlen(text) >= sizeof what)
+        fail(r, "hop #%u: too long", k);
+    strcpy(what, text); /* for messages: the fields below are cut in place */
     for (int i = 0; i < 4; i++) {
         field[i] = p;
         p = strchr(p, ',');
         if (i < 3) {
             if (!p)
-                fail(r, "hop #%u '%s': expected 4 fields B,ts,txBytes,qlen", k, text);
+                fail(r, "hop #%u '%s': expected 4 fields B,ts,txBytes,qlen", k, what);
             *p++ = '\0';
         } else if (p) {
             fail(r, "hop #%u: more than 4 fields (expected B,ts,txBytes,qlen)", k);

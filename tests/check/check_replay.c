@@ -1,0 +1,524 @@
+/* SPDX-License-Identifier: MIT */
+/* libcc-replay (docs/replay.md), run as a separate process on small traces
+ * written to temporary files: the timeline it prints and its errors. */
+#include <check.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <libcc/libcc.h>
+
+typedef struct tool_run {
+    int status; /* exit status; -1 if killed by a signal */
+    char *out;
+    char *err;
+    char trace[64];
+} tool_run;
+
+#define MAX_ROWS 4096
+
+typedef struct row {
+    unsigned long long t;
+    char event[16];
+    unsigned long long rate;
+    char window[32];
+} row;
+
+static char *slurp_fd(int fd)
+{
+    size_t cap = 4096, len = 0;
+    char *buf = malloc(cap);
+    ssize_t n;
+    ck_assert_ptr_nonnull(buf);
+    lseek(fd, 0, SEEK_SET);
+    while ((n = read(fd, buf + len, cap - len - 1)) > 0) {
+        len += (size_t)n;
+        if (cap - len < 2) {
+            cap *= 2;
+            buf = realloc(buf, cap);
+            ck_assert_ptr_nonnull(buf);
+        }
+    }
+    buf[len] = '\0';
+    return buf;
+}
+
+static int temp_fd(char *path, size_t len)
+{
+    int fd;
+    snprintf(path, len, "/tmp/libcc-replay-test-XXXXXX");
+    fd = mkstemp(path);
+    ck_assert_int_ge(fd, 0);
+    return fd;
+}
+
+/* Run libcc-replay ARGS... TRACEFILE with `text` (length len) as the trace.
+ * args is NULL-terminated. */
+static void run_tool_bytes(tool_run *r, const char *text, size_t len, const char *const *args)
+{
+    const char *dir = getenv("LIBCC_TOOLS");
+    char tool[1024], outp[64], errp[64];
+    const char *argv[32];
+    int tfd, ofd, efd, n = 0, wstatus;
+    pid_t pid;
+
+    snprintf(tool, sizeof tool, "%s/libcc-replay", dir && *dir ? dir : "build/bin");
+    tfd = temp_fd(r->trace, sizeof r->trace);
+    ck_assert_int_eq(write(tfd, text, len), (ssize_t)len);
+    close(tfd);
+    ofd = temp_fd(outp, sizeof outp);
+    efd = temp_fd(errp, sizeof errp);
+
+    argv[n++] = tool;
+    for (; args && *args && n < 30; args++)
+        argv[n++] = *args;
+    argv[n++] = r->trace;
+    argv[n] = NULL;
+
+    fflush(NULL);
+    pid = fork();
+    ck_assert_int_ge(pid, 0);
+    if (pid == 0) {
+        dup2(ofd, 1);
+        dup2(efd, 2);
+        execv(tool, (char *const *)argv);
+        _exit(127);
+    }
+    ck_assert_int_eq(waitpid(pid, &wstatus, 0), pid);
+    r->status = WIFEXITED(wstatus) ? WEXITSTATUS(wstatus) : -1;
+    r->out = slurp_fd(ofd);
+    r->err = slurp_fd(efd);
+    close(ofd);
+    close(efd);
+    unlink(outp);
+    unlink(errp);
+    unlink(r->trace);
+    ck_assert_msg(r->status != 127, "cannot run %s (set LIBCC_TOOLS)", tool);
+}
+
+static void run_tool(tool_run *r, const char *text, const char *const *args)
+{
+    run_tool_bytes(r, text, strlen(text), args);
+}
+
+static void free_run(tool_run *r)
+{
+    free(r->out);
+    free(r->err);
+}
+
+/* Data rows of the CSV (the header is checked separately). */
+static size_t parse_rows(const char *out, row *rows, size_t max)
+{
+    const char *p = strchr(out, '\n');
+    size_t n = 0;
+    while (p && p[1] && n < max) {
+        row *w = &rows[n];
+        p++;
+        memset(w, 0, sizeof *w);
+        ck_assert_int_eq(sscanf(p, "%llu,%15[^,],%llu,%31[^,\n]", &w->t, w->event, &w->rate, w->window),
+                         4);
+        n++;
+        p = strchr(p, '\n');
+    }
+    return n;
+}
+
+/* A bad trace: exit status 2, and stderr says TRACE:LINE: and names the thing. */
+static void expect_error(const char *text, const char *const *args, unsigned line, const char *names)
+{
+    tool_run r;
+    char where[96];
+    run_tool(&r, text, args);
+    ck_assert_int_eq(r.status, 2);
+    snprintf(where, sizeof where, "%s:%u: ", r.trace, line);
+    ck_assert_msg(strstr(r.err, where) != NULL, "stderr lacks '%s': %s", where, r.err);
+    ck_assert_msg(strstr(r.err, names) != NULL, "stderr does not name '%s': %s", names, r.err);
+    free_run(&r);
+}
+
+/* ---- none ---------------------------------------------------------------- */
+
+/* `none` never changes anything: every row is at the line rate with no
+ * window, whatever happens; exactly one row per event plus the start row
+ * (none sets no deadline, so no timer rows). */
+START_TEST(test_none_stays_at_line_rate)
+{
+    static const char trace[] = "# a comment line\n"
+                                "@algo none\n"
+                                "@flow line_rate=100Gbps base_rtt=12us mtu=1000B\n"
+                                "\n"
+                                "0us tx seq=0 bytes=1000\n"
+                                "1us ack seq=1000 hop=100Gbps,1us,15000B,3000B   # trailing comment\n"
+                                "2us cnp\n"
+                                "3000ns nack seq=1000\n"
+                                "4us timer\n"
+                                "10us end\n";
+    static const unsigned long long times[] = {0, 0, 1000, 2000, 3000, 4000, 10000};
+    static const char *const events[] = {"start", "tx", "ack", "cnp", "nack", "timer", "end"};
+    row rows[MAX_ROWS];
+    tool_run r;
+    size_t n;
+
+    run_tool(&r, trace, NULL);
+    ck_assert_int_eq(r.status, 0);
+    ck_assert_str_eq(r.err, "");
+    ck_assert_msg(strncmp(r.out, "time_ns,event,rate_bps,window_bytes\n", 36) == 0, "%s", r.out);
+    n = parse_rows(r.out, rows, MAX_ROWS);
+    ck_assert_uint_eq(n, 7);
+    for (size_t i = 0; i < n; i++) {
+        ck_assert_uint_eq(rows[i].t, times[i]);
+        ck_assert_str_eq(rows[i].event, events[i]);
+        ck_assert_uint_eq(rows[i].rate, 100000000000ull);
+        ck_assert_str_eq(rows[i].window, "inf");
+    }
+    free_run(&r);
+}
+END_TEST
+
+/* Command-line options override directives: --line-rate 25Gbps beats
+ * @flow line_rate=100Gbps, so none runs at 25e9 bit/s. */
+START_TEST(test_command_line_overrides_directives)
+{
+    static const char *const args[] = {"--line-rate", "25Gbps", NULL};
+    row rows[MAX_ROWS];
+    tool_run r;
+    run_tool(&r, "@algo none\n@flow line_rate=100Gbps\n1us cnp\n2us end\n", args);
+    ck_assert_int_eq(r.status, 0);
+    ck_assert_uint_eq(parse_rows(r.out, rows, MAX_ROWS), 3);
+    ck_assert_uint_eq(rows[0].rate, 25000000000ull);
+    ck_assert_uint_eq(rows[2].rate, 25000000000ull);
+    free_run(&r);
+}
+END_TEST
+
+/* --algo replaces @algo, and the trace's @param lines (for its own
+ * algorithm) are then ignored with a warning rather than failing. */
+START_TEST(test_algo_override_ignores_trace_params)
+{
+    static const char *const args[] = {"--algo", "none", NULL};
+    row rows[MAX_ROWS];
+    tool_run r;
+    run_tool(&r, "@algo dcqcn\n@param rpg_ai_rate=40Mbps\n@flow line_rate=40Gbps\n1us cnp\n2us end\n",
+             args);
+    ck_assert_int_eq(r.status, 0);
+    ck_assert_ptr_nonnull(strstr(r.err, "ignored"));
+    ck_assert_uint_eq(parse_rows(r.out, rows, MAX_ROWS), 3);
+    ck_assert_uint_eq(rows[1].rate, 40000000000ull); /* none keeps the line rate */
+    free_run(&r);
+}
+END_TEST
+
+/* --sample 2us from 0 to `end` at 5us: samples at 0, 2000, 4000 ns (three),
+ * each before an event at the same time, then the end row. */
+START_TEST(test_sample_rows)
+{
+    static const char *const args[] = {"--sample", "2us", NULL};
+    row rows[MAX_ROWS];
+    tool_run r;
+    size_t n;
+    run_tool(&r, "@algo none\n@flow line_rate=40Gbps\n4us cnp\n5us end\n", args);
+    ck_assert_int_eq(r.status, 0);
+    n = parse_rows(r.out, rows, MAX_ROWS);
+    ck_assert_uint_eq(n, 6);
+    ck_assert_str_eq(rows[0].event, "start");
+    ck_assert_str_eq(rows[1].event, "sample");
+    ck_assert_uint_eq(rows[1].t, 0);
+    ck_assert_str_eq(rows[2].event, "sample");
+    ck_assert_uint_eq(rows[2].t, 2000);
+    ck_assert_str_eq(rows[3].event, "sample");
+    ck_assert_uint_eq(rows[3].t, 4000);
+    ck_assert_str_eq(rows[4].event, "cnp");
+    ck_assert_str_eq(rows[5].event, "end");
+    ck_assert_uint_eq(rows[5].t, 5000);
+    free_run(&r);
+}
+END_TEST
+
+/* --until 3us: the cnp at 5us is past it and never happens; the replay
+ * ends with an `end` row at exactly 3000 ns. Without `end` and --until the
+ * replay stops at the last event. */
+START_TEST(test_until_and_no_end)
+{
+    static const char *const args[] = {"--until", "3us", NULL};
+    static const char trace[] = "@algo none\n@flow line_rate=40Gbps\n1us cnp\n5us cnp\n";
+    row rows[MAX_ROWS];
+    tool_run r;
+    size_t n;
+
+    run_tool(&r, trace, args);
+    ck_assert_int_eq(r.status, 0);
+    n = parse_rows(r.out, rows, MAX_ROWS);
+    ck_assert_uint_eq(n, 3);
+    ck_assert_str_eq(rows[1].event, "cnp");
+    ck_assert_uint_eq(rows[1].t, 1000);
+    ck_assert_str_eq(rows[2].event, "end");
+    ck_assert_uint_eq(rows[2].t, 3000);
+    free_run(&r);
+
+    run_tool(&r, trace, NULL);
+    ck_assert_int_eq(r.status, 0);
+    n = parse_rows(r.out, rows, MAX_ROWS);
+    ck_assert_uint_eq(n, 3);
+    ck_assert_uint_eq(rows[2].t, 5000);
+    ck_assert_str_eq(rows[2].event, "cnp");
+    free_run(&r);
+}
+END_TEST
+
+/* ---- dcqcn ----------------------------------------------------------------
+ * dcqcn-formulas.md, defaults of the parameter table (firmware column):
+ * line rate Rc = 100e9, alpha = initial_alpha = 1, rate_reduce_monitor_period
+ * = 4 us, rpg_gd = 11 (cut by alpha/2), rpg_min_dec_fac = 50 %, rpg_time_reset
+ * = 300 us, rate_to_set_on_first_cnp = 0 (off).
+ * One CNP at t = 0 (the RP is created at 0, so the first monitor period is
+ * [0, 4us) whether it starts at creation or at the first CNP):
+ *   - nothing changes before the period ends: rate 100e9 up to 4 us;
+ *   - at 4 us: Rt = Rc = 100e9 (first decrease), Rc = 100e9 * (1 - 1/2) =
+ *     50e9; the floor max(50e9, 100e9 * 50 %) = 50e9 changes nothing.
+ * The alpha timer would decay alpha (g = 5/1024) at 1, 2, 3 us and the cut
+ * would no longer be exactly a half, so dce_tcp_rtt = 1 ms keeps alpha at
+ * exactly 1 until then.
+ * Then quiet: the increase timer, reset at the decrease, fires at 4 + 300 =
+ * 304 us: T = 1; with rpg_threshold = 5 that is fast recovery whether the
+ * stage is counted before or after the test (T < F):
+ *   Rc = (Rt + Rc) / 2 = (100e9 + 50e9) / 2 = 75e9. */
+static const char dcqcn_trace[] = "@algo dcqcn\n"
+                                  "@param dce_tcp_rtt=1ms rpg_threshold=5\n"
+                                  "@flow line_rate=100Gbps\n"
+                                  "0ns cnp\n"
+                                  "310us end\n";
+
+static size_t first_change(const row *rows, size_t n, size_t from)
+{
+    for (size_t i = from + 1; i < n; i++)
+        if (rows[i].rate != rows[from].rate)
+            return i;
+    return n;
+}
+
+START_TEST(test_dcqcn_cnp_halves_at_end_of_monitor_period)
+{
+    static row rows[MAX_ROWS];
+    tool_run r;
+    size_t n, i;
+
+    run_tool(&r, dcqcn_trace, NULL);
+    ck_assert_msg(r.status == 0, "%s", r.err);
+    n = parse_rows(r.out, rows, MAX_ROWS);
+    ck_assert_uint_ge(n, 3);
+    ck_assert_str_eq(rows[1].event, "cnp");
+    ck_assert_uint_eq(rows[1].rate, 100000000000ull);
+    i = first_change(rows, n, 1);
+    ck_assert_uint_lt(i, n);
+    ck_assert_str_eq(rows[i].event, "timer");
+    ck_assert_uint_eq(rows[i].t, 4000);
+    ck_assert_uint_eq(rows[i].rate, 50000000000ull);
+    free_run(&r);
+}
+END_TEST
+
+START_TEST(test_dcqcn_fast_recovery_after_quiet)
+{
+    static row rows[MAX_ROWS];
+    tool_run r;
+    size_t n, i;
+
+    run_tool(&r, dcqcn_trace, NULL);
+    ck_assert_msg(r.status == 0, "%s", r.err);
+    n = parse_rows(r.out, rows, MAX_ROWS);
+    i = first_change(rows, n, 1); /* the decrease at 4 us */
+    ck_assert_uint_lt(i, n);
+    i = first_change(rows, n, i); /* the first increase */
+    ck_assert_uint_lt(i, n);
+    ck_assert_str_eq(rows[i].event, "timer");
+    ck_assert_uint_eq(rows[i].t, 304000);
+    ck_assert_uint_eq(rows[i].rate, 75000000000ull);
+    ck_assert_str_eq(rows[n - 1].event, "end");
+    ck_assert_uint_eq(rows[n - 1].t, 310000);
+    free_run(&r);
+}
+END_TEST
+
+/* Timers are bounded: dcqcn keeps a timer running after a CNP; --until 1s
+ * with --max-timers 3 must stop with an error naming the option, not run. */
+START_TEST(test_timer_firings_bounded)
+{
+    static const char *const args[] = {"--until", "1s", "--max-timers", "3", NULL};
+    tool_run r;
+    run_tool(&r, "@algo dcqcn\n@flow line_rate=100Gbps\n0ns cnp\n", args);
+    ck_assert_int_eq(r.status, 2);
+    ck_assert_ptr_nonnull(strstr(r.err, "--max-timers"));
+    free_run(&r);
+}
+END_TEST
+
+/* ---- errors ---------------------------------------------------------------- */
+
+START_TEST(test_error_unknown_event)
+{
+    expect_error("@algo none\n@flow line_rate=1Gbps\n1us frobnicate\n", NULL, 3, "frobnicate");
+}
+END_TEST
+
+START_TEST(test_error_time_backwards)
+{
+    expect_error("@algo none\n@flow line_rate=1Gbps\n5us cnp\n3us cnp\n", NULL, 4, "earlier");
+}
+END_TEST
+
+START_TEST(test_error_bad_unit)
+{
+    expect_error("@algo none\n@flow line_rate=1Gbps\n12xs cnp\n", NULL, 3, "12xs");
+    expect_error("@algo none\n@flow line_rate=100Gbbs\n1us cnp\n", NULL, 2, "line_rate");
+    expect_error("@algo none\n@flow line_rate=1Gbps\n1us ack seq=0 hop=100Gbps,1us,15000B,3xB\n",
+                 NULL, 3, "qlen");
+}
+END_TEST
+
+START_TEST(test_error_bad_number)
+{
+    expect_error("@algo none\n@flow line_rate=1Gbps\n1us tx seq=abc bytes=1000\n", NULL, 3, "seq");
+    expect_error("@algo none\n@flow line_rate=1Gbps\n1us tx seq=0\n", NULL, 3, "bytes");
+    expect_error("@algo none\n@flow line_rate=1Gbps\n1us ack n=2\n", NULL, 3, "seq");
+}
+END_TEST
+
+/* libcc_params_error() text names the parameter (and, out of range, the
+ * range: max_hops is at most LIBCC_INT_MAX_HOPS = 8). */
+START_TEST(test_error_unknown_param)
+{
+    expect_error("@algo none\n@param no_such_param=1\n@flow line_rate=1Gbps\n1us cnp\n", NULL, 2,
+                 "no_such_param");
+    expect_error("@algo none\n@flow line_rate=1Gbps\n@param max_hops=100\n1us cnp\n", NULL, 3,
+                 "max_hops");
+}
+END_TEST
+
+/* max_hops=2: the third hop= of one ACK is refused. */
+START_TEST(test_error_too_many_hops)
+{
+    expect_error("@algo none\n@param max_hops=2\n@flow line_rate=1Gbps\n"
+                 "1us ack seq=0 hop=1Gbps,1us,1B,0B hop=1Gbps,1us,1B,0B hop=1Gbps,1us,1B,0B\n",
+                 NULL, 4, "hop #3");
+    expect_error("@algo none\n@flow line_rate=1Gbps\n1us ack seq=0 hop=1Gbps,1us\n", NULL, 3,
+                 "hop #1");
+}
+END_TEST
+
+START_TEST(test_error_directives)
+{
+    expect_error("@algo no_such_algo\n@flow line_rate=1Gbps\n1us cnp\n", NULL, 1, "no_such_algo");
+    expect_error("@algo none\n@flow line_rate=1Gbps\n1us cnp\n@algo none\n", NULL, 4, "@algo");
+    expect_error("@algo none\n@flow line_rate=1Gbps colour=red\n", NULL, 2, "colour");
+    expect_error("@algo none\n@frob\n", NULL, 2, "@frob");
+    expect_error("@algo none\n@flow line_rate=1Gbps\n1us cnp extra=1\n", NULL, 3, "extra");
+}
+END_TEST
+
+/* Random bytes: an error (2), never a crash (status -1) or a hang. */
+START_TEST(test_garbage_is_an_error_not_a_crash)
+{
+    unsigned char junk[4096];
+    uint64_t x = 0x9E3779B97F4A7C15ull;
+    tool_run r;
+    for (size_t i = 0; i < sizeof junk; i++) {
+        x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+        junk[i] = (unsigned char)x;
+    }
+    run_tool_bytes(&r, (const char *)junk, sizeof junk, NULL);
+    ck_assert_int_eq(r.status, 2);
+    free_run(&r);
+}
+END_TEST
+
+START_TEST(test_usage_errors)
+{
+    static const char *const bad_opt[] = {"--frobnicate", "1", NULL};
+    static const char *const bad_rate[] = {"--line-rate", "fast", NULL};
+    tool_run r;
+    run_tool(&r, "@algo none\n", bad_opt);
+    ck_assert_int_eq(r.status, 2);
+    ck_assert_ptr_nonnull(strstr(r.err, "--frobnicate"));
+    free_run(&r);
+    run_tool(&r, "@algo none\n", bad_rate);
+    ck_assert_int_eq(r.status, 2);
+    ck_assert_ptr_nonnull(strstr(r.err, "--line-rate"));
+    free_run(&r);
+}
+END_TEST
+
+/* --list prints the five registered names, one a line (libcc.h). */
+START_TEST(test_list)
+{
+    static const char *const args[] = {"--list", NULL};
+    tool_run r;
+    run_tool(&r, "", args);
+    ck_assert_int_eq(r.status, 0);
+    ck_assert_str_eq(r.out, "none\ndcqcn\nhpcc\nhpcc++\nfncc\n");
+    free_run(&r);
+}
+END_TEST
+
+/* --algo dcqcn --help lists every parameter of the table with its default
+ * formatted by libcc_format_value on the same line. */
+START_TEST(test_help_lists_parameters)
+{
+    static const char *const args[] = {"--algo", "dcqcn", "--help", NULL};
+    const libcc_param_desc *t;
+    size_t n;
+    tool_run r;
+
+    ck_assert_int_eq(libcc_algorithm_params("dcqcn", &t, &n), LIBCC_OK);
+    ck_assert_uint_gt(n, 3);
+    run_tool(&r, "", args);
+    ck_assert_int_eq(r.status, 0);
+    for (size_t i = 0; i < n; i++) {
+        char def[64], key[160];
+        const char *line, *eol;
+        ck_assert_int_eq(libcc_format_value(t[i].unit, t[i].def, def, sizeof def), LIBCC_OK);
+        snprintf(key, sizeof key, "  %s ", t[i].name);
+        line = strstr(r.out, key);
+        ck_assert_msg(line != NULL, "--help lacks %s", t[i].name);
+        eol = strchr(line, '\n');
+        snprintf(key, sizeof key, "default %s,", def);
+        ck_assert_msg(strstr(line, key) && strstr(line, key) < eol, "%s: no '%s'", t[i].name, key);
+    }
+    free_run(&r);
+}
+END_TEST
+
+Suite *replay_suite(void)
+{
+    Suite *s = suite_create("replay");
+    TCase *ok = tcase_create("timeline");
+    TCase *dc = tcase_create("dcqcn");
+    TCase *bad = tcase_create("errors");
+
+    tcase_add_test(ok, test_none_stays_at_line_rate);
+    tcase_add_test(ok, test_command_line_overrides_directives);
+    tcase_add_test(ok, test_algo_override_ignores_trace_params);
+    tcase_add_test(ok, test_sample_rows);
+    tcase_add_test(ok, test_until_and_no_end);
+    tcase_add_test(ok, test_list);
+    tcase_add_test(ok, test_help_lists_parameters);
+    tcase_add_test(dc, test_dcqcn_cnp_halves_at_end_of_monitor_period);
+    tcase_add_test(dc, test_dcqcn_fast_recovery_after_quiet);
+    tcase_add_test(dc, test_timer_firings_bounded);
+    tcase_add_test(bad, test_error_unknown_event);
+    tcase_add_test(bad, test_error_time_backwards);
+    tcase_add_test(bad, test_error_bad_unit);
+    tcase_add_test(bad, test_error_bad_number);
+    tcase_add_test(bad, test_error_unknown_param);
+    tcase_add_test(bad, test_error_too_many_hops);
+    tcase_add_test(bad, test_error_directives);
+    tcase_add_test(bad, test_garbage_is_an_error_not_a_crash);
+    tcase_add_test(bad, test_usage_errors);
+    suite_add_tcase(s, ok);
+    suite_add_tcase(s, dc);
+    suite_add_tcase(s, bad);
+    return s;
+}
