@@ -1,0 +1,167 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * `fncc`: Fast Notification Congestion Control (Xu et al., 2024). HPCC's
+ * window controller (hpcc_core.c) fed by telemetry the ACK collects on its
+ * way back (Algorithm 1), plus last-hop congestion speedup (Algorithms 2
+ * and 3) using the receiver's count of concurrent flows N.
+ *
+ * Hop order: the ACK is stamped by the switches it crosses, first switch
+ * first, and the first switch an ACK meets is the receiver's ToR, i.e. the
+ * LAST hop of the request path. Index 0 of ack.ints is that last hop, which
+ * is why the paper's line 25 reads ack.L[0].B.
+ */
+#include "hpcc_core.h"
+
+#define BITS_PER_BYTE_NS 8e9
+
+static const libcc_param_desc fncc_params[] = {
+    HPCC_PARAM_ROWS,
+    {"alpha", LIBCC_UNIT_RATIO, 1.05, 0.0, 100.0,
+     "last-hop speedup fires when the last hop's u' exceeds alpha (Algorithm 2, line 11)"},
+    {"beta", LIBCC_UNIT_RATIO, 0.9, 0.01, 1.0,
+     "last-hop speedup sets Wc = B*T*beta/N: beta < 1 drains the queue (line 12)"},
+    {"lhcs", LIBCC_UNIT_BOOL, 1, 0, 1, "last-hop congestion speedup on/off"},
+    {"table_refresh", LIBCC_UNIT_NS, 0, 0, 1e9,
+     "switch rewrites its port's All_INT_Table entry at most this often (at a dequeue); "
+     "0: at every dequeue"},
+};
+
+static int fncc_cfg_init(void *cfg, const double *values, char *err, size_t err_len)
+{
+    (void)err;
+    (void)err_len;
+    hpcc_cfg *c = cfg;
+    c->variant = HPCC_V_FNCC;
+    hpcc_cfg_common(c, values);
+    c->alpha = values[HPCC_N_PARAM_ROWS + 0];
+    c->beta = values[HPCC_N_PARAM_ROWS + 1];
+    c->lhcs = values[HPCC_N_PARAM_ROWS + 2] != 0.0;
+    c->table_refresh_ns = (uint64_t)values[HPCC_N_PARAM_ROWS + 3];
+    return LIBCC_OK;
+}
+
+/* Algorithm 3 lines 16-28, run at the start of ComputeWind. U_j are the
+ * per-hop u' of this ACK's measurement (line 9). U_max and hop are found
+ * afresh on every ACK: keeping a maximum across ACKs would let one old
+ * spike trigger the speedup forever. */
+static void fncc_update_wc(struct libcc_rp *rp, hpcc_rp_state *s, const libcc_ack *ack)
+{
+    const hpcc_cfg *cfg = hpcc_rp_cfg(rp);
+    hpcc_ctl *c = &s->ctl;
+    double u_max = 0.0;
+    uint32_t hop = 0;
+    for (uint32_t j = 0; j < c->n_u_hop; j++) { /* Hop_Detection, lines 17-20 */
+        if (c->u_hop[j] > u_max) {
+            u_max = c->u_hop[j];
+            hop = j;
+        }
+    }
+    s->u_max = u_max;
+    s->hot_hop = hop;
+    if (cfg->lhcs && hop == 0 && u_max > cfg->alpha) { /* line 24: index 0 = last hop */
+        /* line 25: Wc = ack.L[0].B * RTT * beta / ack.N, RTT = T; an ACK
+         * without N (0) counts as one flow. */
+        const double n = ack->n_flows ? (double)ack->n_flows : 1.0;
+        const double wc =
+            (double)ack->ints.hop[0].bandwidth_bps * c->t_ns * cfg->beta / BITS_PER_BYTE_NS / n;
+        c->Wc = hpcc_bound_window(c, wc);
+        s->lhcs_fired++;
+    }
+}
+
+static int fncc_rp_on_ack(struct libcc_rp *rp, uint64_t now_ns, const libcc_ack *ack)
+{
+    (void)now_ns;
+    return hpcc_rp_new_ack(rp, ack, fncc_update_wc);
+}
+
+static int fncc_rp_on_tx(struct libcc_rp *rp, uint64_t now_ns, uint64_t seq, uint32_t bytes,
+                         unsigned *tx_flags)
+{
+    /* Data packets collect nothing in FNCC: only ACKs are stamped. */
+    (void)rp;
+    (void)now_ns;
+    (void)seq;
+    (void)bytes;
+    (void)tx_flags;
+    return LIBCC_OK;
+}
+
+static int fncc_np_on_data(struct libcc_np *np, struct libcc_np_flow *flow, uint64_t now_ns,
+                           const libcc_data_pkt *pkt, libcc_np_verdict *verdict)
+{
+    (void)flow;
+    (void)pkt;
+    /* Section 3.2.3: N on every ACK, 16 bits on the wire. */
+    uint32_t n = libcc_np_active_flows(np, now_ns);
+    verdict->ack.n_flows = n > 65535u ? 65535u : n;
+    /* The ACK leaves the receiver empty; the return path's switches fill it. */
+    libcc_int_list_init(&verdict->ack.ints);
+    return LIBCC_OK;
+}
+
+typedef struct fncc_cp_state {
+    uint64_t next_refresh_ns;
+    uint8_t written;
+} fncc_cp_state;
+LIBCC_CHECK_CP_STATE(fncc_cp_state);
+
+static void fncc_cp_init(struct libcc_cp *cp)
+{
+    fncc_cp_state *st = (fncc_cp_state *)(void *)cp->priv;
+    st->next_refresh_ns = 0;
+    st->written = 0;
+}
+
+/* Algorithm 1. The host tags an ACK with the port it entered on
+ * (pkt->ingress_port, line 3); at egress the ACK gets that port's entry,
+ * which is the egress port of the data it acknowledges (lines 7-9). A CP
+ * without a table (info.int_table NULL) stamps nothing: see fncc.md. */
+static int fncc_cp_on_dequeue(struct libcc_cp *cp, uint64_t now_ns, uint64_t qlen_bytes,
+                              libcc_cp_pkt *pkt)
+{
+    libcc_int_table *table = cp->info.int_table;
+    if (!table)
+        return LIBCC_OK;
+    const hpcc_cfg *cfg = (const hpcc_cfg *)(const void *)cp->cfg;
+    fncc_cp_state *st = (fncc_cp_state *)(void *)cp->priv;
+
+    if ((pkt->kind == LIBCC_PKT_ACK || pkt->kind == LIBCC_PKT_NACK) && pkt->ints) {
+        libcc_int_hop hop;
+        /* An entry never written (no data left by that port yet) has no
+         * telemetry to give: the ACK passes unstamped. */
+        if (libcc_int_table_get(table, pkt->ingress_port, &hop) == LIBCC_OK &&
+            libcc_int_list_push(pkt->ints, &hop, cp->common.max_hops) == LIBCC_OK)
+            pkt->int_stamped = 1;
+    }
+
+    /* All_INT_Table management (section 4.1): this port's entry. */
+    if (cfg->table_refresh_ns == 0 || !st->written || now_ns >= st->next_refresh_ns) {
+        libcc_int_hop rec;
+        int rc = libcc_cp_int_record(cp, now_ns, qlen_bytes, &rec);
+        if (rc == LIBCC_OK)
+            rc = libcc_int_table_update(table, cp->info.port_id, &rec);
+        if (rc)
+            return rc; /* port_id outside the table, or a zero link rate */
+        st->written = 1;
+        st->next_refresh_ns = now_ns + cfg->table_refresh_ns;
+    }
+    return LIBCC_OK;
+}
+
+const libcc_algo libcc_algo_fncc = {
+    .name = "fncc",
+    .params = fncc_params,
+    .n_params = sizeof fncc_params / sizeof fncc_params[0],
+    .cfg_init = fncc_cfg_init,
+    .rp_vars = hpcc_vars,
+    .n_rp_vars = HPCC_N_VARS + HPCC_N_FNCC_VARS,
+    .rp_init = hpcc_rp_init_common,
+    .rp_on_ack = fncc_rp_on_ack,
+    .rp_on_nack = fncc_rp_on_ack, /* a NACK crosses the same switches: same telemetry */
+    .rp_on_tx = fncc_rp_on_tx,
+    .rp_read_vars = hpcc_read_vars,
+    .np_on_data = fncc_np_on_data,
+    .cp_init = fncc_cp_init,
+    .cp_on_dequeue = fncc_cp_on_dequeue,
+};

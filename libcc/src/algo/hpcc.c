@@ -1,0 +1,75 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * `hpcc`: the sender-based algorithm of the HPCC++ draft, section 4, with
+ * INT collected by every data packet (section 6.2.1 option 1) and echoed
+ * by the receiver in every ACK. The arithmetic lives in hpcc_core.c.
+ */
+#include "hpcc_core.h"
+
+static const libcc_param_desc hpcc_params[] = {HPCC_PARAM_ROWS};
+
+static int hpcc_cfg_init(void *cfg, const double *values, char *err, size_t err_len)
+{
+    (void)err;
+    (void)err_len;
+    hpcc_cfg *c = cfg;
+    c->variant = HPCC_V_HPCC;
+    hpcc_cfg_common(c, values);
+    return LIBCC_OK;
+}
+
+static int hpcc_rp_on_ack(struct libcc_rp *rp, uint64_t now_ns, const libcc_ack *ack)
+{
+    (void)now_ns;
+    return hpcc_rp_new_ack(rp, ack, NULL);
+}
+
+static int hpcc_rp_on_tx(struct libcc_rp *rp, uint64_t now_ns, uint64_t seq, uint32_t bytes,
+                         unsigned *tx_flags)
+{
+    (void)rp;
+    (void)now_ns;
+    (void)seq;
+    (void)bytes;
+    *tx_flags |= LIBCC_TX_REQUEST_INT; /* basic algorithm: every data packet */
+    return LIBCC_OK;
+}
+
+static int hpcc_np_on_data(struct libcc_np *np, struct libcc_np_flow *flow, uint64_t now_ns,
+                           const libcc_data_pkt *pkt, libcc_np_verdict *verdict)
+{
+    (void)np;
+    (void)flow;
+    (void)now_ns;
+    /* The receiver reflects the telemetry (section 3); with delayed ACKs the
+     * ACK carries the newest packet's list, the freshest load. */
+    if (pkt->ints)
+        verdict->ack.ints = *pkt->ints;
+    else
+        libcc_int_list_init(&verdict->ack.ints);
+    return LIBCC_OK;
+}
+
+static int hpcc_cp_on_dequeue(struct libcc_cp *cp, uint64_t now_ns, uint64_t qlen_bytes,
+                              libcc_cp_pkt *pkt)
+{
+    return hpcc_cp_stamp(cp, now_ns, qlen_bytes, pkt);
+}
+
+const libcc_algo libcc_algo_hpcc = {
+    .name = "hpcc",
+    .params = hpcc_params,
+    .n_params = sizeof hpcc_params / sizeof hpcc_params[0],
+    .cfg_init = hpcc_cfg_init,
+    .rp_vars = hpcc_vars,
+    .n_rp_vars = HPCC_N_VARS,
+    .rp_init = hpcc_rp_init_common,
+    .rp_on_ack = hpcc_rp_on_ack,
+    /* The reference simulator runs the same update on NACKs: they carry the
+     * same echoed telemetry. */
+    .rp_on_nack = hpcc_rp_on_ack,
+    .rp_on_tx = hpcc_rp_on_tx,
+    .rp_read_vars = hpcc_read_vars,
+    .np_on_data = hpcc_np_on_data,
+    .cp_on_dequeue = hpcc_cp_on_dequeue,
+};

@@ -1,0 +1,282 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * MeasureInflight / ComputeWind / NewAck of the HPCC++ draft (section 4.2),
+ * shared by hpcc, hpcc++ and fncc. Units: B in bits/s, ts and T in ns,
+ * txBytes, qlen and windows in bytes, so "B*T" in bytes is B*T/8e9.
+ */
+#include "hpcc_core.h"
+
+#include <string.h>
+
+#define BITS_PER_BYTE_NS 8e9 /* bits per byte x ns per second */
+
+void hpcc_cfg_common(hpcc_cfg *cfg, const double *v)
+{
+    cfg->eta = v[0];
+    cfg->max_stage = (uint32_t)v[1];
+    cfg->expected_flows = (uint32_t)v[2];
+    cfg->w_ai_bytes = (uint64_t)v[3];
+    cfg->base_rtt_ns = (uint64_t)v[4];
+}
+
+uint64_t hpcc_effective_t(const hpcc_cfg *cfg, uint64_t host_t_ns)
+{
+    if (cfg->base_rtt_ns)
+        return cfg->base_rtt_ns;
+    return host_t_ns ? host_t_ns : HPCC_DEFAULT_T_NS;
+}
+
+void hpcc_ctl_init(hpcc_ctl *c, const hpcc_cfg *cfg, uint64_t line_rate_bps, uint64_t t_ns,
+                   uint32_t mtu_bytes)
+{
+    memset(c, 0, sizeof *c);
+    libcc_int_list_init(&c->last);
+    c->t_ns = (double)t_ns;
+    /* Below one byte a window means nothing and W/T would round to 0. */
+    c->w_init = (double)line_rate_bps * c->t_ns / BITS_PER_BYTE_NS;
+    if (c->w_init < 1.0)
+        c->w_init = 1.0;
+    /* One MTU keeps a packet in flight; on a path whose whole BDP is below
+     * an MTU the BDP itself is the floor, or the floor would exceed the
+     * line rate. */
+    c->w_min = mtu_bytes ? (double)mtu_bytes : 1000.0;
+    if (c->w_min > c->w_init)
+        c->w_min = c->w_init;
+    /* The reference simulator starts U at 1: a flow starting at line rate
+     * is assumed to fill its path until telemetry says otherwise. */
+    c->U = 1.0;
+    c->W = c->w_init;
+    c->Wc = c->w_init;
+    hpcc_ctl_set_n(c, cfg, cfg->expected_flows);
+}
+
+void hpcc_ctl_set_n(hpcc_ctl *c, const hpcc_cfg *cfg, uint32_t n_flows)
+{
+    if (cfg->w_ai_bytes) {
+        c->w_ai = (double)cfg->w_ai_bytes;
+        return;
+    }
+    c->w_ai = c->w_init * (1.0 - cfg->eta) / (double)(n_flows ? n_flows : 1);
+}
+
+double hpcc_bound_window(const hpcc_ctl *c, double w)
+{
+    if (!(w >= c->w_min)) /* also catches a NaN, which cannot arise but must not escape */
+        return c->w_min;
+    return w > c->w_init ? c->w_init : w;
+}
+
+static unsigned width(uint8_t bits)
+{
+    return (bits == 0 || bits > 64) ? 64u : bits;
+}
+
+/* More than half the counter's range is read as "went backwards": modular
+ * arithmetic cannot tell the two apart, and ACKs are far closer than half
+ * a wrap period (8 ms for the simulator's 24-bit ns timestamp). */
+static bool backwards(uint64_t diff, unsigned bits)
+{
+    return diff > (UINT64_C(1) << (bits - 1));
+}
+
+static bool same_path(const libcc_int_list *a, const libcc_int_list *b)
+{
+    if (a->n_hops != b->n_hops || width(a->ts_bits) != width(b->ts_bits) ||
+        width(a->tx_bits) != width(b->tx_bits))
+        return false;
+    for (unsigned i = 0; i < a->n_hops; i++)
+        if (a->hop[i].switch_id != b->hop[i].switch_id || a->hop[i].port_id != b->hop[i].port_id)
+            return false;
+    return true;
+}
+
+static void store_last(hpcc_ctl *c, const libcc_int_list *l)
+{
+    c->last = *l;
+    c->have_last = 1;
+}
+
+static int reset_history(hpcc_ctl *c, const libcc_int_list *l)
+{
+    store_last(c, l);
+    c->n_u_hop = 0;
+    c->resets++;
+    return HPCC_RESET;
+}
+
+int hpcc_measure_inflight(hpcc_ctl *c, const libcc_int_list *l, unsigned max_hops)
+{
+    unsigned bound = (max_hops == 0 || max_hops > LIBCC_INT_MAX_HOPS) ? LIBCC_INT_MAX_HOPS : max_hops;
+    bool bad = l->n_hops == 0 || l->n_hops > bound;
+    for (unsigned i = 0; !bad && i < l->n_hops; i++)
+        bad = l->hop[i].bandwidth_bps == 0; /* u' divides by B */
+    if (bad) {
+        /* Nothing in this list can be trusted, not even as a future L. */
+        c->have_last = 0;
+        c->n_u_hop = 0;
+        c->resets++;
+        return LIBCC_ERR_BAD_TELEMETRY;
+    }
+    if (!c->have_last) {
+        store_last(c, l); /* first telemetry: line 27 only */
+        return HPCC_FIRST;
+    }
+    if (!same_path(l, &c->last))
+        return reset_history(c, l); /* differences of different links mean nothing */
+
+    const unsigned ts_bits = width(l->ts_bits), tx_bits = width(l->tx_bits);
+    const double T = c->t_ns;
+    double u_hop[LIBCC_INT_MAX_HOPS];
+    double u = -1.0, tau = 0.0;
+    for (unsigned i = 0; i < l->n_hops; i++) { /* line 3 */
+        const libcc_int_hop *cur = &l->hop[i], *prev = &c->last.hop[i];
+        uint64_t dts = libcc_wrap_diff(cur->ts_ns, prev->ts_ns, ts_bits);
+        uint64_t dtx = libcc_wrap_diff(cur->tx_bytes, prev->tx_bytes, tx_bits);
+        /* A record that did not advance in time, or whose time or counter ran
+         * backwards, gives no rate: start over from this record. */
+        if (dts == 0 || backwards(dts, ts_bits) || backwards(dtx, tx_bits))
+            return reset_history(c, l);
+        const double B = (double)cur->bandwidth_bps;
+        const double tx_rate = (double)dtx * BITS_PER_BYTE_NS / (double)dts; /* line 4, bits/s */
+        if (tx_rate > HPCC_MAX_TXRATE_OVER_B * B)
+            return reset_history(c, l);
+        const uint64_t q = cur->qlen_bytes < prev->qlen_bytes ? cur->qlen_bytes : prev->qlen_bytes;
+        /* line 5: qlen / (B*T) with B*T in bytes, plus txRate / B */
+        const double up = (double)q * BITS_PER_BYTE_NS / (B * T) + tx_rate / B;
+        u_hop[i] = up;
+        /* lines 6-7. Starting u below 0 makes the first hop win ties, so tau
+         * is defined even on an idle path where every u' is 0 (the draft
+         * leaves tau unset there) and U then decays towards 0. */
+        if (up > u) {
+            u = up;
+            tau = (double)dts;
+        }
+    }
+    if (tau > T) /* line 8 */
+        tau = T;
+    c->U = (1.0 - tau / T) * c->U + tau / T * u; /* line 9 */
+    memcpy(c->u_hop, u_hop, l->n_hops * sizeof u_hop[0]);
+    c->n_u_hop = l->n_hops;
+    store_last(c, l); /* line 27: L = ack.L */
+    return HPCC_MEASURED;
+}
+
+double hpcc_compute_wind(hpcc_ctl *c, const hpcc_cfg *cfg, bool update_wc)
+{
+    double w;
+    if (c->U >= cfg->eta || c->inc_stage >= cfg->max_stage) { /* line 12 */
+        /* line 13, W = Wc/(U/eta) + W_ai. U is 0 on an idle path: the limit
+         * is then unbounded, so compare before dividing and cap at W_init. */
+        if (c->U * c->w_init <= c->Wc * cfg->eta)
+            w = c->w_init;
+        else
+            w = c->Wc * cfg->eta / c->U;
+        w = hpcc_bound_window(c, w + c->w_ai);
+        if (update_wc) { /* lines 14-15 */
+            c->inc_stage = 0;
+            c->Wc = w;
+        }
+    } else {
+        w = hpcc_bound_window(c, c->Wc + c->w_ai); /* line 17 */
+        if (update_wc) {                            /* lines 18-19 */
+            c->inc_stage++;
+            c->Wc = w;
+        }
+    }
+    c->W = w;
+    return w;
+}
+
+void hpcc_rp_apply(struct libcc_rp *rp, const hpcc_ctl *c, double w)
+{
+    /* line 27: R = W/T, in bits/s */
+    const double r = w * BITS_PER_BYTE_NS / c->t_ns;
+    uint64_t rate;
+    if (!(r < (double)rp->flow.line_rate_bps))
+        rate = rp->flow.line_rate_bps;
+    else
+        rate = (uint64_t)(r + 0.5);
+    rp->rate_bps = rate ? rate : 1;
+    rp->window_bytes = (uint64_t)(w + 0.5);
+}
+
+void hpcc_rp_init_common(struct libcc_rp *rp, uint64_t now_ns)
+{
+    (void)now_ns;
+    hpcc_rp_state *s = hpcc_rp_priv(rp);
+    const hpcc_cfg *cfg = hpcc_rp_cfg(rp);
+    memset(s, 0, sizeof *s);
+    hpcc_ctl_init(&s->ctl, cfg, rp->flow.line_rate_bps, hpcc_effective_t(cfg, rp->flow.base_rtt_ns),
+                  rp->flow.mtu_bytes);
+    /* Flows start at line rate with a BDP window (draft section 5). */
+    rp->rate_bps = rp->flow.line_rate_bps;
+    rp->window_bytes = (uint64_t)(s->ctl.w_init + 0.5);
+    rp->deadline_ns = LIBCC_NO_DEADLINE;
+}
+
+int hpcc_rp_new_ack(struct libcc_rp *rp, const libcc_ack *ack, hpcc_update_wc_fn update_wc)
+{
+    hpcc_rp_state *s = hpcc_rp_priv(rp);
+    const hpcc_cfg *cfg = hpcc_rp_cfg(rp);
+    s->acks++;
+    if (ack->ints.n_hops == 0)
+        return LIBCC_OK; /* an ACK without telemetry carries no load information */
+    int m = hpcc_measure_inflight(&s->ctl, &ack->ints, rp->common.max_hops);
+    if (m < 0)
+        return m;
+    if (m != HPCC_MEASURED)
+        return LIBCC_OK; /* first record or history reset: W stays */
+    const bool update = ack->seq > s->last_update_seq; /* line 22 */
+    if (update_wc)
+        update_wc(rp, s, ack);
+    double w = hpcc_compute_wind(&s->ctl, cfg, update); /* lines 23 / 26 */
+    if (update)
+        s->last_update_seq = rp->snd_nxt; /* line 24 */
+    hpcc_rp_apply(rp, &s->ctl, w);
+    return LIBCC_OK;
+}
+
+const libcc_param_desc hpcc_vars[HPCC_N_VARS + HPCC_N_FNCC_VARS] = {
+    {"U", LIBCC_UNIT_RATIO, 0, 0, 0, "EWMA of the most loaded hop's normalised inflight (line 9)"},
+    {"W", LIBCC_UNIT_BYTES, 0, 0, 0, "window W before rounding (line 13 or 17)"},
+    {"Wc", LIBCC_UNIT_BYTES, 0, 0, 0, "reference window Wc, synced with W once per RTT"},
+    {"inc_stage", LIBCC_UNIT_COUNT, 0, 0, 0, "additive steps since the last multiplicative one"},
+    {"w_ai", LIBCC_UNIT_BYTES, 0, 0, 0, "additive step W_ai in use"},
+    {"T", LIBCC_UNIT_NS, 0, 0, 0, "base RTT T in use"},
+    {"resets", LIBCC_UNIT_COUNT, 0, 0, 0, "telemetry history resets (path change, garbage)"},
+    {"u_max", LIBCC_UNIT_RATIO, 0, 0, 0, "FNCC: largest per-hop u' of the latest ACK"},
+    {"hot_hop", LIBCC_UNIT_COUNT, 0, 0, 0,
+     "FNCC: its index in the ACK's list (0: last hop of the request path)"},
+    {"lhcs", LIBCC_UNIT_COUNT, 0, 0, 0, "FNCC: times last-hop speedup set Wc"},
+};
+
+void hpcc_read_vars(const struct libcc_rp *rp, double *v)
+{
+    const hpcc_rp_state *s = hpcc_rp_cpriv(rp);
+    v[0] = s->ctl.U;
+    v[1] = s->ctl.W;
+    v[2] = s->ctl.Wc;
+    v[3] = (double)s->ctl.inc_stage;
+    v[4] = s->ctl.w_ai;
+    v[5] = s->ctl.t_ns;
+    v[6] = (double)s->ctl.resets;
+    if (hpcc_rp_cfg(rp)->variant == HPCC_V_FNCC) {
+        v[7] = s->u_max;
+        v[8] = (double)s->hot_hop;
+        v[9] = (double)s->lhcs_fired;
+    }
+}
+
+int hpcc_cp_stamp(struct libcc_cp *cp, uint64_t now_ns, uint64_t qlen_bytes, libcc_cp_pkt *pkt)
+{
+    if (!pkt->request_int || !pkt->ints)
+        return LIBCC_OK;
+    libcc_int_hop hop;
+    int rc = libcc_cp_int_record(cp, now_ns, qlen_bytes, &hop);
+    if (rc)
+        return rc;
+    /* A full list stays as it is: the hops already in it are still valid. */
+    if (libcc_int_list_push(pkt->ints, &hop, cp->common.max_hops) == LIBCC_OK)
+        pkt->int_stamped = 1;
+    return LIBCC_OK;
+}
