@@ -285,7 +285,7 @@ static void touch(struct libcc_np *np, uint32_t i, uint64_t now_ns)
 
 int libcc_np_on_data(libcc_np *np, uint64_t now_ns, const libcc_data_pkt *pkt, libcc_np_verdict *verdict)
 {
-    if (!pkt || !verdict)
+    if (!np || np->magic != NP_MAGIC || !pkt || !verdict)
         return LIBCC_ERR_INVALID_ARG;
     if (pkt->ints && pkt->ints->n_hops > LIBCC_INT_MAX_HOPS)
         return LIBCC_ERR_BAD_TELEMETRY;

@@ -1,0 +1,360 @@
+/* SPDX-License-Identifier: MIT */
+/* The role objects independent of any algorithm (driven with `none`):
+ * construction in host or library memory, time and argument checks,
+ * callbacks, the NP's flow table (ACK every m, concurrent-flow count,
+ * eviction), the CP's transmitted-byte counter. */
+#include <check.h>
+#include <libcc/libcc.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define G100 100000000000ull
+
+static libcc_params *params_for(const char *algo, const char *settings)
+{
+    libcc_params *p = NULL;
+    ck_assert_int_eq(libcc_params_new(&p, algo), LIBCC_OK);
+    if (settings)
+        ck_assert_msg(libcc_params_parse(p, settings) == LIBCC_OK, "%s", libcc_params_error(p));
+    return p;
+}
+
+static const libcc_flow_info flow100 = {.flow_id = 7, .line_rate_bps = G100, .base_rtt_ns = 12000};
+
+/* ---- Reaction Point ---------------------------------------------------------- */
+
+START_TEST(rp_in_host_memory)
+{
+    libcc_params *p = params_for("none", NULL);
+    size_t need = libcc_rp_size();
+    ck_assert_uint_gt(need, 0);
+    void *mem = aligned_alloc(64, (need + 64 + 63) / 64 * 64); /* C11: size a multiple of alignment */
+    libcc_rp *rp = NULL;
+    ck_assert_int_eq(libcc_rp_init(mem, need - 1, p, &flow100, NULL, NULL, 0, &rp), LIBCC_ERR_BUFFER_TOO_SMALL);
+    ck_assert_ptr_null(rp);
+    /* misaligned by one byte: refused rather than undefined behaviour */
+    ck_assert_int_eq(libcc_rp_init((char *)mem + 1, need, p, &flow100, NULL, NULL, 0, &rp),
+                     LIBCC_ERR_INVALID_ARG);
+    ck_assert_int_eq(libcc_rp_init(mem, need, p, &flow100, NULL, (void *)0x1234, 0, &rp), LIBCC_OK);
+    ck_assert_ptr_eq(rp, mem);
+    ck_assert_ptr_eq(libcc_rp_user_data(rp), (void *)0x1234);
+    ck_assert_str_eq(libcc_rp_algorithm(rp), "none");
+    libcc_rp_del(rp);
+    /* after del the object refuses events instead of running on stale state */
+    ck_assert_int_eq(libcc_rp_on_cnp(rp, 1), LIBCC_ERR_INVALID_ARG);
+    free(mem);
+    libcc_params_del(p);
+}
+END_TEST
+
+START_TEST(none_runs_at_line_rate_without_window)
+{
+    libcc_params *p = params_for("none", NULL);
+    libcc_rp *rp;
+    ck_assert_int_eq(libcc_rp_new(&rp, p, &flow100, NULL, NULL, 0), LIBCC_OK);
+    ck_assert_uint_eq(libcc_rp_rate_bps(rp), G100);
+    ck_assert_uint_eq(libcc_rp_window_bytes(rp), LIBCC_WINDOW_UNLIMITED);
+    ck_assert_uint_eq(libcc_rp_deadline_ns(rp), LIBCC_NO_DEADLINE);
+    libcc_ack ack;
+    memset(&ack, 0, sizeof ack);
+    ack.seq = 1000;
+    ck_assert_int_eq(libcc_rp_on_tx(rp, 10, 0, 1000, NULL), LIBCC_OK);
+    ck_assert_int_eq(libcc_rp_on_ack(rp, 20, &ack), LIBCC_OK);
+    ck_assert_int_eq(libcc_rp_on_cnp(rp, 30), LIBCC_OK);
+    ck_assert_int_eq(libcc_rp_on_timer(rp, 40), LIBCC_OK);
+    ck_assert_uint_eq(libcc_rp_rate_bps(rp), G100);
+    libcc_rp_del(rp);
+    libcc_params_del(p);
+}
+END_TEST
+
+START_TEST(rp_refuses_time_going_backwards)
+{
+    libcc_params *p = params_for("none", NULL);
+    libcc_rp *rp;
+    libcc_rp_new(&rp, p, &flow100, NULL, NULL, 1000);
+    ck_assert_int_eq(libcc_rp_on_cnp(rp, 999), LIBCC_ERR_TIME_BACKWARDS);
+    ck_assert_int_eq(libcc_rp_on_cnp(rp, 1000), LIBCC_OK); /* equal time is fine */
+    ck_assert_int_eq(libcc_rp_on_timer(rp, 500), LIBCC_ERR_TIME_BACKWARDS);
+    libcc_rp_del(rp);
+    libcc_params_del(p);
+}
+END_TEST
+
+START_TEST(rp_bad_arguments)
+{
+    libcc_params *p = params_for("none", NULL);
+    libcc_rp *rp = NULL;
+    libcc_flow_info zero_rate = flow100;
+    zero_rate.line_rate_bps = 0;
+    ck_assert_int_eq(libcc_rp_new(&rp, p, &zero_rate, NULL, NULL, 0), LIBCC_ERR_INVALID_ARG);
+    ck_assert_int_eq(libcc_rp_new(&rp, NULL, &flow100, NULL, NULL, 0), LIBCC_ERR_INVALID_ARG);
+    ck_assert_int_eq(libcc_rp_new(&rp, p, NULL, NULL, NULL, 0), LIBCC_ERR_INVALID_ARG);
+    ck_assert_int_eq(libcc_rp_new(NULL, p, &flow100, NULL, NULL, 0), LIBCC_ERR_INVALID_ARG);
+    ck_assert_int_eq(libcc_rp_new(&rp, p, &flow100, NULL, NULL, 0), LIBCC_OK);
+    ck_assert_int_eq(libcc_rp_on_ack(rp, 1, NULL), LIBCC_ERR_INVALID_ARG);
+    ck_assert_int_eq(libcc_rp_on_nack(rp, 1, NULL), LIBCC_ERR_INVALID_ARG);
+    libcc_ack ack;
+    memset(&ack, 0, sizeof ack);
+    ack.ints.n_hops = LIBCC_INT_MAX_HOPS + 1; /* a hop list that cannot exist */
+    ck_assert_int_eq(libcc_rp_on_ack(rp, 1, &ack), LIBCC_ERR_BAD_TELEMETRY);
+    ck_assert_int_eq(libcc_rp_on_cnp(NULL, 1), LIBCC_ERR_INVALID_ARG);
+    ck_assert_int_eq(libcc_rp_on_tx(NULL, 1, 0, 1, NULL), LIBCC_ERR_INVALID_ARG);
+    ck_assert_uint_eq(libcc_rp_rate_bps(NULL), 0);
+    double v;
+    ck_assert_int_eq(libcc_rp_read_vars(rp, &v, 1), LIBCC_OK); /* none has no vars */
+    const libcc_param_desc *vars;
+    size_t n = 99;
+    ck_assert_int_eq(libcc_rp_vars(rp, &vars, &n), LIBCC_OK);
+    ck_assert_uint_eq(n, 0);
+    libcc_rp_del(rp);
+    libcc_rp_del(NULL);
+    libcc_params_del(p);
+}
+END_TEST
+
+/* ---- Notification Point --------------------------------------------------------- */
+
+static libcc_data_pkt data(uint64_t flow, uint64_t seq)
+{
+    libcc_data_pkt d;
+    memset(&d, 0, sizeof d);
+    d.flow_id = flow;
+    d.seq = seq;
+    d.bytes = 1000;
+    return d;
+}
+
+static libcc_np *np_for(const char *settings, uint32_t max_flows)
+{
+    libcc_params *p = params_for("none", settings);
+    libcc_np_info info = {.max_flows = max_flows, .line_rate_bps = G100, .base_rtt_ns = 12000};
+    libcc_np *np = NULL;
+    ck_assert_int_eq(libcc_np_new(&np, p, &info, NULL, NULL), LIBCC_OK);
+    libcc_params_del(p); /* the NP keeps its own copy of what it needs */
+    return np;
+}
+
+START_TEST(np_acks_every_m_packets)
+{
+    libcc_np *np = np_for("ack_interval=3", 4);
+    libcc_np_verdict v;
+    int acks[7];
+    for (int i = 0; i < 7; i++) {
+        libcc_data_pkt d = data(1, (uint64_t)i * 1000);
+        ck_assert_int_eq(libcc_np_on_data(np, (uint64_t)i * 100, &d, &v), LIBCC_OK);
+        acks[i] = v.send_ack;
+    }
+    /* m = 3: the 3rd and 6th packet (indices 2, 5) are acknowledged */
+    const int want[7] = {0, 0, 1, 0, 0, 1, 0};
+    for (int i = 0; i < 7; i++)
+        ck_assert_int_eq(acks[i], want[i]);
+    /* the last packet of a message is acknowledged at once, and restarts the count */
+    libcc_data_pkt last = data(1, 7000);
+    last.last_of_flow = 1;
+    libcc_np_on_data(np, 800, &last, &v);
+    ck_assert_int_eq(v.send_ack, 1);
+    libcc_data_pkt next = data(1, 8000);
+    libcc_np_on_data(np, 900, &next, &v);
+    ck_assert_int_eq(v.send_ack, 0);
+    libcc_np_del(np);
+}
+END_TEST
+
+START_TEST(np_ack_counts_are_per_flow)
+{
+    libcc_np *np = np_for("ack_interval=2", 4);
+    libcc_np_verdict v;
+    libcc_data_pkt a = data(1, 0), b = data(2, 0);
+    libcc_np_on_data(np, 1, &a, &v);
+    ck_assert_int_eq(v.send_ack, 0);
+    libcc_np_on_data(np, 2, &b, &v);
+    ck_assert_int_eq(v.send_ack, 0); /* flow 2's first packet, not flow 1's second */
+    libcc_np_on_data(np, 3, &a, &v);
+    ck_assert_int_eq(v.send_ack, 1);
+    libcc_np_del(np);
+}
+END_TEST
+
+START_TEST(np_counts_concurrent_flows_in_window)
+{
+    /* window 10us: a flow counts while now - last_data < 10us */
+    libcc_np *np = np_for("activity_window=10us", 8);
+    libcc_np_verdict v;
+    libcc_data_pkt a = data(1, 0), b = data(2, 0);
+    libcc_np_on_data(np, 0, &a, &v);
+    ck_assert_uint_eq(libcc_np_active_flows(np, 0), 1);
+    libcc_np_on_data(np, 5000, &b, &v);
+    ck_assert_uint_eq(libcc_np_active_flows(np, 5000), 2);
+    ck_assert_uint_eq(libcc_np_active_flows(np, 9999), 2);
+    /* at 10us flow 1's last data (t=0) is a full window old */
+    ck_assert_uint_eq(libcc_np_active_flows(np, 10000), 1);
+    ck_assert_uint_eq(libcc_np_active_flows(np, 15000), 0);
+    /* data refreshes a flow: flow 1 again at 12us counts until 22us */
+    libcc_np_on_data(np, 12000, &a, &v);
+    ck_assert_uint_eq(libcc_np_active_flows(np, 12000), 2 - 0); /* 1 (fresh) + 2 (age 7us) */
+    ck_assert_uint_eq(libcc_np_active_flows(np, 15000), 1);
+    ck_assert_uint_eq(libcc_np_active_flows(np, 21999), 1);
+    ck_assert_uint_eq(libcc_np_active_flows(np, 22000), 0);
+    libcc_np_del(np);
+}
+END_TEST
+
+START_TEST(np_flow_end_forgets_at_once)
+{
+    libcc_np *np = np_for("activity_window=1ms", 8);
+    libcc_np_verdict v;
+    libcc_data_pkt a = data(1, 0), b = data(2, 0);
+    libcc_np_on_data(np, 0, &a, &v);
+    libcc_np_on_data(np, 0, &b, &v);
+    ck_assert_uint_eq(libcc_np_active_flows(np, 1), 2);
+    ck_assert_int_eq(libcc_np_flow_end(np, 1, 1), LIBCC_OK);
+    ck_assert_uint_eq(libcc_np_active_flows(np, 1), 1);
+    ck_assert_int_eq(libcc_np_flow_end(np, 1, 1), LIBCC_ERR_NOT_FOUND);
+    ck_assert_int_eq(libcc_np_flow_end(np, 1, 99), LIBCC_ERR_NOT_FOUND);
+    libcc_np_del(np);
+}
+END_TEST
+
+START_TEST(np_full_table_evicts_only_idle_flows)
+{
+    libcc_np *np = np_for("activity_window=10us", 2);
+    libcc_np_verdict v;
+    libcc_data_pkt a = data(1, 0), b = data(2, 0), c = data(3, 0);
+    libcc_np_on_data(np, 0, &a, &v);
+    libcc_np_on_data(np, 1000, &b, &v);
+    /* both flows active: no room for a third */
+    ck_assert_int_eq(libcc_np_on_data(np, 2000, &c, &v), LIBCC_ERR_FULL);
+    /* at 10us flow 1 is idle and gives its slot */
+    ck_assert_int_eq(libcc_np_on_data(np, 10000, &c, &v), LIBCC_OK);
+    ck_assert_uint_eq(libcc_np_active_flows(np, 10000), 2);
+    libcc_np_del(np);
+}
+END_TEST
+
+/* Many flows with deletions in between exercise the index's collision
+ * runs and backward-shift deletion: every flow stays findable. */
+START_TEST(np_index_survives_churn)
+{
+    libcc_np *np = np_for("activity_window=1s", 64);
+    libcc_np_verdict v;
+    for (uint64_t f = 0; f < 64; f++) {
+        libcc_data_pkt d = data(f * 1000003u, 0);
+        ck_assert_int_eq(libcc_np_on_data(np, f, &d, &v), LIBCC_OK);
+    }
+    ck_assert_uint_eq(libcc_np_active_flows(np, 64), 64);
+    for (uint64_t f = 0; f < 64; f += 2)
+        ck_assert_int_eq(libcc_np_flow_end(np, 64, f * 1000003u), LIBCC_OK);
+    ck_assert_uint_eq(libcc_np_active_flows(np, 64), 32);
+    for (uint64_t f = 1; f < 64; f += 2)
+        ck_assert_int_eq(libcc_np_flow_end(np, 64, f * 1000003u), LIBCC_OK);
+    ck_assert_uint_eq(libcc_np_active_flows(np, 64), 0);
+    /* and the table is reusable to capacity */
+    for (uint64_t f = 100; f < 164; f++) {
+        libcc_data_pkt d = data(f, 0);
+        ck_assert_int_eq(libcc_np_on_data(np, 65, &d, &v), LIBCC_OK);
+    }
+    ck_assert_uint_eq(libcc_np_active_flows(np, 65), 64);
+    libcc_np_del(np);
+}
+END_TEST
+
+START_TEST(np_bad_arguments)
+{
+    libcc_params *p = params_for("none", NULL);
+    libcc_np_info info = {.max_flows = 0, .line_rate_bps = G100};
+    libcc_np *np = NULL;
+    ck_assert_int_eq(libcc_np_new(&np, p, &info, NULL, NULL), LIBCC_ERR_INVALID_ARG);
+    info.max_flows = 4;
+    ck_assert_int_eq(libcc_np_new(&np, NULL, &info, NULL, NULL), LIBCC_ERR_INVALID_ARG);
+    ck_assert_int_eq(libcc_np_new(&np, p, &info, NULL, NULL), LIBCC_OK);
+    libcc_np_verdict v;
+    libcc_data_pkt d = data(1, 0);
+    ck_assert_int_eq(libcc_np_on_data(np, 5, NULL, &v), LIBCC_ERR_INVALID_ARG);
+    ck_assert_int_eq(libcc_np_on_data(np, 5, &d, NULL), LIBCC_ERR_INVALID_ARG);
+    ck_assert_int_eq(libcc_np_on_data(np, 5, &d, &v), LIBCC_OK);
+    ck_assert_int_eq(libcc_np_on_data(np, 4, &d, &v), LIBCC_ERR_TIME_BACKWARDS);
+    libcc_int_list bogus;
+    memset(&bogus, 0, sizeof bogus);
+    bogus.n_hops = 200;
+    d.ints = &bogus;
+    ck_assert_int_eq(libcc_np_on_data(np, 6, &d, &v), LIBCC_ERR_BAD_TELEMETRY);
+    ck_assert_int_eq(libcc_np_on_data(NULL, 6, &d, &v), LIBCC_ERR_INVALID_ARG);
+    libcc_np_del(np);
+    libcc_np_del(NULL);
+    libcc_params_del(p);
+}
+END_TEST
+
+/* ---- Congestion Point ------------------------------------------------------------ */
+
+START_TEST(cp_counts_transmitted_bytes_for_int)
+{
+    libcc_params *p = params_for("none", NULL);
+    libcc_cp_info info = {.switch_id = 3, .port_id = 2, .link_rate_bps = G100};
+    libcc_cp *cp;
+    ck_assert_int_eq(libcc_cp_new(&cp, p, &info), LIBCC_OK);
+    libcc_cp_pkt pkt;
+    memset(&pkt, 0, sizeof pkt);
+    pkt.bytes = 1048;
+    for (int i = 0; i < 3; i++)
+        ck_assert_int_eq(libcc_cp_on_dequeue(cp, 100 + (uint64_t)i, 0, &pkt), LIBCC_OK);
+    libcc_int_hop hop;
+    ck_assert_int_eq(libcc_cp_int_record(cp, 500, 2096, &hop), LIBCC_OK);
+    ck_assert_uint_eq(hop.tx_bytes, 3 * 1048);
+    ck_assert_uint_eq(hop.bandwidth_bps, G100);
+    ck_assert_uint_eq(hop.ts_ns, 500);
+    ck_assert_uint_eq(hop.qlen_bytes, 2096);
+    ck_assert_uint_eq(hop.switch_id, 3);
+    ck_assert_uint_eq(hop.port_id, 2);
+    /* none never marks */
+    ck_assert_double_eq(libcc_cp_mark_probability(cp, 10000000), 0.0);
+    ck_assert_int_eq(libcc_cp_on_enqueue(cp, 600, 10000000, &pkt), LIBCC_OK);
+    ck_assert_int_eq(pkt.mark_ce, 0);
+    libcc_cp_del(cp);
+    libcc_params_del(p);
+}
+END_TEST
+
+START_TEST(cp_bad_arguments)
+{
+    libcc_params *p = params_for("none", NULL);
+    libcc_cp_info info = {.link_rate_bps = 0};
+    libcc_cp *cp = NULL;
+    ck_assert_int_eq(libcc_cp_new(&cp, p, &info), LIBCC_ERR_INVALID_ARG);
+    info.link_rate_bps = G100;
+    ck_assert_int_eq(libcc_cp_new(&cp, p, &info), LIBCC_OK);
+    ck_assert_int_eq(libcc_cp_on_enqueue(cp, 0, 0, NULL), LIBCC_ERR_INVALID_ARG);
+    ck_assert_int_eq(libcc_cp_on_dequeue(NULL, 0, 0, NULL), LIBCC_ERR_INVALID_ARG);
+    ck_assert_int_eq(libcc_cp_int_record(cp, 0, 0, NULL), LIBCC_ERR_INVALID_ARG);
+    libcc_cp_del(cp);
+    libcc_cp_del(NULL);
+    libcc_params_del(p);
+}
+END_TEST
+
+Suite *core_suite(void)
+{
+    Suite *s = suite_create("core");
+    TCase *rp = tcase_create("reaction_point");
+    tcase_add_test(rp, rp_in_host_memory);
+    tcase_add_test(rp, none_runs_at_line_rate_without_window);
+    tcase_add_test(rp, rp_refuses_time_going_backwards);
+    tcase_add_test(rp, rp_bad_arguments);
+    suite_add_tcase(s, rp);
+    TCase *np = tcase_create("notification_point");
+    tcase_add_test(np, np_acks_every_m_packets);
+    tcase_add_test(np, np_ack_counts_are_per_flow);
+    tcase_add_test(np, np_counts_concurrent_flows_in_window);
+    tcase_add_test(np, np_flow_end_forgets_at_once);
+    tcase_add_test(np, np_full_table_evicts_only_idle_flows);
+    tcase_add_test(np, np_index_survives_churn);
+    tcase_add_test(np, np_bad_arguments);
+    suite_add_tcase(s, np);
+    TCase *cp = tcase_create("congestion_point");
+    tcase_add_test(cp, cp_counts_transmitted_bytes_for_int);
+    tcase_add_test(cp, cp_bad_arguments);
+    suite_add_tcase(s, cp);
+    return s;
+}
