@@ -1,0 +1,131 @@
+// SPDX-License-Identifier: GPL-2.0-only
+//
+// C++ owners of libcc's Reaction Point and Notification Point that map libcc's
+// deadlines onto ns-3 events. libcc owns no timers: it reports the next time
+// it must be called through deadline_changed; we keep exactly one pending
+// ns-3 event per object, cancelled and re-scheduled whenever that time moves.
+
+#ifndef LIBCC_AGENT_H
+#define LIBCC_AGENT_H
+
+#include <ns3/callback.h>
+#include <ns3/event-id.h>
+#include <ns3/nstime.h>
+#include <ns3/simulator.h>
+
+#include <libcc/libcc.h>
+
+namespace ns3
+{
+
+/// ns time as libcc wants it (the simulator's resolution is ns).
+inline uint64_t
+LibccNow()
+{
+    return static_cast<uint64_t>(Simulator::Now().GetTimeStep());
+}
+
+/// One flow's Reaction Point. Not copyable; lives as long as its queue pair.
+class LibccRp
+{
+  public:
+    /// rate: called with the new pacing rate (bits/s); window: with the new
+    /// window (bytes, LIBCC_WINDOW_UNLIMITED for none); probe: HPCC++ probe.
+    LibccRp(const libcc_params* params, const libcc_flow_info& flow,
+            Callback<void, uint64_t> rate, Callback<void, uint64_t> window,
+            Callback<void> probe);
+    ~LibccRp();
+    LibccRp(const LibccRp&) = delete;
+    LibccRp& operator=(const LibccRp&) = delete;
+
+    void OnAck(const libcc_ack& ack);
+    void OnNack(const libcc_ack& nack);
+    void OnCnp();
+    /// Returns libcc's tx flags (LIBCC_TX_REQUEST_INT).
+    unsigned OnTx(uint64_t seq, uint32_t bytes);
+
+    uint64_t GetRate() const;
+    uint64_t GetWindow() const;
+    libcc_rp* Raw() const
+    {
+        return m_rp;
+    }
+    /// Calls that libcc refused (should stay 0; tests check it).
+    uint64_t GetErrors() const
+    {
+        return m_errors;
+    }
+    /// The last libcc error code (0 if none).
+    int GetLastError() const
+    {
+        return m_lastError;
+    }
+    /// Pending deadline event, for tests of the timer mapping.
+    const EventId& GetTimerEvent() const
+    {
+        return m_timer;
+    }
+    uint64_t GetTimerReschedules() const
+    {
+        return m_reschedules;
+    }
+
+  private:
+    static void CbRate(libcc_rp* rp, uint64_t now, uint64_t rate, void* self);
+    static void CbWindow(libcc_rp* rp, uint64_t now, uint64_t window, void* self);
+    static void CbDeadline(libcc_rp* rp, uint64_t deadline, void* self);
+    static void CbProbe(libcc_rp* rp, uint64_t now, void* self);
+    void OnTimer();
+    void Check(int rc);
+
+    libcc_rp* m_rp;
+    EventId m_timer;
+    uint64_t m_timerAt;
+    uint64_t m_reschedules;
+    uint64_t m_errors;
+    int m_lastError;
+    Callback<void, uint64_t> m_rateCb;
+    Callback<void, uint64_t> m_windowCb;
+    Callback<void> m_probeCb;
+};
+
+/// One receiving NIC's Notification Point.
+class LibccNp
+{
+  public:
+    /// cnp: called with libcc's flow id when a CNP must be sent.
+    LibccNp(const libcc_params* params, const libcc_np_info& info,
+            Callback<void, uint64_t> cnp);
+    ~LibccNp();
+    LibccNp(const LibccNp&) = delete;
+    LibccNp& operator=(const LibccNp&) = delete;
+
+    /// Fills *verdict; returns false if libcc refused the packet.
+    bool OnData(const libcc_data_pkt& pkt, libcc_np_verdict* verdict);
+    void FlowEnd(uint64_t flowId);
+    uint32_t ActiveFlows() const;
+    uint64_t GetErrors() const
+    {
+        return m_errors;
+    }
+    int GetLastError() const
+    {
+        return m_lastError;
+    }
+
+  private:
+    static void CbCnp(libcc_np* np, uint64_t now, uint64_t flow, void* self);
+    static void CbDeadline(libcc_np* np, uint64_t deadline, void* self);
+    void OnTimer();
+
+    libcc_np* m_np;
+    EventId m_timer;
+    uint64_t m_timerAt;
+    uint64_t m_errors;
+    int m_lastError;
+    Callback<void, uint64_t> m_cnpCb;
+};
+
+} // namespace ns3
+
+#endif

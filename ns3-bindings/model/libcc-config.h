@@ -1,0 +1,69 @@
+// SPDX-License-Identifier: GPL-2.0-only
+//
+// LibccConfig: one congestion control algorithm and its parameter values, as
+// an ns-3 Object. Every algorithm libcc registers gets its own TypeId,
+// "ns3::LibccConfig::<algorithm>", whose attributes are generated from
+// libcc's parameter table (names, units, defaults, ranges, documentation), so
+// Config::SetDefault, CommandLine (--ns3::LibccConfig::dcqcn::rpg_ai_rate=40Mbps)
+// and SetAttribute all work, and libcc stays the single source of truth.
+// Units map to ns-3 value types: bits/s -> DataRate, ns -> Time, bytes and
+// counts -> Uinteger, booleans -> Boolean, ratios -> Double.
+
+#ifndef LIBCC_CONFIG_H
+#define LIBCC_CONFIG_H
+
+#include <ns3/object.h>
+
+#include <libcc/libcc.h>
+#include <string>
+
+namespace ns3
+{
+
+class LibccConfig : public Object
+{
+  public:
+    /// The base TypeId (no parameters); see GetTypeIdFor.
+    static TypeId GetTypeId();
+    /// "ns3::LibccConfig::<algorithm>" with one attribute per parameter.
+    /// Throws std::invalid_argument for an unknown algorithm.
+    static TypeId GetTypeIdFor(const std::string& algorithm);
+    /// Register the TypeIds of every libcc algorithm (done at load time, so
+    /// CommandLine and Config::SetDefault find them).
+    static void RegisterAll();
+
+    /// Create with the attribute defaults in force (Config::SetDefault), then
+    /// apply "name=value" assignments (libcc syntax: "rpg_ai_rate=40Mbps,
+    /// ack_interval=1"). Throws std::invalid_argument with libcc's message
+    /// (naming the parameter and its accepted range) on any error.
+    static Ptr<LibccConfig> Create(const std::string& algorithm,
+                                   const std::string& assignments = "");
+
+    LibccConfig();
+    ~LibccConfig() override;
+
+    const std::string& GetAlgorithm() const;
+    /// The validated libcc parameter set (owned by this object).
+    const libcc_params* GetParams() const;
+    /// Set one parameter from text with unit ("40Mbps"); false + *err on error.
+    bool Set(const std::string& name, const std::string& value, std::string* err = nullptr);
+    /// Apply "name=value" items separated by commas/spaces; false + *err.
+    bool Parse(const std::string& assignments, std::string* err = nullptr);
+    /// A parameter's value in its base unit (bits/s, ns, bytes, number).
+    double Get(const std::string& name) const;
+
+    /// One line per parameter: "name  unit  default  [min, max]  doc", for
+    /// --help texts.
+    static std::string Describe(const std::string& algorithm);
+
+    /// Used by the generated attribute accessors.
+    libcc_params* MutableParams();
+
+  private:
+    std::string m_algorithm;
+    libcc_params* m_params;
+};
+
+} // namespace ns3
+
+#endif

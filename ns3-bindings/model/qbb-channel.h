@@ -1,0 +1,49 @@
+// SPDX-License-Identifier: GPL-2.0-only
+//
+// QbbChannel: a full-duplex point-to-point wire between two QbbNetDevices
+// with a fixed propagation delay. Each direction is independent; the
+// sending device serializes, the channel only adds Delay.
+#ifndef QBB_CHANNEL_H
+#define QBB_CHANNEL_H
+
+#include "ns3/channel.h"
+#include "ns3/nstime.h"
+#include "ns3/ptr.h"
+
+namespace ns3
+{
+
+class QbbNetDevice;
+class Packet;
+
+class QbbChannel : public Channel
+{
+  public:
+    static TypeId GetTypeId();
+    QbbChannel();
+
+    /// Attach a device; a third one is refused (returns false).
+    bool Attach(Ptr<QbbNetDevice> device);
+    /**
+     * The frame's first bit leaves src now and its last bit after txTime;
+     * the peer receives it txTime + Delay from now.
+     */
+    void Transmit(Ptr<Packet> frame, Ptr<QbbNetDevice> src, Time txTime);
+    Ptr<QbbNetDevice> GetPeer(Ptr<const QbbNetDevice> self) const;
+    Time GetDelay() const;
+
+    std::size_t GetNDevices() const override;
+    Ptr<NetDevice> GetDevice(std::size_t i) const override;
+
+  protected:
+    void DoDispose() override;
+
+  private:
+    Time m_delay;
+    Ptr<QbbNetDevice> m_dev[2];
+    std::size_t m_nDevices;
+};
+
+} // namespace ns3
+
+#endif // QBB_CHANNEL_H

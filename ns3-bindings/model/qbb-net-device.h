@@ -1,0 +1,226 @@
+// SPDX-License-Identifier: GPL-2.0-only
+//
+// QbbNetDevice: one end of a full-duplex point-to-point Ethernet link with
+// eight priorities and IEEE 802.1Qbb Priority Flow Control (PFC).
+//
+// Egress is a PULL model, like a NIC or switch port scheduler: the owner
+// (switch node or RDMA host) implements QbbEgressSource and calls
+// TriggerTransmit() when it has new data; whenever the line goes idle the
+// device asks the source for the next packet, telling it which priorities are
+// paused. PAUSE frames the node asks for (SendPfc) are MAC control frames and
+// go out ahead of anything the source offers, but never preempt a frame
+// already on the wire.
+//
+// Packets exchanged with the owner are IPv4 packets (no Ethernet framing);
+// the device adds an Ethernet II header and FCS trailer on transmit and
+// strips them on receive.
+//
+// Physics (see WireBytes): a frame of F = 14 + L + 4 bytes for an IPv4 packet
+// of L bytes occupies the line for max(F, 64) + 20 bytes (8 preamble/SFD +
+// 12 inter-frame gap) at DataRate. A frame arrives at the peer (and is
+// handed up) when its last bit arrived: start + wire time + channel Delay.
+#ifndef QBB_NET_DEVICE_H
+#define QBB_NET_DEVICE_H
+
+#include "ns3/callback.h"
+#include "ns3/data-rate.h"
+#include "ns3/event-id.h"
+#include "ns3/mac48-address.h"
+#include "ns3/net-device.h"
+#include "ns3/nstime.h"
+#include "ns3/packet.h"
+#include "ns3/traced-callback.h"
+
+#include <array>
+#include <cstdint>
+#include <deque>
+#include <string>
+
+namespace ns3
+{
+
+class QbbChannel;
+class PcapFileWrapper;
+
+/// Number of IEEE 802.1Qbb priorities.
+constexpr uint32_t QBB_N_PRIO = 8;
+
+/**
+ * The owner of a QbbNetDevice's egress queues (plain interface, not an
+ * Object). The source must outlive the device's use of it.
+ */
+class QbbEgressSource
+{
+  public:
+    virtual ~QbbEgressSource() = default;
+    /**
+     * Called by the device when the line is idle. Return the next IPv4
+     * packet to transmit, of a priority p with pausedPrio[p] == false, and
+     * its priority in prioOut; or nullptr when nothing can be sent now (the
+     * owner then calls TriggerTransmit() when that changes).
+     */
+    virtual Ptr<Packet> DequeueNext(const std::array<bool, QBB_N_PRIO>& pausedPrio,
+                                    uint8_t& prioOut) = 0;
+    /// Bytes queued for a priority (for traces and tests); 0 if unknown.
+    virtual uint64_t GetQueueBytes(uint8_t prio) const
+    {
+        (void)prio;
+        return 0;
+    }
+};
+
+class QbbNetDevice : public NetDevice
+{
+  public:
+    /// Ethernet II header (dst, src, type) without preamble.
+    static constexpr uint32_t ETH_HEADER_BYTES = 14;
+    /// Frame check sequence.
+    static constexpr uint32_t ETH_FCS_BYTES = 4;
+    /// Preamble + SFD (8) + minimum inter-frame gap (12): line time, not frame bytes.
+    static constexpr uint32_t ETH_PREAMBLE_IFG_BYTES = 20;
+    /// Minimum Ethernet frame, FCS included; shorter frames are padded on the wire.
+    static constexpr uint32_t ETH_MIN_FRAME_BYTES = 64;
+    /// MAC control EtherType (PAUSE / PFC).
+    static constexpr uint16_t ETHERTYPE_MAC_CONTROL = 0x8808;
+    static constexpr uint16_t ETHERTYPE_IPV4 = 0x0800;
+
+    /// Frame bytes (header + packet + FCS) stored in a buffer for an IPv4 packet of ipBytes.
+    static constexpr uint32_t FrameBytes(uint32_t ipBytes)
+    {
+        return ETH_HEADER_BYTES + ipBytes + ETH_FCS_BYTES;
+    }
+    /// Bytes of line time for an IPv4 packet of ipBytes: max(frame, 64) + 20.
+    static constexpr uint32_t WireBytes(uint32_t ipBytes)
+    {
+        return (FrameBytes(ipBytes) < ETH_MIN_FRAME_BYTES ? ETH_MIN_FRAME_BYTES
+                                                           : FrameBytes(ipBytes)) +
+               ETH_PREAMBLE_IFG_BYTES;
+    }
+    /// Line bytes of a PAUSE frame: a 64-byte frame + 20.
+    static constexpr uint32_t PAUSE_WIRE_BYTES = ETH_MIN_FRAME_BYTES + ETH_PREAMBLE_IFG_BYTES;
+
+    static TypeId GetTypeId();
+    QbbNetDevice();
+    ~QbbNetDevice() override;
+
+    /// Connect to a channel (at most two devices per channel).
+    bool Attach(Ptr<QbbChannel> ch);
+
+    /// The owner of the egress queues; not owned by the device.
+    void SetEgressSource(QbbEgressSource* source);
+    /// The owner has new data: start transmitting if the line is idle.
+    void TriggerTransmit();
+
+    typedef Callback<void, Ptr<QbbNetDevice>, Ptr<Packet>> QbbReceiveCallback;
+    /// Received non-PFC packets (IPv4, Ethernet framing removed) go here.
+    void SetQbbReceiveCallback(QbbReceiveCallback cb);
+
+    /**
+     * Ask the peer to stop sending priority prio for quanta x 512 bit times
+     * at this link's rate; quanta 0 lets it resume at once. The PAUSE frame
+     * goes out after the frame currently on the wire, before any data.
+     */
+    void SendPfc(uint8_t prio, uint16_t quanta);
+
+    /// Whether this device's priority prio is paused by the peer now.
+    bool IsPaused(uint8_t prio) const;
+    /// When the current pause of prio ends (<= Now() if not paused).
+    Time GetPausedUntil(uint8_t prio) const;
+    DataRate GetDataRate() const;
+    void SetDataRate(DataRate rate);
+    /// Line time of `bytes` wire bytes at DataRate (exact to the time resolution).
+    Time LineTime(uint64_t wireBytes) const;
+    /// Whether a frame is being serialized now.
+    bool IsBusy() const;
+
+    uint64_t GetPausesSent(uint8_t prio) const;
+    uint64_t GetPausesReceived(uint8_t prio) const;
+    /// Wire bytes sent (WireBytes of every frame, PAUSE frames included).
+    uint64_t GetTxBytes() const;
+    /// Wire bytes received.
+    uint64_t GetRxBytes() const;
+    uint64_t GetTxPackets() const;
+    /// Queue bytes of a priority as reported by the egress source.
+    uint64_t GetQueueBytes(uint8_t prio) const;
+
+    /// Write every frame this device sends and receives (DLT_EN10MB, no FCS).
+    void EnablePcap(const std::string& filename);
+
+    /// Called by the channel when the last bit of a frame arrived.
+    void Receive(Ptr<Packet> frame);
+
+    // NetDevice
+    void SetIfIndex(const uint32_t index) override;
+    uint32_t GetIfIndex() const override;
+    Ptr<Channel> GetChannel() const override;
+    void SetAddress(Address address) override;
+    Address GetAddress() const override;
+    bool SetMtu(const uint16_t mtu) override;
+    uint16_t GetMtu() const override;
+    bool IsLinkUp() const override;
+    void AddLinkChangeCallback(Callback<void> callback) override;
+    bool IsBroadcast() const override;
+    Address GetBroadcast() const override;
+    bool IsMulticast() const override;
+    Address GetMulticast(Ipv4Address multicastGroup) const override;
+    Address GetMulticast(Ipv6Address addr) const override;
+    bool IsPointToPoint() const override;
+    bool IsBridge() const override;
+    /// Not supported: the device pulls from its QbbEgressSource. Returns false.
+    bool Send(Ptr<Packet> packet, const Address& dest, uint16_t protocolNumber) override;
+    bool SendFrom(Ptr<Packet> packet,
+                  const Address& source,
+                  const Address& dest,
+                  uint16_t protocolNumber) override;
+    Ptr<Node> GetNode() const override;
+    void SetNode(Ptr<Node> node) override;
+    bool NeedsArp() const override;
+    void SetReceiveCallback(NetDevice::ReceiveCallback cb) override;
+    void SetPromiscReceiveCallback(PromiscReceiveCallback cb) override;
+    bool SupportsSendFrom() const override;
+
+    /// Signature of the PfcTx / PfcRx traces: priority and quanta.
+    typedef void (*PfcTracedCallback)(uint8_t prio, uint16_t quanta);
+
+  protected:
+    void DoDispose() override;
+
+  private:
+    void TransmitNext();
+    void TransmitComplete();
+    void StartFrame(Ptr<Packet> frame, uint32_t wireBytes);
+    void PauseExpired(uint8_t prio);
+    void HandlePause(Ptr<Packet> frame);
+    void WritePcap(Ptr<const Packet> frame);
+
+    Ptr<Node> m_node;
+    Ptr<QbbChannel> m_channel;
+    QbbEgressSource* m_source;
+    QbbReceiveCallback m_qbbRx;
+    NetDevice::ReceiveCallback m_rxCallback;
+    NetDevice::PromiscReceiveCallback m_promiscCallback;
+    Mac48Address m_address;
+    uint32_t m_ifIndex;
+    uint16_t m_mtu;
+    DataRate m_rate;
+    bool m_txBusy;
+    int64x64_t m_txCarry; //!< fraction of a time step owed by earlier frames
+    std::deque<Ptr<Packet>> m_pfcQueue; //!< PAUSE frames waiting for the line
+    std::array<Time, QBB_N_PRIO> m_pausedUntil;
+    std::array<EventId, QBB_N_PRIO> m_pauseEvent;
+    std::array<uint64_t, QBB_N_PRIO> m_pausesSent;
+    std::array<uint64_t, QBB_N_PRIO> m_pausesRcvd;
+    uint64_t m_txBytes;
+    uint64_t m_rxBytes;
+    uint64_t m_txPackets;
+    Ptr<PcapFileWrapper> m_pcap;
+
+    TracedCallback<uint8_t, uint16_t> m_pfcTxTrace;
+    TracedCallback<uint8_t, uint16_t> m_pfcRxTrace;
+    TracedCallback<Ptr<const Packet>> m_txTrace; //!< frame starts on the wire
+    TracedCallback<Ptr<const Packet>> m_rxTrace; //!< frame fully received
+};
+
+} // namespace ns3
+
+#endif // QBB_NET_DEVICE_H

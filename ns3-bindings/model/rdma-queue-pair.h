@@ -1,0 +1,224 @@
+// SPDX-License-Identifier: GPL-2.0-only
+//
+// RDMA queue pairs: the sending side (RdmaTxQueuePair, one per flow, paced
+// at libcc's rate and bounded by libcc's window, go-back-N with a
+// retransmission timeout) and the receiving side (RdmaRxQueuePair: in-order
+// delivery, cumulative ACKs as libcc's NP decides, NACK on a gap).
+// The state machines here know nothing of packets; RdmaNic builds and parses
+// those. This keeps them testable on their own and the per-packet work small.
+
+#ifndef RDMA_QUEUE_PAIR_H
+#define RDMA_QUEUE_PAIR_H
+
+#include "libcc-agent.h"
+
+#include <ns3/object.h>
+#include <ns3/traced-callback.h>
+#include <ns3/traced-value.h>
+
+#include <cstdint>
+#include <memory>
+
+namespace ns3
+{
+
+/// What a flow is, as the flow helper installs it.
+struct RdmaFlowParams
+{
+    uint32_t flowId = 0;    ///< global id (flow file order)
+    uint32_t srcNode = 0;
+    uint32_t dstNode = 0;
+    uint16_t sport = 0;     ///< UDP source port (ECMP entropy, fct file)
+    uint16_t dport = 100;   ///< flow file's dport (fct file only)
+    uint8_t prio = 3;       ///< priority group of the data packets
+    uint64_t sizeBytes = 0;
+    uint64_t startNs = 0;
+    uint64_t baseRttNs = 0;     ///< base RTT of the path (libcc T, ideal FCT)
+    uint64_t bottleneckBps = 0; ///< slowest link on the path (ideal FCT)
+};
+
+/// A finished flow, as the FlowComplete trace reports it.
+struct RdmaFlowRecord
+{
+    RdmaFlowParams flow;
+    uint64_t fctNs;
+    uint64_t idealFctNs;
+    uint64_t retransmittedBytes;
+    uint64_t timeouts;
+};
+
+class RdmaTxQueuePair : public Object
+{
+  public:
+    static TypeId GetTypeId();
+    RdmaTxQueuePair();
+    ~RdmaTxQueuePair() override;
+
+    void Setup(const RdmaFlowParams& flow, uint32_t localQpn, uint32_t peerQpn, uint32_t payload);
+    /// Create the libcc RP (at the flow's start time).
+    void StartCc(const libcc_params* params, uint64_t lineRateBps, uint32_t mtuWireBytes);
+
+    const RdmaFlowParams& GetFlow() const
+    {
+        return m_flow;
+    }
+    uint32_t GetLocalQpn() const
+    {
+        return m_localQpn;
+    }
+    uint32_t GetPeerQpn() const
+    {
+        return m_peerQpn;
+    }
+
+    /// Bytes not yet sent (from snd_nxt).
+    bool HasDataToSend() const
+    {
+        return m_sndNxt < m_flow.sizeBytes;
+    }
+    /// libcc's window allows another packet. One packet may always be in
+    /// flight, so a window below one packet cannot stall the flow.
+    bool WindowOpen() const
+    {
+        uint64_t inflight = m_sndNxt - m_sndUna;
+        return inflight == 0 || m_window == LIBCC_WINDOW_UNLIMITED || inflight < m_window;
+    }
+    /// Earliest time (ps) the pacer allows the next packet.
+    uint64_t NextAvailPs() const
+    {
+        return m_nextAvailPs;
+    }
+    uint64_t GetSndNxt() const
+    {
+        return m_sndNxt;
+    }
+    uint64_t GetSndUna() const
+    {
+        return m_sndUna;
+    }
+    uint32_t NextPayload() const
+    {
+        uint64_t left = m_flow.sizeBytes - m_sndNxt;
+        return left < m_payload ? static_cast<uint32_t>(left) : m_payload;
+    }
+    bool IsFinished() const
+    {
+        return m_finished;
+    }
+
+    /// A data packet of `payload` bytes at snd_nxt left, occupying
+    /// `wireBytes` of line. Returns libcc's tx flags.
+    unsigned OnSent(uint32_t payload, uint32_t wireBytes, uint64_t nowNs);
+    /// Cumulative ACK. Returns true if the flow just completed.
+    bool OnAck(const libcc_ack& ack, uint64_t nowNs);
+    /// NACK: acknowledges below seq, then goes back to seq.
+    bool OnNack(const libcc_ack& nack, uint64_t nowNs);
+    void OnCnp();
+    /// Retransmission timer check at nowNs: goes back to snd_una if nothing
+    /// was acknowledged for rtoNs while data is outstanding. Returns true if
+    /// it went back.
+    bool CheckTimeout(uint64_t nowNs, uint64_t rtoNs);
+    /// When the retransmission timer must be checked next (ns), or
+    /// UINT64_MAX if nothing is outstanding.
+    uint64_t NextTimeoutCheck(uint64_t rtoNs) const;
+
+    uint64_t GetRate() const
+    {
+        return m_rate;
+    }
+    uint64_t GetWindow() const
+    {
+        return m_window;
+    }
+    uint64_t GetRetransmittedBytes() const
+    {
+        return m_retxBytes;
+    }
+    uint64_t GetTimeouts() const
+    {
+        return m_timeouts;
+    }
+    uint64_t GetFinishNs() const
+    {
+        return m_finishNs;
+    }
+    LibccRp* GetCc() const
+    {
+        return m_cc.get();
+    }
+    /// Rate-independent pacing for tests without libcc: set a fixed rate/window.
+    void SetRateWindow(uint64_t rateBps, uint64_t windowBytes);
+
+    /// Scheduling state owned by RdmaNic.
+    EventId m_rtoEvent;
+    EventId m_startEvent;
+
+  private:
+    void RateChanged(uint64_t bps);
+    void WindowChanged(uint64_t bytes);
+    bool Advance(uint64_t seq, uint64_t nowNs);
+
+    RdmaFlowParams m_flow;
+    uint32_t m_localQpn;
+    uint32_t m_peerQpn;
+    uint32_t m_payload;
+    uint64_t m_sndNxt;
+    uint64_t m_sndUna;
+    uint64_t m_maxSent; ///< highest byte ever sent (retransmission accounting)
+    uint64_t m_nextAvailPs;
+    uint64_t m_lastProgressNs;
+    uint64_t m_retxBytes;
+    uint64_t m_timeouts;
+    uint64_t m_finishNs;
+    bool m_finished;
+    std::unique_ptr<LibccRp> m_cc;
+    TracedValue<uint64_t> m_rate;
+    TracedValue<uint64_t> m_window;
+};
+
+/// The receiving end of one flow.
+struct RdmaRxQueuePair
+{
+    RdmaFlowParams flow;
+    uint32_t localQpn = 0;
+    uint32_t peerQpn = 0;
+    uint64_t expected = 0;      ///< next byte expected (cumulative ACK)
+    uint64_t duplicateBytes = 0;
+    uint64_t outOfOrderPkts = 0;
+    uint64_t nackSeq = UINT64_MAX; ///< seq of the last NACK sent
+    uint64_t nackNs = 0;           ///< when it was sent
+    bool done = false;
+
+    enum Verdict
+    {
+        IN_ORDER,  ///< delivered: expected advanced
+        DUPLICATE, ///< already had it: re-acknowledge
+        GAP,       ///< a packet is missing: NACK (if due)
+    };
+    /// Classify a data packet and advance on in-order data.
+    Verdict OnData(uint64_t seq, uint32_t bytes)
+    {
+        if (seq == expected)
+        {
+            expected += bytes;
+            return IN_ORDER;
+        }
+        if (seq < expected)
+        {
+            duplicateBytes += bytes;
+            return DUPLICATE;
+        }
+        outOfOrderPkts++;
+        return GAP;
+    }
+    /// A NACK for `expected` is due: the first for this gap, or the last
+    /// one is older than intervalNs (it or its retransmission was lost).
+    bool NackDue(uint64_t nowNs, uint64_t intervalNs) const
+    {
+        return nackSeq != expected || nowNs >= nackNs + intervalNs;
+    }
+};
+
+} // namespace ns3
+
+#endif

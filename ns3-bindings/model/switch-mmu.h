@@ -1,0 +1,103 @@
+// SPDX-License-Identifier: GPL-2.0-only
+//
+// SwitchMmu: shared-buffer admission and PFC decisions of one switch.
+// Plain C++ (no simulator calls) so the arithmetic is testable alone.
+//
+// Model (all sizes are frame bytes: Ethernet header + IP packet + FCS):
+//   shared pool  = BufferSize - nPorts x nLossless x Headroom
+//                  (headroom is reserved per (ingress, lossless priority))
+//   threshold T  = PfcStaticThreshold if nonzero, else
+//                  PfcAlpha x (shared pool - shared bytes in use)   (dynamic)
+// A packet of s bytes from ingress i, priority p, to egress e:
+//   lossless p:  if shared(i,p) + s <= T and the pool has room: charged to
+//                the shared pool; else, if headroom(i,p) + s <= Headroom:
+//                charged to headroom; else dropped (headroom overflow - a
+//                misconfiguration: too little headroom for the link's BDP).
+//                XOFF for (i,p) when a packet is charged to headroom.
+//   lossy p:     dropped if egress(e,p) + s > LossyQueueLimit or the pool is
+//                full; else charged to the shared pool. Never pauses.
+// XON (hysteresis) for (i,p) in XOFF when, after a release, headroom(i,p) is
+// empty and shared(i,p) + XonOffset <= T (or shared(i,p) is 0).
+#ifndef SWITCH_MMU_H
+#define SWITCH_MMU_H
+
+#include <array>
+#include <cstdint>
+#include <vector>
+
+namespace ns3
+{
+
+class SwitchMmu
+{
+  public:
+    static constexpr uint32_t N_PRIO = 8;
+
+    struct Config
+    {
+        uint64_t bufferBytes = 12u * 1024 * 1024; //!< total shared buffer
+        uint64_t pfcStaticThreshold = 0;           //!< bytes per (ingress, prio); 0: dynamic
+        double pfcAlpha = 0.125;                   //!< dynamic threshold factor
+        uint64_t headroomBytes = 64 * 1024;        //!< per (ingress, lossless prio)
+        uint64_t xonOffsetBytes = 2 * 1538;        //!< hysteresis below T
+        uint64_t lossyQueueLimit = 256 * 1024;     //!< per (egress, lossy prio)
+        uint8_t losslessMask = 0xFF;               //!< bit p: priority p is lossless
+    };
+
+    enum class Charge : uint8_t
+    {
+        SHARED,
+        HEADROOM,
+        DROPPED,
+    };
+
+    /// What an admission or release asks the switch to do about PFC.
+    enum class Pfc : uint8_t
+    {
+        NONE,
+        XOFF, //!< send PAUSE out of the ingress port for the priority
+        XON,  //!< send RESUME (quanta 0)
+    };
+
+    struct Result
+    {
+        Charge charge = Charge::DROPPED;
+        Pfc pfc = Pfc::NONE;
+    };
+
+    SwitchMmu();
+    void Configure(const Config& cfg, uint32_t nPorts);
+    const Config& GetConfig() const;
+    uint32_t GetNPorts() const;
+
+    Result Admit(uint32_t inPort, uint32_t outPort, uint8_t prio, uint32_t bytes);
+    /// A packet admitted with `charge` left egress outPort.
+    Pfc Release(uint32_t inPort, uint32_t outPort, uint8_t prio, uint32_t bytes, Charge charge);
+
+    bool IsLossless(uint8_t prio) const;
+    bool IsXoff(uint32_t inPort, uint8_t prio) const;
+    uint64_t GetThreshold() const;
+    uint64_t GetSharedPoolBytes() const;
+    uint64_t GetSharedUsed() const;
+    uint64_t GetIngressShared(uint32_t inPort, uint8_t prio) const;
+    uint64_t GetIngressHeadroom(uint32_t inPort, uint8_t prio) const;
+    uint64_t GetEgressBytes(uint32_t outPort, uint8_t prio) const;
+    uint64_t GetLossyDrops() const;
+    uint64_t GetHeadroomDrops() const;
+
+  private:
+    Config m_cfg;
+    uint32_t m_nPorts;
+    uint64_t m_sharedPool;
+    uint64_t m_sharedUsed;
+    std::vector<std::array<uint64_t, N_PRIO>> m_inShared;
+    std::vector<std::array<uint64_t, N_PRIO>> m_inHeadroom;
+    std::vector<std::array<uint64_t, N_PRIO>> m_egress;
+    std::vector<std::array<bool, N_PRIO>> m_xoff;
+    uint64_t m_lossyDrops;
+    uint64_t m_headroomDrops;
+};
+
+} // namespace ns3
+
+#endif // SWITCH_MMU_H
