@@ -270,27 +270,35 @@ START_TEST(test_until_and_no_end)
 END_TEST
 
 /* ---- dcqcn ----------------------------------------------------------------
- * dcqcn-formulas.md, defaults of the parameter table (firmware column):
- * line rate Rc = 100e9, alpha = initial_alpha = 1, rate_reduce_monitor_period
- * = 4 us, rpg_gd = 11 (cut by alpha/2), rpg_min_dec_fac = 50 %, rpg_time_reset
- * = 300 us, rate_to_set_on_first_cnp = 0 (off).
- * One CNP at t = 0 (the RP is created at 0, so the first monitor period is
- * [0, 4us) whether it starts at creation or at the first CNP):
- *   - nothing changes before the period ends: rate 100e9 up to 4 us;
- *   - at 4 us: Rt = Rc = 100e9 (first decrease), Rc = 100e9 * (1 - 1/2) =
- *     50e9; the floor max(50e9, 100e9 * 50 %) = 50e9 changes nothing.
- * The alpha timer would decay alpha (g = 5/1024) at 1, 2, 3 us and the cut
- * would no longer be exactly a half, so dce_tcp_rtt = 1 ms keeps alpha at
- * exactly 1 until then.
- * Then quiet: the increase timer, reset at the decrease, fires at 4 + 300 =
- * 304 us: T = 1; with rpg_threshold = 5 that is fast recovery whether the
- * stage is counted before or after the test (T < F):
- *   Rc = (Rt + Rc) / 2 = (100e9 + 50e9) / 2 = 75e9. */
+ * dcqcn-formulas.md with the defaults of its table (firmware column):
+ * line rate 100e9 = Rc = Rt at start, initial alpha = 1,
+ * rate_reduce_monitor_period = 4 us, rpg_gd = 11 (a cut by alpha/2),
+ * rpg_min_dec_fac = 50 %, rpg_time_reset = 300 us, rate_to_set_on_first_cnp
+ * = 0 (off), clamp_tgt_rate = 0, clamp_tgt_rate_after_time_inc = 1.
+ * "Evaluated once per rate_reduce_monitor_period if a CNP arrived in that
+ * period" is read as the firmware documents the parameter (and the dcqcn
+ * module implements it): the minimum time between two decreases of a flow,
+ * a period opened by each decrease; a CNP with no period open is acted on
+ * at once, a CNP inside an open period at its end.
+ * The alpha timer would decay alpha (g = 5/1024) every 1 us and the cuts
+ * would no longer be exact halves, so dce_tcp_rtt = 1 ms keeps alpha = 1
+ * for the whole 610 us; rpg_threshold = 5 makes the first stages fast
+ * recovery whether a stage is counted before or after the T < F test.
+ *   t = 0    CNP, no period open: first decrease, Rt = Rc = 100e9,
+ *            Rc = 100e9 (1 - 1/2) = 50e9 (floor 100e9 * 50 % = 50e9 agrees);
+ *            period [0, 4us) opens, the increase timer restarts: 300 us.
+ *   t = 2us  CNP inside the period: nothing changes yet (50e9).
+ *   t = 4us  period end, a CNP came in it: Rc = 50e9 / 2 = 25e9; not the
+ *            first decrease and no timer increase since the last one, so
+ *            Rt stays 100e9; the increase timer restarts: next at 304 us.
+ *   t = 304us  T = 1 < 5, fast recovery: Rc = (100e9 + 25e9) / 2 = 62.5e9
+ *   t = 604us  T = 2 < 5:                Rc = (100e9 + 62.5e9) / 2 = 81.25e9 */
 static const char dcqcn_trace[] = "@algo dcqcn\n"
                                   "@param dce_tcp_rtt=1ms rpg_threshold=5\n"
                                   "@flow line_rate=100Gbps\n"
                                   "0ns cnp\n"
-                                  "310us end\n";
+                                  "2us cnp\n"
+                                  "610us end\n";
 
 static size_t first_change(const row *rows, size_t n, size_t from)
 {
@@ -300,7 +308,9 @@ static size_t first_change(const row *rows, size_t n, size_t from)
     return n;
 }
 
-START_TEST(test_dcqcn_cnp_halves_at_end_of_monitor_period)
+/* The first CNP halves the rate at once; the second, inside the monitor
+ * period, halves it again exactly at the period's end (4 us). */
+START_TEST(test_dcqcn_cnp_halves_rate)
 {
     static row rows[MAX_ROWS];
     tool_run r;
@@ -309,18 +319,25 @@ START_TEST(test_dcqcn_cnp_halves_at_end_of_monitor_period)
     run_tool(&r, dcqcn_trace, NULL);
     ck_assert_msg(r.status == 0, "%s", r.err);
     n = parse_rows(r.out, rows, MAX_ROWS);
-    ck_assert_uint_ge(n, 3);
+    ck_assert_uint_ge(n, 5);
+    ck_assert_str_eq(rows[0].event, "start");
+    ck_assert_uint_eq(rows[0].rate, 100000000000ull);
     ck_assert_str_eq(rows[1].event, "cnp");
-    ck_assert_uint_eq(rows[1].rate, 100000000000ull);
-    i = first_change(rows, n, 1);
+    ck_assert_uint_eq(rows[1].t, 0);
+    ck_assert_uint_eq(rows[1].rate, 50000000000ull);
+    ck_assert_str_eq(rows[2].event, "cnp");
+    ck_assert_uint_eq(rows[2].t, 2000);
+    ck_assert_uint_eq(rows[2].rate, 50000000000ull);
+    i = first_change(rows, n, 2);
     ck_assert_uint_lt(i, n);
     ck_assert_str_eq(rows[i].event, "timer");
     ck_assert_uint_eq(rows[i].t, 4000);
-    ck_assert_uint_eq(rows[i].rate, 50000000000ull);
+    ck_assert_uint_eq(rows[i].rate, 25000000000ull);
     free_run(&r);
 }
 END_TEST
 
+/* Then quiet: fast recovery towards Rt = 100e9 every rpg_time_reset. */
 START_TEST(test_dcqcn_fast_recovery_after_quiet)
 {
     static row rows[MAX_ROWS];
@@ -330,15 +347,20 @@ START_TEST(test_dcqcn_fast_recovery_after_quiet)
     run_tool(&r, dcqcn_trace, NULL);
     ck_assert_msg(r.status == 0, "%s", r.err);
     n = parse_rows(r.out, rows, MAX_ROWS);
-    i = first_change(rows, n, 1); /* the decrease at 4 us */
+    i = first_change(rows, n, 2); /* the deferred decrease at 4 us */
     ck_assert_uint_lt(i, n);
-    i = first_change(rows, n, i); /* the first increase */
+    i = first_change(rows, n, i);
     ck_assert_uint_lt(i, n);
     ck_assert_str_eq(rows[i].event, "timer");
     ck_assert_uint_eq(rows[i].t, 304000);
-    ck_assert_uint_eq(rows[i].rate, 75000000000ull);
+    ck_assert_uint_eq(rows[i].rate, 62500000000ull);
+    i = first_change(rows, n, i);
+    ck_assert_uint_lt(i, n);
+    ck_assert_uint_eq(rows[i].t, 604000);
+    ck_assert_uint_eq(rows[i].rate, 81250000000ull);
+    ck_assert_uint_eq(first_change(rows, n, i), n);
     ck_assert_str_eq(rows[n - 1].event, "end");
-    ck_assert_uint_eq(rows[n - 1].t, 310000);
+    ck_assert_uint_eq(rows[n - 1].t, 610000);
     free_run(&r);
 }
 END_TEST
@@ -505,7 +527,7 @@ Suite *replay_suite(void)
     tcase_add_test(ok, test_until_and_no_end);
     tcase_add_test(ok, test_list);
     tcase_add_test(ok, test_help_lists_parameters);
-    tcase_add_test(dc, test_dcqcn_cnp_halves_at_end_of_monitor_period);
+    tcase_add_test(dc, test_dcqcn_cnp_halves_rate);
     tcase_add_test(dc, test_dcqcn_fast_recovery_after_quiet);
     tcase_add_test(dc, test_timer_firings_bounded);
     tcase_add_test(bad, test_error_unknown_event);
