@@ -28,6 +28,8 @@ struct RdmaFlowParams
     uint32_t flowId = 0;    ///< global id (flow file order)
     uint32_t srcNode = 0;
     uint32_t dstNode = 0;
+    uint32_t srcIp = 0;     ///< host order; set by RdmaNic::Connect
+    uint32_t dstIp = 0;
     uint16_t sport = 0;     ///< UDP source port (ECMP entropy, fct file)
     uint16_t dport = 100;   ///< flow file's dport (fct file only)
     uint8_t prio = 3;       ///< priority group of the data packets
@@ -101,14 +103,24 @@ class RdmaTxQueuePair : public Object
         uint64_t left = m_flow.sizeBytes - m_sndNxt;
         return left < m_payload ? static_cast<uint32_t>(left) : m_payload;
     }
+    /// The next packet resends bytes sent before (after a go-back).
+    bool IsRetransmission() const
+    {
+        return m_sndNxt < m_maxSent;
+    }
     bool IsFinished() const
     {
         return m_finished;
     }
 
-    /// A data packet of `payload` bytes at snd_nxt left, occupying
-    /// `wireBytes` of line. Returns libcc's tx flags.
-    unsigned OnSent(uint32_t payload, uint32_t wireBytes, uint64_t nowNs);
+    /// Tell libcc a data packet of `payload` bytes at snd_nxt is about to
+    /// leave; returns its tx flags (LIBCC_TX_REQUEST_INT).
+    unsigned CcOnTx(uint32_t payload);
+    /// That packet left, occupying `wireBytes` of line: advance snd_nxt and
+    /// the pacer.
+    void OnSent(uint32_t payload, uint32_t wireBytes, uint64_t nowPs);
+    /// Free libcc's state (the flow finished).
+    void StopCc();
     /// Cumulative ACK. Returns true if the flow just completed.
     bool OnAck(const libcc_ack& ack, uint64_t nowNs);
     /// NACK: acknowledges below seq, then goes back to seq.

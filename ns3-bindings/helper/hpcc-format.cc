@@ -1,0 +1,491 @@
+// SPDX-License-Identifier: GPL-2.0-only
+
+#include "hpcc-format.h"
+
+#include <cerrno>
+#include <cinttypes>
+#include <cmath>
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <sstream>
+
+namespace ns3
+{
+
+namespace
+{
+
+std::string
+Describe(const std::string& file, uint32_t line, const std::string& field, const std::string& msg)
+{
+    std::ostringstream os;
+    os << file;
+    if (line > 0)
+    {
+        os << ":" << line;
+    }
+    if (!field.empty())
+    {
+        os << ": field '" << field << "'";
+    }
+    os << ": " << msg;
+    return os.str();
+}
+
+struct Line
+{
+    uint32_t number;
+    std::vector<std::string> fields;
+};
+
+// Lines that carry data: blank lines and '#' comments are skipped (the
+// HPCC simulator reads with scanf, which skips blank lines too).
+std::vector<Line>
+SplitLines(const std::string& text)
+{
+    std::vector<Line> out;
+    std::istringstream in(text);
+    std::string s;
+    uint32_t n = 0;
+    while (std::getline(in, s))
+    {
+        n++;
+        auto hash = s.find('#');
+        if (hash != std::string::npos)
+        {
+            s.resize(hash);
+        }
+        std::istringstream ls(s);
+        Line l{n, {}};
+        std::string tok;
+        while (ls >> tok)
+        {
+            l.fields.push_back(tok);
+        }
+        if (!l.fields.empty())
+        {
+            out.push_back(std::move(l));
+        }
+    }
+    return out;
+}
+
+std::string
+ReadWhole(const std::string& path)
+{
+    std::ifstream f(path, std::ios::binary);
+    if (!f)
+    {
+        throw FileFormatError(path, 0, "", std::string("cannot open: ") + std::strerror(errno));
+    }
+    std::ostringstream os;
+    os << f.rdbuf();
+    return os.str();
+}
+
+bool
+ParseU64(const std::string& s, uint64_t& v)
+{
+    if (s.empty() || s[0] < '0' || s[0] > '9')
+    {
+        return false;
+    }
+    errno = 0;
+    char* end = nullptr;
+    unsigned long long x = std::strtoull(s.c_str(), &end, 10);
+    if (errno != 0 || *end != '\0')
+    {
+        return false;
+    }
+    v = x;
+    return true;
+}
+
+bool
+ParseDouble(const std::string& s, double& v)
+{
+    if (s.empty())
+    {
+        return false;
+    }
+    char* end = nullptr;
+    errno = 0;
+    v = std::strtod(s.c_str(), &end);
+    return errno == 0 && end != s.c_str() && *end == '\0' && std::isfinite(v);
+}
+
+// Split "12.5Gbps" into 12.5 and "Gbps".
+bool
+SplitNumberUnit(const std::string& s, double& num, std::string& unit)
+{
+    const char* p = s.c_str();
+    char* end = nullptr;
+    errno = 0;
+    num = std::strtod(p, &end);
+    if (end == p || errno != 0 || !std::isfinite(num) || num < 0)
+    {
+        return false;
+    }
+    unit = std::string(end);
+    return true;
+}
+
+class Checker
+{
+  public:
+    Checker(const std::string& file)
+        : m_file(file)
+    {
+    }
+
+    [[noreturn]] void Fail(uint32_t line, const std::string& field, const std::string& msg) const
+    {
+        throw FileFormatError(m_file, line, field, msg);
+    }
+
+    void FieldCount(const Line& l, size_t want, const char* layout) const
+    {
+        if (l.fields.size() != want)
+        {
+            Fail(l.number,
+                 "",
+                 "expected " + std::to_string(want) + " fields (" + layout + "), found " +
+                     std::to_string(l.fields.size()));
+        }
+    }
+
+    uint64_t U64(const Line& l, size_t i, const char* field, uint64_t min, uint64_t max) const
+    {
+        uint64_t v;
+        if (!ParseU64(l.fields[i], v))
+        {
+            Fail(l.number, field, "'" + l.fields[i] + "' is not a non-negative integer");
+        }
+        if (v < min || v > max)
+        {
+            Fail(l.number,
+                 field,
+                 std::to_string(v) + " is outside [" + std::to_string(min) + ", " +
+                     std::to_string(max) + "]");
+        }
+        return v;
+    }
+
+  private:
+    std::string m_file;
+};
+
+} // namespace
+
+FileFormatError::FileFormatError(const std::string& file, uint32_t line, const std::string& field,
+                                 const std::string& message)
+    : std::runtime_error(Describe(file, line, field, message)),
+      m_file(file),
+      m_line(line),
+      m_field(field)
+{
+}
+
+uint32_t
+TopologySpec::NumSwitches() const
+{
+    uint32_t n = 0;
+    for (bool s : isSwitch)
+    {
+        n += s ? 1 : 0;
+    }
+    return n;
+}
+
+bool
+ParseRate(const std::string& text, uint64_t& bps)
+{
+    double num;
+    std::string unit;
+    if (!SplitNumberUnit(text, num, unit))
+    {
+        return false;
+    }
+    double mult;
+    if (unit == "bps")
+        mult = 1;
+    else if (unit == "Kbps" || unit == "kbps")
+        mult = 1e3;
+    else if (unit == "Mbps")
+        mult = 1e6;
+    else if (unit == "Gbps")
+        mult = 1e9;
+    else if (unit == "Tbps")
+        mult = 1e12;
+    else
+        return false;
+    double v = std::round(num * mult);
+    if (v < 1 || v > 1e15)
+    {
+        return false;
+    }
+    bps = static_cast<uint64_t>(v);
+    return true;
+}
+
+bool
+ParseDelay(const std::string& text, uint64_t& ns)
+{
+    double num;
+    std::string unit;
+    if (!SplitNumberUnit(text, num, unit))
+    {
+        return false;
+    }
+    double mult;
+    if (unit == "s")
+        mult = 1e9;
+    else if (unit == "ms")
+        mult = 1e6;
+    else if (unit == "us")
+        mult = 1e3;
+    else if (unit == "ns")
+        mult = 1;
+    else
+        return false;
+    double v = std::round(num * mult);
+    if (v > 1e15)
+    {
+        return false;
+    }
+    ns = static_cast<uint64_t>(v);
+    return true;
+}
+
+TopologySpec
+ParseTopology(const std::string& text, const std::string& name)
+{
+    Checker c(name);
+    auto lines = SplitLines(text);
+    if (lines.empty())
+    {
+        c.Fail(0, "", "empty topology file (expected 'N S L' on the first line)");
+    }
+    const Line& head = lines[0];
+    c.FieldCount(head, 3, "node_count switch_count link_count");
+    TopologySpec t;
+    t.file = name;
+    t.nNodes = c.U64(head, 0, "node_count", 2, 1u << 24);
+    uint32_t nSw = c.U64(head, 1, "switch_count", 0, t.nNodes - 1);
+    uint64_t nLinks = c.U64(head, 2, "link_count", 1, 1u << 26);
+    t.isSwitch.assign(t.nNodes, false);
+
+    // Switch ids may run over several lines, as scanf would read them.
+    size_t li = 1;
+    uint32_t got = 0;
+    while (got < nSw)
+    {
+        if (li >= lines.size())
+        {
+            c.Fail(lines.back().number,
+                   "switch_id",
+                   "file ends after " + std::to_string(got) + " of " + std::to_string(nSw) +
+                       " switch ids");
+        }
+        const Line& l = lines[li++];
+        for (size_t i = 0; i < l.fields.size(); i++)
+        {
+            if (got == nSw)
+            {
+                c.Fail(l.number,
+                       "switch_id",
+                       "more switch ids than switch_count=" + std::to_string(nSw));
+            }
+            uint32_t id = c.U64(l, i, "switch_id", 0, t.nNodes - 1);
+            if (t.isSwitch[id])
+            {
+                c.Fail(l.number, "switch_id", "switch " + std::to_string(id) + " listed twice");
+            }
+            t.isSwitch[id] = true;
+            got++;
+        }
+    }
+
+    std::vector<uint32_t> degree(t.nNodes, 0);
+    std::vector<uint32_t> hostLinkLine(t.nNodes, 0);
+    for (uint64_t k = 0; k < nLinks; k++)
+    {
+        if (li >= lines.size())
+        {
+            c.Fail(lines.back().number,
+                   "",
+                   "file ends after " + std::to_string(k) + " of " + std::to_string(nLinks) +
+                       " links (link_count on line " + std::to_string(head.number) + ")");
+        }
+        const Line& l = lines[li++];
+        c.FieldCount(l, 5, "node_a node_b rate delay error_rate");
+        TopologyLinkSpec s;
+        s.line = l.number;
+        s.a = c.U64(l, 0, "node_a", 0, t.nNodes - 1);
+        s.b = c.U64(l, 1, "node_b", 0, t.nNodes - 1);
+        if (s.a == s.b)
+        {
+            c.Fail(l.number, "node_b", "link from node " + std::to_string(s.a) + " to itself");
+        }
+        if (!ParseRate(l.fields[2], s.rateBps))
+        {
+            c.Fail(l.number,
+                   "rate",
+                   "'" + l.fields[2] + "' is not a rate like 100Gbps (units bps Kbps Mbps Gbps Tbps)");
+        }
+        if (!ParseDelay(l.fields[3], s.delayNs))
+        {
+            c.Fail(l.number,
+                   "delay",
+                   "'" + l.fields[3] + "' is not a delay like 0.001ms (units s ms us ns)");
+        }
+        if (!ParseDouble(l.fields[4], s.errorRate) || s.errorRate < 0 || s.errorRate > 1)
+        {
+            c.Fail(l.number, "error_rate", "'" + l.fields[4] + "' is not a probability in [0, 1]");
+        }
+        for (uint32_t end : {s.a, s.b})
+        {
+            if (!t.isSwitch[end])
+            {
+                if (degree[end] > 0)
+                {
+                    c.Fail(l.number,
+                           end == s.a ? "node_a" : "node_b",
+                           "host " + std::to_string(end) + " already has a link (line " +
+                               std::to_string(hostLinkLine[end]) + "); a host has one NIC");
+                }
+                hostLinkLine[end] = l.number;
+            }
+            degree[end]++;
+        }
+        t.links.push_back(s);
+    }
+    if (li < lines.size())
+    {
+        c.Fail(lines[li].number,
+               "",
+               "unexpected data after the " + std::to_string(nLinks) + " links of link_count");
+    }
+    for (uint32_t id = 0; id < t.nNodes; id++)
+    {
+        if (degree[id] == 0)
+        {
+            c.Fail(head.number,
+                   "node_count",
+                   std::string(t.isSwitch[id] ? "switch " : "host ") + std::to_string(id) +
+                       " has no link");
+        }
+    }
+    return t;
+}
+
+TopologySpec
+ReadTopologyFile(const std::string& path)
+{
+    return ParseTopology(ReadWhole(path), path);
+}
+
+std::vector<FlowSpec>
+ParseFlows(const std::string& text, const std::string& name, const TopologySpec* topo)
+{
+    Checker c(name);
+    auto lines = SplitLines(text);
+    if (lines.empty())
+    {
+        c.Fail(0, "", "empty flow file (expected the flow count on the first line)");
+    }
+    c.FieldCount(lines[0], 1, "flow_count");
+    uint64_t n = c.U64(lines[0], 0, "flow_count", 0, 1u << 28);
+    uint64_t maxNode = topo ? topo->nNodes - 1 : UINT32_MAX;
+    std::vector<FlowSpec> flows;
+    flows.reserve(n);
+    uint64_t prevStart = 0;
+    for (uint64_t k = 0; k < n; k++)
+    {
+        if (k + 1 >= lines.size())
+        {
+            c.Fail(lines.back().number,
+                   "",
+                   "file ends after " + std::to_string(k) + " of " + std::to_string(n) +
+                       " flows (flow_count on line " + std::to_string(lines[0].number) + ")");
+        }
+        const Line& l = lines[k + 1];
+        c.FieldCount(l, 6, "src dst pg dport size start_s");
+        FlowSpec f;
+        f.line = l.number;
+        f.src = c.U64(l, 0, "src", 0, maxNode);
+        f.dst = c.U64(l, 1, "dst", 0, maxNode);
+        if (topo)
+        {
+            if (topo->isSwitch[f.src])
+            {
+                c.Fail(l.number, "src", "node " + std::to_string(f.src) + " is a switch, not a host");
+            }
+            if (topo->isSwitch[f.dst])
+            {
+                c.Fail(l.number, "dst", "node " + std::to_string(f.dst) + " is a switch, not a host");
+            }
+        }
+        if (f.src == f.dst)
+        {
+            c.Fail(l.number, "dst", "flow from host " + std::to_string(f.src) + " to itself");
+        }
+        f.pg = c.U64(l, 2, "pg", 0, 7);
+        f.dport = c.U64(l, 3, "dport", 0, 65535);
+        f.sizeBytes = c.U64(l, 4, "size", 1, UINT64_MAX >> 8);
+        double start;
+        if (!ParseDouble(l.fields[5], start) || start < 0 || start > 1e6)
+        {
+            c.Fail(l.number, "start_s", "'" + l.fields[5] + "' is not a start time in seconds >= 0");
+        }
+        f.startNs = static_cast<uint64_t>(std::llround(start * 1e9));
+        if (f.startNs < prevStart)
+        {
+            c.Fail(l.number, "start_s", "flows must be sorted by start time");
+        }
+        prevStart = f.startNs;
+        flows.push_back(f);
+    }
+    return flows;
+}
+
+std::vector<FlowSpec>
+ReadFlowFile(const std::string& path, const TopologySpec* topo)
+{
+    return ParseFlows(ReadWhole(path), path, topo);
+}
+
+void
+WriteFctLine(std::FILE* f, uint32_t srcNode, uint32_t dstNode, uint32_t sport, uint32_t dport,
+             uint64_t size, uint64_t startNs, uint64_t fctNs, uint64_t idealFctNs)
+{
+    std::fprintf(f,
+                 "%08x %08x %u %u %" PRIu64 " %" PRIu64 " %" PRIu64 " %" PRIu64 "\n",
+                 HpccNodeIp(srcNode),
+                 HpccNodeIp(dstNode),
+                 sport,
+                 dport,
+                 size,
+                 startNs,
+                 fctNs,
+                 idealFctNs);
+}
+
+void
+WritePfcLine(std::FILE* f, uint64_t timeNs, uint32_t node, uint32_t nodeType, uint32_t ifIndex,
+             bool pause)
+{
+    std::fprintf(f, "%" PRIu64 " %u %u %u %u\n", timeNs, node, nodeType, ifIndex, pause ? 1u : 0u);
+}
+
+uint64_t
+IdealFctNs(uint64_t baseRttNs, uint64_t sizeBytes, uint32_t payloadBytes, uint32_t headerBytes,
+           uint64_t bottleneckBps)
+{
+    uint64_t packets = (sizeBytes + payloadBytes - 1) / payloadBytes;
+    long double wireBits = (long double)(sizeBytes + packets * headerBytes) * 8.0L;
+    return baseRttNs + static_cast<uint64_t>(wireBits * 1e9L / (long double)bottleneckBps);
+}
+
+} // namespace ns3

@@ -1,0 +1,118 @@
+// SPDX-License-Identifier: GPL-2.0-only
+//
+// Readers and writers for the plain-text formats of the HPCC ns-3 simulator
+// (topology, flow, fct and pfc files; see docs/ns3-bindings.md), so inputs
+// written for that simulator run here unchanged and its analysis scripts read
+// our outputs. A bad input raises FileFormatError naming file, line and field.
+
+#ifndef LIBCC_HPCC_FORMAT_H
+#define LIBCC_HPCC_FORMAT_H
+
+#include <cstdint>
+#include <cstdio>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace ns3
+{
+
+/// A malformed input file: what(), file(), line() (1-based; 0 = whole file),
+/// field() (the column's name, "" when the line as a whole is wrong).
+class FileFormatError : public std::runtime_error
+{
+  public:
+    FileFormatError(const std::string& file, uint32_t line, const std::string& field,
+                    const std::string& message);
+    const std::string& File() const
+    {
+        return m_file;
+    }
+    uint32_t Line() const
+    {
+        return m_line;
+    }
+    const std::string& Field() const
+    {
+        return m_field;
+    }
+
+  private:
+    std::string m_file;
+    uint32_t m_line;
+    std::string m_field;
+};
+
+struct TopologyLinkSpec
+{
+    uint32_t a;
+    uint32_t b;
+    uint64_t rateBps;
+    uint64_t delayNs;
+    double errorRate;
+    uint32_t line; ///< where it was declared, for later error messages
+};
+
+/// The topology file: "N S L", the S switch ids, L links "a b rate delay err".
+struct TopologySpec
+{
+    uint32_t nNodes = 0;
+    std::vector<bool> isSwitch; ///< indexed by node id
+    std::vector<TopologyLinkSpec> links;
+    std::string file;
+
+    uint32_t NumSwitches() const;
+};
+
+/// One flow: "src dst pg dport size start_s".
+struct FlowSpec
+{
+    uint32_t src;
+    uint32_t dst;
+    uint32_t pg;
+    uint32_t dport;
+    uint64_t sizeBytes;
+    uint64_t startNs;
+    uint32_t line;
+};
+
+/// Parse a rate "100Gbps" (also bps/Kbps/Mbps/Tbps, decimal prefixes) into
+/// bits/s; false if it is not one.
+bool ParseRate(const std::string& text, uint64_t& bps);
+/// Parse a delay "0.001ms", "1us", "500ns", "1s" into ns; false if not one.
+bool ParseDelay(const std::string& text, uint64_t& ns);
+
+/// Read a topology file. Checks: counts, ids in range, switch ids distinct,
+/// no self links, each host has exactly one link (one NIC per host).
+TopologySpec ReadTopologyFile(const std::string& path);
+TopologySpec ParseTopology(const std::string& text, const std::string& name);
+
+/// Read a flow file. When topo is given, src/dst must be hosts of it.
+std::vector<FlowSpec> ReadFlowFile(const std::string& path, const TopologySpec* topo = nullptr);
+std::vector<FlowSpec> ParseFlows(const std::string& text, const std::string& name,
+                                 const TopologySpec* topo = nullptr);
+
+/// The HPCC simulator's host address for a node id: 11.x.y.1 as a 32-bit
+/// value (printed %08x in fct files).
+inline uint32_t HpccNodeIp(uint32_t id)
+{
+    return 0x0b000001u + ((id / 256) * 0x00010000u) + ((id % 256) * 0x00000100u);
+}
+
+/// One fct line: "sip dip sport dport size start_ns fct_ns standalone_fct_ns".
+void WriteFctLine(std::FILE* f, uint32_t srcNode, uint32_t dstNode, uint32_t sport, uint32_t dport,
+                  uint64_t size, uint64_t startNs, uint64_t fctNs, uint64_t idealFctNs);
+/// One pfc line: "time_ns node node_type if_index 1=pause|0=resume"
+/// (node_type 0 host, 1 switch).
+void WritePfcLine(std::FILE* f, uint64_t timeNs, uint32_t node, uint32_t nodeType, uint32_t ifIndex,
+                  bool pause);
+
+/// Ideal ("standalone") FCT as the HPCC simulator defines it: base RTT plus
+/// every byte on the wire (payload plus per-packet headers, INT excluded) at
+/// the bottleneck rate. Rounded down to whole ns, like that simulator.
+uint64_t IdealFctNs(uint64_t baseRttNs, uint64_t sizeBytes, uint32_t payloadBytes,
+                    uint32_t headerBytes, uint64_t bottleneckBps);
+
+} // namespace ns3
+
+#endif

@@ -1,0 +1,404 @@
+// SPDX-License-Identifier: GPL-2.0-only
+
+#include "libcc-config.h"
+
+#include <ns3/boolean.h>
+#include <ns3/data-rate.h>
+#include <ns3/double.h>
+#include <ns3/nstime.h>
+#include <ns3/object-factory.h>
+#include <ns3/uinteger.h>
+
+#include <cmath>
+#include <cstdio>
+#include <limits>
+#include <mutex>
+#include <sstream>
+#include <stdexcept>
+
+namespace ns3
+{
+
+namespace
+{
+
+const std::string kPrefix = "ns3::LibccConfig::";
+
+// Converts between an ns-3 value of the unit's type and libcc's base unit.
+// Not on any packet path: only used when attributes are set or read.
+class LibccParamAccessor : public AttributeAccessor
+{
+  public:
+    LibccParamAccessor(std::string name, libcc_unit unit)
+        : m_name(std::move(name)),
+          m_unit(unit)
+    {
+    }
+
+    bool Set(ObjectBase* object, const AttributeValue& value) const override
+    {
+        auto cfg = dynamic_cast<LibccConfig*>(object);
+        if (!cfg || !cfg->MutableParams())
+        {
+            return false;
+        }
+        double v;
+        switch (m_unit)
+        {
+        case LIBCC_UNIT_BPS: {
+            auto p = dynamic_cast<const DataRateValue*>(&value);
+            if (!p)
+                return false;
+            v = static_cast<double>(p->Get().GetBitRate());
+            break;
+        }
+        case LIBCC_UNIT_NS: {
+            auto p = dynamic_cast<const TimeValue*>(&value);
+            if (!p)
+                return false;
+            v = p->Get().GetSeconds() * 1e9;
+            break;
+        }
+        case LIBCC_UNIT_BYTES:
+        case LIBCC_UNIT_COUNT: {
+            auto p = dynamic_cast<const UintegerValue*>(&value);
+            if (!p)
+                return false;
+            v = static_cast<double>(p->Get());
+            break;
+        }
+        case LIBCC_UNIT_BOOL: {
+            auto p = dynamic_cast<const BooleanValue*>(&value);
+            if (!p)
+                return false;
+            v = p->Get() ? 1.0 : 0.0;
+            break;
+        }
+        default: {
+            auto p = dynamic_cast<const DoubleValue*>(&value);
+            if (!p)
+                return false;
+            v = p->Get();
+            break;
+        }
+        }
+        return libcc_params_set_value(cfg->MutableParams(), m_name.c_str(), v) == LIBCC_OK;
+    }
+
+    bool Get(const ObjectBase* object, AttributeValue& value) const override
+    {
+        auto cfg = dynamic_cast<const LibccConfig*>(object);
+        if (!cfg || !cfg->GetParams())
+        {
+            return false;
+        }
+        double v = cfg->Get(m_name);
+        switch (m_unit)
+        {
+        case LIBCC_UNIT_BPS: {
+            auto p = dynamic_cast<DataRateValue*>(&value);
+            if (!p)
+                return false;
+            p->Set(DataRate(static_cast<uint64_t>(std::llround(v))));
+            return true;
+        }
+        case LIBCC_UNIT_NS: {
+            auto p = dynamic_cast<TimeValue*>(&value);
+            if (!p)
+                return false;
+            p->Set(NanoSeconds(static_cast<int64_t>(std::llround(v))));
+            return true;
+        }
+        case LIBCC_UNIT_BYTES:
+        case LIBCC_UNIT_COUNT: {
+            auto p = dynamic_cast<UintegerValue*>(&value);
+            if (!p)
+                return false;
+            p->Set(static_cast<uint64_t>(std::llround(v)));
+            return true;
+        }
+        case LIBCC_UNIT_BOOL: {
+            auto p = dynamic_cast<BooleanValue*>(&value);
+            if (!p)
+                return false;
+            p->Set(v != 0);
+            return true;
+        }
+        default: {
+            auto p = dynamic_cast<DoubleValue*>(&value);
+            if (!p)
+                return false;
+            p->Set(v);
+            return true;
+        }
+        }
+    }
+
+    bool HasGetter() const override
+    {
+        return true;
+    }
+
+    bool HasSetter() const override
+    {
+        return true;
+    }
+
+  private:
+    std::string m_name;
+    libcc_unit m_unit;
+};
+
+uint64_t
+ClampU64(double v)
+{
+    if (!(v > 0))
+        return 0;
+    if (v >= 1.8e19)
+        return std::numeric_limits<uint64_t>::max();
+    return static_cast<uint64_t>(std::llround(v));
+}
+
+std::string
+Format(libcc_unit unit, double v)
+{
+    char buf[64];
+    if (libcc_format_value(unit, v, buf, sizeof buf) != LIBCC_OK)
+    {
+        std::snprintf(buf, sizeof buf, "%g", v);
+    }
+    return buf;
+}
+
+TypeId
+BuildTypeId(const std::string& algorithm)
+{
+    const libcc_param_desc* table = nullptr;
+    size_t n = 0;
+    if (libcc_algorithm_params(algorithm.c_str(), &table, &n) != LIBCC_OK)
+    {
+        throw std::invalid_argument("unknown libcc algorithm '" + algorithm + "'");
+    }
+    TypeId tid = TypeId(kPrefix + algorithm);
+    tid.SetParent<LibccConfig>().SetGroupName("Libcc").AddConstructor<LibccConfig>();
+    for (size_t i = 0; i < n; i++)
+    {
+        const libcc_param_desc& d = table[i];
+        std::string help = std::string(d.doc ? d.doc : "") + " [" +
+                           (d.unit == LIBCC_UNIT_RATIO ? "ratio"
+                                                       : libcc_unit_name(d.unit)) +
+                           ", default " + Format(d.unit, d.def) + ", range " +
+                           Format(d.unit, d.min) + " .. " + Format(d.unit, d.max) + "]";
+        Ptr<const AttributeAccessor> acc = Create<LibccParamAccessor>(d.name, d.unit);
+        switch (d.unit)
+        {
+        case LIBCC_UNIT_BPS:
+            tid.AddAttribute(d.name,
+                             help,
+                             DataRateValue(DataRate(ClampU64(d.def))),
+                             acc,
+                             MakeDataRateChecker());
+            break;
+        case LIBCC_UNIT_NS:
+            tid.AddAttribute(d.name,
+                             help,
+                             TimeValue(NanoSeconds(ClampU64(d.def))),
+                             acc,
+                             MakeTimeChecker());
+            break;
+        case LIBCC_UNIT_BYTES:
+        case LIBCC_UNIT_COUNT:
+            tid.AddAttribute(d.name,
+                             help,
+                             UintegerValue(ClampU64(d.def)),
+                             acc,
+                             MakeUintegerChecker<uint64_t>(ClampU64(d.min), ClampU64(d.max)));
+            break;
+        case LIBCC_UNIT_BOOL:
+            tid.AddAttribute(d.name, help, BooleanValue(d.def != 0), acc, MakeBooleanChecker());
+            break;
+        default:
+            tid.AddAttribute(d.name,
+                             help,
+                             DoubleValue(d.def),
+                             acc,
+                             MakeDoubleChecker<double>(d.min, d.max));
+            break;
+        }
+    }
+    return tid;
+}
+
+// Registers every algorithm's TypeId when the library loads.
+struct RegisterAtLoad
+{
+    RegisterAtLoad()
+    {
+        LibccConfig::RegisterAll();
+    }
+} g_registerAtLoad;
+
+} // namespace
+
+NS_OBJECT_ENSURE_REGISTERED(LibccConfig);
+
+TypeId
+LibccConfig::GetTypeId()
+{
+    static TypeId tid = TypeId("ns3::LibccConfig").SetParent<Object>().SetGroupName("Libcc");
+    return tid;
+}
+
+TypeId
+LibccConfig::GetTypeIdFor(const std::string& algorithm)
+{
+    TypeId tid;
+    if (TypeId::LookupByNameFailSafe(kPrefix + algorithm, &tid))
+    {
+        return tid;
+    }
+    return BuildTypeId(algorithm);
+}
+
+void
+LibccConfig::RegisterAll()
+{
+    for (const char* const* a = libcc_algorithms(); a && *a; a++)
+    {
+        try
+        {
+            GetTypeIdFor(*a);
+        }
+        catch (const std::invalid_argument&)
+        {
+            // An algorithm without a parameter table yet: nothing to expose.
+        }
+    }
+}
+
+Ptr<LibccConfig>
+LibccConfig::Create(const std::string& algorithm, const std::string& assignments)
+{
+    ObjectFactory f;
+    f.SetTypeId(GetTypeIdFor(algorithm));
+    Ptr<LibccConfig> cfg = f.Create<LibccConfig>();
+    if (!cfg->GetParams())
+    {
+        throw std::invalid_argument("libcc: cannot create parameters for '" + algorithm + "'");
+    }
+    std::string err;
+    if (!assignments.empty() && !cfg->Parse(assignments, &err))
+    {
+        throw std::invalid_argument(err);
+    }
+    return cfg;
+}
+
+LibccConfig::LibccConfig()
+    : m_params(nullptr)
+{
+}
+
+LibccConfig::~LibccConfig()
+{
+    libcc_params_del(m_params);
+}
+
+libcc_params*
+LibccConfig::MutableParams()
+{
+    if (!m_params)
+    {
+        // The factory sets our TypeId after construction and before the
+        // attributes, so the algorithm is known by the first Set.
+        std::string name = GetInstanceTypeId().GetName();
+        if (name.compare(0, kPrefix.size(), kPrefix) != 0)
+        {
+            return nullptr;
+        }
+        m_algorithm = name.substr(kPrefix.size());
+        if (libcc_params_new(&m_params, m_algorithm.c_str()) != LIBCC_OK)
+        {
+            m_params = nullptr;
+        }
+    }
+    return m_params;
+}
+
+const std::string&
+LibccConfig::GetAlgorithm() const
+{
+    return m_algorithm;
+}
+
+const libcc_params*
+LibccConfig::GetParams() const
+{
+    return const_cast<LibccConfig*>(this)->MutableParams();
+}
+
+bool
+LibccConfig::Set(const std::string& name, const std::string& value, std::string* err)
+{
+    libcc_params* p = MutableParams();
+    int rc = p ? libcc_params_set(p, name.c_str(), value.c_str()) : LIBCC_ERR_INVALID_ARG;
+    if (rc != LIBCC_OK && err)
+    {
+        *err = p ? libcc_params_error(p) : "libcc: no algorithm";
+        if (err->empty())
+        {
+            *err = std::string(libcc_strerror(rc)) + ": " + name + "=" + value;
+        }
+    }
+    return rc == LIBCC_OK;
+}
+
+bool
+LibccConfig::Parse(const std::string& assignments, std::string* err)
+{
+    libcc_params* p = MutableParams();
+    int rc = p ? libcc_params_parse(p, assignments.c_str()) : LIBCC_ERR_INVALID_ARG;
+    if (rc != LIBCC_OK && err)
+    {
+        *err = p ? libcc_params_error(p) : "libcc: no algorithm";
+        if (err->empty())
+        {
+            *err = std::string(libcc_strerror(rc)) + ": " + assignments;
+        }
+    }
+    return rc == LIBCC_OK;
+}
+
+double
+LibccConfig::Get(const std::string& name) const
+{
+    double v = std::nan("");
+    const libcc_params* p = GetParams();
+    if (p)
+    {
+        libcc_params_get(p, name.c_str(), &v);
+    }
+    return v;
+}
+
+std::string
+LibccConfig::Describe(const std::string& algorithm)
+{
+    const libcc_param_desc* table = nullptr;
+    size_t n = 0;
+    std::ostringstream os;
+    if (libcc_algorithm_params(algorithm.c_str(), &table, &n) != LIBCC_OK)
+    {
+        return "  (unknown algorithm)\n";
+    }
+    for (size_t i = 0; i < n; i++)
+    {
+        const libcc_param_desc& d = table[i];
+        os << "    " << d.name << "=" << Format(d.unit, d.def) << "  ["
+           << Format(d.unit, d.min) << " .. " << Format(d.unit, d.max) << "]  "
+           << (d.doc ? d.doc : "") << "\n";
+    }
+    return os.str();
+}
+
+} // namespace ns3

@@ -1,0 +1,566 @@
+// SPDX-License-Identifier: GPL-2.0-only
+
+#include "rdma-nic.h"
+
+#include <ns3/boolean.h>
+#include <ns3/simulator.h>
+#include <ns3/string.h>
+#include <ns3/uinteger.h>
+
+#include <algorithm>
+
+namespace ns3
+{
+
+NS_OBJECT_ENSURE_REGISTERED(RdmaNic);
+
+TypeId
+RdmaNic::GetTypeId()
+{
+    static TypeId tid =
+        TypeId("ns3::RdmaNic")
+            .SetParent<Object>()
+            .SetGroupName("Libcc")
+            .AddConstructor<RdmaNic>()
+            .AddAttribute("PayloadSize",
+                          "Payload bytes of a full data packet (the MTU's payload), bytes",
+                          UintegerValue(1000),
+                          MakeUintegerAccessor(&RdmaNic::m_payload),
+                          MakeUintegerChecker<uint32_t>(1, 9000))
+            .AddAttribute("AckPriority",
+                          "Priority (0..7) of ACK, NACK and CNP packets",
+                          UintegerValue(0),
+                          MakeUintegerAccessor(&RdmaNic::m_ackPrio),
+                          MakeUintegerChecker<uint8_t>(0, 7))
+            .AddAttribute("RetransmitTimeout",
+                          "Go back to the first unacknowledged byte when nothing was "
+                          "acknowledged for this long while data is outstanding, time",
+                          TimeValue(MilliSeconds(1)),
+                          MakeTimeAccessor(&RdmaNic::m_rto),
+                          MakeTimeChecker(MicroSeconds(1)))
+            .AddAttribute("NackInterval",
+                          "Minimum time between two NACKs for the same missing byte, time",
+                          TimeValue(MicroSeconds(100)),
+                          MakeTimeAccessor(&RdmaNic::m_nackInterval),
+                          MakeTimeChecker(Time(0)))
+            .AddTraceSource("FlowComplete",
+                            "A flow sent by this NIC was fully acknowledged: size, start, "
+                            "FCT and ideal FCT",
+                            MakeTraceSourceAccessor(&RdmaNic::m_flowComplete),
+                            "ns3::RdmaNic::FlowCompleteCallback")
+            .AddTraceSource("RxDeliver",
+                            "In-order data delivered to the receiving application: flow id, "
+                            "first byte, bytes",
+                            MakeTraceSourceAccessor(&RdmaNic::m_rxDeliver),
+                            "ns3::RdmaNic::RxDeliverCallback")
+            .AddTraceSource("TxData",
+                            "A data packet left: flow id, first byte, payload bytes, "
+                            "retransmission",
+                            MakeTraceSourceAccessor(&RdmaNic::m_txData),
+                            "ns3::RdmaNic::TxDataCallback");
+    return tid;
+}
+
+RdmaNic::RdmaNic()
+    : m_rr(0),
+      m_ctrlBytes(0),
+      m_wakeAtPs(UINT64_MAX),
+      m_payload(1000),
+      m_ackPrio(0),
+      m_ackIntFormat(RoceIntHeader::FORMAT_HPCC)
+{
+}
+
+RdmaNic::~RdmaNic() = default;
+
+void
+RdmaNic::DoDispose()
+{
+    m_wake.Cancel();
+    for (auto& qp : m_tx)
+    {
+        qp->m_rtoEvent.Cancel();
+        qp->m_startEvent.Cancel();
+        qp->StopCc();
+    }
+    m_tx.clear();
+    m_active.clear();
+    m_np.reset();
+    m_ctrl.clear();
+    if (m_dev)
+    {
+        m_dev->SetEgressSource(nullptr);
+    }
+    m_dev = nullptr;
+    m_node = nullptr;
+    m_cc = nullptr;
+    Object::DoDispose();
+}
+
+void
+RdmaNic::Setup(Ptr<Node> node, Ptr<QbbNetDevice> dev, Ipv4Address ip)
+{
+    m_node = node;
+    m_dev = dev;
+    m_ip = ip;
+    dev->SetEgressSource(this);
+    dev->SetQbbReceiveCallback(MakeCallback(&RdmaNic::Receive, this));
+}
+
+void
+RdmaNic::SetCcConfig(Ptr<LibccConfig> cfg)
+{
+    m_cc = cfg;
+    // FNCC switches stamp the ACKs with their own hop format.
+    m_ackIntFormat = (cfg && cfg->GetAlgorithm() == "fncc") ? RoceIntHeader::FORMAT_FNCC
+                                                            : RoceIntHeader::FORMAT_HPCC;
+}
+
+uint32_t
+RdmaNic::DataWireBytes() const
+{
+    return QbbNetDevice::WireBytes(RoceDataHeaderBytes(false, 0) + m_payload);
+}
+
+uint32_t
+RdmaNic::DataOverheadBytes() const
+{
+    return DataWireBytes() - m_payload;
+}
+
+uint32_t
+RdmaNic::AckWireBytes()
+{
+    RocePacketInfo a;
+    a.type = RocePktType::ACK;
+    return QbbNetDevice::WireBytes(RocePacketBytes(a));
+}
+
+Ptr<RdmaTxQueuePair>
+RdmaNic::Connect(Ptr<RdmaNic> src, Ptr<RdmaNic> dst, const RdmaFlowParams& flowIn)
+{
+    RdmaFlowParams flow = flowIn;
+    flow.srcIp = src->m_ip.Get();
+    flow.dstIp = dst->m_ip.Get();
+    uint32_t rxQpn = dst->AddRx(flow);
+    uint32_t txQpn = src->m_tx.size();
+    dst->m_rx[rxQpn].peerQpn = txQpn;
+    Ptr<RdmaTxQueuePair> qp = CreateObject<RdmaTxQueuePair>();
+    qp->Setup(flow, txQpn, rxQpn, src->m_payload);
+    src->m_tx.push_back(qp);
+    uint64_t now = LibccNow();
+    Time delay = NanoSeconds(flow.startNs > now ? flow.startNs - now : 0);
+    qp->m_startEvent = Simulator::Schedule(delay, &RdmaNic::StartFlow, src, qp);
+    return qp;
+}
+
+uint32_t
+RdmaNic::AddRx(const RdmaFlowParams& flow)
+{
+    RdmaRxQueuePair rx;
+    rx.flow = flow;
+    rx.localQpn = m_rx.size();
+    m_rx.push_back(rx);
+    return rx.localQpn;
+}
+
+void
+RdmaNic::StartFlow(Ptr<RdmaTxQueuePair> qp)
+{
+    if (!m_cc)
+    {
+        SetCcConfig(LibccConfig::Create("none"));
+    }
+    qp->StartCc(m_cc->GetParams(), m_dev->GetDataRate().GetBitRate(), DataWireBytes());
+    m_active.push_back(PeekPointer(qp));
+    m_dev->TriggerTransmit();
+}
+
+void
+RdmaNic::FinishFlow(RdmaTxQueuePair* qp)
+{
+    qp->m_rtoEvent.Cancel();
+    auto it = std::find(m_active.begin(), m_active.end(), qp);
+    if (it != m_active.end())
+    {
+        size_t idx = it - m_active.begin();
+        m_active.erase(it);
+        if (m_rr > idx)
+        {
+            m_rr--;
+        }
+    }
+    RdmaFlowRecord rec;
+    rec.flow = qp->GetFlow();
+    rec.fctNs = qp->GetFinishNs() - rec.flow.startNs;
+    uint64_t packets = (rec.flow.sizeBytes + m_payload - 1) / m_payload;
+    uint64_t wireBytes = rec.flow.sizeBytes + packets * DataOverheadBytes();
+    rec.idealFctNs = rec.flow.baseRttNs +
+                     (rec.flow.bottleneckBps
+                          ? static_cast<uint64_t>(static_cast<unsigned __int128>(wireBytes) * 8 *
+                                                  1000000000ull / rec.flow.bottleneckBps)
+                          : 0);
+    rec.retransmittedBytes = qp->GetRetransmittedBytes();
+    rec.timeouts = qp->GetTimeouts();
+    if (qp->GetCc())
+    {
+        m_counters.ccErrors += qp->GetCc()->GetErrors();
+    }
+    qp->StopCc();
+    m_flowComplete(rec);
+}
+
+uint64_t
+RdmaNic::GetQueueBytes(uint8_t prio) const
+{
+    return prio == m_ackPrio ? m_ctrlBytes : 0;
+}
+
+void
+RdmaNic::EnqueueControl(Ptr<Packet> p)
+{
+    m_ctrlBytes += p->GetSize();
+    m_ctrl.push_back(p);
+    m_dev->TriggerTransmit();
+}
+
+Ptr<Packet>
+RdmaNic::DequeueNext(const std::array<bool, QBB_N_PRIO>& paused, uint8_t& prioOut)
+{
+    if (!m_ctrl.empty() && !paused[m_ackPrio])
+    {
+        Ptr<Packet> p = m_ctrl.front();
+        m_ctrl.pop_front();
+        m_ctrlBytes -= p->GetSize();
+        prioOut = m_ackPrio;
+        return p;
+    }
+    uint64_t nowPs = NowPs();
+    uint64_t earliest = UINT64_MAX;
+    size_t n = m_active.size();
+    for (size_t i = 0; i < n; i++)
+    {
+        size_t idx = (m_rr + i) % n;
+        RdmaTxQueuePair* qp = m_active[idx];
+        const RdmaFlowParams& f = qp->GetFlow();
+        if (paused[f.prio] || !qp->HasDataToSend() || !qp->WindowOpen())
+        {
+            continue;
+        }
+        if (qp->NextAvailPs() > nowPs)
+        {
+            earliest = std::min(earliest, qp->NextAvailPs());
+            continue;
+        }
+        uint64_t seq = qp->GetSndNxt();
+        uint32_t payload = qp->NextPayload();
+        unsigned flags = qp->CcOnTx(payload);
+        RocePacketInfo info;
+        info.type = RocePktType::DATA;
+        info.src = m_ip;
+        info.dst = Ipv4Address(f.dstIp);
+        info.sport = f.sport;
+        info.prio = f.prio;
+        info.ecn = ROCE_ECN_ECT0;
+        info.destQp = qp->GetPeerQpn();
+        info.psn = static_cast<uint32_t>(seq / m_payload) & 0xffffff;
+        info.last = seq + payload == f.sizeBytes;
+        info.seq = seq;
+        info.payloadBytes = payload;
+        info.hasInt = (flags & LIBCC_TX_REQUEST_INT) != 0;
+        info.intFormat = RoceIntHeader::FORMAT_HPCC;
+        Ptr<Packet> p = RoceBuild(info);
+        bool retx = qp->IsRetransmission();
+        qp->OnSent(payload, QbbNetDevice::WireBytes(p->GetSize()), nowPs);
+        m_txData(f.flowId, seq, payload, retx);
+        ArmRto(qp);
+        m_counters.dataSent++;
+        m_rr = (idx + 1) % n;
+        prioOut = f.prio;
+        return p;
+    }
+    if (earliest != UINT64_MAX)
+    {
+        WakeAt(earliest);
+    }
+    return nullptr;
+}
+
+void
+RdmaNic::WakeAt(uint64_t ps)
+{
+    if (m_wake.IsRunning() && m_wakeAtPs <= ps)
+    {
+        return;
+    }
+    m_wake.Cancel();
+    m_wakeAtPs = ps;
+    uint64_t nowPs = NowPs();
+    uint64_t delayPs = ps > nowPs ? ps - nowPs : 0;
+    Time delay = PicoSeconds(delayPs);
+    if (static_cast<uint64_t>(delay.GetPicoSeconds()) < delayPs)
+    {
+        // Coarser resolution than ps: round up, never wake before the pacer allows.
+        delay += TimeStep(1);
+    }
+    m_wake = Simulator::Schedule(delay, &RdmaNic::Wake, this);
+}
+
+void
+RdmaNic::Wake()
+{
+    m_wakeAtPs = UINT64_MAX;
+    m_dev->TriggerTransmit();
+}
+
+void
+RdmaNic::ArmRto(RdmaTxQueuePair* qp)
+{
+    if (qp->m_rtoEvent.IsRunning())
+    {
+        return;
+    }
+    uint64_t at = qp->NextTimeoutCheck(m_rto.GetNanoSeconds());
+    if (at == UINT64_MAX)
+    {
+        return;
+    }
+    uint64_t now = LibccNow();
+    qp->m_rtoEvent = Simulator::Schedule(NanoSeconds(at > now ? at - now : 0),
+                                         &RdmaNic::RtoFired,
+                                         this,
+                                         qp);
+}
+
+void
+RdmaNic::RtoFired(RdmaTxQueuePair* qp)
+{
+    // The check is lazy: ACK progress only moves a timestamp, and this event
+    // re-arms itself for the new expiry instead of being re-scheduled per ACK.
+    uint64_t now = LibccNow();
+    if (qp->CheckTimeout(now, m_rto.GetNanoSeconds()))
+    {
+        m_counters.timeouts++;
+        m_dev->TriggerTransmit();
+    }
+    ArmRto(qp);
+}
+
+void
+RdmaNic::Receive(Ptr<QbbNetDevice>, Ptr<Packet> p)
+{
+    RocePacketInfo info;
+    if (!RoceParse(p, info))
+    {
+        m_counters.badPackets++;
+        return;
+    }
+    switch (info.type)
+    {
+    case RocePktType::DATA:
+    case RocePktType::PROBE:
+        OnData(info);
+        break;
+    case RocePktType::ACK:
+    case RocePktType::NACK:
+        OnAckPacket(info);
+        break;
+    case RocePktType::CNP:
+        if (info.destQp < m_tx.size())
+        {
+            m_counters.cnpsRcvd++;
+            m_tx[info.destQp]->OnCnp();
+        }
+        else
+        {
+            m_counters.badPackets++;
+        }
+        break;
+    default:
+        m_counters.badPackets++;
+        break;
+    }
+}
+
+void
+RdmaNic::EnsureNp()
+{
+    if (m_np)
+    {
+        return;
+    }
+    if (!m_cc)
+    {
+        SetCcConfig(LibccConfig::Create("none"));
+    }
+    libcc_np_info ni{};
+    ni.max_flows = std::max<uint32_t>(m_rx.size(), 1);
+    ni.line_rate_bps = m_dev->GetDataRate().GetBitRate();
+    uint64_t rtt = 0;
+    for (const auto& rx : m_rx)
+    {
+        rtt = std::max(rtt, rx.flow.baseRttNs);
+    }
+    ni.base_rtt_ns = rtt;
+    m_np = std::make_unique<LibccNp>(m_cc->GetParams(), ni, MakeCallback(&RdmaNic::SendCnp, this));
+}
+
+void
+RdmaNic::OnData(const RocePacketInfo& info)
+{
+    if (info.destQp >= m_rx.size())
+    {
+        m_counters.badPackets++;
+        return;
+    }
+    m_counters.dataRcvd++;
+    RdmaRxQueuePair& rx = m_rx[info.destQp];
+    bool ce = info.ecn == ROCE_ECN_CE;
+    bool probe = info.type == RocePktType::PROBE;
+    RdmaRxQueuePair::Verdict v =
+        probe ? RdmaRxQueuePair::DUPLICATE : rx.OnData(info.seq, info.payloadBytes);
+    if (v == RdmaRxQueuePair::DUPLICATE && !probe)
+    {
+        // Already delivered (a go-back-N resend): re-acknowledge so the
+        // sender moves past it, without counting it as new data in libcc.
+        SendAck(rx, false, nullptr, ce);
+        return;
+    }
+    if (v == RdmaRxQueuePair::IN_ORDER)
+    {
+        m_rxDeliver(rx.flow.flowId, info.seq, info.payloadBytes);
+    }
+    EnsureNp();
+    libcc_data_pkt pkt{};
+    pkt.flow_id = rx.localQpn;
+    pkt.seq = info.seq;
+    pkt.bytes = info.payloadBytes;
+    pkt.ecn_ce = ce;
+    pkt.is_probe = probe;
+    pkt.last_of_flow = info.last;
+    pkt.ints = info.hasInt ? &info.ints : nullptr;
+    libcc_np_verdict verdict{};
+    if (!m_np->OnData(pkt, &verdict))
+    {
+        m_counters.ccErrors++;
+    }
+    uint64_t now = LibccNow();
+    if (v == RdmaRxQueuePair::GAP)
+    {
+        if (rx.NackDue(now, m_nackInterval.GetNanoSeconds()))
+        {
+            rx.nackSeq = rx.expected;
+            rx.nackNs = now;
+            SendAck(rx, true, &verdict, ce);
+        }
+        return;
+    }
+    bool complete = rx.expected >= rx.flow.sizeBytes && !probe;
+    if (verdict.send_ack || complete || probe)
+    {
+        SendAck(rx, false, &verdict, ce);
+    }
+    if (complete && !rx.done)
+    {
+        rx.done = true;
+        m_np->FlowEnd(rx.localQpn);
+    }
+}
+
+void
+RdmaNic::SendAck(RdmaRxQueuePair& rx, bool nack, const libcc_np_verdict* verdict, bool ce)
+{
+    RocePacketInfo a;
+    a.type = nack ? RocePktType::NACK : RocePktType::ACK;
+    a.src = m_ip;
+    a.dst = Ipv4Address(rx.flow.srcIp);
+    a.sport = rx.flow.sport;
+    a.prio = m_ackPrio;
+    a.ecn = ROCE_ECN_NOT_ECT;
+    a.destQp = rx.peerQpn;
+    a.ackSeq = rx.expected;
+    a.hasInt = true;
+    a.intFormat = m_ackIntFormat;
+    a.ecnEcho = ce;
+    if (verdict)
+    {
+        a.nFlows = static_cast<uint16_t>(std::min<uint32_t>(verdict->ack.n_flows, 65535));
+        a.rxWindow = static_cast<uint32_t>(
+            std::min<uint64_t>(verdict->ack.rx_window_bytes, UINT32_MAX));
+        a.ecnEcho = ce || verdict->ack.ecn_echo;
+        a.ints = verdict->ack.ints;
+    }
+    Ptr<Packet> p = RoceBuild(a);
+    if (!p)
+    {
+        // An INT hop that does not encode: send the ACK without hops.
+        a.ints.n_hops = 0;
+        p = RoceBuild(a);
+        m_counters.ccErrors++;
+    }
+    if (nack)
+    {
+        m_counters.nacksSent++;
+    }
+    else
+    {
+        m_counters.acksSent++;
+    }
+    EnqueueControl(p);
+}
+
+void
+RdmaNic::SendCnp(uint64_t rxQpn)
+{
+    if (rxQpn >= m_rx.size())
+    {
+        return;
+    }
+    const RdmaRxQueuePair& rx = m_rx[rxQpn];
+    RocePacketInfo c;
+    c.type = RocePktType::CNP;
+    c.src = m_ip;
+    c.dst = Ipv4Address(rx.flow.srcIp);
+    c.sport = rx.flow.sport;
+    c.prio = m_ackPrio;
+    c.ecn = ROCE_ECN_NOT_ECT;
+    c.destQp = rx.peerQpn;
+    m_counters.cnpsSent++;
+    EnqueueControl(RoceBuild(c));
+}
+
+void
+RdmaNic::OnAckPacket(const RocePacketInfo& info)
+{
+    if (info.destQp >= m_tx.size())
+    {
+        m_counters.badPackets++;
+        return;
+    }
+    RdmaTxQueuePair* qp = PeekPointer(m_tx[info.destQp]);
+    libcc_ack ack{};
+    ack.seq = info.ackSeq;
+    ack.rx_window_bytes = info.rxWindow;
+    ack.n_flows = info.nFlows;
+    ack.ecn_echo = info.ecnEcho;
+    ack.ints = info.ints;
+    uint64_t now = LibccNow();
+    bool done;
+    if (info.type == RocePktType::NACK)
+    {
+        m_counters.nacksRcvd++;
+        done = qp->OnNack(ack, now);
+    }
+    else
+    {
+        m_counters.acksRcvd++;
+        done = qp->OnAck(ack, now);
+    }
+    if (done)
+    {
+        FinishFlow(qp);
+    }
+    m_dev->TriggerTransmit();
+}
+
+} // namespace ns3
