@@ -455,6 +455,14 @@ static void start(replay *r)
         }
     }
 
+    /* Relations between parameters (kmin <= kmax ...) are checked here so
+     * the message names them; libcc_rp_new would only return the code. */
+    rv = libcc_params_validate(r->params);
+    if (rv != LIBCC_OK) {
+        const char *e = libcc_params_error(r->params);
+        fail_at(r, 0, "parameters of %s: %s", algo, *e ? e : libcc_strerror(rv));
+    }
+
     r->max_hops = LIBCC_INT_MAX_HOPS;
     if (libcc_params_get(r->params, "max_hops", &hops) == LIBCC_OK && hops >= 1 &&
         hops < LIBCC_INT_MAX_HOPS)
@@ -716,6 +724,19 @@ static void usage(FILE *f)
           f);
 }
 
+static void help_table(const libcc_param_desc *t, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        char def[64], lo[64], hi[64];
+        const char *unit = libcc_unit_name(t[i].unit);
+        libcc_format_value(t[i].unit, t[i].def, def, sizeof def);
+        libcc_format_value(t[i].unit, t[i].min, lo, sizeof lo);
+        libcc_format_value(t[i].unit, t[i].max, hi, sizeof hi);
+        printf("  %-30s [%s] default %s, range %s .. %s\n      %s\n", t[i].name,
+               *unit ? unit : "ratio", def, lo, hi, t[i].doc ? t[i].doc : "");
+    }
+}
+
 static void help_algo(const char *algo)
 {
     const libcc_param_desc *t;
@@ -724,15 +745,10 @@ static void help_algo(const char *algo)
     if (rv != LIBCC_OK)
         fail_at(NULL, 0, "--algo '%s': %s (libcc-replay --list)", algo, libcc_strerror(rv));
     printf("\nParameters of %s (--param NAME=VALUE or @param NAME=VALUE):\n", algo);
-    for (size_t i = 0; i < n; i++) {
-        char def[64], lo[64], hi[64];
-        libcc_format_value(t[i].unit, t[i].def, def, sizeof def);
-        libcc_format_value(t[i].unit, t[i].min, lo, sizeof lo);
-        libcc_format_value(t[i].unit, t[i].max, hi, sizeof hi);
-        printf("  %-32s [%s] default %s, range %s .. %s\n      %s\n", t[i].name,
-               *libcc_unit_name(t[i].unit) ? libcc_unit_name(t[i].unit) : "ratio", def, lo, hi,
-               t[i].doc ? t[i].doc : "");
-    }
+    help_table(t, n);
+    libcc_common_params(&t, &n);
+    printf("\nCommon parameters (every algorithm):\n");
+    help_table(t, n);
 }
 
 static void opt_value(setting *s, libcc_unit unit, const char *opt, const char *text)

@@ -420,6 +420,20 @@ START_TEST(test_error_unknown_param)
 }
 END_TEST
 
+/* kmin <= kmax is a relation no single @param can break alone: reported
+ * before the replay starts, naming both parameters. */
+START_TEST(test_error_parameter_relation)
+{
+    tool_run r;
+    run_tool(&r, "@algo dcqcn\n@param kmin=500KB kmax=400KB\n@flow line_rate=100Gbps\n0us cnp\n",
+             NULL);
+    ck_assert_int_eq(r.status, 2);
+    ck_assert_msg(strstr(r.err, "kmin") && strstr(r.err, "kmax"), "%s", r.err);
+    ck_assert_str_eq(r.out, "");
+    free_run(&r);
+}
+END_TEST
+
 /* max_hops=2: the third hop= of one ACK is refused. */
 START_TEST(test_error_too_many_hops)
 {
@@ -486,7 +500,8 @@ START_TEST(test_list)
 END_TEST
 
 /* --algo dcqcn --help lists every parameter of the table with its default
- * formatted by libcc_format_value on the same line. */
+ * formatted by libcc_format_value on the same line, then the three common
+ * parameters (ack_interval, max_hops, activity_window). */
 START_TEST(test_help_lists_parameters)
 {
     static const char *const args[] = {"--algo", "dcqcn", "--help", NULL};
@@ -508,6 +523,14 @@ START_TEST(test_help_lists_parameters)
         eol = strchr(line, '\n');
         snprintf(key, sizeof key, "default %s,", def);
         ck_assert_msg(strstr(line, key) && strstr(line, key) < eol, "%s: no '%s'", t[i].name, key);
+    }
+    /* and the common ones every algorithm accepts */
+    libcc_common_params(&t, &n);
+    ck_assert_uint_eq(n, 3);
+    for (size_t i = 0; i < n; i++) {
+        char key[160];
+        snprintf(key, sizeof key, "  %s ", t[i].name);
+        ck_assert_msg(strstr(r.out, key) != NULL, "--help lacks %s", t[i].name);
     }
     free_run(&r);
 }
@@ -535,6 +558,7 @@ Suite *replay_suite(void)
     tcase_add_test(bad, test_error_bad_unit);
     tcase_add_test(bad, test_error_bad_number);
     tcase_add_test(bad, test_error_unknown_param);
+    tcase_add_test(bad, test_error_parameter_relation);
     tcase_add_test(bad, test_error_too_many_hops);
     tcase_add_test(bad, test_error_directives);
     tcase_add_test(bad, test_garbage_is_an_error_not_a_crash);
