@@ -1,0 +1,784 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * hpcc: the HPCC++ draft's sender algorithm (section 4.2), its switch
+ * stamping and receiver echo. Every expected value is derived by hand in
+ * the comment beside it.
+ *
+ * Common setting unless a test says otherwise: line rate B = 100 Gbps,
+ * T = 12 us, so B*T = 100e9 * 12e-6 / 8 = 150000 bytes = W_init, eta = 0.95,
+ * max_stage = 5. A one-hop record with ts advancing by T = 12000 ns:
+ *   txBytes delta 150000 B  -> txRate = 150000*8/12e-6 = 100 Gbps = B -> 1.0
+ *   txBytes delta  75000 B  -> txRate = B/2                            -> 0.5
+ *   qlen term = min(qlen, qlen_prev) / 150000.
+ * Rates: R = W*8/T = W * 8e9 / 12000 bit/s.
+ */
+#include <check.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <libcc/libcc.h>
+
+#define G (UINT64_C(1000000000))
+#define LINE (100 * G)
+#define T_NS UINT64_C(12000)
+
+static libcc_rp *mk_rp_full(const char *algo, const char *assign, uint64_t line, uint64_t t_ns)
+{
+    libcc_params *p = NULL;
+    ck_assert_int_eq(libcc_params_new(&p, algo), LIBCC_OK);
+    if (assign)
+        ck_assert_msg(libcc_params_parse(p, assign) == LIBCC_OK, "%s", libcc_params_error(p));
+    libcc_flow_info fi;
+    memset(&fi, 0, sizeof fi);
+    fi.line_rate_bps = line;
+    fi.base_rtt_ns = t_ns;
+    fi.mtu_bytes = 1000;
+    libcc_rp *rp = NULL;
+    ck_assert_int_eq(libcc_rp_new(&rp, p, &fi, NULL, NULL, 0), LIBCC_OK);
+    libcc_params_del(p);
+    return rp;
+}
+
+static libcc_rp *mk_rp(const char *assign)
+{
+    return mk_rp_full("hpcc", assign, LINE, T_NS);
+}
+
+static double var(const libcc_rp *rp, const char *name)
+{
+    const libcc_param_desc *d;
+    size_t n;
+    double v[32];
+    ck_assert_int_eq(libcc_rp_vars(rp, &d, &n), LIBCC_OK);
+    ck_assert_uint_le(n, 32);
+    ck_assert_int_eq(libcc_rp_read_vars(rp, v, n), LIBCC_OK);
+    for (size_t i = 0; i < n; i++)
+        if (strcmp(d[i].name, name) == 0)
+            return v[i];
+    ck_abort_msg("no variable %s", name);
+    return NAN;
+}
+
+static libcc_int_hop hop(uint64_t ts, uint64_t tx, uint64_t q)
+{
+    libcc_int_hop h;
+    memset(&h, 0, sizeof h);
+    h.bandwidth_bps = LINE;
+    h.ts_ns = ts;
+    h.tx_bytes = tx;
+    h.qlen_bytes = q;
+    return h;
+}
+
+static libcc_ack mk_ack(uint64_t seq, unsigned n, const libcc_int_hop *hops)
+{
+    libcc_ack a;
+    memset(&a, 0, sizeof a);
+    a.seq = seq;
+    libcc_int_list_init(&a.ints);
+    for (unsigned i = 0; i < n; i++) {
+        libcc_int_hop h = hops[i];
+        h.switch_id = i;
+        ck_assert_int_eq(libcc_int_list_push(&a.ints, &h, LIBCC_INT_MAX_HOPS), LIBCC_OK);
+    }
+    return a;
+}
+
+/* One hop ACK. */
+static int ack1(libcc_rp *rp, uint64_t now, uint64_t seq, uint64_t ts, uint64_t tx, uint64_t q)
+{
+    libcc_int_hop h = hop(ts, tx, q);
+    libcc_ack a = mk_ack(seq, 1, &h);
+    return libcc_rp_on_ack(rp, now, &a);
+}
+
+static void tx(libcc_rp *rp, uint64_t now, uint64_t seq, uint32_t bytes)
+{
+    unsigned flags = 0;
+    ck_assert_int_eq(libcc_rp_on_tx(rp, now, seq, bytes, &flags), LIBCC_OK);
+}
+
+/* Invariants after any input: a usable, finite, bounded rate and window. */
+static void sane(const libcc_rp *rp)
+{
+    ck_assert_uint_ge(libcc_rp_rate_bps(rp), 1);
+    ck_assert_uint_le(libcc_rp_rate_bps(rp), LINE);
+    ck_assert_uint_ge(libcc_rp_window_bytes(rp), 1000);   /* one MTU */
+    ck_assert_uint_le(libcc_rp_window_bytes(rp), 150000); /* B*T */
+    ck_assert(isfinite(var(rp, "U")));
+    ck_assert(isfinite(var(rp, "W")));
+    ck_assert(isfinite(var(rp, "Wc")));
+}
+
+/* Flows start at line rate with W = Wc = B*T (draft section 5); U starts
+ * at 1 like the reference simulator; W_ai by the rule of thumb
+ * W_init*(1-eta)/N = 150000*0.05/100 = 75 bytes. */
+START_TEST(test_initial_state)
+{
+    libcc_rp *rp = mk_rp(NULL);
+    ck_assert_uint_eq(libcc_rp_rate_bps(rp), LINE);
+    ck_assert_uint_eq(libcc_rp_window_bytes(rp), 150000);
+    ck_assert_double_eq_tol(var(rp, "Wc"), 150000.0, 1e-9);
+    ck_assert_double_eq_tol(var(rp, "U"), 1.0, 1e-12);
+    ck_assert_double_eq_tol(var(rp, "w_ai"), 75.0, 1e-9);
+    ck_assert_double_eq_tol(var(rp, "T"), 12000.0, 1e-9);
+    ck_assert_uint_eq(libcc_rp_deadline_ns(rp), LIBCC_NO_DEADLINE);
+    libcc_rp_del(rp);
+}
+END_TEST
+
+/* W_ai = W_init*(1-eta)/N_expected, an explicit w_ai overrides it, and T
+ * comes from base_rtt when set, else the flow, else the draft's 5 us. */
+START_TEST(test_wai_and_t)
+{
+    libcc_rp *rp = mk_rp("expected_flows=10");
+    ck_assert_double_eq_tol(var(rp, "w_ai"), 750.0, 1e-9); /* 150000*0.05/10 */
+    libcc_rp_del(rp);
+
+    rp = mk_rp("expected_flows=10 w_ai=2KB");
+    ck_assert_double_eq_tol(var(rp, "w_ai"), 2000.0, 1e-9); /* 2 KB = 2000 B wins */
+    libcc_rp_del(rp);
+
+    rp = mk_rp("eta=0.9 expected_flows=4");
+    ck_assert_double_eq_tol(var(rp, "w_ai"), 3750.0, 1e-9); /* 150000*0.1/4 */
+    libcc_rp_del(rp);
+
+    rp = mk_rp("base_rtt=24us");
+    ck_assert_double_eq_tol(var(rp, "T"), 24000.0, 1e-9);
+    ck_assert_uint_eq(libcc_rp_window_bytes(rp), 300000); /* 100e9*24e-6/8 */
+    ck_assert_double_eq_tol(var(rp, "w_ai"), 150.0, 1e-9); /* 300000*0.05/100 */
+    libcc_rp_del(rp);
+
+    rp = mk_rp_full("hpcc", NULL, LINE, 0);
+    ck_assert_double_eq_tol(var(rp, "T"), 5000.0, 1e-9);
+    ck_assert_uint_eq(libcc_rp_window_bytes(rp), 62500); /* 100e9*5e-6/8 */
+    libcc_rp_del(rp);
+
+    /* A BDP below one MTU (1 Gbps * 1 us = 125 B) caps the floor too: the
+     * window is the BDP and the rate the line rate, never above. */
+    rp = mk_rp_full("hpcc", NULL, G, 1000);
+    ck_assert_uint_eq(libcc_rp_window_bytes(rp), 125);
+    ck_assert_uint_eq(libcc_rp_rate_bps(rp), G);
+    libcc_rp_del(rp);
+}
+END_TEST
+
+/* Bad parameters are refused and named. */
+START_TEST(test_bad_params)
+{
+    libcc_params *p = NULL;
+    ck_assert_int_eq(libcc_params_new(&p, "hpcc"), LIBCC_OK);
+    ck_assert_int_eq(libcc_params_set(p, "eta", "1.5"), LIBCC_ERR_OUT_OF_RANGE);
+    ck_assert_ptr_nonnull(strstr(libcc_params_error(p), "eta"));
+    ck_assert_int_eq(libcc_params_set(p, "expected_flows", "0"), LIBCC_ERR_OUT_OF_RANGE);
+    ck_assert_ptr_nonnull(strstr(libcc_params_error(p), "expected_flows"));
+    ck_assert_int_eq(libcc_params_set(p, "base_rtt", "12"), LIBCC_ERR_BAD_UNIT);
+    ck_assert_ptr_nonnull(strstr(libcc_params_error(p), "base_rtt"));
+    ck_assert_int_eq(libcc_params_set(p, "alpha", "1.05"), LIBCC_ERR_UNKNOWN_PARAM);
+    libcc_params_del(p);
+}
+END_TEST
+
+/* The first ACK has no previous record: it is stored, nothing changes. */
+START_TEST(test_first_ack_stores_only)
+{
+    libcc_rp *rp = mk_rp("w_ai=500B");
+    tx(rp, 0, 0, 1000);
+    /* Even a record that would read as heavy congestion later. */
+    ck_assert_int_eq(ack1(rp, 1000, 1000, 5000, 999999, 900000), LIBCC_OK);
+    ck_assert_uint_eq(libcc_rp_window_bytes(rp), 150000);
+    ck_assert_uint_eq(libcc_rp_rate_bps(rp), LINE);
+    ck_assert_double_eq_tol(var(rp, "U"), 1.0, 1e-12);
+    ck_assert_double_eq(var(rp, "resets"), 0.0);
+    libcc_rp_del(rp);
+}
+END_TEST
+
+/* U = 2 shrinks W to Wc*eta/U + W_ai; then qLen 0 and txRate = B/2 give
+ * U = 0.5 (tau = T) and additive steps W = Wc + W_ai for max_stage ACKs;
+ * the next ACK takes the multiplicative step W = Wc/(U/eta) + W_ai. */
+START_TEST(test_additive_then_multiplicative)
+{
+    libcc_rp *rp = mk_rp("w_ai=500B");
+    uint64_t t = 0, ts = 0, txb = 0;
+    tx(rp, t, 0, 1000);
+    /* ACK1: qlen 150000 stored. */
+    ck_assert_int_eq(ack1(rp, t += 1000, 1000, ts, txb, 150000), LIBCC_OK);
+    /* ACK2: dts = T, dtx = 150000, qlen min(150000,150000):
+     * u' = 150000/150000 + 1 = 2, U = 2 (tau = T),
+     * W = 150000 * 0.95 / 2 + 500 = 71250 + 500 = 71750; seq 2000 > 0 syncs Wc. */
+    tx(rp, t, 1000, 1000);
+    ck_assert_int_eq(ack1(rp, t += 1000, 2000, ts += T_NS, txb += 150000, 150000), LIBCC_OK);
+    ck_assert_double_eq_tol(var(rp, "U"), 2.0, 1e-12);
+    ck_assert_uint_eq(libcc_rp_window_bytes(rp), 71750);
+    ck_assert_uint_eq(libcc_rp_rate_bps(rp), 47833333333u); /* 71750*8e9/12000 = 47833333333.3 */
+    ck_assert_double_eq_tol(var(rp, "Wc"), 71750.0, 1e-9);
+
+    /* ACK3..7: qlen 0 (min(0, prev) = 0), dtx 75000: u' = 0.5 = U < eta,
+     * incStage 0..4 < 5: W = Wc + 500, Wc = W, incStage++. */
+    const uint64_t expect[5] = {72250, 72750, 73250, 73750, 74250};
+    for (unsigned k = 0; k < 5; k++) {
+        uint64_t seq = 2000 + 1000 * k;
+        tx(rp, t, seq, 1000);
+        ck_assert_int_eq(ack1(rp, t += 1000, seq + 1000, ts += T_NS, txb += 75000, 0), LIBCC_OK);
+        ck_assert_double_eq_tol(var(rp, "U"), 0.5, 1e-12);
+        ck_assert_uint_eq(libcc_rp_window_bytes(rp), expect[k]);
+        ck_assert_double_eq(var(rp, "inc_stage"), (double)(k + 1));
+    }
+    /* ACK8: incStage = 5 >= max_stage: W = 74250/(0.5/0.95) + 500
+     * = 74250*1.9 + 500 = 141075 + 500 = 141575; incStage back to 0. */
+    tx(rp, t, 7000, 1000);
+    ck_assert_int_eq(ack1(rp, t += 1000, 8000, ts += T_NS, txb += 75000, 0), LIBCC_OK);
+    ck_assert_uint_eq(libcc_rp_window_bytes(rp), 141575);
+    ck_assert_uint_eq(libcc_rp_rate_bps(rp), 94383333333u); /* 141575*8e9/12000 */
+    ck_assert_double_eq(var(rp, "inc_stage"), 0.0);
+    /* ACK9: additive again: 141575 + 500 = 142075. */
+    tx(rp, t, 8000, 1000);
+    ck_assert_int_eq(ack1(rp, t += 1000, 9000, ts += T_NS, txb += 75000, 0), LIBCC_OK);
+    ck_assert_uint_eq(libcc_rp_window_bytes(rp), 142075);
+    libcc_rp_del(rp);
+}
+END_TEST
+
+/* U above eta: W shrinks by exactly eta/U, plus W_ai. qlen 30000 on both
+ * records and txRate = B: u' = 30000/150000 + 1 = 1.2;
+ * W = 150000 * 0.95/1.2 + 500 = 118750 + 500 = 119250. */
+START_TEST(test_md_eta_over_u)
+{
+    libcc_rp *rp = mk_rp("w_ai=500B");
+    tx(rp, 0, 0, 2000);
+    ck_assert_int_eq(ack1(rp, 100, 1000, 0, 0, 30000), LIBCC_OK);
+    ck_assert_int_eq(ack1(rp, 200, 2000, T_NS, 150000, 30000), LIBCC_OK);
+    ck_assert_double_eq_tol(var(rp, "U"), 1.2, 1e-12);
+    ck_assert_uint_eq(libcc_rp_window_bytes(rp), 119250);
+    ck_assert_uint_eq(libcc_rp_rate_bps(rp), 79500000000u); /* 119250*8e9/12000 */
+    libcc_rp_del(rp);
+}
+END_TEST
+
+/* U = (1 - tau/T) U + tau/T u with tau the hop's ts delta, clamped to T. */
+START_TEST(test_ewma_weight)
+{
+    libcc_rp *rp = mk_rp("w_ai=500B");
+    tx(rp, 0, 0, 3000);
+    ck_assert_int_eq(ack1(rp, 10, 1000, 0, 0, 0), LIBCC_OK);
+    /* dts = 3000 = T/4, dtx = 18750 B: txRate = 18750*8/3e-6 = 50 Gbps
+     * -> u' = 0.5; U = 0.75 * 1 + 0.25 * 0.5 = 0.875 (U started at 1). */
+    ck_assert_int_eq(ack1(rp, 20, 2000, 3000, 18750, 0), LIBCC_OK);
+    ck_assert_double_eq_tol(var(rp, "U"), 0.875, 1e-12);
+    /* U < eta, incStage 0: W = 150000 + 500, bounded by B*T = 150000. */
+    ck_assert_uint_eq(libcc_rp_window_bytes(rp), 150000);
+    /* dts = 36000 = 3T, dtx = 90000 B: txRate = 90000*8/36e-6 = 20 Gbps
+     * -> u' = 0.2; tau = min(3T, T) = T: U = 0 * 0.875 + 1 * 0.2 = 0.2
+     * (unclamped it would be (1-3)*0.875 + 3*0.2 = -1.15). */
+    ck_assert_int_eq(ack1(rp, 30, 3000, 39000, 108750, 0), LIBCC_OK);
+    ck_assert_double_eq_tol(var(rp, "U"), 0.2, 1e-12);
+    libcc_rp_del(rp);
+}
+END_TEST
+
+/* tau comes from the most loaded hop (line 7), not from the first one.
+ * Two hops with different ts deltas:
+ * ACK2: hop 0 dts = T,    dtx = 75000 -> u' = 0.5
+ *       hop 1 dts = 6000, dtx = 60000 -> 60000*8/6e-6 = 80 Gbps -> u' = 0.8
+ *       u = 0.8, tau = 6000: U = (1 - 0.5)*1 + 0.5*0.8 = 0.9
+ *       (tau taken from hop 0 would give U = 0.8).
+ * ACK3: hop 0 dts = T,    dtx = 90000 -> u' = 0.6
+ *       hop 1 dts = 6000, dtx = 30000 -> 40 Gbps -> u' = 0.4
+ *       u = 0.6, tau = T: U = 0.6 (tau = 6000 would give 0.75). */
+START_TEST(test_tau_from_max_hop)
+{
+    libcc_rp *rp = mk_rp("w_ai=500B");
+    libcc_int_hop h[2];
+    tx(rp, 0, 0, 5000);
+    h[0] = hop(0, 0, 0);
+    h[1] = hop(0, 0, 0);
+    libcc_ack a = mk_ack(1000, 2, h);
+    ck_assert_int_eq(libcc_rp_on_ack(rp, 10, &a), LIBCC_OK);
+    h[0] = hop(12000, 75000, 0);
+    h[1] = hop(6000, 60000, 0);
+    a = mk_ack(2000, 2, h);
+    ck_assert_int_eq(libcc_rp_on_ack(rp, 20, &a), LIBCC_OK);
+    ck_assert_double_eq_tol(var(rp, "U"), 0.9, 1e-12);
+    h[0] = hop(24000, 165000, 0);
+    h[1] = hop(12000, 90000, 0);
+    a = mk_ack(3000, 2, h);
+    ck_assert_int_eq(libcc_rp_on_ack(rp, 30, &a), LIBCC_OK);
+    ck_assert_double_eq_tol(var(rp, "U"), 0.6, 1e-12);
+    libcc_rp_del(rp);
+}
+END_TEST
+
+/* Wc follows W only on an ACK whose seq is past lastUpdateSeq, which is
+ * then set to snd_nxt (lines 22-24). */
+START_TEST(test_wc_once_per_rtt)
+{
+    libcc_rp *rp = mk_rp("w_ai=500B");
+    for (uint64_t s = 0; s < 10000; s += 1000)
+        tx(rp, 0, s, 1000); /* snd_nxt = 10000 */
+    ck_assert_int_eq(ack1(rp, 1, 1000, 0, 0, 0), LIBCC_OK);
+    /* seq 2000 > 0: u' = 1.0: W = 150000*0.95 + 500 = 143000 = Wc,
+     * lastUpdateSeq = 10000. */
+    ck_assert_int_eq(ack1(rp, 2, 2000, 12000, 150000, 0), LIBCC_OK);
+    ck_assert_uint_eq(libcc_rp_window_bytes(rp), 143000);
+    ck_assert_double_eq_tol(var(rp, "Wc"), 143000.0, 1e-9);
+    /* seq 3000 <= 10000, u' = 0.5: W = Wc + 500 = 143500, Wc stays. */
+    ck_assert_int_eq(ack1(rp, 3, 3000, 24000, 225000, 0), LIBCC_OK);
+    ck_assert_uint_eq(libcc_rp_window_bytes(rp), 143500);
+    ck_assert_double_eq_tol(var(rp, "Wc"), 143000.0, 1e-9);
+    ck_assert_double_eq(var(rp, "inc_stage"), 0.0);
+    /* Again: still Wc + 500 = 143500, not 144000. */
+    ck_assert_int_eq(ack1(rp, 4, 4000, 36000, 300000, 0), LIBCC_OK);
+    ck_assert_uint_eq(libcc_rp_window_bytes(rp), 143500);
+    /* seq 10000 == lastUpdateSeq is not past it. */
+    ck_assert_int_eq(ack1(rp, 5, 10000, 48000, 375000, 0), LIBCC_OK);
+    ck_assert_double_eq_tol(var(rp, "Wc"), 143000.0, 1e-9);
+    for (uint64_t s = 10000; s < 20000; s += 1000)
+        tx(rp, 6, s, 1000); /* snd_nxt = 20000 */
+    /* seq 11000 > 10000: W = 143500 becomes Wc, incStage 1. */
+    ck_assert_int_eq(ack1(rp, 7, 11000, 60000, 450000, 0), LIBCC_OK);
+    ck_assert_uint_eq(libcc_rp_window_bytes(rp), 143500);
+    ck_assert_double_eq_tol(var(rp, "Wc"), 143500.0, 1e-9);
+    ck_assert_double_eq(var(rp, "inc_stage"), 1.0);
+    /* seq 12000 <= 20000: W = 143500 + 500 = 144000 from the new Wc. */
+    ck_assert_int_eq(ack1(rp, 8, 12000, 72000, 525000, 0), LIBCC_OK);
+    ck_assert_uint_eq(libcc_rp_window_bytes(rp), 144000);
+    ck_assert_double_eq_tol(var(rp, "Wc"), 143500.0, 1e-9);
+    libcc_rp_del(rp);
+}
+END_TEST
+
+/* A NACK carries the same echoed telemetry and runs the same update. */
+START_TEST(test_nack_updates)
+{
+    libcc_rp *rp = mk_rp("w_ai=500B");
+    tx(rp, 0, 0, 3000);
+    libcc_int_hop h = hop(0, 0, 0);
+    libcc_ack a = mk_ack(1000, 1, &h);
+    ck_assert_int_eq(libcc_rp_on_nack(rp, 1, &a), LIBCC_OK);
+    h = hop(12000, 150000, 0); /* u' = 1: W = 142500 + 500 */
+    a = mk_ack(1000, 1, &h);
+    ck_assert_int_eq(libcc_rp_on_nack(rp, 2, &a), LIBCC_OK);
+    ck_assert_uint_eq(libcc_rp_window_bytes(rp), 143000);
+    /* CNPs mean nothing to HPCC. */
+    ck_assert_int_eq(libcc_rp_on_cnp(rp, 3), LIBCC_OK);
+    ck_assert_uint_eq(libcc_rp_window_bytes(rp), 143000);
+    libcc_rp_del(rp);
+}
+END_TEST
+
+/* An idle path (u' = 0 everywhere) makes U = 0: the multiplicative step
+ * Wc/(U/eta) would divide by zero; it is capped at W_init instead.
+ * max_stage = 0 forces the multiplicative branch. */
+START_TEST(test_idle_path_u_zero)
+{
+    libcc_rp *rp = mk_rp("w_ai=500B max_stage=0");
+    tx(rp, 0, 0, 5000);
+    ck_assert_int_eq(ack1(rp, 1, 1000, 0, 0, 150000), LIBCC_OK);
+    /* Cut first: u' = 150000/150000 + 1 = 2 -> W = 71750 (see above). */
+    ck_assert_int_eq(ack1(rp, 2, 2000, 12000, 150000, 150000), LIBCC_OK);
+    ck_assert_uint_eq(libcc_rp_window_bytes(rp), 71750);
+    /* Idle: dtx 0, qlen 0: u' = 0, tau = T (first hop wins the tie): U = 0.
+     * W = min(Wc*eta/0 -> inf, W_init) + W_ai, bounded: 150000, line rate. */
+    tx(rp, 3, 5000, 1000);
+    ck_assert_int_eq(ack1(rp, 4, 6000, 24000, 150000, 0), LIBCC_OK);
+    ck_assert_double_eq(var(rp, "U"), 0.0);
+    ck_assert_uint_eq(libcc_rp_window_bytes(rp), 150000);
+    ck_assert_uint_eq(libcc_rp_rate_bps(rp), LINE);
+    sane(rp);
+    libcc_rp_del(rp);
+}
+END_TEST
+
+/* Garbage telemetry: B = 0 is rejected (error, history forgotten); time
+ * standing still or running backwards, a changed hop count and an
+ * impossible txRate reset the history; none of it moves the rate. */
+START_TEST(test_garbage_b_zero)
+{
+    libcc_rp *rp = mk_rp("w_ai=500B");
+    tx(rp, 0, 0, 9000);
+    ck_assert_int_eq(ack1(rp, 1, 1000, 0, 0, 0), LIBCC_OK);
+    libcc_int_hop h = hop(12000, 150000, 0);
+    h.bandwidth_bps = 0;
+    libcc_ack a = mk_ack(2000, 1, &h);
+    ck_assert_int_eq(libcc_rp_on_ack(rp, 2, &a), LIBCC_ERR_BAD_TELEMETRY);
+    ck_assert_uint_eq(libcc_rp_window_bytes(rp), 150000);
+    ck_assert_uint_eq(libcc_rp_rate_bps(rp), LINE);
+    ck_assert_double_eq(var(rp, "resets"), 1.0);
+    sane(rp);
+    /* The history is gone: the next good ACK is a first one (no change)... */
+    ck_assert_int_eq(ack1(rp, 3, 3000, 24000, 300000, 0), LIBCC_OK);
+    ck_assert_uint_eq(libcc_rp_window_bytes(rp), 150000);
+    /* ...and the one after measures against it: u' = 1 -> 143000. */
+    ck_assert_int_eq(ack1(rp, 4, 4000, 36000, 450000, 0), LIBCC_OK);
+    ck_assert_uint_eq(libcc_rp_window_bytes(rp), 143000);
+    libcc_rp_del(rp);
+}
+END_TEST
+
+START_TEST(test_garbage_ts_backwards)
+{
+    libcc_rp *rp = mk_rp("w_ai=500B");
+    tx(rp, 0, 0, 9000);
+    ck_assert_int_eq(ack1(rp, 1, 1000, 12000, 0, 0), LIBCC_OK);
+    /* ts 6000 < 12000: the 64-bit difference is huge (> 2^63): reset. */
+    ck_assert_int_eq(ack1(rp, 2, 2000, 6000, 0, 0), LIBCC_OK);
+    ck_assert_uint_eq(libcc_rp_window_bytes(rp), 150000);
+    ck_assert_double_eq(var(rp, "resets"), 1.0);
+    /* Measured against the ts = 6000 record: dts = 12000, dtx = 150000:
+     * u' = 1, W = 143000. Against the stale ts = 12000 record it would have
+     * been dts = 6000, txRate = 2B, u' = 2, W = 71750. */
+    ck_assert_int_eq(ack1(rp, 3, 3000, 18000, 150000, 0), LIBCC_OK);
+    ck_assert_uint_eq(libcc_rp_window_bytes(rp), 143000);
+    sane(rp);
+    libcc_rp_del(rp);
+}
+END_TEST
+
+START_TEST(test_garbage_ts_still_and_txrate)
+{
+    libcc_rp *rp = mk_rp("w_ai=500B");
+    tx(rp, 0, 0, 9000);
+    ck_assert_int_eq(ack1(rp, 1, 1000, 12000, 0, 0), LIBCC_OK);
+    /* dts = 0: no rate can be computed (a division by zero): reset. */
+    ck_assert_int_eq(ack1(rp, 2, 2000, 12000, 5000, 0), LIBCC_OK);
+    ck_assert_double_eq(var(rp, "resets"), 1.0);
+    ck_assert_uint_eq(libcc_rp_window_bytes(rp), 150000);
+    /* dtx = 450000 B in T: txRate = 3B > 2B, no real link: reset. */
+    ck_assert_int_eq(ack1(rp, 3, 3000, 24000, 455000, 0), LIBCC_OK);
+    ck_assert_double_eq(var(rp, "resets"), 2.0);
+    ck_assert_uint_eq(libcc_rp_window_bytes(rp), 150000);
+    /* txBytes running backwards (455000 -> 1000): reset. */
+    ck_assert_int_eq(ack1(rp, 4, 4000, 36000, 1000, 0), LIBCC_OK);
+    ck_assert_double_eq(var(rp, "resets"), 3.0);
+    ck_assert_uint_eq(libcc_rp_window_bytes(rp), 150000);
+    sane(rp);
+    libcc_rp_del(rp);
+}
+END_TEST
+
+START_TEST(test_garbage_hop_count)
+{
+    libcc_rp *rp = mk_rp("w_ai=500B");
+    libcc_int_hop h[LIBCC_INT_MAX_HOPS];
+    for (unsigned i = 0; i < LIBCC_INT_MAX_HOPS; i++)
+        h[i] = hop(12000, 150000, 0);
+    tx(rp, 0, 0, 9000);
+    ck_assert_int_eq(ack1(rp, 1, 1000, 0, 0, 0), LIBCC_OK);
+    /* Two hops where there was one: differences across links mean nothing. */
+    libcc_ack a = mk_ack(2000, 2, h);
+    ck_assert_int_eq(libcc_rp_on_ack(rp, 2, &a), LIBCC_OK);
+    ck_assert_double_eq(var(rp, "resets"), 1.0);
+    ck_assert_uint_eq(libcc_rp_window_bytes(rp), 150000);
+    /* Same count, another switch at position 1: a path change, reset. */
+    a = mk_ack(3000, 2, h);
+    a.ints.hop[1].switch_id = 77;
+    a.ints.hop[0].ts_ns = a.ints.hop[1].ts_ns = 24000;
+    ck_assert_int_eq(libcc_rp_on_ack(rp, 3, &a), LIBCC_OK);
+    ck_assert_double_eq(var(rp, "resets"), 2.0);
+    ck_assert_uint_eq(libcc_rp_window_bytes(rp), 150000);
+    /* Six hops: more than max_hops (5): rejected. */
+    a = mk_ack(4000, 6, h);
+    ck_assert_int_eq(libcc_rp_on_ack(rp, 4, &a), LIBCC_ERR_BAD_TELEMETRY);
+    /* A corrupted count past the array bound is rejected too. */
+    a.ints.n_hops = 200;
+    ck_assert_int_eq(libcc_rp_on_ack(rp, 5, &a), LIBCC_ERR_BAD_TELEMETRY);
+    ck_assert_uint_eq(libcc_rp_window_bytes(rp), 150000);
+    ck_assert_uint_eq(libcc_rp_rate_bps(rp), LINE);
+    sane(rp);
+    libcc_rp_del(rp);
+}
+END_TEST
+
+/* A qlen no buffer can hold (2^62 B) makes u' about 3e13: W = 150000*0.95
+ * /3e13 + 500 ~ 500 B, raised to the floor of one MTU = 1000 B; the rate
+ * is 1000*8e9/12000 = 666666666.7 -> 666666667 bit/s, never 0 nor NaN. */
+START_TEST(test_garbage_huge_qlen)
+{
+    libcc_rp *rp = mk_rp("w_ai=500B");
+    const uint64_t q = UINT64_C(1) << 62;
+    tx(rp, 0, 0, 9000);
+    ck_assert_int_eq(ack1(rp, 1, 1000, 0, 0, q), LIBCC_OK);
+    ck_assert_int_eq(ack1(rp, 2, 2000, 12000, 0, q), LIBCC_OK);
+    ck_assert_uint_eq(libcc_rp_window_bytes(rp), 1000);
+    ck_assert_uint_eq(libcc_rp_rate_bps(rp), 666666667u);
+    sane(rp);
+    /* The maximum possible qlen as well. */
+    ck_assert_int_eq(ack1(rp, 3, 3000, 24000, 0, UINT64_MAX), LIBCC_OK);
+    sane(rp);
+    ck_assert_uint_eq(libcc_rp_window_bytes(rp), 1000);
+    libcc_rp_del(rp);
+}
+END_TEST
+
+/* An ACK without telemetry changes nothing. */
+START_TEST(test_ack_without_int)
+{
+    libcc_rp *rp = mk_rp("w_ai=500B");
+    libcc_ack a = mk_ack(1000, 0, NULL);
+    ck_assert_int_eq(libcc_rp_on_ack(rp, 1, &a), LIBCC_OK);
+    ck_assert_uint_eq(libcc_rp_window_bytes(rp), 150000);
+    ck_assert_int_eq(libcc_rp_on_ack(rp, 2, NULL), LIBCC_ERR_INVALID_ARG);
+    libcc_rp_del(rp);
+}
+END_TEST
+
+/* Wrapping counters: a 24-bit ts and a 20-bit txBytes (as after a wire
+ * decode) that wrap between ACKs still give the right deltas. ts 2^24 - 2000
+ * -> 10000 is dts = 12000 mod 2^24; txBytes 2^20 - 50000 -> 100000 is
+ * dtx = 150000 mod 2^20: u' = 1, W = 143000. */
+START_TEST(test_wrapping_counters)
+{
+    libcc_rp *rp = mk_rp("w_ai=500B");
+    tx(rp, 0, 0, 9000);
+    libcc_int_hop h = hop((UINT64_C(1) << 24) - 2000, (UINT64_C(1) << 20) - 50000, 0);
+    libcc_ack a = mk_ack(1000, 1, &h);
+    a.ints.ts_bits = 24;
+    a.ints.tx_bits = 20;
+    ck_assert_int_eq(libcc_rp_on_ack(rp, 1, &a), LIBCC_OK);
+    h = hop(10000, 100000, 0);
+    a = mk_ack(2000, 1, &h);
+    a.ints.ts_bits = 24;
+    a.ints.tx_bits = 20;
+    ck_assert_int_eq(libcc_rp_on_ack(rp, 2, &a), LIBCC_OK);
+    ck_assert_uint_eq(libcc_rp_window_bytes(rp), 143000);
+    libcc_rp_del(rp);
+}
+END_TEST
+
+/* hpcc asks for INT on every data packet. */
+START_TEST(test_tx_requests_int)
+{
+    libcc_rp *rp = mk_rp(NULL);
+    for (unsigned i = 0; i < 3; i++) {
+        unsigned flags = 0;
+        ck_assert_int_eq(libcc_rp_on_tx(rp, i, i * 1000, 1000, &flags), LIBCC_OK);
+        ck_assert_uint_eq(flags & LIBCC_TX_REQUEST_INT, LIBCC_TX_REQUEST_INT);
+    }
+    libcc_rp_del(rp);
+}
+END_TEST
+
+static libcc_cp *mk_cp(const char *algo, const char *assign, uint32_t sw, uint32_t port,
+                       uint64_t rate, libcc_int_table *table)
+{
+    libcc_params *p = NULL;
+    ck_assert_int_eq(libcc_params_new(&p, algo), LIBCC_OK);
+    if (assign)
+        ck_assert_int_eq(libcc_params_parse(p, assign), LIBCC_OK);
+    libcc_cp_info ci;
+    memset(&ci, 0, sizeof ci);
+    ci.switch_id = sw;
+    ci.port_id = port;
+    ci.link_rate_bps = rate;
+    ci.int_table = table;
+    libcc_cp *cp = NULL;
+    ck_assert_int_eq(libcc_cp_new(&cp, p, &ci), LIBCC_OK);
+    libcc_params_del(p);
+    return cp;
+}
+
+static libcc_cp_pkt data_pkt(uint32_t bytes, uint8_t request, libcc_int_list *ints)
+{
+    libcc_cp_pkt k;
+    memset(&k, 0, sizeof k);
+    k.kind = LIBCC_PKT_DATA;
+    k.bytes = bytes;
+    k.request_int = request;
+    k.ints = ints;
+    return k;
+}
+
+/* The switch stamps the egress port's record at dequeue: B = link rate,
+ * ts = now, txBytes = bytes dequeued before this packet, qlen after it. */
+START_TEST(test_cp_stamps_at_dequeue)
+{
+    libcc_cp *cp = mk_cp("hpcc", NULL, 3, 7, 25 * G, NULL);
+    libcc_int_list l;
+    libcc_int_list_init(&l);
+    libcc_cp_pkt k = data_pkt(1000, 1, &l);
+    ck_assert_int_eq(libcc_cp_on_enqueue(cp, 4000, 0, &k), LIBCC_OK);
+    ck_assert_uint_eq(l.n_hops, 0); /* not at enqueue */
+    ck_assert_int_eq(libcc_cp_on_dequeue(cp, 5000, 2000, &k), LIBCC_OK);
+    ck_assert_uint_eq(k.int_stamped, 1);
+    ck_assert_uint_eq(l.n_hops, 1);
+    ck_assert_uint_eq(l.hop[0].bandwidth_bps, 25 * G);
+    ck_assert_uint_eq(l.hop[0].ts_ns, 5000);
+    ck_assert_uint_eq(l.hop[0].tx_bytes, 0);
+    ck_assert_uint_eq(l.hop[0].qlen_bytes, 2000);
+    ck_assert_uint_eq(l.hop[0].switch_id, 3);
+    ck_assert_uint_eq(l.hop[0].port_id, 7);
+    /* Second packet: 1000 bytes left before it. */
+    k = data_pkt(1500, 1, &l);
+    ck_assert_int_eq(libcc_cp_on_dequeue(cp, 6000, 500, &k), LIBCC_OK);
+    ck_assert_uint_eq(l.n_hops, 2);
+    ck_assert_uint_eq(l.hop[1].tx_bytes, 1000);
+    ck_assert_uint_eq(l.hop[1].qlen_bytes, 500);
+    /* A packet that did not ask, and one without a list, get nothing. */
+    libcc_int_list l2;
+    libcc_int_list_init(&l2);
+    k = data_pkt(1000, 0, &l2);
+    ck_assert_int_eq(libcc_cp_on_dequeue(cp, 7000, 0, &k), LIBCC_OK);
+    ck_assert_uint_eq(l2.n_hops, 0);
+    ck_assert_uint_eq(k.int_stamped, 0);
+    k = data_pkt(1000, 1, NULL);
+    ck_assert_int_eq(libcc_cp_on_dequeue(cp, 8000, 0, &k), LIBCC_OK);
+    ck_assert_uint_eq(k.int_stamped, 0);
+    libcc_cp_del(cp);
+}
+END_TEST
+
+/* A list already holding max_hops records is left unchanged. */
+START_TEST(test_cp_full_list_unchanged)
+{
+    libcc_cp *cp = mk_cp("hpcc", "max_hops=2", 1, 1, LINE, NULL);
+    libcc_int_list l;
+    libcc_int_list_init(&l);
+    libcc_int_hop h = hop(1, 2, 3);
+    ck_assert_int_eq(libcc_int_list_push(&l, &h, 8), LIBCC_OK);
+    ck_assert_int_eq(libcc_int_list_push(&l, &h, 8), LIBCC_OK);
+    libcc_int_list before = l;
+    libcc_cp_pkt k = data_pkt(1000, 1, &l);
+    ck_assert_int_eq(libcc_cp_on_dequeue(cp, 100, 0, &k), LIBCC_OK);
+    ck_assert_uint_eq(k.int_stamped, 0);
+    ck_assert_int_eq(memcmp(&l, &before, sizeof l), 0);
+    libcc_cp_del(cp);
+}
+END_TEST
+
+/* The receiver echoes the data packet's hop list into its ACK. */
+START_TEST(test_np_echoes_ints)
+{
+    libcc_params *p = NULL;
+    ck_assert_int_eq(libcc_params_new(&p, "hpcc"), LIBCC_OK);
+    libcc_np_info ni;
+    memset(&ni, 0, sizeof ni);
+    ni.max_flows = 4;
+    ni.line_rate_bps = LINE;
+    ni.base_rtt_ns = T_NS;
+    libcc_np *np = NULL;
+    ck_assert_int_eq(libcc_np_new(&np, p, &ni, NULL, NULL), LIBCC_OK);
+    libcc_int_hop h[2] = {hop(100, 200, 300), hop(400, 500, 600)};
+    libcc_ack src = mk_ack(0, 2, h);
+    libcc_data_pkt d;
+    memset(&d, 0, sizeof d);
+    d.flow_id = 5;
+    d.bytes = 1000;
+    d.ints = &src.ints;
+    libcc_np_verdict v;
+    ck_assert_int_eq(libcc_np_on_data(np, 10, &d, &v), LIBCC_OK);
+    ck_assert_uint_eq(v.send_ack, 1); /* ack_interval 1 */
+    ck_assert_uint_eq(v.ack.ints.n_hops, 2);
+    ck_assert_uint_eq(v.ack.ints.hop[0].qlen_bytes, 300);
+    ck_assert_uint_eq(v.ack.ints.hop[1].ts_ns, 400);
+    ck_assert_uint_eq(v.ack.ints.hop[1].switch_id, 1);
+    ck_assert_uint_eq(v.ack.n_flows, 0); /* hpcc reports no N */
+    libcc_np_del(np);
+    libcc_params_del(p);
+}
+END_TEST
+
+/* ---- the replay tool on examples/traces/hpcc.trace ------------------- */
+
+/* Run libcc-replay on a trace of the source tree; returns its CSV. */
+static char *run_replay(const char *trace)
+{
+    const char *tools = getenv("LIBCC_TOOLS");
+    const char *src = getenv("LIBCC_SRCDIR");
+    char cmd[2048];
+    snprintf(cmd, sizeof cmd, "%s/libcc-replay %s/%s 2>&1", tools && *tools ? tools : "build/bin",
+             src && *src ? src : ".", trace);
+    FILE *f = popen(cmd, "r");
+    ck_assert_ptr_nonnull(f);
+    size_t cap = 1 << 16, len = 0, n;
+    char *buf = malloc(cap);
+    ck_assert_ptr_nonnull(buf);
+    while ((n = fread(buf + len, 1, cap - 1 - len, f)) > 0)
+        len += n;
+    buf[len] = '\0';
+    int st = pclose(f);
+    ck_assert_msg(st == 0, "%s failed (%d): %s", cmd, st, buf);
+    return buf;
+}
+
+/* Column `col` (named in the header) of the first row "t,event,...". */
+static double csv_at(const char *csv, unsigned long long t, const char *event, const char *col)
+{
+    char head[1024], key[64];
+    size_t hl = strcspn(csv, "\n");
+    ck_assert_uint_lt(hl, sizeof head);
+    memcpy(head, csv, hl);
+    head[hl] = '\0';
+    int idx = -1, i = 0;
+    for (char *save = NULL, *c = strtok_r(head, ",", &save); c; c = strtok_r(NULL, ",", &save), i++)
+        if (strcmp(c, col) == 0)
+            idx = i;
+    ck_assert_msg(idx >= 0, "no column %s", col);
+    snprintf(key, sizeof key, "\n%llu,%s,", t, event);
+    const char *p = strstr(csv, key);
+    ck_assert_msg(p != NULL, "no row %s", key + 1);
+    p++;
+    for (i = 0; i < idx; i++) {
+        p = strchr(p, ',');
+        ck_assert_ptr_nonnull(p);
+        p++;
+    }
+    return strtod(p, NULL);
+}
+
+/* Hand derivations in examples/traces/hpcc.trace: at 24 us u' = 2 and
+ * W = 150000*0.95/2 + 500 = 71750, R = 71750*8e9/12000 = 47833333333;
+ * at 84 us the fifth additive step 74250; at 96 us the multiplicative one
+ * 74250*0.95/0.5 + 500 = 141575, R = 94383333333. */
+START_TEST(test_replay_hpcc_trace)
+{
+    char *csv = run_replay("examples/traces/hpcc.trace");
+    ck_assert_double_eq(csv_at(csv, 12000, "ack", "window_bytes"), 150000);
+    ck_assert_double_eq(csv_at(csv, 24000, "ack", "window_bytes"), 71750);
+    ck_assert_double_eq(csv_at(csv, 24000, "ack", "rate_bps"), 47833333333.0);
+    ck_assert_double_eq(csv_at(csv, 84000, "ack", "window_bytes"), 74250);
+    ck_assert_double_eq(csv_at(csv, 84000, "ack", "inc_stage"), 5);
+    ck_assert_double_eq(csv_at(csv, 96000, "ack", "window_bytes"), 141575);
+    ck_assert_double_eq(csv_at(csv, 96000, "ack", "rate_bps"), 94383333333.0);
+    free(csv);
+}
+END_TEST
+
+Suite *hpcc_suite(void)
+{
+    Suite *s = suite_create("hpcc");
+    TCase *tc = tcase_create("rp");
+    tcase_add_test(tc, test_initial_state);
+    tcase_add_test(tc, test_wai_and_t);
+    tcase_add_test(tc, test_bad_params);
+    tcase_add_test(tc, test_first_ack_stores_only);
+    tcase_add_test(tc, test_additive_then_multiplicative);
+    tcase_add_test(tc, test_md_eta_over_u);
+    tcase_add_test(tc, test_ewma_weight);
+    tcase_add_test(tc, test_tau_from_max_hop);
+    tcase_add_test(tc, test_wc_once_per_rtt);
+    tcase_add_test(tc, test_nack_updates);
+    tcase_add_test(tc, test_idle_path_u_zero);
+    tcase_add_test(tc, test_ack_without_int);
+    tcase_add_test(tc, test_wrapping_counters);
+    tcase_add_test(tc, test_tx_requests_int);
+    suite_add_tcase(s, tc);
+    tc = tcase_create("garbage");
+    tcase_add_test(tc, test_garbage_b_zero);
+    tcase_add_test(tc, test_garbage_ts_backwards);
+    tcase_add_test(tc, test_garbage_ts_still_and_txrate);
+    tcase_add_test(tc, test_garbage_hop_count);
+    tcase_add_test(tc, test_garbage_huge_qlen);
+    suite_add_tcase(s, tc);
+    tc = tcase_create("cp_np");
+    tcase_add_test(tc, test_cp_stamps_at_dequeue);
+    tcase_add_test(tc, test_cp_full_list_unchanged);
+    tcase_add_test(tc, test_np_echoes_ints);
+    suite_add_tcase(s, tc);
+    tc = tcase_create("replay");
+    tcase_add_test(tc, test_replay_hpcc_trace);
+    suite_add_tcase(s, tc);
+    return s;
+}
