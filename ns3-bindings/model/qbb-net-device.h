@@ -128,13 +128,19 @@ class QbbNetDevice : public NetDevice
     Time GetPausedUntil(uint8_t prio) const;
     DataRate GetDataRate() const;
     void SetDataRate(DataRate rate);
-    /// Line time of `bytes` wire bytes at DataRate (exact to the time resolution).
+    /// Line time of wireBytes at DataRate, rounded down to the time resolution.
     Time LineTime(uint64_t wireBytes) const;
+    /// Time of `bits` bit times at DataRate, rounded down (PAUSE: quanta x 512 bits).
+    Time BitTime(uint64_t bits) const;
     /// Whether a frame is being serialized now.
     bool IsBusy() const;
 
+    /// PAUSE frames (quanta > 0) sent / received for a priority.
     uint64_t GetPausesSent(uint8_t prio) const;
     uint64_t GetPausesReceived(uint8_t prio) const;
+    /// RESUME frames (quanta 0) sent / received for a priority.
+    uint64_t GetResumesSent(uint8_t prio) const;
+    uint64_t GetResumesReceived(uint8_t prio) const;
     /// Wire bytes sent (WireBytes of every frame, PAUSE frames included).
     uint64_t GetTxBytes() const;
     /// Wire bytes received.
@@ -204,12 +210,16 @@ class QbbNetDevice : public NetDevice
     uint16_t m_mtu;
     DataRate m_rate;
     bool m_txBusy;
-    int64x64_t m_txCarry; //!< fraction of a time step owed by earlier frames
+    uint64_t m_txCarry; //!< remainder (in 1/rate time steps) owed by back-to-back frames
+    Mac48Address m_peerMac;
+    bool m_peerMacKnown;
     std::deque<Ptr<Packet>> m_pfcQueue; //!< PAUSE frames waiting for the line
     std::array<Time, QBB_N_PRIO> m_pausedUntil;
     std::array<EventId, QBB_N_PRIO> m_pauseEvent;
     std::array<uint64_t, QBB_N_PRIO> m_pausesSent;
     std::array<uint64_t, QBB_N_PRIO> m_pausesRcvd;
+    std::array<uint64_t, QBB_N_PRIO> m_resumesSent;
+    std::array<uint64_t, QBB_N_PRIO> m_resumesRcvd;
     uint64_t m_txBytes;
     uint64_t m_rxBytes;
     uint64_t m_txPackets;

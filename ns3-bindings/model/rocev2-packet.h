@@ -14,6 +14,7 @@
 #include "rocev2-header.h"
 
 #include "ns3/ipv4-address.h"
+#include "ns3/ipv4-header.h"
 #include "ns3/packet.h"
 
 #include "libcc/libcc.h"
@@ -114,6 +115,33 @@ bool RoceGetInt(Ptr<const Packet> packet, libcc_int_list& list, uint8_t& format)
 /// IPv4 and UDP lengths and checksums are updated). False if the packet has
 /// no INT header, it is full, or the hop does not encode.
 bool RoceAppendIntHop(Ptr<Packet> packet, const libcc_int_hop& hop);
+
+/**
+ * Edit a packet's INT header in place with one header round trip: Open
+ * removes the headers down to the INT header, Close puts them back (with
+ * IPv4/UDP lengths and the IPv4 checksum updated). A switch uses it once per
+ * INT-carrying packet per hop.
+ */
+class RoceIntEditor
+{
+  public:
+    /// False (packet untouched) if the packet carries no INT header.
+    bool Open(Ptr<Packet> packet);
+    RoceIntHeader& Int();
+    /// Restore the headers. Must follow a successful Open.
+    void Close();
+
+  private:
+    Ptr<Packet> m_packet;
+    Ipv4Header m_ip;
+    uint16_t m_sport = 0;
+    uint16_t m_dport = 0;
+    RoceBthHeader m_bth;
+    RoceRethHeader m_reth;
+    RoceAckHeader m_aeth;
+    bool m_isAck = false;
+    RoceIntHeader m_int;
+};
 
 } // namespace ns3
 

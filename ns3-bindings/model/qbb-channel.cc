@@ -1,0 +1,97 @@
+// SPDX-License-Identifier: GPL-2.0-only
+#include "qbb-channel.h"
+
+#include "qbb-net-device.h"
+
+#include "ns3/node.h"
+#include "ns3/packet.h"
+#include "ns3/simulator.h"
+
+namespace ns3
+{
+
+NS_OBJECT_ENSURE_REGISTERED(QbbChannel);
+
+TypeId
+QbbChannel::GetTypeId()
+{
+    static TypeId tid =
+        TypeId("ns3::QbbChannel")
+            .SetParent<Channel>()
+            .SetGroupName("Libcc")
+            .AddConstructor<QbbChannel>()
+            .AddAttribute("Delay",
+                          "Propagation delay of the wire, each direction (time).",
+                          TimeValue(MicroSeconds(1)),
+                          MakeTimeAccessor(&QbbChannel::m_delay),
+                          MakeTimeChecker(Time(0)));
+    return tid;
+}
+
+QbbChannel::QbbChannel()
+    : m_delay(MicroSeconds(1))
+    , m_nDevices(0)
+{
+}
+
+bool
+QbbChannel::Attach(Ptr<QbbNetDevice> device)
+{
+    if (m_nDevices >= 2 || !device)
+    {
+        return false;
+    }
+    m_dev[m_nDevices++] = device;
+    return true;
+}
+
+Ptr<QbbNetDevice>
+QbbChannel::GetPeer(Ptr<const QbbNetDevice> self) const
+{
+    if (m_nDevices < 2)
+    {
+        return nullptr;
+    }
+    return PeekPointer(m_dev[0]) == PeekPointer(self) ? m_dev[1] : m_dev[0];
+}
+
+void
+QbbChannel::Transmit(Ptr<Packet> frame, Ptr<QbbNetDevice> src, Time txTime)
+{
+    Ptr<QbbNetDevice> dst = GetPeer(src);
+    if (!dst)
+    {
+        return; // an unconnected end: the frame leaves into the void
+    }
+    uint32_t context = dst->GetNode() ? dst->GetNode()->GetId() : 0;
+    Simulator::ScheduleWithContext(context, txTime + m_delay, &QbbNetDevice::Receive, dst, frame);
+}
+
+Time
+QbbChannel::GetDelay() const
+{
+    return m_delay;
+}
+
+std::size_t
+QbbChannel::GetNDevices() const
+{
+    return m_nDevices;
+}
+
+Ptr<NetDevice>
+QbbChannel::GetDevice(std::size_t i) const
+{
+    return i < m_nDevices ? m_dev[i] : nullptr;
+}
+
+void
+QbbChannel::DoDispose()
+{
+    m_dev[0] = nullptr;
+    m_dev[1] = nullptr;
+    m_nDevices = 0;
+    Channel::DoDispose();
+}
+
+} // namespace ns3

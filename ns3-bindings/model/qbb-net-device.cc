@@ -1,0 +1,584 @@
+// SPDX-License-Identifier: GPL-2.0-only
+#include "qbb-net-device.h"
+
+#include "pfc-header.h"
+#include "qbb-channel.h"
+
+#include "ns3/ethernet-header.h"
+#include "ns3/ethernet-trailer.h"
+#include "ns3/node.h"
+#include "ns3/pcap-file-wrapper.h"
+#include "ns3/simulator.h"
+#include "ns3/trace-source-accessor.h"
+#include "ns3/uinteger.h"
+
+namespace ns3
+{
+
+NS_OBJECT_ENSURE_REGISTERED(QbbNetDevice);
+
+namespace
+{
+// The MAC control multicast address PAUSE frames are sent to (802.3 Annex 31B).
+const Mac48Address PAUSE_DST("01:80:c2:00:00:01");
+// pcap link type for Ethernet (DLT_EN10MB).
+constexpr uint32_t DLT_EN10MB = 1;
+} // namespace
+
+TypeId
+QbbNetDevice::GetTypeId()
+{
+    static TypeId tid =
+        TypeId("ns3::QbbNetDevice")
+            .SetParent<NetDevice>()
+            .SetGroupName("Libcc")
+            .AddConstructor<QbbNetDevice>()
+            .AddAttribute("DataRate",
+                          "Line rate of the link (bits/s); serialization of every frame.",
+                          DataRateValue(DataRate("100Gbps")),
+                          MakeDataRateAccessor(&QbbNetDevice::m_rate),
+                          MakeDataRateChecker())
+            .AddAttribute("Mtu",
+                          "IP MTU reported to upper layers (bytes); not enforced.",
+                          UintegerValue(1500),
+                          MakeUintegerAccessor(&QbbNetDevice::m_mtu),
+                          MakeUintegerChecker<uint16_t>())
+            .AddTraceSource("PfcTx",
+                            "The node asked this device to send PFC (priority, quanta; 0 = resume).",
+                            MakeTraceSourceAccessor(&QbbNetDevice::m_pfcTxTrace),
+                            "ns3::QbbNetDevice::PfcTracedCallback")
+            .AddTraceSource("PfcRx",
+                            "A PFC frame arrived for a priority (priority, quanta; 0 = resume).",
+                            MakeTraceSourceAccessor(&QbbNetDevice::m_pfcRxTrace),
+                            "ns3::QbbNetDevice::PfcTracedCallback")
+            .AddTraceSource("PhyTxBegin",
+                            "A frame (Ethernet header and FCS included) starts on the wire.",
+                            MakeTraceSourceAccessor(&QbbNetDevice::m_txTrace),
+                            "ns3::Packet::TracedCallback")
+            .AddTraceSource("PhyRxEnd",
+                            "A frame was fully received.",
+                            MakeTraceSourceAccessor(&QbbNetDevice::m_rxTrace),
+                            "ns3::Packet::TracedCallback");
+    return tid;
+}
+
+QbbNetDevice::QbbNetDevice()
+    : m_source(nullptr)
+    , m_ifIndex(0)
+    , m_mtu(1500)
+    , m_rate(DataRate("100Gbps"))
+    , m_txBusy(false)
+    , m_txCarry(0)
+    , m_peerMacKnown(false)
+    , m_pausesSent{}
+    , m_pausesRcvd{}
+    , m_resumesSent{}
+    , m_resumesRcvd{}
+    , m_txBytes(0)
+    , m_rxBytes(0)
+    , m_txPackets(0)
+{
+}
+
+QbbNetDevice::~QbbNetDevice() = default;
+
+void
+QbbNetDevice::DoDispose()
+{
+    for (auto& e : m_pauseEvent)
+    {
+        e.Cancel();
+    }
+    m_node = nullptr;
+    m_channel = nullptr;
+    m_source = nullptr;
+    m_pfcQueue.clear();
+    m_qbbRx = QbbReceiveCallback();
+    m_rxCallback = NetDevice::ReceiveCallback();
+    m_promiscCallback = NetDevice::PromiscReceiveCallback();
+    m_pcap = nullptr;
+    NetDevice::DoDispose();
+}
+
+bool
+QbbNetDevice::Attach(Ptr<QbbChannel> ch)
+{
+    if (!ch || !ch->Attach(this))
+    {
+        return false;
+    }
+    m_channel = ch;
+    return true;
+}
+
+void
+QbbNetDevice::SetEgressSource(QbbEgressSource* source)
+{
+    m_source = source;
+}
+
+void
+QbbNetDevice::SetQbbReceiveCallback(QbbReceiveCallback cb)
+{
+    m_qbbRx = cb;
+}
+
+bool
+QbbNetDevice::IsPaused(uint8_t prio) const
+{
+    return prio < QBB_N_PRIO && m_pausedUntil[prio] > Simulator::Now();
+}
+
+Time
+QbbNetDevice::GetPausedUntil(uint8_t prio) const
+{
+    return prio < QBB_N_PRIO ? m_pausedUntil[prio] : Time(0);
+}
+
+DataRate
+QbbNetDevice::GetDataRate() const
+{
+    return m_rate;
+}
+
+void
+QbbNetDevice::SetDataRate(DataRate rate)
+{
+    m_rate = rate;
+}
+
+Time
+QbbNetDevice::BitTime(uint64_t bits) const
+{
+    // Integer arithmetic: a double would round differently from one rate to another.
+    unsigned __int128 num = static_cast<unsigned __int128>(bits) *
+                            static_cast<uint64_t>(Seconds(1).GetTimeStep());
+    return TimeStep(static_cast<uint64_t>(num / m_rate.GetBitRate()));
+}
+
+Time
+QbbNetDevice::LineTime(uint64_t wireBytes) const
+{
+    return BitTime(wireBytes * 8);
+}
+
+bool
+QbbNetDevice::IsBusy() const
+{
+    return m_txBusy;
+}
+
+uint64_t
+QbbNetDevice::GetPausesSent(uint8_t prio) const
+{
+    return prio < QBB_N_PRIO ? m_pausesSent[prio] : 0;
+}
+
+uint64_t
+QbbNetDevice::GetPausesReceived(uint8_t prio) const
+{
+    return prio < QBB_N_PRIO ? m_pausesRcvd[prio] : 0;
+}
+
+uint64_t
+QbbNetDevice::GetResumesSent(uint8_t prio) const
+{
+    return prio < QBB_N_PRIO ? m_resumesSent[prio] : 0;
+}
+
+uint64_t
+QbbNetDevice::GetResumesReceived(uint8_t prio) const
+{
+    return prio < QBB_N_PRIO ? m_resumesRcvd[prio] : 0;
+}
+
+uint64_t
+QbbNetDevice::GetTxBytes() const
+{
+    return m_txBytes;
+}
+
+uint64_t
+QbbNetDevice::GetRxBytes() const
+{
+    return m_rxBytes;
+}
+
+uint64_t
+QbbNetDevice::GetTxPackets() const
+{
+    return m_txPackets;
+}
+
+uint64_t
+QbbNetDevice::GetQueueBytes(uint8_t prio) const
+{
+    return m_source ? m_source->GetQueueBytes(prio) : 0;
+}
+
+void
+QbbNetDevice::EnablePcap(const std::string& filename)
+{
+    m_pcap = CreateObject<PcapFileWrapper>();
+    m_pcap->Open(filename, std::ios::out | std::ios::binary);
+    m_pcap->Init(DLT_EN10MB, 65535);
+}
+
+void
+QbbNetDevice::WritePcap(Ptr<const Packet> frame)
+{
+    if (m_pcap)
+    {
+        m_pcap->Write(Simulator::Now(), frame);
+    }
+}
+
+void
+QbbNetDevice::TriggerTransmit()
+{
+    if (!m_txBusy)
+    {
+        TransmitNext();
+    }
+}
+
+void
+QbbNetDevice::SendPfc(uint8_t prio, uint16_t quanta)
+{
+    if (prio >= QBB_N_PRIO)
+    {
+        return;
+    }
+    PfcPauseHeader pfc;
+    pfc.SetQuanta(prio, quanta);
+    Ptr<Packet> frame = Create<Packet>();
+    frame->AddHeader(pfc);
+    EthernetHeader eth(false);
+    eth.SetSource(m_address);
+    eth.SetDestination(PAUSE_DST);
+    eth.SetLengthType(ETHERTYPE_MAC_CONTROL);
+    frame->AddHeader(eth);
+    m_pfcQueue.push_back(frame);
+    if (quanta > 0)
+    {
+        m_pausesSent[prio]++;
+    }
+    else
+    {
+        m_resumesSent[prio]++;
+    }
+    m_pfcTxTrace(prio, quanta);
+    TriggerTransmit();
+}
+
+void
+QbbNetDevice::TransmitNext()
+{
+    if (m_txBusy || !m_channel)
+    {
+        return;
+    }
+    if (!m_pfcQueue.empty())
+    {
+        Ptr<Packet> frame = m_pfcQueue.front();
+        m_pfcQueue.pop_front();
+        WritePcap(frame);
+        frame->AddTrailer(EthernetTrailer());
+        StartFrame(frame, PAUSE_WIRE_BYTES);
+        return;
+    }
+    if (!m_source)
+    {
+        return;
+    }
+    std::array<bool, QBB_N_PRIO> paused;
+    Time now = Simulator::Now();
+    for (uint32_t p = 0; p < QBB_N_PRIO; p++)
+    {
+        paused[p] = m_pausedUntil[p] > now;
+    }
+    uint8_t prio = 0;
+    Ptr<Packet> packet = m_source->DequeueNext(paused, prio);
+    if (!packet)
+    {
+        // The line goes idle: the next frame starts on a whole time step anyway.
+        m_txCarry = 0;
+        return;
+    }
+    if (!m_peerMacKnown)
+    {
+        Ptr<QbbNetDevice> peer = m_channel->GetPeer(this);
+        m_peerMac = peer ? Mac48Address::ConvertFrom(peer->GetAddress()) : Mac48Address::GetBroadcast();
+        m_peerMacKnown = peer != nullptr;
+    }
+    uint32_t ipBytes = packet->GetSize();
+    EthernetHeader eth(false);
+    eth.SetSource(m_address);
+    eth.SetDestination(m_peerMac);
+    eth.SetLengthType(ETHERTYPE_IPV4);
+    packet->AddHeader(eth);
+    WritePcap(packet);
+    packet->AddTrailer(EthernetTrailer());
+    StartFrame(packet, WireBytes(ipBytes));
+}
+
+void
+QbbNetDevice::StartFrame(Ptr<Packet> frame, uint32_t wireBytes)
+{
+    // Exact serialization: carry the sub-step remainder to the next frame so
+    // that back-to-back frames average exactly DataRate at any resolution.
+    uint64_t rate = m_rate.GetBitRate();
+    unsigned __int128 num = static_cast<unsigned __int128>(wireBytes) * 8 *
+                                static_cast<uint64_t>(Seconds(1).GetTimeStep()) +
+                            m_txCarry;
+    Time txTime = TimeStep(static_cast<uint64_t>(num / rate));
+    m_txCarry = static_cast<uint64_t>(num % rate);
+
+    m_txBusy = true;
+    m_txBytes += wireBytes;
+    m_txPackets++;
+    m_txTrace(frame);
+    m_channel->Transmit(frame, this, txTime);
+    Simulator::Schedule(txTime, &QbbNetDevice::TransmitComplete, this);
+}
+
+void
+QbbNetDevice::TransmitComplete()
+{
+    m_txBusy = false;
+    TransmitNext();
+}
+
+void
+QbbNetDevice::Receive(Ptr<Packet> frame)
+{
+    uint32_t size = frame->GetSize();
+    m_rxBytes += (size < ETH_MIN_FRAME_BYTES ? ETH_MIN_FRAME_BYTES : size) + ETH_PREAMBLE_IFG_BYTES;
+    m_rxTrace(frame);
+    EthernetTrailer fcs;
+    frame->RemoveTrailer(fcs);
+    WritePcap(frame);
+    EthernetHeader eth(false);
+    frame->RemoveHeader(eth);
+    if (eth.GetLengthType() == ETHERTYPE_MAC_CONTROL)
+    {
+        HandlePause(frame);
+        return;
+    }
+    if (!m_qbbRx.IsNull())
+    {
+        m_qbbRx(this, frame);
+    }
+    else if (!m_rxCallback.IsNull())
+    {
+        m_rxCallback(this, frame, eth.GetLengthType(), eth.GetSource());
+    }
+}
+
+void
+QbbNetDevice::HandlePause(Ptr<Packet> frame)
+{
+    if (frame->GetSize() < PfcPauseHeader::BODY_BYTES)
+    {
+        return;
+    }
+    PfcPauseHeader pfc;
+    frame->RemoveHeader(pfc);
+    if (pfc.GetOpcode() != PfcPauseHeader::OPCODE_PFC)
+    {
+        return; // 802.3x global PAUSE and other MAC control opcodes are not modelled
+    }
+    Time now = Simulator::Now();
+    bool resumed = false;
+    for (uint8_t p = 0; p < QBB_N_PRIO; p++)
+    {
+        if (!pfc.IsEnabled(p))
+        {
+            continue;
+        }
+        uint16_t q = pfc.GetQuanta(p);
+        m_pfcRxTrace(p, q);
+        m_pauseEvent[p].Cancel();
+        if (q == 0)
+        {
+            m_resumesRcvd[p]++;
+            m_pausedUntil[p] = now;
+            resumed = true;
+        }
+        else
+        {
+            m_pausesRcvd[p]++;
+            // A pause quantum is 512 bit times at this link's rate.
+            Time d = BitTime(static_cast<uint64_t>(q) * 512);
+            m_pausedUntil[p] = now + d;
+            m_pauseEvent[p] = Simulator::Schedule(d, &QbbNetDevice::PauseExpired, this, p);
+        }
+    }
+    if (resumed)
+    {
+        TriggerTransmit();
+    }
+}
+
+void
+QbbNetDevice::PauseExpired(uint8_t prio)
+{
+    (void)prio;
+    TriggerTransmit();
+}
+
+// ---- NetDevice boilerplate ---------------------------------------------------
+
+void
+QbbNetDevice::SetIfIndex(const uint32_t index)
+{
+    m_ifIndex = index;
+}
+
+uint32_t
+QbbNetDevice::GetIfIndex() const
+{
+    return m_ifIndex;
+}
+
+Ptr<Channel>
+QbbNetDevice::GetChannel() const
+{
+    return m_channel;
+}
+
+void
+QbbNetDevice::SetAddress(Address address)
+{
+    m_address = Mac48Address::ConvertFrom(address);
+}
+
+Address
+QbbNetDevice::GetAddress() const
+{
+    return m_address;
+}
+
+bool
+QbbNetDevice::SetMtu(const uint16_t mtu)
+{
+    m_mtu = mtu;
+    return true;
+}
+
+uint16_t
+QbbNetDevice::GetMtu() const
+{
+    return m_mtu;
+}
+
+bool
+QbbNetDevice::IsLinkUp() const
+{
+    return m_channel != nullptr;
+}
+
+void
+QbbNetDevice::AddLinkChangeCallback(Callback<void> callback)
+{
+    (void)callback;
+}
+
+bool
+QbbNetDevice::IsBroadcast() const
+{
+    return false;
+}
+
+Address
+QbbNetDevice::GetBroadcast() const
+{
+    return Mac48Address::GetBroadcast();
+}
+
+bool
+QbbNetDevice::IsMulticast() const
+{
+    return false;
+}
+
+Address
+QbbNetDevice::GetMulticast(Ipv4Address multicastGroup) const
+{
+    return Mac48Address::GetMulticast(multicastGroup);
+}
+
+Address
+QbbNetDevice::GetMulticast(Ipv6Address addr) const
+{
+    return Mac48Address::GetMulticast(addr);
+}
+
+bool
+QbbNetDevice::IsPointToPoint() const
+{
+    return true;
+}
+
+bool
+QbbNetDevice::IsBridge() const
+{
+    return false;
+}
+
+bool
+QbbNetDevice::Send(Ptr<Packet> packet, const Address& dest, uint16_t protocolNumber)
+{
+    (void)packet;
+    (void)dest;
+    (void)protocolNumber;
+    return false;
+}
+
+bool
+QbbNetDevice::SendFrom(Ptr<Packet> packet,
+                       const Address& source,
+                       const Address& dest,
+                       uint16_t protocolNumber)
+{
+    (void)source;
+    return Send(packet, dest, protocolNumber);
+}
+
+Ptr<Node>
+QbbNetDevice::GetNode() const
+{
+    return m_node;
+}
+
+void
+QbbNetDevice::SetNode(Ptr<Node> node)
+{
+    m_node = node;
+}
+
+bool
+QbbNetDevice::NeedsArp() const
+{
+    return false;
+}
+
+void
+QbbNetDevice::SetReceiveCallback(NetDevice::ReceiveCallback cb)
+{
+    m_rxCallback = cb;
+}
+
+void
+QbbNetDevice::SetPromiscReceiveCallback(PromiscReceiveCallback cb)
+{
+    m_promiscCallback = cb;
+}
+
+bool
+QbbNetDevice::SupportsSendFrom() const
+{
+    return false;
+}
+
+} // namespace ns3

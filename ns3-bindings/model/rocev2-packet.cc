@@ -1,0 +1,401 @@
+// SPDX-License-Identifier: GPL-2.0-only
+#include "rocev2-packet.h"
+
+#include "ns3/udp-header.h"
+
+namespace ns3
+{
+
+namespace
+{
+
+constexpr uint8_t IP_PROTO_UDP = 17;
+constexpr uint32_t IPV4_BYTES = 20;
+constexpr uint32_t UDP_BYTES = 8;
+
+bool
+IsData(RocePktType t)
+{
+    return t == RocePktType::DATA || t == RocePktType::PROBE;
+}
+
+bool
+IsAck(RocePktType t)
+{
+    return t == RocePktType::ACK || t == RocePktType::NACK;
+}
+
+RocePktType
+TypeOf(uint8_t opcode, uint8_t syndrome)
+{
+    switch (opcode)
+    {
+    case ROCE_OP_DATA:
+        return RocePktType::DATA;
+    case ROCE_OP_PROBE:
+        return RocePktType::PROBE;
+    case ROCE_OP_ACK:
+        return syndrome == RoceAckHeader::SYNDROME_NACK ? RocePktType::NACK : RocePktType::ACK;
+    case ROCE_OP_CNP:
+        return RocePktType::CNP;
+    default:
+        return RocePktType::OTHER;
+    }
+}
+
+uint8_t
+OpcodeOf(RocePktType t)
+{
+    switch (t)
+    {
+    case RocePktType::DATA:
+        return ROCE_OP_DATA;
+    case RocePktType::PROBE:
+        return ROCE_OP_PROBE;
+    case RocePktType::ACK:
+    case RocePktType::NACK:
+        return ROCE_OP_ACK;
+    case RocePktType::CNP:
+        return ROCE_OP_CNP;
+    default:
+        return 0;
+    }
+}
+
+} // namespace
+
+uint32_t
+RoceDataHeaderBytes(bool hasInt, uint32_t nHops)
+{
+    return IPV4_BYTES + UDP_BYTES + RoceBthHeader::SIZE + RoceRethHeader::SIZE +
+           (hasInt ? RoceIntHeader::Size(nHops) : 0);
+}
+
+uint32_t
+RocePacketBytes(const RocePacketInfo& info)
+{
+    uint32_t base = IPV4_BYTES + UDP_BYTES + RoceBthHeader::SIZE;
+    switch (info.type)
+    {
+    case RocePktType::DATA:
+    case RocePktType::PROBE:
+        return RoceDataHeaderBytes(info.hasInt, info.ints.n_hops) +
+               (info.type == RocePktType::DATA ? info.payloadBytes : 0);
+    case RocePktType::ACK:
+    case RocePktType::NACK:
+        return base + RoceAckHeader::SIZE + RoceIntHeader::Size(info.ints.n_hops);
+    case RocePktType::CNP:
+        return base + RoceCnpHeader::SIZE;
+    default:
+        return 0;
+    }
+}
+
+Ptr<Packet>
+RoceBuild(const RocePacketInfo& info)
+{
+    if (info.prio > 7 || info.ecn > 3 || info.type == RocePktType::OTHER ||
+        info.ints.n_hops > LIBCC_INT_MAX_HOPS)
+    {
+        return nullptr;
+    }
+    uint8_t flags = info.last ? RoceBthHeader::FLAG_LAST : 0;
+    Ptr<Packet> p = Create<Packet>(info.type == RocePktType::DATA ? info.payloadBytes : 0);
+    if ((IsData(info.type) && info.hasInt) || IsAck(info.type))
+    {
+        RoceIntHeader ih;
+        ih.SetFormat(info.intFormat);
+        if (!ih.SetList(info.ints))
+        {
+            return nullptr;
+        }
+        p->AddHeader(ih);
+        flags |= RoceBthHeader::FLAG_INT;
+    }
+    if (IsData(info.type))
+    {
+        RoceRethHeader reth;
+        reth.SetSeq(info.seq);
+        reth.SetLength(info.type == RocePktType::DATA ? info.payloadBytes : 0);
+        p->AddHeader(reth);
+    }
+    else if (IsAck(info.type))
+    {
+        RoceAckHeader aeth;
+        aeth.SetSyndrome(info.type == RocePktType::NACK ? RoceAckHeader::SYNDROME_NACK
+                                                        : RoceAckHeader::SYNDROME_ACK);
+        aeth.SetFlags(info.ecnEcho ? RoceAckHeader::FLAG_ECN_ECHO : 0);
+        aeth.SetNFlows(info.nFlows);
+        aeth.SetRxWindow(info.rxWindow);
+        aeth.SetSeq(info.ackSeq);
+        p->AddHeader(aeth);
+    }
+    else
+    {
+        p->AddHeader(RoceCnpHeader());
+    }
+    RoceBthHeader bth;
+    bth.SetOpcode(OpcodeOf(info.type));
+    bth.SetFlags(flags);
+    bth.SetDestQp(info.destQp);
+    bth.SetPsn(info.psn);
+    bth.SetAckReq(info.ackReq);
+    p->AddHeader(bth);
+
+    // RoCEv2 sends UDP checksum 0 (the ICRC protects the payload instead).
+    UdpHeader udp;
+    udp.SetSourcePort(info.sport);
+    udp.SetDestinationPort(info.dport);
+    p->AddHeader(udp);
+
+    Ipv4Header ip;
+    ip.SetSource(info.src);
+    ip.SetDestination(info.dst);
+    ip.SetProtocol(IP_PROTO_UDP);
+    ip.SetTtl(info.ttl);
+    ip.SetTos(static_cast<uint8_t>((info.prio << 5) | info.ecn));
+    ip.SetPayloadSize(p->GetSize());
+    ip.EnableChecksum();
+    p->AddHeader(ip);
+    return p;
+}
+
+bool
+RoceParse(Ptr<const Packet> packet, RocePacketInfo& info)
+{
+    info.type = RocePktType::OTHER;
+    if (!packet || packet->GetSize() < IPV4_BYTES + UDP_BYTES + RoceBthHeader::SIZE)
+    {
+        return false;
+    }
+    RoceFlowKey key;
+    if (!RocePeekKey(packet, key) || key.type == RocePktType::OTHER)
+    {
+        return false;
+    }
+    Ptr<Packet> p = packet->Copy();
+    Ipv4Header ip;
+    p->RemoveHeader(ip);
+    // Drop any Ethernet padding beyond the IPv4 total length.
+    if (p->GetSize() > ip.GetPayloadSize())
+    {
+        p->RemoveAtEnd(p->GetSize() - ip.GetPayloadSize());
+    }
+    UdpHeader udp;
+    p->RemoveHeader(udp);
+    RoceBthHeader bth;
+    p->RemoveHeader(bth);
+
+    RocePacketInfo out;
+    out.type = key.type;
+    out.src = ip.GetSource();
+    out.dst = ip.GetDestination();
+    out.sport = udp.GetSourcePort();
+    out.dport = udp.GetDestinationPort();
+    out.prio = key.prio;
+    out.ecn = key.ecn;
+    out.ttl = ip.GetTtl();
+    out.destQp = bth.GetDestQp();
+    out.psn = bth.GetPsn();
+    out.ackReq = bth.GetAckReq();
+    out.last = (bth.GetFlags() & RoceBthHeader::FLAG_LAST) != 0;
+    libcc_int_list_init(&out.ints);
+
+    bool wantInt = false;
+    if (IsData(key.type))
+    {
+        if (p->GetSize() < RoceRethHeader::SIZE)
+        {
+            return false;
+        }
+        RoceRethHeader reth;
+        p->RemoveHeader(reth);
+        out.seq = reth.GetSeq();
+        wantInt = (bth.GetFlags() & RoceBthHeader::FLAG_INT) != 0;
+    }
+    else if (IsAck(key.type))
+    {
+        if (p->GetSize() < RoceAckHeader::SIZE)
+        {
+            return false;
+        }
+        RoceAckHeader aeth;
+        p->RemoveHeader(aeth);
+        out.ackSeq = aeth.GetSeq();
+        out.nFlows = aeth.GetNFlows();
+        out.rxWindow = aeth.GetRxWindow();
+        out.ecnEcho = (aeth.GetFlags() & RoceAckHeader::FLAG_ECN_ECHO) != 0;
+        wantInt = true;
+    }
+    else
+    {
+        if (p->GetSize() < RoceCnpHeader::SIZE)
+        {
+            return false;
+        }
+        RoceCnpHeader cnp;
+        p->RemoveHeader(cnp);
+    }
+    if (wantInt)
+    {
+        uint8_t head[2];
+        if (p->GetSize() < RoceIntHeader::BASE_BYTES || p->CopyData(head, 2) != 2 ||
+            head[1] > LIBCC_INT_MAX_HOPS || p->GetSize() < RoceIntHeader::Size(head[1]))
+        {
+            return false;
+        }
+        RoceIntHeader ih;
+        p->RemoveHeader(ih);
+        out.hasInt = true;
+        out.intFormat = ih.GetFormat();
+        if (!ih.GetList(out.ints))
+        {
+            return false;
+        }
+    }
+    out.payloadBytes = key.type == RocePktType::DATA ? p->GetSize() : 0;
+    info = out;
+    return true;
+}
+
+bool
+RocePeekKey(Ptr<const Packet> packet, RoceFlowKey& key)
+{
+    // Enough for a 60-byte IPv4 header, UDP, BTH and the AETH syndrome.
+    uint8_t b[96];
+    uint32_t n = packet->CopyData(b, sizeof(b));
+    key = RoceFlowKey();
+    if (n < IPV4_BYTES || (b[0] >> 4) != 4)
+    {
+        return false;
+    }
+    uint32_t ihl = (b[0] & 0x0F) * 4u;
+    if (ihl < IPV4_BYTES || n < ihl)
+    {
+        return false;
+    }
+    key.prio = b[1] >> 5;
+    key.ecn = b[1] & 0x3;
+    key.proto = b[9];
+    key.src = (uint32_t(b[12]) << 24) | (uint32_t(b[13]) << 16) | (uint32_t(b[14]) << 8) | b[15];
+    key.dst = (uint32_t(b[16]) << 24) | (uint32_t(b[17]) << 16) | (uint32_t(b[18]) << 8) | b[19];
+    if (key.proto != IP_PROTO_UDP || n < ihl + UDP_BYTES)
+    {
+        return true;
+    }
+    key.sport = static_cast<uint16_t>((b[ihl] << 8) | b[ihl + 1]);
+    key.dport = static_cast<uint16_t>((b[ihl + 2] << 8) | b[ihl + 3]);
+    uint32_t bth = ihl + UDP_BYTES;
+    if ((key.dport != ROCEV2_UDP_PORT && key.sport != ROCEV2_UDP_PORT) ||
+        n < bth + RoceBthHeader::SIZE + 1)
+    {
+        return true;
+    }
+    uint8_t opcode = b[bth];
+    uint8_t flags = b[bth + 1];
+    key.type = TypeOf(opcode, b[bth + RoceBthHeader::SIZE]);
+    key.hasInt = IsAck(key.type) || (IsData(key.type) && (flags & RoceBthHeader::FLAG_INT));
+    return true;
+}
+
+bool
+RoceMarkCe(Ptr<Packet> packet)
+{
+    Ipv4Header ip;
+    packet->RemoveHeader(ip);
+    bool capable = ip.GetEcn() != Ipv4Header::ECN_NotECT;
+    if (capable)
+    {
+        ip.SetEcn(Ipv4Header::ECN_CE);
+    }
+    ip.EnableChecksum();
+    packet->AddHeader(ip);
+    return capable;
+}
+
+bool
+RoceGetInt(Ptr<const Packet> packet, libcc_int_list& list, uint8_t& format)
+{
+    RocePacketInfo info;
+    if (!RoceParse(packet, info) || !info.hasInt)
+    {
+        return false;
+    }
+    list = info.ints;
+    format = info.intFormat;
+    return true;
+}
+
+bool
+RoceAppendIntHop(Ptr<Packet> packet, const libcc_int_hop& hop)
+{
+    RoceIntEditor ed;
+    if (!ed.Open(packet))
+    {
+        return false;
+    }
+    bool ok = ed.Int().PushHop(hop);
+    ed.Close();
+    return ok;
+}
+
+bool
+RoceIntEditor::Open(Ptr<Packet> packet)
+{
+    RoceFlowKey key;
+    if (!RocePeekKey(packet, key) || !key.hasInt)
+    {
+        return false;
+    }
+    m_packet = packet;
+    packet->RemoveHeader(m_ip);
+    UdpHeader udp;
+    packet->RemoveHeader(udp);
+    m_sport = udp.GetSourcePort();
+    m_dport = udp.GetDestinationPort();
+    packet->RemoveHeader(m_bth);
+    m_isAck = IsAck(key.type);
+    if (m_isAck)
+    {
+        packet->RemoveHeader(m_aeth);
+    }
+    else
+    {
+        packet->RemoveHeader(m_reth);
+    }
+    packet->RemoveHeader(m_int);
+    return true;
+}
+
+RoceIntHeader&
+RoceIntEditor::Int()
+{
+    return m_int;
+}
+
+void
+RoceIntEditor::Close()
+{
+    Ptr<Packet> p = m_packet;
+    p->AddHeader(m_int);
+    if (m_isAck)
+    {
+        p->AddHeader(m_aeth);
+    }
+    else
+    {
+        p->AddHeader(m_reth);
+    }
+    p->AddHeader(m_bth);
+    // A fresh UDP header: its length is computed from the grown payload.
+    UdpHeader udp;
+    udp.SetSourcePort(m_sport);
+    udp.SetDestinationPort(m_dport);
+    p->AddHeader(udp);
+    m_ip.SetPayloadSize(p->GetSize());
+    m_ip.EnableChecksum();
+    p->AddHeader(m_ip);
+    m_packet = nullptr;
+}
+
+} // namespace ns3
