@@ -382,6 +382,45 @@ LibccConfig::Get(const std::string& name) const
 }
 
 std::string
+LibccConfig::ToAssignments() const
+{
+    const libcc_param_desc* table = nullptr;
+    size_t n = 0;
+    std::ostringstream os;
+    if (!GetParams() ||
+        libcc_algorithm_params(m_algorithm.c_str(), &table, &n) != LIBCC_OK)
+    {
+        return "";
+    }
+    for (size_t i = 0; i < n; i++)
+    {
+        const libcc_param_desc& d = table[i];
+        double v = Get(d.name);
+        char buf[64];
+        switch (d.unit)
+        {
+        case LIBCC_UNIT_BPS:
+            std::snprintf(buf, sizeof buf, "%.17gbps", v);
+            break;
+        case LIBCC_UNIT_NS:
+            std::snprintf(buf, sizeof buf, "%.17gns", v);
+            break;
+        case LIBCC_UNIT_BYTES:
+            std::snprintf(buf, sizeof buf, "%.17gB", v);
+            break;
+        case LIBCC_UNIT_BOOL:
+            std::snprintf(buf, sizeof buf, "%d", v != 0 ? 1 : 0);
+            break;
+        default:
+            std::snprintf(buf, sizeof buf, "%.17g", v);
+            break;
+        }
+        os << (i ? "," : "") << d.name << "=" << buf;
+    }
+    return os.str();
+}
+
+std::string
 LibccConfig::Describe(const std::string& algorithm)
 {
     const libcc_param_desc* table = nullptr;

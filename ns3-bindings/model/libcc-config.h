@@ -52,6 +52,10 @@ class LibccConfig : public Object
     /// A parameter's value in its base unit (bits/s, ns, bytes, number).
     double Get(const std::string& name) const;
 
+    /// Every parameter as libcc "name=value" assignments in base units
+    /// (exact), e.g. to configure switches from this object.
+    std::string ToAssignments() const;
+
     /// One line per parameter: "name  unit  default  [min, max]  doc", for
     /// --help texts.
     static std::string Describe(const std::string& algorithm);

@@ -1,0 +1,378 @@
+// SPDX-License-Identifier: GPL-2.0-only
+
+#include "rdma-network.h"
+
+#include "qbb-helper.h"
+
+#include <ns3/data-rate.h>
+#include <ns3/nstime.h>
+
+#include <algorithm>
+#include <deque>
+#include <stdexcept>
+
+namespace ns3
+{
+
+TopologySpec
+MakeDumbbellTopology(uint32_t nSenders, uint32_t nSwitches, uint64_t rateBps, uint64_t delayNs)
+{
+    if (nSenders < 1 || nSwitches < 1)
+    {
+        throw std::invalid_argument("dumbbell: need at least one sender and one switch");
+    }
+    TopologySpec t;
+    t.file = "dumbbell";
+    t.nNodes = nSenders + 1 + nSwitches;
+    t.isSwitch.assign(t.nNodes, false);
+    uint32_t sw0 = nSenders + 1;
+    for (uint32_t s = 0; s < nSwitches; s++)
+    {
+        t.isSwitch[sw0 + s] = true;
+    }
+    auto link = [&](uint32_t a, uint32_t b) {
+        t.links.push_back(TopologyLinkSpec{a, b, rateBps, delayNs, 0.0, 0});
+    };
+    for (uint32_t h = 0; h < nSenders; h++)
+    {
+        link(h, sw0);
+    }
+    for (uint32_t s = 0; s + 1 < nSwitches; s++)
+    {
+        link(sw0 + s, sw0 + s + 1);
+    }
+    link(sw0 + nSwitches - 1, nSenders);
+    return t;
+}
+
+TopologySpec
+MakeFatTreeTopology(uint32_t k, uint64_t rateBps, uint64_t delayNs)
+{
+    if (k < 2 || k % 2 != 0 || k > 64)
+    {
+        throw std::invalid_argument("fat-tree: k must be even, 2..64");
+    }
+    uint32_t half = k / 2;
+    uint32_t hosts = k * k * k / 4;
+    uint32_t edge0 = hosts;
+    uint32_t agg0 = edge0 + k * half;
+    uint32_t core0 = agg0 + k * half;
+    TopologySpec t;
+    t.file = "fat-tree";
+    t.nNodes = core0 + half * half;
+    t.isSwitch.assign(t.nNodes, true);
+    for (uint32_t h = 0; h < hosts; h++)
+    {
+        t.isSwitch[h] = false;
+    }
+    auto link = [&](uint32_t a, uint32_t b) {
+        t.links.push_back(TopologyLinkSpec{a, b, rateBps, delayNs, 0.0, 0});
+    };
+    for (uint32_t h = 0; h < hosts; h++)
+    {
+        link(h, edge0 + h / half);
+    }
+    for (uint32_t p = 0; p < k; p++)
+    {
+        for (uint32_t e = 0; e < half; e++)
+        {
+            for (uint32_t a = 0; a < half; a++)
+            {
+                link(edge0 + p * half + e, agg0 + p * half + a);
+            }
+        }
+        for (uint32_t a = 0; a < half; a++)
+        {
+            for (uint32_t c = 0; c < half; c++)
+            {
+                link(agg0 + p * half + a, core0 + a * half + c);
+            }
+        }
+    }
+    return t;
+}
+
+RdmaNetwork::RdmaNetwork()
+    : m_firstNodeId(0)
+{
+    m_switchFactory.SetTypeId(SwitchNode::GetTypeId());
+    m_nicFactory.SetTypeId(RdmaNic::GetTypeId());
+}
+
+void
+RdmaNetwork::SetCongestionControl(const std::string& algorithm, const std::string& params)
+{
+    m_cc = LibccConfig::Create(algorithm, params);
+}
+
+void
+RdmaNetwork::SetCongestionControl(Ptr<LibccConfig> cfg, const std::string& params)
+{
+    std::string err;
+    if (!params.empty() && !cfg->Parse(params, &err))
+    {
+        throw std::invalid_argument(err);
+    }
+    m_cc = cfg;
+}
+
+void
+RdmaNetwork::SetSwitchAttribute(const std::string& name, const AttributeValue& v)
+{
+    m_switchFactory.Set(name, v);
+}
+
+void
+RdmaNetwork::SetNicAttribute(const std::string& name, const AttributeValue& v)
+{
+    m_nicFactory.Set(name, v);
+}
+
+void
+RdmaNetwork::Build(const TopologySpec& topo)
+{
+    if (!m_cc)
+    {
+        m_cc = LibccConfig::Create("none");
+    }
+    m_topo = topo;
+    uint32_t n = topo.nNodes;
+    m_nodes.resize(n);
+    m_adj.assign(n, {});
+    m_nextSport.assign(n, 10000);
+    for (uint32_t id = 0; id < n; id++)
+    {
+        if (topo.isSwitch[id])
+        {
+            m_nodes[id] = m_switchFactory.Create<SwitchNode>();
+        }
+        else
+        {
+            m_nodes[id] = CreateObject<Node>();
+        }
+        if (id == 0)
+        {
+            m_firstNodeId = m_nodes[0]->GetId();
+        }
+    }
+    // Switch congestion control uses the exact values of the host side.
+    std::string assignments = m_cc->ToAssignments();
+    for (uint32_t id = 0; id < n; id++)
+    {
+        if (topo.isSwitch[id])
+        {
+            std::string err;
+            if (GetSwitch(id)->TrySetCongestionControl(m_cc->GetAlgorithm(), assignments, err) !=
+                LIBCC_OK)
+            {
+                throw std::invalid_argument("switch congestion control: " + err);
+            }
+        }
+    }
+    for (uint32_t li = 0; li < topo.links.size(); li++)
+    {
+        const TopologyLinkSpec& l = topo.links[li];
+        QbbHelper qbb;
+        qbb.SetDeviceAttribute("DataRate", DataRateValue(DataRate(l.rateBps)));
+        qbb.SetChannelAttribute("Delay", TimeValue(NanoSeconds(l.delayNs)));
+        NetDeviceContainer d = qbb.Install(m_nodes[l.a], m_nodes[l.b]);
+        Ptr<QbbNetDevice> da = DynamicCast<QbbNetDevice>(d.Get(0));
+        Ptr<QbbNetDevice> db = DynamicCast<QbbNetDevice>(d.Get(1));
+        m_devices.push_back(da);
+        m_devices.push_back(db);
+        m_adj[l.a].push_back(Adj{l.b, da, li});
+        m_adj[l.b].push_back(Adj{l.a, db, li});
+    }
+    for (uint32_t id = 0; id < n; id++)
+    {
+        if (topo.isSwitch[id])
+        {
+            continue;
+        }
+        if (m_adj[id].size() != 1)
+        {
+            throw std::invalid_argument("host " + std::to_string(id) + " must have exactly one link");
+        }
+        Ptr<RdmaNic> nic = m_nicFactory.Create<RdmaNic>();
+        m_nodes[id]->AggregateObject(nic);
+        nic->Setup(m_nodes[id], m_adj[id][0].dev, Ipv4Address(HpccNodeIp(id)));
+        nic->SetCcConfig(m_cc);
+    }
+    BuildRoutes();
+}
+
+void
+RdmaNetwork::BuildRoutes()
+{
+    uint32_t n = m_topo.nNodes;
+    m_hostIndex.assign(n, UINT32_MAX);
+    m_dist.clear();
+    for (uint32_t dst = 0; dst < n; dst++)
+    {
+        if (m_topo.isSwitch[dst])
+        {
+            continue;
+        }
+        m_hostIndex[dst] = m_dist.size();
+        std::vector<uint16_t> dist(n, UINT16_MAX);
+        std::deque<uint32_t> q;
+        dist[dst] = 0;
+        q.push_back(dst);
+        while (!q.empty())
+        {
+            uint32_t u = q.front();
+            q.pop_front();
+            // Hosts do not forward: paths only cross switches.
+            if (u != dst && !m_topo.isSwitch[u])
+            {
+                continue;
+            }
+            for (const Adj& a : m_adj[u])
+            {
+                if (dist[a.peer] == UINT16_MAX)
+                {
+                    dist[a.peer] = dist[u] + 1;
+                    q.push_back(a.peer);
+                }
+            }
+        }
+        Ipv4Address addr(HpccNodeIp(dst));
+        for (uint32_t s = 0; s < n; s++)
+        {
+            if (!m_topo.isSwitch[s] || dist[s] == UINT16_MAX)
+            {
+                continue;
+            }
+            for (const Adj& a : m_adj[s])
+            {
+                if (dist[a.peer] + 1 == dist[s])
+                {
+                    GetSwitch(s)->AddRoute(addr, a.dev->GetIfIndex());
+                }
+            }
+        }
+        m_dist.push_back(std::move(dist));
+    }
+}
+
+Ptr<SwitchNode>
+RdmaNetwork::GetSwitch(uint32_t id) const
+{
+    return DynamicCast<SwitchNode>(m_nodes.at(id));
+}
+
+Ptr<RdmaNic>
+RdmaNetwork::GetNic(uint32_t hostId) const
+{
+    return m_nodes.at(hostId)->GetObject<RdmaNic>();
+}
+
+uint32_t
+RdmaNetwork::TopoId(Ptr<const Node> node) const
+{
+    uint32_t id = node->GetId() - m_firstNodeId;
+    return id < m_nodes.size() && m_nodes[id] == node ? id : UINT32_MAX;
+}
+
+Ptr<QbbNetDevice>
+RdmaNetwork::GetLinkDevice(uint32_t a, uint32_t b) const
+{
+    for (const Adj& x : m_adj.at(a))
+    {
+        if (x.peer == b)
+        {
+            return x.dev;
+        }
+    }
+    return nullptr;
+}
+
+RdmaNetwork::PathInfo
+RdmaNetwork::GetPath(uint32_t src, uint32_t dst) const
+{
+    PathInfo p;
+    if (src >= m_hostIndex.size() || dst >= m_hostIndex.size() ||
+        m_hostIndex[dst] == UINT32_MAX)
+    {
+        throw std::invalid_argument("path: not a host");
+    }
+    const std::vector<uint16_t>& dist = m_dist[m_hostIndex[dst]];
+    if (dist[src] == UINT16_MAX)
+    {
+        throw std::invalid_argument("no path from host " + std::to_string(src) + " to host " +
+                                    std::to_string(dst));
+    }
+    Ptr<RdmaNic> nic = GetNic(src);
+    uint64_t dataWire = nic->DataWireBytes();
+    uint64_t ackWire = RdmaNic::AckWireBytes();
+    p.bottleneckBps = UINT64_MAX;
+    uint32_t u = src;
+    p.nodes.push_back(u);
+    long double rttNs = 0;
+    while (u != dst)
+    {
+        const Adj* next = nullptr;
+        for (const Adj& a : m_adj[u])
+        {
+            if (dist[a.peer] + 1 == dist[u] && (!next || a.peer < next->peer))
+            {
+                next = &a;
+            }
+        }
+        const TopologyLinkSpec& l = m_topo.links[next->link];
+        p.links++;
+        p.propNs += l.delayNs;
+        p.bottleneckBps = std::min(p.bottleneckBps, l.rateBps);
+        rttNs += 2.0L * l.delayNs + (long double)(dataWire + ackWire) * 8e9L / l.rateBps;
+        u = next->peer;
+        p.nodes.push_back(u);
+    }
+    p.baseRttNs = static_cast<uint64_t>(rttNs + 0.5L);
+    return p;
+}
+
+Ptr<RdmaTxQueuePair>
+RdmaNetwork::AddFlow(const FlowSpec& f, uint32_t flowId)
+{
+    if (f.src >= m_nodes.size() || f.dst >= m_nodes.size() || m_topo.isSwitch[f.src] ||
+        m_topo.isSwitch[f.dst] || f.src == f.dst)
+    {
+        throw std::invalid_argument("flow " + std::to_string(flowId) +
+                                    ": src and dst must be two hosts of the topology");
+    }
+    PathInfo path = GetPath(f.src, f.dst);
+    RdmaFlowParams p;
+    p.flowId = flowId;
+    p.srcNode = f.src;
+    p.dstNode = f.dst;
+    p.sport = static_cast<uint16_t>(m_nextSport[f.src]++);
+    p.dport = static_cast<uint16_t>(f.dport);
+    p.prio = static_cast<uint8_t>(f.pg);
+    p.sizeBytes = f.sizeBytes;
+    p.startNs = f.startNs;
+    p.baseRttNs = path.baseRttNs;
+    p.bottleneckBps = path.bottleneckBps;
+    Ptr<RdmaTxQueuePair> qp = RdmaNic::Connect(GetNic(f.src), GetNic(f.dst), p);
+    m_flows.push_back(qp);
+    return qp;
+}
+
+void
+RdmaNetwork::AddFlows(const std::vector<FlowSpec>& flows)
+{
+    for (const FlowSpec& f : flows)
+    {
+        AddFlow(f, m_flows.size());
+    }
+}
+
+void
+RdmaNetwork::EnablePcap(const std::string& prefix) const
+{
+    for (const auto& d : m_devices)
+    {
+        QbbHelper::EnablePcap(prefix, d);
+    }
+}
+
+} // namespace ns3

@@ -1,0 +1,136 @@
+// SPDX-License-Identifier: GPL-2.0-only
+//
+// RdmaNetwork: builds a RoCEv2 network of SwitchNodes and RDMA hosts from a
+// topology (HPCC-format file, dumbbell, k-ary fat-tree), installs shortest-path
+// ECMP routes, one libcc algorithm on every host and switch, and flows.
+// Node ids are the topology's ids; hosts get the HPCC simulator's addresses
+// (11.x.y.1) so fct files match that simulator's.
+
+#ifndef RDMA_NETWORK_H
+#define RDMA_NETWORK_H
+
+#include "hpcc-format.h"
+#include "libcc-config.h"
+#include "qbb-net-device.h"
+#include "rdma-nic.h"
+#include "switch-node.h"
+
+#include <ns3/node.h>
+#include <ns3/object-factory.h>
+
+#include <string>
+#include <vector>
+
+namespace ns3
+{
+
+/// A dumbbell: nSenders hosts (ids 0..nSenders-1) on the first switch, one
+/// receiver (id nSenders) on the last, nSwitches in a chain (ids after).
+TopologySpec MakeDumbbellTopology(uint32_t nSenders, uint32_t nSwitches, uint64_t rateBps,
+                                  uint64_t delayNs);
+/// A k-ary fat-tree (k even): k^3/4 hosts (ids first), then k^2/2 edge,
+/// k^2/2 aggregation and k^2/4 core switches; every link rateBps, delayNs.
+TopologySpec MakeFatTreeTopology(uint32_t k, uint64_t rateBps, uint64_t delayNs);
+
+class RdmaNetwork
+{
+  public:
+    RdmaNetwork();
+
+    /// Congestion control of every host and switch: algorithm name and
+    /// libcc "name=value" assignments. Throws std::invalid_argument naming
+    /// the bad parameter. Call before Build.
+    void SetCongestionControl(const std::string& algorithm, const std::string& params = "");
+    /// Or a prepared configuration (attributes already set).
+    void SetCongestionControl(Ptr<LibccConfig> cfg, const std::string& params = "");
+    Ptr<LibccConfig> GetCcConfig() const
+    {
+        return m_cc;
+    }
+    /// Attributes of every SwitchNode, RdmaNic, QbbNetDevice made by Build.
+    void SetSwitchAttribute(const std::string& name, const AttributeValue& v);
+    void SetNicAttribute(const std::string& name, const AttributeValue& v);
+
+    /// Create the nodes, links and routes of a topology.
+    void Build(const TopologySpec& topo);
+    const TopologySpec& GetTopology() const
+    {
+        return m_topo;
+    }
+
+    uint32_t GetNNodes() const
+    {
+        return m_nodes.size();
+    }
+    bool IsSwitch(uint32_t id) const
+    {
+        return m_topo.isSwitch[id];
+    }
+    Ptr<Node> GetNode(uint32_t id) const
+    {
+        return m_nodes[id];
+    }
+    Ptr<SwitchNode> GetSwitch(uint32_t id) const;
+    Ptr<RdmaNic> GetNic(uint32_t hostId) const;
+    /// Topology id of an ns-3 node (UINT32_MAX if not ours).
+    uint32_t TopoId(Ptr<const Node> node) const;
+    /// The device of node a on its link to node b (nullptr if none).
+    Ptr<QbbNetDevice> GetLinkDevice(uint32_t a, uint32_t b) const;
+    /// Every device, in link order, both ends.
+    const std::vector<Ptr<QbbNetDevice>>& GetDevices() const
+    {
+        return m_devices;
+    }
+
+    /// One shortest path's properties between two hosts (the one ECMP's
+    /// lowest-id choice would take; fat-tree paths are all alike).
+    struct PathInfo
+    {
+        uint32_t links = 0;
+        uint64_t propNs = 0;       ///< one way
+        uint64_t bottleneckBps = 0;
+        uint64_t baseRttNs = 0;    ///< full data packet out + ACK back, empty network
+        std::vector<uint32_t> nodes;
+    };
+    PathInfo GetPath(uint32_t src, uint32_t dst) const;
+
+    /// Install one flow (start time relative to now); returns its sender QP.
+    Ptr<RdmaTxQueuePair> AddFlow(const FlowSpec& f, uint32_t flowId);
+    void AddFlows(const std::vector<FlowSpec>& flows);
+    const std::vector<Ptr<RdmaTxQueuePair>>& GetFlows() const
+    {
+        return m_flows;
+    }
+
+    /// Pcap of every device: <prefix>-<node>-<ifindex>.pcap.
+    void EnablePcap(const std::string& prefix) const;
+
+  private:
+    void BuildRoutes();
+
+    TopologySpec m_topo;
+    Ptr<LibccConfig> m_cc;
+    std::string m_ccParams;
+    ObjectFactory m_switchFactory;
+    ObjectFactory m_nicFactory;
+    std::vector<Ptr<Node>> m_nodes;
+    uint32_t m_firstNodeId;
+    std::vector<Ptr<QbbNetDevice>> m_devices;
+    /// per node: (neighbour, device, link index)
+    struct Adj
+    {
+        uint32_t peer;
+        Ptr<QbbNetDevice> dev;
+        uint32_t link;
+    };
+    std::vector<std::vector<Adj>> m_adj;
+    /// hop distance to each host: m_dist[hostIndex][node]
+    std::vector<std::vector<uint16_t>> m_dist;
+    std::vector<uint32_t> m_hostIndex;
+    std::vector<uint32_t> m_nextSport;
+    std::vector<Ptr<RdmaTxQueuePair>> m_flows;
+};
+
+} // namespace ns3
+
+#endif

@@ -1,0 +1,267 @@
+// SPDX-License-Identifier: GPL-2.0-only
+
+#include "rdma-trace.h"
+
+#include <ns3/simulator.h>
+
+#include <cinttypes>
+#include <stdexcept>
+
+namespace ns3
+{
+
+namespace
+{
+
+std::FILE*
+OpenOut(const std::string& path, const char* header)
+{
+    if (path.empty())
+    {
+        return nullptr;
+    }
+    std::FILE* f = std::fopen(path.c_str(), "w");
+    if (!f)
+    {
+        throw std::runtime_error("cannot write " + path);
+    }
+    if (header)
+    {
+        std::fputs(header, f);
+    }
+    return f;
+}
+
+void
+CloseFile(std::FILE*& f)
+{
+    if (f)
+    {
+        std::fclose(f);
+        f = nullptr;
+    }
+}
+
+} // namespace
+
+RdmaTraceHelper::RdmaTraceHelper(RdmaNetwork& net)
+    : m_net(net)
+{
+}
+
+RdmaTraceHelper::~RdmaTraceHelper()
+{
+    Close();
+}
+
+void
+RdmaTraceHelper::Close()
+{
+    m_sampleEvent.Cancel();
+    m_progressEvent.Cancel();
+    CloseFile(m_fct);
+    CloseFile(m_fctCsv);
+    CloseFile(m_pfc);
+    CloseFile(m_pfcCsv);
+    CloseFile(m_queue);
+    CloseFile(m_rate);
+    CloseFile(m_link);
+}
+
+void
+RdmaTraceHelper::EnableFct(const std::string& fctPath, const std::string& csvPath)
+{
+    m_fct = OpenOut(fctPath, nullptr);
+    m_fctCsv = OpenOut(csvPath,
+                       "flow,src,dst,size_bytes,start_ns,fct_ns,ideal_fct_ns,slowdown,"
+                       "retx_bytes,timeouts\n");
+    if (m_fctHooked)
+    {
+        return;
+    }
+    m_fctHooked = true;
+    for (uint32_t id = 0; id < m_net.GetNNodes(); id++)
+    {
+        if (!m_net.IsSwitch(id))
+        {
+            m_net.GetNic(id)->TraceConnectWithoutContext(
+                "FlowComplete",
+                MakeCallback(&RdmaTraceHelper::OnFlowComplete, this));
+        }
+    }
+}
+
+void
+RdmaTraceHelper::OnFlowComplete(const RdmaFlowRecord& r)
+{
+    m_completed++;
+    const RdmaFlowParams& f = r.flow;
+    if (m_fct)
+    {
+        WriteFctLine(m_fct, f.srcNode, f.dstNode, f.sport, f.dport, f.sizeBytes, f.startNs, r.fctNs,
+                     r.idealFctNs);
+    }
+    if (m_fctCsv)
+    {
+        double slowdown = r.idealFctNs ? static_cast<double>(r.fctNs) / r.idealFctNs : 0;
+        std::fprintf(m_fctCsv,
+                     "%u,%u,%u,%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%.4f,%" PRIu64
+                     ",%" PRIu64 "\n",
+                     f.flowId, f.srcNode, f.dstNode, f.sizeBytes, f.startNs, r.fctNs,
+                     r.idealFctNs, slowdown < 1 ? 1.0 : slowdown, r.retransmittedBytes,
+                     r.timeouts);
+    }
+}
+
+void
+RdmaTraceHelper::EnablePfc(const std::string& pfcPath, const std::string& csvPath)
+{
+    m_pfc = OpenOut(pfcPath, nullptr);
+    m_pfcCsv = OpenOut(csvPath, "time_ns,node,node_type,if_index,prio,pause\n");
+    if (m_pfcHooked)
+    {
+        return;
+    }
+    m_pfcHooked = true;
+    for (const auto& d : m_net.GetDevices())
+    {
+        uint32_t node = m_net.TopoId(d->GetNode());
+        uint32_t type = m_net.IsSwitch(node) ? 1 : 0;
+        d->TraceConnectWithoutContext(
+            "PfcRx",
+            MakeBoundCallback(&RdmaTraceHelper::OnPfcRx, this, node, type, d->GetIfIndex()));
+    }
+}
+
+void
+RdmaTraceHelper::OnPfcRx(RdmaTraceHelper* self, uint32_t node, uint32_t type, uint32_t ifIndex,
+                         uint8_t prio, uint16_t quanta)
+{
+    bool pause = quanta > 0;
+    self->m_pauses += pause ? 1 : 0;
+    uint64_t ns = Simulator::Now().GetNanoSeconds();
+    if (self->m_pfc)
+    {
+        WritePfcLine(self->m_pfc, ns, node, type, ifIndex, pause);
+    }
+    if (self->m_pfcCsv)
+    {
+        std::fprintf(self->m_pfcCsv, "%" PRIu64 ",%u,%u,%u,%u,%d\n", ns, node, type, ifIndex, prio,
+                     pause ? 1 : 0);
+    }
+}
+
+void
+RdmaTraceHelper::TrackLink(uint32_t a, uint32_t b)
+{
+    Ptr<QbbNetDevice> d = m_net.GetLinkDevice(a, b);
+    if (!d)
+    {
+        throw std::invalid_argument("no link " + std::to_string(a) + " -> " + std::to_string(b));
+    }
+    m_links.push_back(LinkRef{d, a, b, d->GetTxBytes()});
+}
+
+void
+RdmaTraceHelper::EnableSampling(Time interval, const std::string& queueCsv,
+                                const std::string& rateCsv, const std::string& linkCsv)
+{
+    m_interval = interval;
+    m_queue = OpenOut(queueCsv, "time_ns,node,port,bytes\n");
+    m_rate = OpenOut(rateCsv, "time_ns,flow,rate_bps,window_bytes\n");
+    m_link = OpenOut(linkCsv, "time_ns,node,peer,utilization\n");
+    m_ports.clear();
+    for (uint32_t id = 0; id < m_net.GetNNodes(); id++)
+    {
+        if (m_net.IsSwitch(id))
+        {
+            Ptr<SwitchNode> sw = m_net.GetSwitch(id);
+            for (uint32_t p = 0; p < sw->GetNPorts(); p++)
+            {
+                m_ports.push_back(PortRef{sw, id, p, UINT64_MAX});
+            }
+        }
+    }
+    m_sampleEvent.Cancel();
+    m_sampleEvent = Simulator::ScheduleNow(&RdmaTraceHelper::Sample, this);
+}
+
+void
+RdmaTraceHelper::Sample()
+{
+    uint64_t ns = Simulator::Now().GetNanoSeconds();
+    if (m_queue)
+    {
+        for (PortRef& p : m_ports)
+        {
+            uint64_t b = p.sw->GetPortQueueBytes(p.port);
+            if (b != p.last)
+            {
+                std::fprintf(m_queue, "%" PRIu64 ",%u,%u,%" PRIu64 "\n", ns, p.node, p.port, b);
+                p.last = b;
+            }
+        }
+    }
+    if (m_rate)
+    {
+        for (const auto& qp : m_net.GetFlows())
+        {
+            const RdmaFlowParams& f = qp->GetFlow();
+            if (f.startNs > ns || (qp->IsFinished() && qp->GetFinishNs() + m_interval.GetNanoSeconds() < ns))
+            {
+                continue;
+            }
+            uint64_t w = qp->GetWindow();
+            std::fprintf(m_rate, "%" PRIu64 ",%u,%" PRIu64 ",%" PRId64 "\n", ns, f.flowId,
+                         qp->IsFinished() ? 0 : qp->GetRate(),
+                         w == LIBCC_WINDOW_UNLIMITED ? int64_t(-1) : int64_t(w));
+        }
+    }
+    if (m_link)
+    {
+        double secs = m_interval.GetSeconds();
+        for (LinkRef& l : m_links)
+        {
+            uint64_t tx = l.dev->GetTxBytes();
+            double util = secs > 0 ? (tx - l.lastTx) * 8.0 / secs /
+                                         static_cast<double>(l.dev->GetDataRate().GetBitRate())
+                                   : 0;
+            l.lastTx = tx;
+            std::fprintf(m_link, "%" PRIu64 ",%u,%u,%.4f\n", ns, l.node, l.peer, util);
+        }
+    }
+    m_sampleEvent = Simulator::Schedule(m_interval, &RdmaTraceHelper::Sample, this);
+}
+
+void
+RdmaTraceHelper::EnableProgress(Time stop)
+{
+    m_stop = stop;
+    m_wallStart = std::chrono::steady_clock::now();
+    m_lastPrint = m_wallStart;
+    m_progressEvent = Simulator::Schedule(stop / 1000, &RdmaTraceHelper::Progress, this);
+}
+
+void
+RdmaTraceHelper::Progress()
+{
+    auto now = std::chrono::steady_clock::now();
+    if (now - m_lastPrint >= std::chrono::seconds(2))
+    {
+        m_lastPrint = now;
+        double wall = std::chrono::duration<double>(now - m_wallStart).count();
+        std::fprintf(stderr,
+                     "progress: simulated %.3f of %.3f ms, wall %.1f s, %" PRIu64
+                     " flows done\n",
+                     Simulator::Now().GetSeconds() * 1e3,
+                     m_stop.GetSeconds() * 1e3,
+                     wall,
+                     m_completed);
+    }
+    if (Simulator::Now() + m_stop / 1000 <= m_stop)
+    {
+        m_progressEvent = Simulator::Schedule(m_stop / 1000, &RdmaTraceHelper::Progress, this);
+    }
+}
+
+} // namespace ns3
