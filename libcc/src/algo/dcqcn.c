@@ -81,7 +81,8 @@ static int fail(char *err, size_t err_len, const char *msg, const char *a, doubl
     return LIBCC_ERR_OUT_OF_RANGE;
 }
 
-/* The single ranges are checked by the core; this checks relations. */
+/* [dcqcn:cross-checks] The single ranges are checked by the core; this
+ * checks relations. */
 int libcc_dcqcn_cfg_init(void *cfgp, const double *v, char *err, size_t err_len)
 {
     dcqcn_cfg *cfg = cfgp;

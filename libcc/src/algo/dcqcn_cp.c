@@ -20,6 +20,7 @@ double libcc_dcqcn_cp_mark_probability(const struct libcc_cp *cp, uint64_t qlen_
            (double)(cfg->kmax_bytes - cfg->kmin_bytes);
 }
 
+/* [dcqcn:cp-mark] */
 static void maybe_mark(struct libcc_cp *cp, uint64_t qlen_bytes, libcc_cp_pkt *pkt)
 {
     if (pkt->kind != LIBCC_PKT_DATA || !pkt->ecn_capable)

@@ -48,8 +48,9 @@ LIBCC_CHECK_RP_STATE(dcqcn_rp_state);
 
 /* [dcqcn:rp-vars] */
 const libcc_param_desc libcc_dcqcn_rp_vars[DCQCN_N_RP_VARS] = {
-    [DCQCN_V_ALPHA] = {"alpha", LIBCC_UNIT_RATIO, 0, 0, 0, "congestion estimate"},
-    [DCQCN_V_TARGET_RATE] = {"target_rate", LIBCC_UNIT_BPS, 0, 0, 0, "Rt"},
+    [DCQCN_V_ALPHA] = {"alpha", LIBCC_UNIT_RATIO, 0, 0, 0, "congestion estimate: the weight of the next cut"},
+    [DCQCN_V_TARGET_RATE] = {"target_rate", LIBCC_UNIT_BPS, 0, 0, 0,
+                             "Rt: the rate recovery heads for"},
     [DCQCN_V_CURRENT_RATE] = {"current_rate", LIBCC_UNIT_BPS, 0, 0, 0, "Rc (the pacing rate)"},
     [DCQCN_V_TIMER_STAGE] = {"timer_stage", LIBCC_UNIT_COUNT, 0, 0, 0,
                              "T: timer stages since the last decrease"},
@@ -169,7 +170,7 @@ static void decrease(struct libcc_rp *rp, dcqcn_rp_state *s, const dcqcn_cfg *c,
     s->period_end_ns = c->monitor_period_ns ? t + c->monitor_period_ns : NONE;
 }
 
-/* Rt + step, saturating at the line rate. */
+/* [dcqcn:line-cap] Rt + step, saturating at the line rate. */
 static uint64_t add_capped(uint64_t rt, uint64_t step, uint64_t line)
 {
     return step >= line || rt >= line - step ? line : rt + step;
@@ -211,7 +212,8 @@ static bool quiesce(struct libcc_rp *rp, dcqcn_rp_state *s)
     return true;
 }
 
-/* Handle every timer due at or before now, in time order. */
+/* [dcqcn:time-order] Handle every timer due at or before now, in time
+ * order: alpha, then monitor end, then timer stage at equal times. */
 static void advance(struct libcc_rp *rp, dcqcn_rp_state *s, const dcqcn_cfg *c, uint64_t now)
 {
     for (;;) {
