@@ -6,7 +6,8 @@
 # consumer that knows nothing but pkg-config: tiny.c (gcc) and tiny.cpp (g++)
 # are built with only `pkg-config --cflags --libs libcc`, against the shared
 # library and statically, and run; the shared library must export nothing
-# but libcc_* symbols. Ends with "install: N passed, M failed".
+# but libcc_* symbols, and the example of docs/libcc-api.md must build and
+# run. Ends with "install: N passed, M failed".
 set -u
 
 if [ $# -ne 2 ]; then
@@ -93,6 +94,20 @@ exports() {
     done
 }
 
+# The example program of docs/libcc-api.md builds against the installed
+# copy and runs: the reference's example cannot rot.
+doc_example() {
+    local doc="$HERE/../../docs/libcc-api.md"
+    [ -f "$doc" ] || { echo "no $doc"; return 1; }
+    awk '/^## Example/ {ex = 1} ex && /^```c$/ {on = 1; next} on && /^```$/ {exit} on {print}' \
+        "$doc" >"$OUT/doc-example.c"
+    [ -s "$OUT/doc-example.c" ] || { echo "no C block under '## Example' in $doc"; return 1; }
+    gcc -std=c11 -Wall -Wextra -Werror "$OUT/doc-example.c" $(shared_flags) -o "$OUT/doc-example" &&
+        LD_LIBRARY_PATH="$STAGE/lib" "$OUT/doc-example" >"$OUT/doc-example.out" &&
+        cat "$OUT/doc-example.out" &&
+        grep -q '^final rate ' "$OUT/doc-example.out"
+}
+
 # The .pc version is the installed header's version.
 pc_version() {
     local hdr pc
@@ -108,6 +123,7 @@ run c++-shared cxx_shared
 run c-static c_static
 run c++-static cxx_static
 run exports exports
+run doc-example doc_example
 
 echo "install: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]
