@@ -1,0 +1,565 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * fncc: INT on the ACK's return path (Algorithm 1), last-hop congestion
+ * speedup (Algorithms 2, 3) and the receiver's N. Every expected value is
+ * derived by hand beside it.
+ *
+ * Setting: B = 100 Gbps on every link, T = 12 us, B*T = 150000 B, eta 0.95,
+ * alpha 1.05, beta 0.9, W_ai = 500 B. With records one T apart:
+ *   dtx 150000 B -> txRate/B = 1.0,   dtx 75000 B -> 0.5,
+ *   qlen term = min(qlen, qlen_prev)/150000 (135000 -> 0.9).
+ * An FNCC ACK's hop 0 is the first switch the ACK met: the receiver's ToR,
+ * the LAST hop of the request path.
+ */
+#include <check.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <libcc/libcc.h>
+
+#define G (UINT64_C(1000000000))
+#define LINE (100 * G)
+#define T_NS UINT64_C(12000)
+
+static libcc_rp *mk_rp(const char *assign)
+{
+    libcc_params *p = NULL;
+    ck_assert_int_eq(libcc_params_new(&p, "fncc"), LIBCC_OK);
+    if (assign)
+        ck_assert_msg(libcc_params_parse(p, assign) == LIBCC_OK, "%s", libcc_params_error(p));
+    libcc_flow_info fi;
+    memset(&fi, 0, sizeof fi);
+    fi.line_rate_bps = LINE;
+    fi.base_rtt_ns = T_NS;
+    fi.mtu_bytes = 1000;
+    libcc_rp *rp = NULL;
+    ck_assert_int_eq(libcc_rp_new(&rp, p, &fi, NULL, NULL, 0), LIBCC_OK);
+    libcc_params_del(p);
+    return rp;
+}
+
+static double var(const libcc_rp *rp, const char *name)
+{
+    const libcc_param_desc *d;
+    size_t n;
+    double v[32];
+    ck_assert_int_eq(libcc_rp_vars(rp, &d, &n), LIBCC_OK);
+    ck_assert_int_eq(libcc_rp_read_vars(rp, v, n), LIBCC_OK);
+    for (size_t i = 0; i < n; i++)
+        if (strcmp(d[i].name, name) == 0)
+            return v[i];
+    ck_abort_msg("no variable %s", name);
+    return NAN;
+}
+
+static libcc_int_hop hop(uint32_t sw, uint64_t ts, uint64_t tx, uint64_t q)
+{
+    libcc_int_hop h;
+    memset(&h, 0, sizeof h);
+    h.bandwidth_bps = LINE;
+    h.ts_ns = ts;
+    h.tx_bytes = tx;
+    h.qlen_bytes = q;
+    h.switch_id = sw;
+    return h;
+}
+
+/* A two-hop FNCC ACK: `last` is the request path's last hop (ACK index 0). */
+static int ack2(libcc_rp *rp, uint64_t now, uint64_t seq, uint32_t n, libcc_int_hop last,
+                libcc_int_hop first)
+{
+    libcc_ack a;
+    memset(&a, 0, sizeof a);
+    a.seq = seq;
+    a.n_flows = n;
+    libcc_int_list_init(&a.ints);
+    ck_assert_int_eq(libcc_int_list_push(&a.ints, &last, 8), LIBCC_OK);
+    ck_assert_int_eq(libcc_int_list_push(&a.ints, &first, 8), LIBCC_OK);
+    return libcc_rp_on_ack(rp, now, &a);
+}
+
+/* Three ACKs; the hot hop (0 = last, 1 = first of the request path) gets a
+ * 135000 B queue and line-rate tx on the third:
+ *   ACK1 (seq 1000): stored.
+ *   ACK2 (seq 2000 > lastUpdateSeq 0): both hops u' = 0.5 (the hot hop's
+ *        qlen 135000 pairs with 0: min = 0): U = 0.5, W = min(150000 + 500,
+ *        B*T) = 150000 = Wc, lastUpdateSeq = snd_nxt = 10000.
+ *   ACK3 (seq 3000 <= 10000, Wc not synced): hot u' = 0.9 + 1.0 = 1.9,
+ *        other 0.5: U = 1.9 (tau = T). */
+static libcc_rp *lhcs_scenario(const char *assign, unsigned hot, uint32_t n)
+{
+    libcc_rp *rp = mk_rp(assign);
+    unsigned flags;
+    ck_assert_int_eq(libcc_rp_on_tx(rp, 0, 0, 10000, &flags), LIBCC_OK);
+    ck_assert_uint_eq(flags, 0); /* FNCC data packets collect no INT */
+    libcc_int_hop h[2];
+    h[0] = hop(2, 0, 0, 0);
+    h[1] = hop(1, 0, 0, 0);
+    ck_assert_int_eq(ack2(rp, 1000, 1000, n, h[0], h[1]), LIBCC_OK);
+    h[hot] = hop(hot ? 1 : 2, 12000, 75000, 135000);
+    h[!hot] = hop(hot ? 2 : 1, 12000, 75000, 0);
+    ck_assert_int_eq(ack2(rp, 13000, 2000, n, h[0], h[1]), LIBCC_OK);
+    ck_assert_uint_eq(libcc_rp_window_bytes(rp), 150000);
+    ck_assert_double_eq_tol(var(rp, "Wc"), 150000.0, 1e-9);
+    h[hot] = hop(hot ? 1 : 2, 24000, 225000, 135000);
+    h[!hot] = hop(hot ? 2 : 1, 24000, 150000, 0);
+    ck_assert_int_eq(ack2(rp, 25000, 3000, n, h[0], h[1]), LIBCC_OK);
+    ck_assert_double_eq_tol(var(rp, "U"), 1.9, 1e-12);
+    ck_assert_double_eq_tol(var(rp, "u_max"), 1.9, 1e-12);
+    ck_assert_double_eq(var(rp, "hot_hop"), (double)hot);
+    return rp;
+}
+
+/* Hot last hop, U_max 1.9 > alpha, N = 2:
+ * Wc = B*T*beta/N = 150000*0.9/2 = 67500 exactly, then
+ * W = Wc/(U/eta) + W_ai = 67500*0.95/1.9 + 500 = 33750 + 500 = 34250,
+ * R = 34250*8e9/12000 = 22833333333.3. Wc is not synced (seq 3000). */
+START_TEST(test_lhcs_fires_on_last_hop)
+{
+    libcc_rp *rp = lhcs_scenario("w_ai=500B", 0, 2);
+    ck_assert_double_eq(var(rp, "Wc"), 67500.0);
+    ck_assert_double_eq_tol(var(rp, "W"), 34250.0, 1e-9);
+    ck_assert_uint_eq(libcc_rp_window_bytes(rp), 34250);
+    ck_assert_uint_eq(libcc_rp_rate_bps(rp), 22833333333u);
+    ck_assert_double_eq(var(rp, "lhcs"), 1.0);
+
+    /* An ACK past lastUpdateSeq with the same congestion: LHCS sets Wc to
+     * 67500 again, W = 34250, and line 34 then syncs Wc = W = 34250. */
+    unsigned flags;
+    ck_assert_int_eq(libcc_rp_on_tx(rp, 26000, 10000, 10000, &flags), LIBCC_OK);
+    ck_assert_int_eq(ack2(rp, 37000, 11000, 2, hop(2, 36000, 375000, 135000),
+                          hop(1, 36000, 225000, 0)),
+                     LIBCC_OK);
+    ck_assert_double_eq(var(rp, "lhcs"), 2.0);
+    ck_assert_double_eq_tol(var(rp, "Wc"), 34250.0, 1e-9);
+    ck_assert_uint_eq(libcc_rp_window_bytes(rp), 34250);
+    libcc_rp_del(rp);
+}
+END_TEST
+
+/* The same congestion on the request path's FIRST hop (ACK index 1): no
+ * speedup; plain HPCC: W = 150000*0.95/1.9 + 500 = 75000 + 500 = 75500. */
+START_TEST(test_lhcs_not_on_other_hop)
+{
+    libcc_rp *rp = lhcs_scenario("w_ai=500B", 1, 2);
+    ck_assert_double_eq(var(rp, "Wc"), 150000.0);
+    ck_assert_uint_eq(libcc_rp_window_bytes(rp), 75500);
+    ck_assert_double_eq(var(rp, "lhcs"), 0.0);
+    libcc_rp_del(rp);
+}
+END_TEST
+
+/* lhcs=off: hot last hop, still plain HPCC: 75500. */
+START_TEST(test_lhcs_off)
+{
+    libcc_rp *rp = lhcs_scenario("w_ai=500B lhcs=off", 0, 2);
+    ck_assert_double_eq(var(rp, "Wc"), 150000.0);
+    ck_assert_uint_eq(libcc_rp_window_bytes(rp), 75500);
+    ck_assert_double_eq(var(rp, "lhcs"), 0.0);
+    libcc_rp_del(rp);
+}
+END_TEST
+
+/* N absent (0) counts as one flow: Wc = 150000*0.9 = 135000,
+ * W = 135000*0.5 + 500 = 68000. N = 3: Wc = 45000, W = 22500 + 500.
+ * beta 0.5, N = 2: Wc = 37500, W = 18750 + 500 = 19250. */
+START_TEST(test_lhcs_n_and_beta)
+{
+    libcc_rp *rp = lhcs_scenario("w_ai=500B", 0, 0);
+    ck_assert_double_eq(var(rp, "Wc"), 135000.0);
+    ck_assert_uint_eq(libcc_rp_window_bytes(rp), 68000);
+    libcc_rp_del(rp);
+    rp = lhcs_scenario("w_ai=500B", 0, 3);
+    ck_assert_double_eq_tol(var(rp, "Wc"), 45000.0, 1e-9);
+    ck_assert_uint_eq(libcc_rp_window_bytes(rp), 23000);
+    libcc_rp_del(rp);
+    rp = lhcs_scenario("w_ai=500B beta=0.5", 0, 2);
+    ck_assert_double_eq(var(rp, "Wc"), 37500.0);
+    ck_assert_uint_eq(libcc_rp_window_bytes(rp), 19250);
+    libcc_rp_del(rp);
+}
+END_TEST
+
+/* U_max must EXCEED alpha: alpha = 2 with U_max = 1.9 does not fire
+ * (W = 75500 as without LHCS); alpha = 1.85 does (34250). */
+START_TEST(test_lhcs_alpha_threshold)
+{
+    libcc_rp *rp = lhcs_scenario("w_ai=500B alpha=2", 0, 2);
+    ck_assert_uint_eq(libcc_rp_window_bytes(rp), 75500);
+    libcc_rp_del(rp);
+    rp = lhcs_scenario("w_ai=500B alpha=1.85", 0, 2);
+    ck_assert_uint_eq(libcc_rp_window_bytes(rp), 34250);
+    libcc_rp_del(rp);
+}
+END_TEST
+
+/* ---- switches ---------------------------------------------------------- */
+
+static libcc_cp *mk_cp(const char *assign, uint32_t sw, uint32_t port, uint64_t rate,
+                       libcc_int_table *table)
+{
+    libcc_params *p = NULL;
+    ck_assert_int_eq(libcc_params_new(&p, "fncc"), LIBCC_OK);
+    if (assign)
+        ck_assert_int_eq(libcc_params_parse(p, assign), LIBCC_OK);
+    libcc_cp_info ci;
+    memset(&ci, 0, sizeof ci);
+    ci.switch_id = sw;
+    ci.port_id = port;
+    ci.link_rate_bps = rate;
+    ci.int_table = table;
+    libcc_cp *cp = NULL;
+    ck_assert_int_eq(libcc_cp_new(&cp, p, &ci), LIBCC_OK);
+    libcc_params_del(p);
+    return cp;
+}
+
+static int deq(libcc_cp *cp, uint64_t now, uint64_t qlen, libcc_pkt_kind kind, uint32_t bytes,
+               uint32_t ingress, libcc_int_list *ints, uint8_t *stamped)
+{
+    libcc_cp_pkt k;
+    memset(&k, 0, sizeof k);
+    k.kind = kind;
+    k.bytes = bytes;
+    k.ingress_port = ingress;
+    k.request_int = 1; /* even when asked, FNCC stamps only ACKs */
+    k.ints = ints;
+    int rc = libcc_cp_on_dequeue(cp, now, qlen, &k);
+    if (stamped)
+        *stamped = k.int_stamped;
+    return rc;
+}
+
+/* Data in on port 1, out on port 2; its ACK in on port 2, out on port 1.
+ * At port 1's egress the ACK gets port 2's record (the request path's
+ * egress port): B = port 2's 25 Gbps, ts/qlen of port 2's latest dequeue,
+ * txBytes = bytes port 2 sent before that dequeue (1000). */
+START_TEST(test_table_gives_request_path_port)
+{
+    libcc_int_table *t = NULL;
+    ck_assert_int_eq(libcc_int_table_new(&t, 3), LIBCC_OK);
+    libcc_cp *p1 = mk_cp(NULL, 9, 1, LINE, t);
+    libcc_cp *p2 = mk_cp(NULL, 9, 2, 25 * G, t);
+    libcc_int_list dl;
+    libcc_int_list_init(&dl);
+    uint8_t st = 9;
+    ck_assert_int_eq(deq(p2, 1000, 3000, LIBCC_PKT_DATA, 1000, 1, &dl, &st), LIBCC_OK);
+    ck_assert_uint_eq(st, 0);          /* data packets are not stamped */
+    ck_assert_uint_eq(dl.n_hops, 0);
+    ck_assert_int_eq(deq(p2, 2000, 4000, LIBCC_PKT_DATA, 1000, 1, &dl, NULL), LIBCC_OK);
+
+    libcc_int_list al;
+    libcc_int_list_init(&al);
+    ck_assert_int_eq(deq(p1, 3000, 0, LIBCC_PKT_ACK, 64, 2, &al, &st), LIBCC_OK);
+    ck_assert_uint_eq(st, 1);
+    ck_assert_uint_eq(al.n_hops, 1);
+    ck_assert_uint_eq(al.hop[0].switch_id, 9);
+    ck_assert_uint_eq(al.hop[0].port_id, 2);
+    ck_assert_uint_eq(al.hop[0].bandwidth_bps, 25 * G);
+    ck_assert_uint_eq(al.hop[0].ts_ns, 2000);
+    ck_assert_uint_eq(al.hop[0].qlen_bytes, 4000);
+    ck_assert_uint_eq(al.hop[0].tx_bytes, 1000);
+
+    /* A NACK is stamped the same way. */
+    libcc_int_list nl;
+    libcc_int_list_init(&nl);
+    ck_assert_int_eq(deq(p1, 3100, 0, LIBCC_PKT_NACK, 64, 2, &nl, &st), LIBCC_OK);
+    ck_assert_uint_eq(st, 1);
+    ck_assert_uint_eq(nl.hop[0].port_id, 2);
+    /* An ACK from port 0, whose entry was never written, passes unstamped;
+     * a CNP is not an ACK and is never stamped. */
+    libcc_int_list xl;
+    libcc_int_list_init(&xl);
+    ck_assert_int_eq(deq(p1, 3200, 0, LIBCC_PKT_ACK, 64, 0, &xl, &st), LIBCC_OK);
+    ck_assert_uint_eq(st, 0);
+    ck_assert_int_eq(deq(p1, 3300, 0, LIBCC_PKT_CNP, 64, 2, &xl, &st), LIBCC_OK);
+    ck_assert_uint_eq(st, 0);
+    ck_assert_uint_eq(xl.n_hops, 0);
+    /* Port 1's own entry was written by its dequeues: B = 100 Gbps. */
+    libcc_int_hop own;
+    ck_assert_int_eq(libcc_int_table_get(t, 1, &own), LIBCC_OK);
+    ck_assert_uint_eq(own.bandwidth_bps, LINE);
+    ck_assert_uint_eq(own.ts_ns, 3300);
+    libcc_cp_del(p1);
+    libcc_cp_del(p2);
+    libcc_int_table_del(t);
+}
+END_TEST
+
+/* table_refresh = 1 us: port 2's entry is written at its dequeue at 0,
+ * not at 500 ns (less than 1 us later), again at 1000 ns. */
+START_TEST(test_table_refresh_period)
+{
+    libcc_int_table *t = NULL;
+    ck_assert_int_eq(libcc_int_table_new(&t, 3), LIBCC_OK);
+    libcc_cp *p1 = mk_cp("table_refresh=1us", 9, 1, LINE, t);
+    libcc_cp *p2 = mk_cp("table_refresh=1us", 9, 2, LINE, t);
+    ck_assert_int_eq(deq(p2, 0, 100, LIBCC_PKT_DATA, 1000, 1, NULL, NULL), LIBCC_OK);
+    ck_assert_int_eq(deq(p2, 500, 200, LIBCC_PKT_DATA, 1000, 1, NULL, NULL), LIBCC_OK);
+    libcc_int_list al;
+    libcc_int_list_init(&al);
+    ck_assert_int_eq(deq(p1, 600, 0, LIBCC_PKT_ACK, 64, 2, &al, NULL), LIBCC_OK);
+    ck_assert_uint_eq(al.hop[0].qlen_bytes, 100);
+    ck_assert_uint_eq(al.hop[0].ts_ns, 0);
+    ck_assert_int_eq(deq(p2, 1000, 300, LIBCC_PKT_DATA, 1000, 1, NULL, NULL), LIBCC_OK);
+    libcc_int_list_init(&al);
+    ck_assert_int_eq(deq(p1, 1100, 0, LIBCC_PKT_ACK, 64, 2, &al, NULL), LIBCC_OK);
+    ck_assert_uint_eq(al.hop[0].qlen_bytes, 300);
+    ck_assert_uint_eq(al.hop[0].tx_bytes, 2000); /* two packets before this one */
+    libcc_cp_del(p1);
+    libcc_cp_del(p2);
+    libcc_int_table_del(t);
+}
+END_TEST
+
+/* No table: the CP stamps nothing and reports no error. A port id outside
+ * the table is a configuration error, reported at the dequeue. A full ACK
+ * list is left as it is. */
+START_TEST(test_cp_no_table_and_errors)
+{
+    libcc_cp *cp = mk_cp(NULL, 1, 1, LINE, NULL);
+    libcc_int_list al;
+    libcc_int_list_init(&al);
+    uint8_t st = 9;
+    ck_assert_int_eq(deq(cp, 0, 0, LIBCC_PKT_ACK, 64, 2, &al, &st), LIBCC_OK);
+    ck_assert_uint_eq(st, 0);
+    ck_assert_uint_eq(al.n_hops, 0);
+    libcc_cp_del(cp);
+
+    libcc_int_table *t = NULL;
+    ck_assert_int_eq(libcc_int_table_new(&t, 3), LIBCC_OK);
+    cp = mk_cp(NULL, 1, 5, LINE, t);
+    ck_assert_int_eq(deq(cp, 0, 0, LIBCC_PKT_DATA, 1000, 1, NULL, NULL), LIBCC_ERR_INVALID_ARG);
+    libcc_cp_del(cp);
+
+    libcc_cp *p1 = mk_cp("max_hops=1", 1, 1, LINE, t);
+    libcc_cp *p2 = mk_cp("max_hops=1", 1, 2, LINE, t);
+    ck_assert_int_eq(deq(p2, 0, 0, LIBCC_PKT_DATA, 1000, 1, NULL, NULL), LIBCC_OK);
+    libcc_int_hop h = hop(7, 1, 2, 3);
+    ck_assert_int_eq(libcc_int_list_push(&al, &h, 8), LIBCC_OK);
+    libcc_int_list before = al;
+    ck_assert_int_eq(deq(p1, 10, 0, LIBCC_PKT_ACK, 64, 2, &al, &st), LIBCC_OK);
+    ck_assert_uint_eq(st, 0);
+    ck_assert_int_eq(memcmp(&al, &before, sizeof al), 0);
+    libcc_cp_del(p1);
+    libcc_cp_del(p2);
+    libcc_int_table_del(t);
+}
+END_TEST
+
+/* End to end through two switches: sender - S1 - S2 - receiver. Data leaves
+ * S1 by port 1 and S2 by port 1 (S2 port 1 is the last hop, to the
+ * receiver); ACKs come back in on those ports and leave by port 0. The ACK
+ * meets S2 first, so its list is [S2 port 1, S1 port 1]: index 0 is the
+ * last hop.
+ * Round 1 at 0: S1p1 dequeues a 75000 B data packet (qlen 0), S2p1 a
+ * 150000 B one (qlen 135000); the RP stores the ACK's records.
+ * Round 2 at 12 us: both dequeue again; records now carry txBytes 75000 and
+ * 150000 (bytes sent before): u'[0] = 0.9 + 1.0 = 1.9 (last hop),
+ * u'[1] = 0.5. seq 2000 > lastUpdateSeq 0: LHCS Wc = 150000*0.9/2 = 67500,
+ * W = 67500*0.95/1.9 + 500 = 34250, then synced: Wc = 34250. */
+START_TEST(test_two_switches_last_hop_is_index_0)
+{
+    libcc_int_table *t1 = NULL, *t2 = NULL;
+    ck_assert_int_eq(libcc_int_table_new(&t1, 2), LIBCC_OK);
+    ck_assert_int_eq(libcc_int_table_new(&t2, 2), LIBCC_OK);
+    libcc_cp *s1p0 = mk_cp(NULL, 1, 0, LINE, t1), *s1p1 = mk_cp(NULL, 1, 1, LINE, t1);
+    libcc_cp *s2p0 = mk_cp(NULL, 2, 0, LINE, t2), *s2p1 = mk_cp(NULL, 2, 1, LINE, t2);
+    libcc_rp *rp = mk_rp("w_ai=500B");
+    unsigned flags;
+    ck_assert_int_eq(libcc_rp_on_tx(rp, 0, 0, 10000, &flags), LIBCC_OK);
+
+    for (unsigned round = 0; round < 2; round++) {
+        uint64_t now = round * T_NS;
+        ck_assert_int_eq(deq(s1p1, now, 0, LIBCC_PKT_DATA, 75000, 0, NULL, NULL), LIBCC_OK);
+        ck_assert_int_eq(deq(s2p1, now, 135000, LIBCC_PKT_DATA, 150000, 0, NULL, NULL), LIBCC_OK);
+        libcc_ack a;
+        memset(&a, 0, sizeof a);
+        a.seq = 1000 * (round + 1);
+        a.n_flows = 2;
+        libcc_int_list_init(&a.ints);
+        ck_assert_int_eq(deq(s2p0, now, 0, LIBCC_PKT_ACK, 64, 1, &a.ints, NULL), LIBCC_OK);
+        ck_assert_int_eq(deq(s1p0, now, 0, LIBCC_PKT_ACK, 64, 1, &a.ints, NULL), LIBCC_OK);
+        ck_assert_uint_eq(a.ints.n_hops, 2);
+        ck_assert_uint_eq(a.ints.hop[0].switch_id, 2); /* receiver's ToR first */
+        ck_assert_uint_eq(a.ints.hop[0].port_id, 1);
+        ck_assert_uint_eq(a.ints.hop[1].switch_id, 1);
+        ck_assert_uint_eq(a.ints.hop[1].port_id, 1);
+        ck_assert_int_eq(libcc_rp_on_ack(rp, now + 1000, &a), LIBCC_OK);
+    }
+    ck_assert_double_eq(var(rp, "hot_hop"), 0.0);
+    ck_assert_double_eq(var(rp, "lhcs"), 1.0);
+    ck_assert_uint_eq(libcc_rp_window_bytes(rp), 34250);
+    ck_assert_double_eq_tol(var(rp, "Wc"), 34250.0, 1e-9);
+    libcc_rp_del(rp);
+    libcc_cp_del(s1p0);
+    libcc_cp_del(s1p1);
+    libcc_cp_del(s2p0);
+    libcc_cp_del(s2p1);
+    libcc_int_table_del(t1);
+    libcc_int_table_del(t2);
+}
+END_TEST
+
+/* ---- receiver ---------------------------------------------------------- */
+
+static libcc_np *mk_np(const char *assign, uint32_t max_flows)
+{
+    libcc_params *p = NULL;
+    ck_assert_int_eq(libcc_params_new(&p, "fncc"), LIBCC_OK);
+    if (assign)
+        ck_assert_int_eq(libcc_params_parse(p, assign), LIBCC_OK);
+    libcc_np_info ni;
+    memset(&ni, 0, sizeof ni);
+    ni.max_flows = max_flows;
+    ni.line_rate_bps = LINE;
+    ni.base_rtt_ns = T_NS;
+    libcc_np *np = NULL;
+    ck_assert_int_eq(libcc_np_new(&np, p, &ni, NULL, NULL), LIBCC_OK);
+    libcc_params_del(p);
+    return np;
+}
+
+static libcc_np_verdict data(libcc_np *np, uint64_t now, uint64_t flow)
+{
+    libcc_data_pkt d;
+    memset(&d, 0, sizeof d);
+    d.flow_id = flow;
+    d.bytes = 1000;
+    libcc_np_verdict v;
+    ck_assert_int_eq(libcc_np_on_data(np, now, &d, &v), LIBCC_OK);
+    return v;
+}
+
+/* N = flows with data within the activity window (10 us here), on every
+ * ACK, and the ACK leaves the receiver with no INT.
+ *   0     A            -> {A}        1
+ *   1 us  B            -> {A,B}      2
+ *   2 us  C            -> {A,B,C}    3
+ *   5 us  A            -> A at 5     3
+ *   11.5  B: A 6.5 us ago, C 9.5 us ago, both < 10      -> 3
+ *   12.5  B: C 10.5 us ago, aged out                     -> 2
+ *   16    B: A 11 us ago, aged out                       -> 1 */
+START_TEST(test_np_n_counts_and_ages)
+{
+    libcc_np *np = mk_np("activity_window=10us", 16);
+    libcc_np_verdict v = data(np, 0, 0xA);
+    ck_assert_uint_eq(v.ack.n_flows, 1);
+    ck_assert_uint_eq(v.ack.ints.n_hops, 0);
+    ck_assert_uint_eq(v.send_ack, 1);
+    ck_assert_uint_eq(data(np, 1000, 0xB).ack.n_flows, 2);
+    ck_assert_uint_eq(data(np, 2000, 0xC).ack.n_flows, 3);
+    ck_assert_uint_eq(data(np, 5000, 0xA).ack.n_flows, 3);
+    ck_assert_uint_eq(data(np, 11500, 0xB).ack.n_flows, 3);
+    ck_assert_uint_eq(data(np, 12500, 0xB).ack.n_flows, 2);
+    ck_assert_uint_eq(data(np, 16000, 0xB).ack.n_flows, 1);
+    libcc_np_del(np);
+}
+END_TEST
+
+/* N is 16 bits on the wire: 65534 and 65535 flows are reported as such,
+ * 65536 saturates at 65535. */
+START_TEST(test_np_n_saturates)
+{
+    libcc_np *np = mk_np("activity_window=1s", 70000);
+    libcc_np_verdict v;
+    memset(&v, 0, sizeof v);
+    for (uint64_t f = 1; f <= 65534; f++)
+        v = data(np, 0, f);
+    ck_assert_uint_eq(v.ack.n_flows, 65534);
+    ck_assert_uint_eq(data(np, 0, 65535).ack.n_flows, 65535);
+    ck_assert_uint_eq(data(np, 0, 65536).ack.n_flows, 65535);
+    ck_assert_uint_eq(libcc_np_active_flows(np, 0), 65536);
+    libcc_np_del(np);
+}
+END_TEST
+
+/* ---- replay of examples/traces/fncc.trace ------------------------------ */
+
+static char *run_replay(const char *trace)
+{
+    const char *tools = getenv("LIBCC_TOOLS");
+    const char *src = getenv("LIBCC_SRCDIR");
+    char cmd[2048];
+    snprintf(cmd, sizeof cmd, "%s/libcc-replay %s/%s 2>&1", tools && *tools ? tools : "build/bin",
+             src && *src ? src : ".", trace);
+    FILE *f = popen(cmd, "r");
+    ck_assert_ptr_nonnull(f);
+    size_t cap = 1 << 16, len = 0, n;
+    char *buf = malloc(cap);
+    ck_assert_ptr_nonnull(buf);
+    while ((n = fread(buf + len, 1, cap - 1 - len, f)) > 0)
+        len += n;
+    buf[len] = '\0';
+    int st = pclose(f);
+    ck_assert_msg(st == 0, "%s failed (%d): %s", cmd, st, buf);
+    return buf;
+}
+
+static double csv_at(const char *csv, unsigned long long t, const char *event, const char *col)
+{
+    char head[1024], key[64];
+    size_t hl = strcspn(csv, "\n");
+    ck_assert_uint_lt(hl, sizeof head);
+    memcpy(head, csv, hl);
+    head[hl] = '\0';
+    int idx = -1, i = 0;
+    for (char *save = NULL, *c = strtok_r(head, ",", &save); c; c = strtok_r(NULL, ",", &save), i++)
+        if (strcmp(c, col) == 0)
+            idx = i;
+    ck_assert_msg(idx >= 0, "no column %s", col);
+    snprintf(key, sizeof key, "\n%llu,%s,", t, event);
+    const char *p = strstr(csv, key);
+    ck_assert_msg(p != NULL, "no row %s", key + 1);
+    p++;
+    for (i = 0; i < idx; i++) {
+        p = strchr(p, ',');
+        ck_assert_ptr_nonnull(p);
+        p++;
+    }
+    return strtod(p, NULL);
+}
+
+/* examples/traces/fncc.trace, derived in its comments: at 30 us LHCS sets
+ * Wc = 67500 and W = 34250 (R = 22833333333); at 42 us the queue is gone,
+ * W = Wc + W_ai = 68000. */
+START_TEST(test_replay_fncc_trace)
+{
+    char *csv = run_replay("examples/traces/fncc.trace");
+    ck_assert_double_eq(csv_at(csv, 18000, "ack", "window_bytes"), 150000);
+    ck_assert_double_eq(csv_at(csv, 30000, "ack", "Wc"), 67500);
+    ck_assert_double_eq(csv_at(csv, 30000, "ack", "window_bytes"), 34250);
+    ck_assert_double_eq(csv_at(csv, 30000, "ack", "rate_bps"), 22833333333.0);
+    ck_assert_double_eq(csv_at(csv, 30000, "ack", "lhcs"), 1);
+    ck_assert_double_eq(csv_at(csv, 42000, "ack", "window_bytes"), 68000);
+    free(csv);
+}
+END_TEST
+
+Suite *fncc_suite(void)
+{
+    Suite *s = suite_create("fncc");
+    TCase *tc = tcase_create("lhcs");
+    tcase_add_test(tc, test_lhcs_fires_on_last_hop);
+    tcase_add_test(tc, test_lhcs_not_on_other_hop);
+    tcase_add_test(tc, test_lhcs_off);
+    tcase_add_test(tc, test_lhcs_n_and_beta);
+    tcase_add_test(tc, test_lhcs_alpha_threshold);
+    suite_add_tcase(s, tc);
+    tc = tcase_create("cp");
+    tcase_add_test(tc, test_table_gives_request_path_port);
+    tcase_add_test(tc, test_table_refresh_period);
+    tcase_add_test(tc, test_cp_no_table_and_errors);
+    tcase_add_test(tc, test_two_switches_last_hop_is_index_0);
+    suite_add_tcase(s, tc);
+    tc = tcase_create("np");
+    tcase_add_test(tc, test_np_n_counts_and_ages);
+    tcase_add_test(tc, test_np_n_saturates);
+    suite_add_tcase(s, tc);
+    tc = tcase_create("replay");
+    tcase_add_test(tc, test_replay_fncc_trace);
+    suite_add_tcase(s, tc);
+    return s;
+}
