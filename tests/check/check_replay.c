@@ -2,6 +2,7 @@
 /* libcc-replay (docs/replay.md), run as a separate process on small traces
  * written to temporary files: the timeline it prints and its errors. */
 #include <check.h>
+#include <dirent.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -378,6 +379,92 @@ START_TEST(test_timer_firings_bounded)
 }
 END_TEST
 
+/* ---- shipped traces ----------------------------------------------------------- */
+
+static char *read_source_file(const char *rel)
+{
+    const char *dir = getenv("LIBCC_SRCDIR");
+    char path[1024];
+    int fd;
+    char *text;
+    snprintf(path, sizeof path, "%s/%s", dir && *dir ? dir : ".", rel);
+    fd = open(path, O_RDONLY);
+    ck_assert_msg(fd >= 0, "cannot open %s (set LIBCC_SRCDIR)", path);
+    text = slurp_fd(fd);
+    close(fd);
+    return text;
+}
+
+/* examples/traces/dcqcn.trace says in its header what to look for; these
+ * are those numbers (clamp_tgt_rate = 1: every cut sets Rt = Rc first;
+ * alpha = 1 throughout the episode since the alpha timer first ticks at
+ * 55 us):
+ *   0 us  CNP, no period open: Rt = 100G, Rc = 50G
+ *   4 us  end of the period holding the 2 us CNP: Rt = 50G, Rc = 25G
+ *   30 us CNP, no period open (the one from 4 us ended at 8 us): Rt = 25G,
+ *         Rc = 12.5G
+ *   85 us first timer stage (30 + 55): fast recovery (25 + 12.5)/2 = 18.75G
+ *   140 us                                         (25 + 18.75)/2 = 21.875G */
+START_TEST(test_dcqcn_example_trace_matches_its_header)
+{
+    static row rows[MAX_ROWS];
+    static const struct {
+        unsigned long long t, rate;
+    } want[] = {{0, 50000000000ull}, {4000, 25000000000ull}, {30000, 12500000000ull},
+                {85000, 18750000000ull}, {140000, 21875000000ull}};
+    char *text = read_source_file("examples/traces/dcqcn.trace");
+    tool_run r;
+    size_t n, i = 1;
+
+    run_tool(&r, text, NULL);
+    free(text);
+    ck_assert_msg(r.status == 0, "%s", r.err);
+    n = parse_rows(r.out, rows, MAX_ROWS);
+    for (size_t k = 0; k < sizeof want / sizeof want[0]; k++) {
+        i = first_change(rows, n, i - 1);
+        ck_assert_uint_lt(i, n);
+        ck_assert_uint_eq(rows[i].t, want[k].t);
+        ck_assert_uint_eq(rows[i].rate, want[k].rate);
+        i++;
+    }
+    free_run(&r);
+}
+END_TEST
+
+/* Every trace shipped in examples/traces replays without an error, so the
+ * examples keep up with parameter names and the format. */
+START_TEST(test_every_example_trace_replays)
+{
+    const char *src = getenv("LIBCC_SRCDIR");
+    char dirpath[1024];
+    DIR *d;
+    struct dirent *e;
+    int seen = 0;
+
+    snprintf(dirpath, sizeof dirpath, "%s/examples/traces", src && *src ? src : ".");
+    d = opendir(dirpath);
+    ck_assert_msg(d != NULL, "cannot open %s (set LIBCC_SRCDIR)", dirpath);
+    while ((e = readdir(d))) {
+        size_t len = strlen(e->d_name);
+        char rel[512];
+        char *text;
+        tool_run r;
+        if (len < 7 || strcmp(e->d_name + len - 6, ".trace") != 0)
+            continue;
+        snprintf(rel, sizeof rel, "examples/traces/%s", e->d_name);
+        text = read_source_file(rel);
+        run_tool(&r, text, NULL);
+        free(text);
+        ck_assert_msg(r.status == 0, "%s: %s", rel, r.err);
+        ck_assert_ptr_nonnull(strstr(r.out, "\n0,start,"));
+        free_run(&r);
+        seen++;
+    }
+    closedir(d);
+    ck_assert_int_ge(seen, 1);
+}
+END_TEST
+
 /* ---- errors ---------------------------------------------------------------- */
 
 START_TEST(test_error_unknown_event)
@@ -553,6 +640,8 @@ Suite *replay_suite(void)
     tcase_add_test(dc, test_dcqcn_cnp_halves_rate);
     tcase_add_test(dc, test_dcqcn_fast_recovery_after_quiet);
     tcase_add_test(dc, test_timer_firings_bounded);
+    tcase_add_test(dc, test_dcqcn_example_trace_matches_its_header);
+    tcase_add_test(ok, test_every_example_trace_replays);
     tcase_add_test(bad, test_error_unknown_event);
     tcase_add_test(bad, test_error_time_backwards);
     tcase_add_test(bad, test_error_bad_unit);
