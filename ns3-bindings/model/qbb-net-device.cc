@@ -298,7 +298,11 @@ QbbNetDevice::TransmitNext()
         paused[p] = m_pausedUntil[p] > now;
     }
     uint8_t prio = 0;
+    // Busy while asking: the source may make us send PFC (an XON), which
+    // must queue behind this frame instead of re-entering TransmitNext.
+    m_txBusy = true;
     Ptr<Packet> packet = m_source->DequeueNext(paused, prio);
+    m_txBusy = false;
     if (!packet)
     {
         // The line goes idle: the next frame starts on a whole time step anyway.

@@ -90,6 +90,10 @@ class SwitchNode : public Node
     uint64_t GetEcnMarks() const;
     uint64_t GetIntStamps() const;
     uint64_t GetNoRouteDrops() const;
+    /// INT hops libcc asked for that the wire format could not encode (rate not in its table).
+    uint64_t GetIntEncodeErrors() const;
+    /// Use stream numbers from `stream` for the CPs' randomness; returns how many (1).
+    int64_t AssignStreams(int64_t stream);
 
     /// Signature of "QueueBytes": egress port, priority, bytes now in the queue.
     typedef void (*QueueBytesCallback)(uint32_t port, uint8_t prio, uint64_t bytes);
@@ -115,6 +119,7 @@ class SwitchNode : public Node
     void Receive(Ptr<QbbNetDevice> dev, Ptr<Packet> packet);
     Ptr<Packet> Dequeue(uint32_t port, const std::array<bool, QBB_N_PRIO>& paused,
                         uint8_t& prioOut);
+    void EnsureSetup();
     void BuildCps();
     void FreeCps();
     void RebuildRouteIndex();
@@ -128,8 +133,9 @@ class SwitchNode : public Node
     // routing: open addressing on dst, groups of equal-cost ports
     std::vector<std::vector<uint32_t>> m_groups;
     std::vector<uint32_t> m_groupDst;
-    std::vector<RouteSlot> m_routeIndex;
-    uint32_t m_routeMask;
+    mutable std::vector<RouteSlot> m_routeIndex;
+    mutable uint32_t m_routeMask;
+    mutable bool m_routesDirty;
 
     // congestion control
     libcc_params* m_ccParams;
@@ -140,12 +146,20 @@ class SwitchNode : public Node
     // attributes
     uint32_t m_ecmpSeed;
     uint16_t m_pauseQuanta;
-    uint8_t m_intFormat;
+    uint64_t m_bufferBytes;
+    uint64_t m_pfcStaticThreshold;
+    double m_pfcAlpha;
+    uint64_t m_headroomBytes;
+    uint64_t m_xonOffsetBytes;
+    uint64_t m_lossyQueueLimit;
+    uint8_t m_losslessMask;
+    bool m_mmuConfigured;
 
     uint64_t m_drops;
     uint64_t m_ecnMarks;
     uint64_t m_intStamps;
     uint64_t m_noRoute;
+    uint64_t m_intEncodeErrors;
 
     TracedCallback<uint32_t, uint8_t, uint64_t> m_queueTrace;
     TracedCallback<Time, uint32_t, uint32_t, uint8_t, bool> m_pfcTrace;

@@ -1,0 +1,191 @@
+// SPDX-License-Identifier: GPL-2.0-only
+#include "switch-mmu.h"
+
+namespace ns3
+{
+
+SwitchMmu::SwitchMmu()
+    : m_nPorts(0)
+    , m_sharedPool(0)
+    , m_sharedUsed(0)
+    , m_lossyDrops(0)
+    , m_headroomDrops(0)
+{
+    Configure(Config(), 0);
+}
+
+void
+SwitchMmu::Configure(const Config& cfg, uint32_t nPorts)
+{
+    m_cfg = cfg;
+    m_nPorts = nPorts;
+    uint32_t nLossless = 0;
+    for (uint32_t p = 0; p < N_PRIO; p++)
+    {
+        nLossless += IsLossless(p) ? 1 : 0;
+    }
+    uint64_t reserved = static_cast<uint64_t>(nPorts) * nLossless * cfg.headroomBytes;
+    m_sharedPool = cfg.bufferBytes > reserved ? cfg.bufferBytes - reserved : 0;
+    m_sharedUsed = 0;
+    m_inShared.assign(nPorts, {});
+    m_inHeadroom.assign(nPorts, {});
+    m_egress.assign(nPorts, {});
+    m_xoff.assign(nPorts, {});
+    m_lossyDrops = 0;
+    m_headroomDrops = 0;
+}
+
+const SwitchMmu::Config&
+SwitchMmu::GetConfig() const
+{
+    return m_cfg;
+}
+
+uint32_t
+SwitchMmu::GetNPorts() const
+{
+    return m_nPorts;
+}
+
+bool
+SwitchMmu::IsLossless(uint8_t prio) const
+{
+    return prio < N_PRIO && (m_cfg.losslessMask & (1u << prio)) != 0;
+}
+
+uint64_t
+SwitchMmu::GetThreshold() const
+{
+    if (m_cfg.pfcStaticThreshold > 0)
+    {
+        return m_cfg.pfcStaticThreshold;
+    }
+    uint64_t freeBytes = m_sharedPool > m_sharedUsed ? m_sharedPool - m_sharedUsed : 0;
+    return static_cast<uint64_t>(m_cfg.pfcAlpha * static_cast<double>(freeBytes));
+}
+
+SwitchMmu::Result
+SwitchMmu::Admit(uint32_t in, uint32_t out, uint8_t prio, uint32_t bytes)
+{
+    Result r;
+    if (in >= m_nPorts || out >= m_nPorts || prio >= N_PRIO)
+    {
+        return r;
+    }
+    bool poolRoom = m_sharedUsed + bytes <= m_sharedPool;
+    if (!IsLossless(prio))
+    {
+        if (!poolRoom || m_egress[out][prio] + bytes > m_cfg.lossyQueueLimit)
+        {
+            m_lossyDrops++;
+            return r;
+        }
+        r.charge = Charge::SHARED;
+    }
+    else if (poolRoom && m_inShared[in][prio] + bytes <= GetThreshold())
+    {
+        r.charge = Charge::SHARED;
+    }
+    else if (m_inHeadroom[in][prio] + bytes <= m_cfg.headroomBytes)
+    {
+        r.charge = Charge::HEADROOM;
+        if (!m_xoff[in][prio])
+        {
+            m_xoff[in][prio] = true;
+            r.pfc = Pfc::XOFF;
+        }
+    }
+    else
+    {
+        m_headroomDrops++;
+        return r;
+    }
+    if (r.charge == Charge::SHARED)
+    {
+        m_sharedUsed += bytes;
+        m_inShared[in][prio] += bytes;
+    }
+    else
+    {
+        m_inHeadroom[in][prio] += bytes;
+    }
+    m_egress[out][prio] += bytes;
+    return r;
+}
+
+SwitchMmu::Pfc
+SwitchMmu::Release(uint32_t in, uint32_t out, uint8_t prio, uint32_t bytes, Charge charge)
+{
+    if (in >= m_nPorts || out >= m_nPorts || prio >= N_PRIO || charge == Charge::DROPPED)
+    {
+        return Pfc::NONE;
+    }
+    m_egress[out][prio] -= bytes;
+    if (charge == Charge::SHARED)
+    {
+        m_sharedUsed -= bytes;
+        m_inShared[in][prio] -= bytes;
+    }
+    else
+    {
+        m_inHeadroom[in][prio] -= bytes;
+    }
+    if (m_xoff[in][prio] && m_inHeadroom[in][prio] == 0 &&
+        (m_inShared[in][prio] == 0 ||
+         m_inShared[in][prio] + m_cfg.xonOffsetBytes <= GetThreshold()))
+    {
+        m_xoff[in][prio] = false;
+        return Pfc::XON;
+    }
+    return Pfc::NONE;
+}
+
+bool
+SwitchMmu::IsXoff(uint32_t in, uint8_t prio) const
+{
+    return in < m_nPorts && prio < N_PRIO && m_xoff[in][prio];
+}
+
+uint64_t
+SwitchMmu::GetSharedPoolBytes() const
+{
+    return m_sharedPool;
+}
+
+uint64_t
+SwitchMmu::GetSharedUsed() const
+{
+    return m_sharedUsed;
+}
+
+uint64_t
+SwitchMmu::GetIngressShared(uint32_t in, uint8_t prio) const
+{
+    return in < m_nPorts && prio < N_PRIO ? m_inShared[in][prio] : 0;
+}
+
+uint64_t
+SwitchMmu::GetIngressHeadroom(uint32_t in, uint8_t prio) const
+{
+    return in < m_nPorts && prio < N_PRIO ? m_inHeadroom[in][prio] : 0;
+}
+
+uint64_t
+SwitchMmu::GetEgressBytes(uint32_t out, uint8_t prio) const
+{
+    return out < m_nPorts && prio < N_PRIO ? m_egress[out][prio] : 0;
+}
+
+uint64_t
+SwitchMmu::GetLossyDrops() const
+{
+    return m_lossyDrops;
+}
+
+uint64_t
+SwitchMmu::GetHeadroomDrops() const
+{
+    return m_headroomDrops;
+}
+
+} // namespace ns3

@@ -1,0 +1,863 @@
+// SPDX-License-Identifier: GPL-2.0-only
+#include "switch-node.h"
+
+#include "qbb-channel.h"
+#include "rocev2-packet.h"
+#include "switch-tag.h"
+
+#include "ns3/boolean.h"
+#include "ns3/double.h"
+#include "ns3/fatal-error.h"
+#include "ns3/simulator.h"
+#include "ns3/trace-source-accessor.h"
+#include "ns3/uinteger.h"
+
+#include <algorithm>
+#include <cstring>
+
+namespace ns3
+{
+
+NS_OBJECT_ENSURE_REGISTERED(SwitchNode);
+
+namespace
+{
+
+constexpr uint32_t CLASS_CONTROL = 0;
+constexpr uint32_t CLASS_DATA = 1;
+
+uint32_t
+Mix32(uint32_t h)
+{
+    // murmur3 finalizer: every input bit affects every output bit.
+    h ^= h >> 16;
+    h *= 0x85ebca6bu;
+    h ^= h >> 13;
+    h *= 0xc2b2ae35u;
+    h ^= h >> 16;
+    return h;
+}
+
+libcc_pkt_kind
+KindOf(RocePktType t)
+{
+    switch (t)
+    {
+    case RocePktType::DATA:
+        return LIBCC_PKT_DATA;
+    case RocePktType::ACK:
+        return LIBCC_PKT_ACK;
+    case RocePktType::NACK:
+        return LIBCC_PKT_NACK;
+    case RocePktType::CNP:
+        return LIBCC_PKT_CNP;
+    case RocePktType::PROBE:
+        return LIBCC_PKT_PROBE;
+    default:
+        return LIBCC_PKT_OTHER;
+    }
+}
+
+bool
+IsControl(RocePktType t)
+{
+    return t == RocePktType::ACK || t == RocePktType::NACK || t == RocePktType::CNP;
+}
+
+} // namespace
+
+/// One egress port: its queues, its CP, and the device's view of them.
+class SwitchNode::Port : public QbbEgressSource
+{
+  public:
+    struct Entry
+    {
+        Ptr<Packet> packet;
+        uint32_t inPort = 0;
+        uint32_t frameBytes = 0;
+        SwitchMmu::Charge charge = SwitchMmu::Charge::SHARED;
+        RocePktType type = RocePktType::OTHER;
+        bool ecnCapable = false;
+        bool hasInt = false;
+    };
+
+    /// FIFO on a power-of-two ring that only grows: no allocation once warm.
+    class Ring
+    {
+      public:
+        bool Empty() const
+        {
+            return m_size == 0;
+        }
+        void Push(Entry&& e)
+        {
+            if (m_size == m_buf.size())
+            {
+                Grow();
+            }
+            m_buf[(m_head + m_size) & (m_buf.size() - 1)] = std::move(e);
+            m_size++;
+        }
+        Entry Pop()
+        {
+            Entry e = std::move(m_buf[m_head]);
+            m_buf[m_head].packet = nullptr;
+            m_head = (m_head + 1) & (m_buf.size() - 1);
+            m_size--;
+            return e;
+        }
+        void Clear()
+        {
+            m_buf.clear();
+            m_head = 0;
+            m_size = 0;
+        }
+
+      private:
+        void Grow()
+        {
+            std::vector<Entry> n(m_buf.empty() ? 16 : m_buf.size() * 2);
+            for (size_t i = 0; i < m_size; i++)
+            {
+                n[i] = std::move(m_buf[(m_head + i) & (m_buf.size() - 1)]);
+            }
+            m_buf.swap(n);
+            m_head = 0;
+        }
+        std::vector<Entry> m_buf;
+        size_t m_head = 0;
+        size_t m_size = 0;
+    };
+
+    Port(SwitchNode* sw, uint32_t index, Ptr<QbbNetDevice> dev)
+        : m_sw(sw)
+        , m_index(index)
+        , m_dev(dev)
+    {
+    }
+
+    Ptr<Packet> DequeueNext(const std::array<bool, QBB_N_PRIO>& paused, uint8_t& prioOut) override
+    {
+        return m_sw->Dequeue(m_index, paused, prioOut);
+    }
+
+    uint64_t GetQueueBytes(uint8_t prio) const override
+    {
+        return prio < QBB_N_PRIO ? m_bytes[prio] : 0;
+    }
+
+    SwitchNode* m_sw;
+    uint32_t m_index;
+    Ptr<QbbNetDevice> m_dev;
+    std::array<std::array<Ring, 2>, QBB_N_PRIO> m_q;
+    std::array<uint64_t, QBB_N_PRIO> m_bytes{};
+    uint64_t m_total = 0;
+    uint8_t m_rrNext = 0;
+    libcc_cp* m_cp = nullptr;
+    std::array<EventId, QBB_N_PRIO> m_refresh; //!< PAUSE refresh while XOFF (as ingress)
+};
+
+TypeId
+SwitchNode::GetTypeId()
+{
+    static TypeId tid =
+        TypeId("ns3::SwitchNode")
+            .SetParent<Node>()
+            .SetGroupName("Libcc")
+            .AddConstructor<SwitchNode>()
+            .AddAttribute("EcmpSeed",
+                          "Seed of the symmetric ECMP hash. Keep it equal on all switches for "
+                          "data and ACKs to share a path.",
+                          UintegerValue(0),
+                          MakeUintegerAccessor(&SwitchNode::m_ecmpSeed),
+                          MakeUintegerChecker<uint32_t>())
+            .AddAttribute("PauseQuanta",
+                          "Quanta of the PAUSE frames sent at XOFF (units of 512 bit times at "
+                          "the ingress link's rate); refreshed every half of that while XOFF.",
+                          UintegerValue(0xFFFF),
+                          MakeUintegerAccessor(&SwitchNode::m_pauseQuanta),
+                          MakeUintegerChecker<uint16_t>(1, 0xFFFF))
+            .AddAttribute("BufferSize",
+                          "Total shared packet buffer (bytes of frames).",
+                          UintegerValue(12 * 1024 * 1024),
+                          MakeUintegerAccessor(&SwitchNode::m_bufferBytes),
+                          MakeUintegerChecker<uint64_t>())
+            .AddAttribute("PfcStaticThreshold",
+                          "Per (ingress, priority) PFC threshold in bytes; 0 selects the dynamic "
+                          "threshold PfcAlpha x free shared buffer.",
+                          UintegerValue(0),
+                          MakeUintegerAccessor(&SwitchNode::m_pfcStaticThreshold),
+                          MakeUintegerChecker<uint64_t>())
+            .AddAttribute("PfcAlpha",
+                          "Dynamic threshold factor (dimensionless): T = alpha x free shared bytes.",
+                          DoubleValue(0.125),
+                          MakeDoubleAccessor(&SwitchNode::m_pfcAlpha),
+                          MakeDoubleChecker<double>(0.0))
+            .AddAttribute("HeadroomBytes",
+                          "PFC headroom reserved per (ingress port, lossless priority), bytes: "
+                          "absorbs what is in flight after XOFF (>= 2 x BDP + 2 MTU).",
+                          UintegerValue(64 * 1024),
+                          MakeUintegerAccessor(&SwitchNode::m_headroomBytes),
+                          MakeUintegerChecker<uint64_t>())
+            .AddAttribute("XonOffsetBytes",
+                          "Hysteresis, bytes: XON once the ingress's bytes fall this far below "
+                          "the threshold (and its headroom is empty).",
+                          UintegerValue(2 * 1538),
+                          MakeUintegerAccessor(&SwitchNode::m_xonOffsetBytes),
+                          MakeUintegerChecker<uint64_t>())
+            .AddAttribute("LossyQueueLimit",
+                          "Per (egress port, lossy priority) queue limit in bytes; tail drop.",
+                          UintegerValue(256 * 1024),
+                          MakeUintegerAccessor(&SwitchNode::m_lossyQueueLimit),
+                          MakeUintegerChecker<uint64_t>())
+            .AddAttribute("LosslessPriorities",
+                          "Bit mask of PFC-enabled (lossless) priorities; others are lossy.",
+                          UintegerValue(0xFF),
+                          MakeUintegerAccessor(&SwitchNode::m_losslessMask),
+                          MakeUintegerChecker<uint8_t>())
+            .AddTraceSource("QueueBytes",
+                            "Bytes in an egress (port, priority) queue after every change.",
+                            MakeTraceSourceAccessor(&SwitchNode::m_queueTrace),
+                            "ns3::SwitchNode::QueueBytesCallback")
+            .AddTraceSource("PfcEvent",
+                            "XOFF (1) / XON (0) sent out of a port for a priority.",
+                            MakeTraceSourceAccessor(&SwitchNode::m_pfcTrace),
+                            "ns3::SwitchNode::PfcEventCallback")
+            .AddTraceSource("Drop",
+                            "A packet was dropped (no route, lossy limit, buffer full).",
+                            MakeTraceSourceAccessor(&SwitchNode::m_dropTrace),
+                            "ns3::SwitchNode::DropCallback");
+    return tid;
+}
+
+SwitchNode::SwitchNode()
+    : m_routeMask(0)
+    , m_routesDirty(false)
+    , m_ccParams(nullptr)
+    , m_intTable(nullptr)
+    , m_cpsBuilt(false)
+    , m_ecmpSeed(0)
+    , m_pauseQuanta(0xFFFF)
+    , m_bufferBytes(12 * 1024 * 1024)
+    , m_pfcStaticThreshold(0)
+    , m_pfcAlpha(0.125)
+    , m_headroomBytes(64 * 1024)
+    , m_xonOffsetBytes(2 * 1538)
+    , m_lossyQueueLimit(256 * 1024)
+    , m_losslessMask(0xFF)
+    , m_mmuConfigured(false)
+    , m_drops(0)
+    , m_ecnMarks(0)
+    , m_intStamps(0)
+    , m_noRoute(0)
+    , m_intEncodeErrors(0)
+{
+    m_rng = CreateObject<UniformRandomVariable>();
+}
+
+SwitchNode::~SwitchNode()
+{
+    FreeCps();
+    libcc_params_del(m_ccParams);
+    m_ccParams = nullptr;
+}
+
+void
+SwitchNode::DoInitialize()
+{
+    EnsureSetup();
+    Node::DoInitialize();
+}
+
+void
+SwitchNode::DoDispose()
+{
+    for (auto& port : m_ports)
+    {
+        if (port)
+        {
+            for (auto& e : port->m_refresh)
+            {
+                e.Cancel();
+            }
+            for (auto& pq : port->m_q)
+            {
+                pq[0].Clear();
+                pq[1].Clear();
+            }
+            port->m_dev = nullptr;
+        }
+    }
+    FreeCps();
+    m_rng = nullptr;
+    Node::DoDispose();
+}
+
+void
+SwitchNode::AttachPort(Ptr<QbbNetDevice> dev)
+{
+    uint32_t idx = dev->GetIfIndex();
+    if (idx >= m_ports.size())
+    {
+        m_ports.resize(idx + 1);
+    }
+    m_ports[idx] = std::make_unique<Port>(this, idx, dev);
+    dev->SetEgressSource(m_ports[idx].get());
+    dev->SetQbbReceiveCallback(MakeCallback(&SwitchNode::Receive, this));
+    // A port added after setup: size the MMU and the CPs again.
+    m_mmuConfigured = false;
+    m_cpsBuilt = false;
+    m_routesDirty = true;
+}
+
+uint32_t
+SwitchNode::GetNPorts() const
+{
+    return static_cast<uint32_t>(m_ports.size());
+}
+
+Ptr<QbbNetDevice>
+SwitchNode::GetPort(uint32_t port) const
+{
+    return port < m_ports.size() && m_ports[port] ? m_ports[port]->m_dev : nullptr;
+}
+
+// ---- routing -----------------------------------------------------------------
+
+uint32_t
+SwitchNode::SymmetricHash(uint32_t src,
+                          uint32_t dst,
+                          uint16_t sport,
+                          uint16_t dport,
+                          uint8_t proto,
+                          uint32_t seed)
+{
+    // Order each pair so that the reversed tuple hashes identically.
+    uint32_t a = std::min(src, dst);
+    uint32_t b = std::max(src, dst);
+    uint32_t pa = std::min(sport, dport);
+    uint32_t pb = std::max(sport, dport);
+    uint32_t h = Mix32(seed ^ 0x9e3779b9u);
+    h = Mix32(h ^ a);
+    h = Mix32(h ^ b);
+    h = Mix32(h ^ ((pa << 16) | pb));
+    h = Mix32(h ^ proto);
+    return h;
+}
+
+void
+SwitchNode::AddRoute(Ipv4Address dst, uint32_t port)
+{
+    uint32_t key = dst.Get();
+    size_t g = 0;
+    while (g < m_groupDst.size() && m_groupDst[g] != key)
+    {
+        g++;
+    }
+    if (g == m_groupDst.size())
+    {
+        m_groupDst.push_back(key);
+        m_groups.emplace_back();
+    }
+    auto& ports = m_groups[g];
+    if (std::find(ports.begin(), ports.end(), port) == ports.end())
+    {
+        ports.push_back(port);
+    }
+    m_routesDirty = true;
+}
+
+void
+SwitchNode::ClearRoutes()
+{
+    m_groups.clear();
+    m_groupDst.clear();
+    m_routesDirty = true;
+}
+
+void
+SwitchNode::RebuildRouteIndex()
+{
+    // Equal-cost ports sorted by the node at the other end, so that switches
+    // with the same next-hop set agree on which one a hash value selects.
+    auto peerId = [this](uint32_t port) -> uint64_t {
+        Ptr<QbbNetDevice> dev = GetPort(port);
+        Ptr<QbbChannel> ch = dev ? DynamicCast<QbbChannel>(dev->GetChannel()) : nullptr;
+        Ptr<QbbNetDevice> peer = ch ? ch->GetPeer(dev) : nullptr;
+        uint64_t id = peer && peer->GetNode() ? peer->GetNode()->GetId() : 0xFFFFFFFFu;
+        return (id << 32) | port;
+    };
+    for (auto& ports : m_groups)
+    {
+        std::sort(ports.begin(), ports.end(),
+                  [&](uint32_t x, uint32_t y) { return peerId(x) < peerId(y); });
+    }
+    size_t cap = 16;
+    while (cap < m_groupDst.size() * 2)
+    {
+        cap *= 2;
+    }
+    m_routeIndex.assign(cap, RouteSlot());
+    m_routeMask = static_cast<uint32_t>(cap - 1);
+    for (size_t g = 0; g < m_groupDst.size(); g++)
+    {
+        uint32_t s = Mix32(m_groupDst[g]) & m_routeMask;
+        while (m_routeIndex[s].group != 0)
+        {
+            s = (s + 1) & m_routeMask;
+        }
+        m_routeIndex[s].key = m_groupDst[g];
+        m_routeIndex[s].group = static_cast<uint32_t>(g + 1);
+    }
+    m_routesDirty = false;
+}
+
+int32_t
+SwitchNode::LookupRoute(uint32_t src,
+                        uint32_t dst,
+                        uint16_t sport,
+                        uint16_t dport,
+                        uint8_t proto) const
+{
+    if (m_routesDirty)
+    {
+        const_cast<SwitchNode*>(this)->RebuildRouteIndex();
+    }
+    if (m_routeIndex.empty())
+    {
+        return -1;
+    }
+    uint32_t s = Mix32(dst) & m_routeMask;
+    while (m_routeIndex[s].group != 0)
+    {
+        if (m_routeIndex[s].key == dst)
+        {
+            const auto& ports = m_groups[m_routeIndex[s].group - 1];
+            if (ports.size() == 1)
+            {
+                return static_cast<int32_t>(ports[0]);
+            }
+            uint32_t h = SymmetricHash(src, dst, sport, dport, proto, m_ecmpSeed);
+            return static_cast<int32_t>(ports[h % ports.size()]);
+        }
+        s = (s + 1) & m_routeMask;
+    }
+    return -1;
+}
+
+// ---- congestion control --------------------------------------------------------
+
+int
+SwitchNode::TrySetCongestionControl(const std::string& algo,
+                                    const std::string& params,
+                                    std::string& err)
+{
+    libcc_params* p = nullptr;
+    int rc = libcc_params_new(&p, algo.c_str());
+    if (rc != LIBCC_OK)
+    {
+        err = "congestion control '" + algo + "': " + libcc_strerror(rc);
+        return rc;
+    }
+    if (!params.empty())
+    {
+        rc = libcc_params_parse(p, params.c_str());
+        if (rc != LIBCC_OK)
+        {
+            const char* msg = libcc_params_error(p);
+            err = "congestion control '" + algo + "' parameters: " +
+                  (msg && *msg ? std::string(msg) : std::string(libcc_strerror(rc)));
+            libcc_params_del(p);
+            return rc;
+        }
+    }
+    libcc_params_del(m_ccParams);
+    m_ccParams = p;
+    m_cpsBuilt = false;
+    err.clear();
+    return LIBCC_OK;
+}
+
+void
+SwitchNode::SetCongestionControl(const std::string& algo, const std::string& params)
+{
+    std::string err;
+    if (TrySetCongestionControl(algo, params, err) != LIBCC_OK)
+    {
+        NS_FATAL_ERROR("SwitchNode " << GetId() << ": " << err);
+    }
+}
+
+uint64_t
+SwitchNode::RandForCp(void* user)
+{
+    auto* sw = static_cast<SwitchNode*>(user);
+    uint64_t hi = sw->m_rng->GetInteger(0, 0xFFFFFFFFu);
+    uint64_t lo = sw->m_rng->GetInteger(0, 0xFFFFFFFFu);
+    return (hi << 32) | lo;
+}
+
+int64_t
+SwitchNode::AssignStreams(int64_t stream)
+{
+    m_rng->SetStream(stream);
+    return 1;
+}
+
+void
+SwitchNode::FreeCps()
+{
+    for (auto& port : m_ports)
+    {
+        if (port && port->m_cp)
+        {
+            libcc_cp_del(port->m_cp);
+            port->m_cp = nullptr;
+        }
+    }
+    libcc_int_table_del(m_intTable);
+    m_intTable = nullptr;
+}
+
+void
+SwitchNode::BuildCps()
+{
+    FreeCps();
+    m_cpsBuilt = true;
+    if (!m_ccParams)
+    {
+        return;
+    }
+    uint32_t nPorts = GetNPorts();
+    if (std::strcmp(libcc_params_algorithm(m_ccParams), "fncc") == 0 && nPorts > 0)
+    {
+        int rc = libcc_int_table_new(&m_intTable, nPorts);
+        if (rc != LIBCC_OK)
+        {
+            NS_FATAL_ERROR("SwitchNode " << GetId() << ": All_INT_Table: " << libcc_strerror(rc));
+        }
+    }
+    for (auto& port : m_ports)
+    {
+        if (!port)
+        {
+            continue;
+        }
+        libcc_cp_info info{};
+        info.switch_id = GetId();
+        info.port_id = port->m_index;
+        info.link_rate_bps = port->m_dev->GetDataRate().GetBitRate();
+        info.seed = (static_cast<uint64_t>(GetId()) << 32) | port->m_index;
+        info.rand = &SwitchNode::RandForCp;
+        info.rand_user_data = this;
+        info.int_table = m_intTable;
+        int rc = libcc_cp_new(&port->m_cp, m_ccParams, &info);
+        if (rc != LIBCC_OK)
+        {
+            NS_FATAL_ERROR("SwitchNode " << GetId() << " port " << port->m_index
+                                         << ": libcc_cp_new: " << libcc_strerror(rc));
+        }
+    }
+}
+
+void
+SwitchNode::EnsureSetup()
+{
+    if (!m_mmuConfigured)
+    {
+        SwitchMmu::Config cfg;
+        cfg.bufferBytes = m_bufferBytes;
+        cfg.pfcStaticThreshold = m_pfcStaticThreshold;
+        cfg.pfcAlpha = m_pfcAlpha;
+        cfg.headroomBytes = m_headroomBytes;
+        cfg.xonOffsetBytes = m_xonOffsetBytes;
+        cfg.lossyQueueLimit = m_lossyQueueLimit;
+        cfg.losslessMask = m_losslessMask;
+        m_mmu.Configure(cfg, GetNPorts());
+        m_mmuConfigured = true;
+    }
+    if (!m_cpsBuilt)
+    {
+        BuildCps();
+    }
+    if (m_routesDirty)
+    {
+        RebuildRouteIndex();
+    }
+}
+
+const libcc_cp*
+SwitchNode::GetCp(uint32_t port) const
+{
+    return port < m_ports.size() && m_ports[port] ? m_ports[port]->m_cp : nullptr;
+}
+
+const libcc_int_table*
+SwitchNode::GetIntTable() const
+{
+    return m_intTable;
+}
+
+// ---- PFC -----------------------------------------------------------------------
+
+void
+SwitchNode::OnMmuPfc(uint32_t port, uint8_t prio, bool pause)
+{
+    Port* p = m_ports[port].get();
+    if (!p)
+    {
+        return;
+    }
+    p->m_refresh[prio].Cancel();
+    if (pause)
+    {
+        p->m_dev->SendPfc(prio, m_pauseQuanta);
+        // Refresh at half the pause so the upstream never resumes while we are XOFF.
+        Time half = p->m_dev->BitTime(static_cast<uint64_t>(m_pauseQuanta) * 512) / 2;
+        p->m_refresh[prio] = Simulator::Schedule(half, &SwitchNode::RefreshPause, this, port, prio);
+    }
+    else
+    {
+        p->m_dev->SendPfc(prio, 0);
+    }
+    m_pfcTrace(Simulator::Now(), GetId(), port, prio, pause);
+}
+
+void
+SwitchNode::RefreshPause(uint32_t port, uint8_t prio)
+{
+    if (m_mmu.IsXoff(port, prio))
+    {
+        Port* p = m_ports[port].get();
+        p->m_dev->SendPfc(prio, m_pauseQuanta);
+        Time half = p->m_dev->BitTime(static_cast<uint64_t>(m_pauseQuanta) * 512) / 2;
+        p->m_refresh[prio] = Simulator::Schedule(half, &SwitchNode::RefreshPause, this, port, prio);
+    }
+}
+
+// ---- data path -------------------------------------------------------------------
+
+void
+SwitchNode::Receive(Ptr<QbbNetDevice> dev, Ptr<Packet> packet)
+{
+    if (!m_mmuConfigured || !m_cpsBuilt)
+    {
+        EnsureSetup();
+    }
+    uint32_t in = dev->GetIfIndex();
+    RoceFlowKey key;
+    int32_t out = -1;
+    if (RocePeekKey(packet, key))
+    {
+        out = LookupRoute(key.src, key.dst, key.sport, key.dport, key.proto);
+    }
+    if (out < 0 || static_cast<uint32_t>(out) >= m_ports.size() || !m_ports[out])
+    {
+        m_noRoute++;
+        m_drops++;
+        m_dropTrace(packet, in, 0xFFFFFFFFu, key.prio);
+        return;
+    }
+    Port* port = m_ports[out].get();
+    uint8_t prio = key.prio;
+    uint32_t frameBytes = QbbNetDevice::FrameBytes(packet->GetSize());
+    SwitchMmu::Result r = m_mmu.Admit(in, out, prio, frameBytes);
+    if (r.charge == SwitchMmu::Charge::DROPPED)
+    {
+        m_drops++;
+        m_dropTrace(packet, in, out, prio);
+        return;
+    }
+    if (r.pfc == SwitchMmu::Pfc::XOFF)
+    {
+        OnMmuPfc(in, prio, true);
+    }
+    bool isAck = key.type == RocePktType::ACK || key.type == RocePktType::NACK;
+    if (isAck && m_intTable)
+    {
+        // FNCC Algorithm 1, line 3: remember where the ACK came in.
+        FnccIngressPortTag tag(in);
+        packet->ReplacePacketTag(tag);
+    }
+    bool ecnCapable = key.ecn != ROCE_ECN_NOT_ECT;
+    if (port->m_cp)
+    {
+        libcc_cp_pkt cpk{};
+        cpk.kind = KindOf(key.type);
+        cpk.bytes = QbbNetDevice::WireBytes(packet->GetSize());
+        cpk.ingress_port = in;
+        cpk.ecn_capable = ecnCapable;
+        cpk.request_int = key.hasInt && !isAck;
+        libcc_cp_on_enqueue(port->m_cp, Simulator::Now().GetNanoSeconds(), port->m_bytes[prio],
+                            &cpk);
+        if (cpk.mark_ce && ecnCapable && key.ecn != ROCE_ECN_CE && RoceMarkCe(packet))
+        {
+            m_ecnMarks++;
+        }
+    }
+    Port::Entry e;
+    e.packet = packet;
+    e.inPort = in;
+    e.frameBytes = frameBytes;
+    e.charge = r.charge;
+    e.type = key.type;
+    e.ecnCapable = ecnCapable;
+    e.hasInt = key.hasInt;
+    port->m_q[prio][IsControl(key.type) ? CLASS_CONTROL : CLASS_DATA].Push(std::move(e));
+    port->m_bytes[prio] += frameBytes;
+    port->m_total += frameBytes;
+    m_queueTrace(static_cast<uint32_t>(out), prio, port->m_bytes[prio]);
+    port->m_dev->TriggerTransmit();
+}
+
+Ptr<Packet>
+SwitchNode::Dequeue(uint32_t portIdx,
+                    const std::array<bool, QBB_N_PRIO>& paused,
+                    uint8_t& prioOut)
+{
+    Port* port = m_ports[portIdx].get();
+    int prio = -1;
+    uint32_t cls = CLASS_CONTROL;
+    // Control class first, highest priority first.
+    for (int p = QBB_N_PRIO - 1; p >= 0; p--)
+    {
+        if (!paused[p] && !port->m_q[p][CLASS_CONTROL].Empty())
+        {
+            prio = p;
+            break;
+        }
+    }
+    if (prio < 0)
+    {
+        // Data: round-robin among priorities that are not paused.
+        cls = CLASS_DATA;
+        for (uint32_t k = 0; k < QBB_N_PRIO; k++)
+        {
+            uint32_t p = (port->m_rrNext + k) % QBB_N_PRIO;
+            if (!paused[p] && !port->m_q[p][CLASS_DATA].Empty())
+            {
+                prio = static_cast<int>(p);
+                port->m_rrNext = static_cast<uint8_t>((p + 1) % QBB_N_PRIO);
+                break;
+            }
+        }
+    }
+    if (prio < 0)
+    {
+        return nullptr;
+    }
+    Port::Entry e = port->m_q[prio][cls].Pop();
+    port->m_bytes[prio] -= e.frameBytes;
+    port->m_total -= e.frameBytes;
+    Ptr<Packet> packet = e.packet;
+    uint8_t p8 = static_cast<uint8_t>(prio);
+
+    SwitchMmu::Pfc pfc = m_mmu.Release(e.inPort, portIdx, p8, e.frameBytes, e.charge);
+    if (pfc == SwitchMmu::Pfc::XON)
+    {
+        OnMmuPfc(e.inPort, p8, false);
+    }
+
+    bool isAck = e.type == RocePktType::ACK || e.type == RocePktType::NACK;
+    uint32_t ingress = e.inPort;
+    if (isAck && m_intTable)
+    {
+        FnccIngressPortTag tag;
+        if (packet->RemovePacketTag(tag))
+        {
+            ingress = tag.GetPort();
+        }
+    }
+    if (port->m_cp)
+    {
+        libcc_cp_pkt cpk{};
+        cpk.kind = KindOf(e.type);
+        cpk.bytes = QbbNetDevice::WireBytes(packet->GetSize());
+        cpk.ingress_port = ingress;
+        cpk.ecn_capable = e.ecnCapable;
+        cpk.request_int = e.hasInt && !isAck;
+        libcc_int_list ints;
+        RoceIntEditor ed;
+        bool open = e.hasInt && ed.Open(packet);
+        if (open && ed.Int().GetList(ints))
+        {
+            cpk.ints = &ints;
+        }
+        libcc_cp_on_dequeue(port->m_cp, Simulator::Now().GetNanoSeconds(), port->m_total, &cpk);
+        if (open)
+        {
+            if (cpk.int_stamped && cpk.ints && ints.n_hops > 0)
+            {
+                if (ed.Int().PushHop(ints.hop[ints.n_hops - 1]))
+                {
+                    m_intStamps++;
+                }
+                else
+                {
+                    m_intEncodeErrors++;
+                }
+            }
+            ed.Close();
+        }
+        if (cpk.mark_ce && e.ecnCapable && RoceMarkCe(packet))
+        {
+            m_ecnMarks++;
+        }
+    }
+    m_queueTrace(portIdx, p8, port->m_bytes[prio]);
+    prioOut = p8;
+    return packet;
+}
+
+// ---- counters ------------------------------------------------------------------------
+
+const SwitchMmu&
+SwitchNode::GetMmu() const
+{
+    return m_mmu;
+}
+
+uint64_t
+SwitchNode::GetQueueBytes(uint32_t port, uint8_t prio) const
+{
+    return port < m_ports.size() && m_ports[port] && prio < QBB_N_PRIO ? m_ports[port]->m_bytes[prio]
+                                                                        : 0;
+}
+
+uint64_t
+SwitchNode::GetPortQueueBytes(uint32_t port) const
+{
+    return port < m_ports.size() && m_ports[port] ? m_ports[port]->m_total : 0;
+}
+
+uint64_t
+SwitchNode::GetDrops() const
+{
+    return m_drops;
+}
+
+uint64_t
+SwitchNode::GetEcnMarks() const
+{
+    return m_ecnMarks;
+}
+
+uint64_t
+SwitchNode::GetIntStamps() const
+{
+    return m_intStamps;
+}
+
+uint64_t
+SwitchNode::GetNoRouteDrops() const
+{
+    return m_noRoute;
+}
+
+uint64_t
+SwitchNode::GetIntEncodeErrors() const
+{
+    return m_intEncodeErrors;
+}
+
+} // namespace ns3
