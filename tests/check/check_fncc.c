@@ -538,6 +538,47 @@ START_TEST(test_replay_fncc_trace)
 }
 END_TEST
 
+/* ---- the parameter table of docs/algorithms/fncc.md ------------------- */
+
+static char *read_doc(void)
+{
+    const char *dir = getenv("LIBCC_SRCDIR");
+    char path[1024];
+    snprintf(path, sizeof path, "%s/docs/algorithms/fncc.md", dir && *dir ? dir : ".");
+    FILE *f = fopen(path, "rb");
+    ck_assert_msg(f != NULL, "cannot open %s", path);
+    static char buf[1 << 17];
+    size_t n = fread(buf, 1, sizeof buf - 1, f);
+    fclose(f);
+    ck_assert_uint_lt(n, sizeof buf - 1);
+    buf[n] = '\0';
+    return buf;
+}
+
+/* Every descriptor row appears verbatim as a line of the doc's table. */
+static void doc_has_params(const char *doc, const char *algo)
+{
+    const libcc_param_desc *t;
+    size_t n;
+    ck_assert_int_eq(libcc_algorithm_params(algo, &t, &n), LIBCC_OK);
+    for (size_t i = 0; i < n; i++) {
+        char d[48], lo[48], hi[48], want[600];
+        libcc_format_value(t[i].unit, t[i].def, d, sizeof d);
+        libcc_format_value(t[i].unit, t[i].min, lo, sizeof lo);
+        libcc_format_value(t[i].unit, t[i].max, hi, sizeof hi);
+        snprintf(want, sizeof want, "\n| `%s` | %s | %s | %s | %s | %s |\n", t[i].name,
+                 libcc_unit_name(t[i].unit), d, lo, hi, t[i].doc);
+        ck_assert_msg(strstr(doc, want) != NULL, "docs/algorithms/fncc.md lacks the row%s", want);
+    }
+}
+
+START_TEST(test_docs_params)
+{
+    const char *doc = read_doc();
+    doc_has_params(doc, "fncc");
+}
+END_TEST
+
 Suite *fncc_suite(void)
 {
     Suite *s = suite_create("fncc");
@@ -559,6 +600,7 @@ Suite *fncc_suite(void)
     tcase_add_test(tc, test_np_n_saturates);
     suite_add_tcase(s, tc);
     tc = tcase_create("replay");
+    tcase_add_test(tc, test_docs_params);
     tcase_add_test(tc, test_replay_fncc_trace);
     suite_add_tcase(s, tc);
     return s;
