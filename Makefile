@@ -111,11 +111,10 @@ test-check-san: $(BUILD)/tests/check_libcc_san tools
 	CK_FORK=no LIBCC_TOOLS=$(BUILD)/bin LIBCC_SRCDIR=$(CURDIR) $(BUILD)/tests/check_libcc_san
 
 # ---- install and the pkg-config consumers ----------------------------------
-$(BUILD)/libcc.pc: libcc/libcc.pc.in libcc/include/libcc/version.h
-	@mkdir -p $(dir $@)
-	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@VERSION@|$(VERSION)|' $< > $@
-
-install: lib tools $(BUILD)/libcc.pc
+# The .pc names PREFIX, so it is written by every install, never reused.
+install: lib tools
+	@mkdir -p $(BUILD)
+	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@VERSION@|$(VERSION)|' libcc/libcc.pc.in > $(BUILD)/libcc.pc
 	install -d $(DESTDIR)$(PREFIX)/include/libcc $(DESTDIR)$(PREFIX)/lib/pkgconfig $(DESTDIR)$(PREFIX)/bin
 	install -m 644 libcc/include/libcc/*.h $(DESTDIR)$(PREFIX)/include/libcc/
 	install -m 644 $(STATIC_LIB) $(DESTDIR)$(PREFIX)/lib/
@@ -131,7 +130,7 @@ uninstall:
 
 # A tiny C and C++ program built only from what `make install` put in a
 # staging prefix, found through pkg-config: proves the installed copy is usable.
-STAGE := $(CURDIR)/$(BUILD)/stage
+STAGE := $(abspath $(BUILD))/stage
 test-install:
 	@rm -rf $(STAGE)
 	@$(MAKE) --no-print-directory install PREFIX=$(STAGE) BUILD=$(BUILD) >/dev/null

@@ -247,7 +247,7 @@ typedef struct libcc_ack {
 #define LIBCC_TX_REQUEST_INT 0x1u /* this data packet should collect INT */
 
 /* Bytes of caller memory libcc_rp_init needs (same for every algorithm);
- * align it to 8 bytes. */
+ * align it to 16 bytes. */
 LIBCC_API size_t libcc_rp_size(void);
 /* Construct in host memory (no allocation). *out == mem on success. */
 LIBCC_API int libcc_rp_init(void *mem, size_t mem_len, const libcc_params *params,
