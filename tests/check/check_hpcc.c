@@ -513,6 +513,81 @@ START_TEST(test_garbage_huge_qlen)
 }
 END_TEST
 
+/* Wire-decoded garbage: 20000 ACKs of random 8-byte HPCC hop encodings
+ * (decode failures skipped), mixed with plausible successors of the
+ * previous record, B = 0, hop counts changing and random N, through hpcc,
+ * hpcc++ and fncc. Whatever arrives, the RP answers LIBCC_OK or
+ * LIBCC_ERR_BAD_TELEMETRY and its rate and window stay in
+ * [one MTU, B*T] and [1000*8e9/12000, line rate], U finite. */
+static uint64_t splitmix(uint64_t *x)
+{
+    uint64_t z = (*x += 0x9e3779b97f4a7c15ull);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    return z ^ (z >> 31);
+}
+
+START_TEST(test_garbage_fuzz)
+{
+    static const char *const algos[3] = {"hpcc", "hpcc++", "fncc"};
+    libcc_int_wire_format fmt;
+    libcc_int_hpcc_format_default(&fmt);
+    unsigned ts_bits, tx_bits;
+    ck_assert_int_eq(libcc_int_wire_wrap_bits(&fmt, &ts_bits, &tx_bits), LIBCC_OK);
+    for (unsigned a = 0; a < 3; a++) {
+        libcc_rp *rp = mk_rp_full(algos[a], NULL, LINE, T_NS);
+        uint64_t seed = 42 + a, now = 0, seq = 0;
+        libcc_int_hop prev[3];
+        memset(prev, 0, sizeof prev);
+        unsigned changes = 0;
+        uint64_t last_w = libcc_rp_window_bytes(rp);
+        for (unsigned i = 0; i < 20000; i++) {
+            uint64_t r = splitmix(&seed);
+            unsigned nh = 1 + (unsigned)(r % 3 == 0) + (unsigned)(r % 7 == 0);
+            libcc_ack ack = mk_ack(seq, 0, NULL);
+            ack.n_flows = (uint32_t)(splitmix(&seed) % 5);
+            ack.ints.ts_bits = (uint8_t)ts_bits;
+            ack.ints.tx_bits = (uint8_t)tx_bits;
+            for (unsigned k = 0; k < nh; k++) {
+                libcc_int_hop h;
+                uint64_t w = splitmix(&seed);
+                if (w % 2) {
+                    uint8_t raw[8];
+                    uint64_t b = splitmix(&seed);
+                    memcpy(raw, &b, 8);
+                    if (libcc_int_hpcc_decode(raw, &fmt, &h) != LIBCC_OK)
+                        continue;
+                } else {
+                    h = prev[k];
+                    if (h.bandwidth_bps == 0)
+                        h.bandwidth_bps = LINE;
+                    h.ts_ns = (h.ts_ns + w % 20000) & ((1u << 24) - 1);
+                    h.tx_bytes = (h.tx_bytes + 128 * ((w >> 20) % 3000)) & ((1u << 27) - 1);
+                    h.qlen_bytes = 80 * ((w >> 40) % (1u << 17));
+                }
+                if (w % 97 == 0)
+                    h.bandwidth_bps = 0;
+                h.switch_id = k;
+                h.port_id = 0;
+                prev[k] = h;
+                ck_assert_int_eq(libcc_int_list_push(&ack.ints, &h, 8), LIBCC_OK);
+            }
+            int rc = libcc_rp_on_ack(rp, now, &ack);
+            ck_assert_msg(rc == LIBCC_OK || rc == LIBCC_ERR_BAD_TELEMETRY, "%s: rc %d", algos[a], rc);
+            sane(rp);
+            changes += libcc_rp_window_bytes(rp) != last_w;
+            last_w = libcc_rp_window_bytes(rp);
+            now += 1 + splitmix(&seed) % 5000;
+            seq += 1000;
+            tx(rp, now, seq + 5000, 1000);
+        }
+        /* Not vacuous: the plausible records did move the window. */
+        ck_assert_uint_gt(changes, 100);
+        libcc_rp_del(rp);
+    }
+}
+END_TEST
+
 /* An ACK without telemetry changes nothing. */
 START_TEST(test_ack_without_int)
 {
@@ -813,6 +888,7 @@ Suite *hpcc_suite(void)
     tcase_add_test(tc, test_garbage_ts_still_and_txrate);
     tcase_add_test(tc, test_garbage_hop_count);
     tcase_add_test(tc, test_garbage_huge_qlen);
+    tcase_add_test(tc, test_garbage_fuzz);
     suite_add_tcase(s, tc);
     tc = tcase_create("cp_np");
     tcase_add_test(tc, test_cp_stamps_at_dequeue);
