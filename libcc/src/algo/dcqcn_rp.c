@@ -339,10 +339,9 @@ int libcc_dcqcn_rp_on_timer(struct libcc_rp *rp, uint64_t now_ns)
 void libcc_dcqcn_rp_read_vars(const struct libcc_rp *rp, double *v)
 {
     const dcqcn_rp_state *s = (const dcqcn_rp_state *)rp->priv;
-    uint64_t ticks;
-    /* A quiescent flow's alpha keeps decaying on paper; show it as of the
-     * last event rather than as of the last CNP. */
-    v[DCQCN_V_ALPHA] = alpha_at(s, cfg_of(rp), rp->last_now_ns, &ticks);
+    /* Every event brings alpha up to its time (advance), so this is alpha as
+     * of the last event, a quiescent flow's decay included. */
+    v[DCQCN_V_ALPHA] = s->alpha;
     v[DCQCN_V_TARGET_RATE] = (double)s->rt_bps;
     v[DCQCN_V_CURRENT_RATE] = (double)s->rc_bps;
     v[DCQCN_V_TIMER_STAGE] = (double)s->timer_stage;
