@@ -144,7 +144,9 @@ typedef struct libcc_algo {
                       const libcc_data_pkt *pkt, libcc_np_verdict *verdict);
     int (*np_on_timer)(struct libcc_np *np, uint64_t now_ns);
 
-    /* Congestion Point. */
+    /* Congestion Point. cp_needs_int_table: libcc_cp_new refuses a CP
+     * without libcc_cp_info.int_table (FNCC cannot work without one). */
+    bool cp_needs_int_table;
     void (*cp_init)(struct libcc_cp *cp);
     int (*cp_on_enqueue)(struct libcc_cp *cp, uint64_t now_ns, uint64_t qlen_bytes,
                          libcc_cp_pkt *pkt);

@@ -15,6 +15,8 @@ int libcc_cp_new(libcc_cp **out, const libcc_params *params, const libcc_cp_info
         *out = NULL;
     if (!out || !params || !info || info->link_rate_bps == 0)
         return LIBCC_ERR_INVALID_ARG;
+    if (params->algo->cp_needs_int_table && !info->int_table)
+        return LIBCC_ERR_INVALID_ARG;
     struct libcc_cp *cp = aligned_alloc(_Alignof(struct libcc_cp), sizeof *cp);
     if (!cp)
         return LIBCC_ERR_NOMEM;

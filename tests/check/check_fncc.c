@@ -319,14 +319,18 @@ END_TEST
  * list is left as it is. */
 START_TEST(test_cp_no_table_and_errors)
 {
-    libcc_cp *cp = mk_cp(NULL, 1, 1, LINE, NULL);
+    /* An FNCC switch port without its switch's All_INT_Table could never
+     * stamp an ACK: refused at creation rather than degrading silently. */
+    libcc_params *fp = NULL;
+    ck_assert_int_eq(libcc_params_new(&fp, "fncc"), LIBCC_OK);
+    libcc_cp_info noinfo = {.switch_id = 1, .port_id = 1, .link_rate_bps = LINE};
+    libcc_cp *cp = (libcc_cp *)1;
+    ck_assert_int_eq(libcc_cp_new(&cp, fp, &noinfo), LIBCC_ERR_INVALID_ARG);
+    ck_assert_ptr_null(cp);
+    libcc_params_del(fp);
     libcc_int_list al;
     libcc_int_list_init(&al);
     uint8_t st = 9;
-    ck_assert_int_eq(deq(cp, 0, 0, LIBCC_PKT_ACK, 64, 2, &al, &st), LIBCC_OK);
-    ck_assert_uint_eq(st, 0);
-    ck_assert_uint_eq(al.n_hops, 0);
-    libcc_cp_del(cp);
 
     libcc_int_table *t = NULL;
     ck_assert_int_eq(libcc_int_table_new(&t, 3), LIBCC_OK);

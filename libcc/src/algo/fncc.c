@@ -115,14 +115,12 @@ static void fncc_cp_init(struct libcc_cp *cp)
 
 /* Algorithm 1. The host tags an ACK with the port it entered on
  * (pkt->ingress_port, line 3); at egress the ACK gets that port's entry,
- * which is the egress port of the data it acknowledges (lines 7-9). A CP
- * without a table (info.int_table NULL) stamps nothing: see fncc.md. */
+ * which is the egress port of the data it acknowledges (lines 7-9). The
+ * core refuses to create an FNCC CP without a table (cp_needs_int_table). */
 static int fncc_cp_on_dequeue(struct libcc_cp *cp, uint64_t now_ns, uint64_t qlen_bytes,
                               libcc_cp_pkt *pkt)
 {
     libcc_int_table *table = cp->info.int_table;
-    if (!table)
-        return LIBCC_OK;
     const hpcc_cfg *cfg = (const hpcc_cfg *)(const void *)cp->cfg;
     fncc_cp_state *st = (fncc_cp_state *)(void *)cp->priv;
 
@@ -162,6 +160,7 @@ const libcc_algo libcc_algo_fncc = {
     .rp_on_tx = fncc_rp_on_tx,
     .rp_read_vars = hpcc_read_vars,
     .np_on_data = fncc_np_on_data,
+    .cp_needs_int_table = true, /* Algorithm 1 reads All_INT_Table on every ACK */
     .cp_init = fncc_cp_init,
     .cp_on_dequeue = fncc_cp_on_dequeue,
 };
