@@ -159,7 +159,18 @@ START_TEST(same_seed_same_marks)
 {
     libcc_cp *a = make_cp(NULL, 99, NULL), *b = make_cp(NULL, 99, NULL);
     for (int i = 0; i < 1000; i++)
-        ck_assert_int_eq(pass(a, 0, 250000, LIBCC_PKT_DATA, 1), pass(b, 0, 250000, LIBCC_PKT_DATA, 1));
+        ck_assert_int_eq(pass(a, 0, 250000, LIBCC_PKT_DATA, 1),
+                         pass(b, 0, 250000, LIBCC_PKT_DATA, 1));
+    libcc_cp_del(a);
+    libcc_cp_del(b);
+    /* and another seed another sequence: at p = 0.1 two independent runs of
+     * 1000 agree everywhere with probability (0.82)^1000, i.e. never. */
+    a = make_cp(NULL, 99, NULL);
+    b = make_cp(NULL, 100, NULL);
+    int differ = 0;
+    for (int i = 0; i < 1000; i++)
+        differ += pass(a, 0, 250000, LIBCC_PKT_DATA, 1) != pass(b, 0, 250000, LIBCC_PKT_DATA, 1);
+    ck_assert_int_gt(differ, 0);
     libcc_cp_del(a);
     libcc_cp_del(b);
 }

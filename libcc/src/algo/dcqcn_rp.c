@@ -48,7 +48,8 @@ LIBCC_CHECK_RP_STATE(dcqcn_rp_state);
 
 /* [dcqcn:rp-vars] */
 const libcc_param_desc libcc_dcqcn_rp_vars[DCQCN_N_RP_VARS] = {
-    [DCQCN_V_ALPHA] = {"alpha", LIBCC_UNIT_RATIO, 0, 0, 0, "congestion estimate: the weight of the next cut"},
+    [DCQCN_V_ALPHA] = {"alpha", LIBCC_UNIT_RATIO, 0, 0, 0,
+                       "congestion estimate: the weight of the next cut"},
     [DCQCN_V_TARGET_RATE] = {"target_rate", LIBCC_UNIT_BPS, 0, 0, 0,
                              "Rt: the rate recovery heads for"},
     [DCQCN_V_CURRENT_RATE] = {"current_rate", LIBCC_UNIT_BPS, 0, 0, 0, "Rc (the pacing rate)"},
