@@ -6,6 +6,7 @@
  * descriptor table.
  */
 #include "check_dcqcn.h"
+#include "test_support.h"
 
 #include <stdlib.h>
 
@@ -150,21 +151,6 @@ END_TEST
 
 /* ---- docs/algorithms/dcqcn.md in step with the tables ----------------- */
 
-static char *read_doc(void)
-{
-    const char *dir = getenv("LIBCC_SRCDIR");
-    char path[1024];
-    snprintf(path, sizeof path, "%s/docs/algorithms/dcqcn.md", dir ? dir : ".");
-    FILE *f = fopen(path, "rb");
-    ck_assert_msg(f != NULL, "cannot open %s", path);
-    static char buf[1 << 17];
-    size_t n = fread(buf, 1, sizeof buf - 1, f);
-    fclose(f);
-    ck_assert_uint_lt(n, sizeof buf - 1);
-    buf[n] = '\0';
-    return buf;
-}
-
 /* The one line of the doc starting with "| `name` |", or NULL. */
 static int doc_row(const char *doc, const char *name, char *row, size_t len)
 {
@@ -185,7 +171,7 @@ static int doc_row(const char *doc, const char *name, char *row, size_t len)
 
 START_TEST(docs_table_matches_descriptors)
 {
-    const char *doc = read_doc();
+    char *doc = ts_read_source_file("docs/algorithms/dcqcn.md");
     const libcc_param_desc *t;
     size_t n;
     ck_assert_int_eq(libcc_algorithm_params("dcqcn", &t, &n), LIBCC_OK);
@@ -214,6 +200,7 @@ START_TEST(docs_table_matches_descriptors)
         ck_assert_str_eq(got, want);
     }
     libcc_rp_del(rp);
+    free(doc);
 }
 END_TEST
 

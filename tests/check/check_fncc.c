@@ -11,6 +11,8 @@
  * An FNCC ACK's hop 0 is the first switch the ACK met: the receiver's ToR,
  * the LAST hop of the request path.
  */
+#include "test_support.h"
+
 #include <check.h>
 #include <math.h>
 #include <stdio.h>
@@ -482,104 +484,29 @@ END_TEST
 
 /* ---- replay of examples/traces/fncc.trace ------------------------------ */
 
-static char *run_replay(const char *trace)
-{
-    const char *tools = getenv("LIBCC_TOOLS");
-    const char *src = getenv("LIBCC_SRCDIR");
-    char cmd[2048];
-    snprintf(cmd, sizeof cmd, "%s/libcc-replay %s/%s 2>&1", tools && *tools ? tools : "build/bin",
-             src && *src ? src : ".", trace);
-    FILE *f = popen(cmd, "r");
-    ck_assert_ptr_nonnull(f);
-    size_t cap = 1 << 16, len = 0, n;
-    char *buf = malloc(cap);
-    ck_assert_ptr_nonnull(buf);
-    while ((n = fread(buf + len, 1, cap - 1 - len, f)) > 0)
-        len += n;
-    buf[len] = '\0';
-    int st = pclose(f);
-    ck_assert_msg(st == 0, "%s failed (%d): %s", cmd, st, buf);
-    return buf;
-}
-
-static double csv_at(const char *csv, unsigned long long t, const char *event, const char *col)
-{
-    char head[1024], key[64];
-    size_t hl = strcspn(csv, "\n");
-    ck_assert_uint_lt(hl, sizeof head);
-    memcpy(head, csv, hl);
-    head[hl] = '\0';
-    int idx = -1, i = 0;
-    for (char *save = NULL, *c = strtok_r(head, ",", &save); c; c = strtok_r(NULL, ",", &save), i++)
-        if (strcmp(c, col) == 0)
-            idx = i;
-    ck_assert_msg(idx >= 0, "no column %s", col);
-    snprintf(key, sizeof key, "\n%llu,%s,", t, event);
-    const char *p = strstr(csv, key);
-    ck_assert_msg(p != NULL, "no row %s", key + 1);
-    p++;
-    for (i = 0; i < idx; i++) {
-        p = strchr(p, ',');
-        ck_assert_ptr_nonnull(p);
-        p++;
-    }
-    return strtod(p, NULL);
-}
-
 /* examples/traces/fncc.trace, derived in its comments: at 30 us LHCS sets
  * Wc = 67500 and W = 34250 (R = 22833333333); at 42 us the queue is gone,
  * W = Wc + W_ai = 68000. */
 START_TEST(test_replay_fncc_trace)
 {
-    char *csv = run_replay("examples/traces/fncc.trace");
-    ck_assert_double_eq(csv_at(csv, 18000, "ack", "window_bytes"), 150000);
-    ck_assert_double_eq(csv_at(csv, 30000, "ack", "Wc"), 67500);
-    ck_assert_double_eq(csv_at(csv, 30000, "ack", "window_bytes"), 34250);
-    ck_assert_double_eq(csv_at(csv, 30000, "ack", "rate_bps"), 22833333333.0);
-    ck_assert_double_eq(csv_at(csv, 30000, "ack", "lhcs"), 1);
-    ck_assert_double_eq(csv_at(csv, 42000, "ack", "window_bytes"), 68000);
+    char *csv = ts_run_replay("examples/traces/fncc.trace");
+    ck_assert_double_eq(ts_csv_at(csv, 18000, "ack", "window_bytes"), 150000);
+    ck_assert_double_eq(ts_csv_at(csv, 30000, "ack", "Wc"), 67500);
+    ck_assert_double_eq(ts_csv_at(csv, 30000, "ack", "window_bytes"), 34250);
+    ck_assert_double_eq(ts_csv_at(csv, 30000, "ack", "rate_bps"), 22833333333.0);
+    ck_assert_double_eq(ts_csv_at(csv, 30000, "ack", "lhcs"), 1);
+    ck_assert_double_eq(ts_csv_at(csv, 42000, "ack", "window_bytes"), 68000);
     free(csv);
 }
 END_TEST
 
 /* ---- the parameter table of docs/algorithms/fncc.md ------------------- */
 
-static char *read_doc(void)
-{
-    const char *dir = getenv("LIBCC_SRCDIR");
-    char path[1024];
-    snprintf(path, sizeof path, "%s/docs/algorithms/fncc.md", dir && *dir ? dir : ".");
-    FILE *f = fopen(path, "rb");
-    ck_assert_msg(f != NULL, "cannot open %s", path);
-    static char buf[1 << 17];
-    size_t n = fread(buf, 1, sizeof buf - 1, f);
-    fclose(f);
-    ck_assert_uint_lt(n, sizeof buf - 1);
-    buf[n] = '\0';
-    return buf;
-}
-
-/* Every descriptor row appears verbatim as a line of the doc's table. */
-static void doc_has_params(const char *doc, const char *algo)
-{
-    const libcc_param_desc *t;
-    size_t n;
-    ck_assert_int_eq(libcc_algorithm_params(algo, &t, &n), LIBCC_OK);
-    for (size_t i = 0; i < n; i++) {
-        char d[48], lo[48], hi[48], want[600];
-        libcc_format_value(t[i].unit, t[i].def, d, sizeof d);
-        libcc_format_value(t[i].unit, t[i].min, lo, sizeof lo);
-        libcc_format_value(t[i].unit, t[i].max, hi, sizeof hi);
-        snprintf(want, sizeof want, "\n| `%s` | %s | %s | %s | %s | %s |\n", t[i].name,
-                 libcc_unit_name(t[i].unit), d, lo, hi, t[i].doc);
-        ck_assert_msg(strstr(doc, want) != NULL, "docs/algorithms/fncc.md lacks the row%s", want);
-    }
-}
-
 START_TEST(test_docs_params)
 {
-    const char *doc = read_doc();
-    doc_has_params(doc, "fncc");
+    char *doc = ts_read_source_file("docs/algorithms/fncc.md");
+    ts_doc_has_params(doc, "docs/algorithms/fncc.md", "fncc");
+    free(doc);
 }
 END_TEST
 

@@ -12,6 +12,8 @@
  *   qlen term = min(qlen, qlen_prev) / 150000.
  * Rates: R = W*8/T = W * 8e9 / 12000 bit/s.
  */
+#include "test_support.h"
+
 #include <check.h>
 #include <math.h>
 #include <stdio.h>
@@ -757,109 +759,32 @@ END_TEST
 
 /* ---- the replay tool on examples/traces/hpcc.trace ------------------- */
 
-/* Run libcc-replay on a trace of the source tree; returns its CSV. */
-static char *run_replay(const char *trace)
-{
-    const char *tools = getenv("LIBCC_TOOLS");
-    const char *src = getenv("LIBCC_SRCDIR");
-    char cmd[2048];
-    snprintf(cmd, sizeof cmd, "%s/libcc-replay %s/%s 2>&1", tools && *tools ? tools : "build/bin",
-             src && *src ? src : ".", trace);
-    FILE *f = popen(cmd, "r");
-    ck_assert_ptr_nonnull(f);
-    size_t cap = 1 << 16, len = 0, n;
-    char *buf = malloc(cap);
-    ck_assert_ptr_nonnull(buf);
-    while ((n = fread(buf + len, 1, cap - 1 - len, f)) > 0)
-        len += n;
-    buf[len] = '\0';
-    int st = pclose(f);
-    ck_assert_msg(st == 0, "%s failed (%d): %s", cmd, st, buf);
-    return buf;
-}
-
-/* Column `col` (named in the header) of the first row "t,event,...". */
-static double csv_at(const char *csv, unsigned long long t, const char *event, const char *col)
-{
-    char head[1024], key[64];
-    size_t hl = strcspn(csv, "\n");
-    ck_assert_uint_lt(hl, sizeof head);
-    memcpy(head, csv, hl);
-    head[hl] = '\0';
-    int idx = -1, i = 0;
-    for (char *save = NULL, *c = strtok_r(head, ",", &save); c; c = strtok_r(NULL, ",", &save), i++)
-        if (strcmp(c, col) == 0)
-            idx = i;
-    ck_assert_msg(idx >= 0, "no column %s", col);
-    snprintf(key, sizeof key, "\n%llu,%s,", t, event);
-    const char *p = strstr(csv, key);
-    ck_assert_msg(p != NULL, "no row %s", key + 1);
-    p++;
-    for (i = 0; i < idx; i++) {
-        p = strchr(p, ',');
-        ck_assert_ptr_nonnull(p);
-        p++;
-    }
-    return strtod(p, NULL);
-}
-
 /* Hand derivations in examples/traces/hpcc.trace: at 24 us u' = 2 and
  * W = 150000*0.95/2 + 500 = 71750, R = 71750*8e9/12000 = 47833333333;
  * at 84 us the fifth additive step 74250; at 96 us the multiplicative one
  * 74250*0.95/0.5 + 500 = 141575, R = 94383333333. */
 START_TEST(test_replay_hpcc_trace)
 {
-    char *csv = run_replay("examples/traces/hpcc.trace");
-    ck_assert_double_eq(csv_at(csv, 12000, "ack", "window_bytes"), 150000);
-    ck_assert_double_eq(csv_at(csv, 24000, "ack", "window_bytes"), 71750);
-    ck_assert_double_eq(csv_at(csv, 24000, "ack", "rate_bps"), 47833333333.0);
-    ck_assert_double_eq(csv_at(csv, 84000, "ack", "window_bytes"), 74250);
-    ck_assert_double_eq(csv_at(csv, 84000, "ack", "inc_stage"), 5);
-    ck_assert_double_eq(csv_at(csv, 96000, "ack", "window_bytes"), 141575);
-    ck_assert_double_eq(csv_at(csv, 96000, "ack", "rate_bps"), 94383333333.0);
+    char *csv = ts_run_replay("examples/traces/hpcc.trace");
+    ck_assert_double_eq(ts_csv_at(csv, 12000, "ack", "window_bytes"), 150000);
+    ck_assert_double_eq(ts_csv_at(csv, 24000, "ack", "window_bytes"), 71750);
+    ck_assert_double_eq(ts_csv_at(csv, 24000, "ack", "rate_bps"), 47833333333.0);
+    ck_assert_double_eq(ts_csv_at(csv, 84000, "ack", "window_bytes"), 74250);
+    ck_assert_double_eq(ts_csv_at(csv, 84000, "ack", "inc_stage"), 5);
+    ck_assert_double_eq(ts_csv_at(csv, 96000, "ack", "window_bytes"), 141575);
+    ck_assert_double_eq(ts_csv_at(csv, 96000, "ack", "rate_bps"), 94383333333.0);
     free(csv);
 }
 END_TEST
 
 /* ---- the parameter table of docs/algorithms/hpcc.md ------------------- */
 
-static char *read_doc(void)
-{
-    const char *dir = getenv("LIBCC_SRCDIR");
-    char path[1024];
-    snprintf(path, sizeof path, "%s/docs/algorithms/hpcc.md", dir && *dir ? dir : ".");
-    FILE *f = fopen(path, "rb");
-    ck_assert_msg(f != NULL, "cannot open %s", path);
-    static char buf[1 << 17];
-    size_t n = fread(buf, 1, sizeof buf - 1, f);
-    fclose(f);
-    ck_assert_uint_lt(n, sizeof buf - 1);
-    buf[n] = '\0';
-    return buf;
-}
-
-/* Every descriptor row appears verbatim as a line of the doc's table. */
-static void doc_has_params(const char *doc, const char *algo)
-{
-    const libcc_param_desc *t;
-    size_t n;
-    ck_assert_int_eq(libcc_algorithm_params(algo, &t, &n), LIBCC_OK);
-    for (size_t i = 0; i < n; i++) {
-        char d[48], lo[48], hi[48], want[600];
-        libcc_format_value(t[i].unit, t[i].def, d, sizeof d);
-        libcc_format_value(t[i].unit, t[i].min, lo, sizeof lo);
-        libcc_format_value(t[i].unit, t[i].max, hi, sizeof hi);
-        snprintf(want, sizeof want, "\n| `%s` | %s | %s | %s | %s | %s |\n", t[i].name,
-                 libcc_unit_name(t[i].unit), d, lo, hi, t[i].doc);
-        ck_assert_msg(strstr(doc, want) != NULL, "docs/algorithms/hpcc.md lacks the row%s", want);
-    }
-}
-
 START_TEST(test_docs_params)
 {
-    const char *doc = read_doc();
-    doc_has_params(doc, "hpcc");
-    doc_has_params(doc, "hpcc++");
+    char *doc = ts_read_source_file("docs/algorithms/hpcc.md");
+    ts_doc_has_params(doc, "docs/algorithms/hpcc.md", "hpcc");
+    ts_doc_has_params(doc, "docs/algorithms/hpcc.md", "hpcc++");
+    free(doc);
 }
 END_TEST
 

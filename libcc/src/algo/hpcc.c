@@ -50,12 +50,6 @@ static int hpcc_np_on_data(struct libcc_np *np, struct libcc_np_flow *flow, uint
     return LIBCC_OK;
 }
 
-static int hpcc_cp_on_dequeue(struct libcc_cp *cp, uint64_t now_ns, uint64_t qlen_bytes,
-                              libcc_cp_pkt *pkt)
-{
-    return hpcc_cp_stamp(cp, now_ns, qlen_bytes, pkt);
-}
-
 const libcc_algo libcc_algo_hpcc = {
     .name = "hpcc",
     .params = hpcc_params,
@@ -71,5 +65,5 @@ const libcc_algo libcc_algo_hpcc = {
     .rp_on_tx = hpcc_rp_on_tx,
     .rp_read_vars = hpcc_read_vars,
     .np_on_data = hpcc_np_on_data,
-    .cp_on_dequeue = hpcc_cp_on_dequeue,
+    .cp_on_dequeue = hpcc_cp_stamp, /* draft section 3: stamp at egress */
 };

@@ -202,12 +202,6 @@ static int pp_np_on_data(struct libcc_np *np, struct libcc_np_flow *flow, uint64
     return LIBCC_OK;
 }
 
-static int pp_cp_on_dequeue(struct libcc_cp *cp, uint64_t now_ns, uint64_t qlen_bytes,
-                            libcc_cp_pkt *pkt)
-{
-    return hpcc_cp_stamp(cp, now_ns, qlen_bytes, pkt);
-}
-
 const libcc_algo libcc_algo_hpccpp = {
     .name = "hpcc++",
     .params = pp_params,
@@ -224,5 +218,5 @@ const libcc_algo libcc_algo_hpccpp = {
     .np_flow_size = sizeof(pp_np_flow),
     .np_flow_init = pp_np_flow_init,
     .np_on_data = pp_np_on_data,
-    .cp_on_dequeue = pp_cp_on_dequeue,
+    .cp_on_dequeue = hpcc_cp_stamp, /* draft section 3: stamp at egress */
 };

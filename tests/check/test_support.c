@@ -1,0 +1,97 @@
+/* SPDX-License-Identifier: MIT */
+#include "test_support.h"
+
+#include <check.h>
+#include <libcc/libcc.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char *env_or(const char *name, const char *fallback)
+{
+    const char *v = getenv(name);
+    return v && *v ? v : fallback;
+}
+
+char *ts_run_replay(const char *trace)
+{
+    char cmd[2048];
+    snprintf(cmd, sizeof cmd, "%s/libcc-replay %s/%s 2>&1", env_or("LIBCC_TOOLS", "build/bin"),
+             env_or("LIBCC_SRCDIR", "."), trace);
+    FILE *f = popen(cmd, "r");
+    ck_assert_ptr_nonnull(f);
+    size_t cap = 1 << 16, len = 0, n;
+    char *buf = malloc(cap);
+    ck_assert_ptr_nonnull(buf);
+    while ((n = fread(buf + len, 1, cap - 1 - len, f)) > 0) {
+        len += n;
+        if (len == cap - 1) {
+            cap *= 2;
+            buf = realloc(buf, cap);
+            ck_assert_ptr_nonnull(buf);
+        }
+    }
+    buf[len] = '\0';
+    int st = pclose(f);
+    ck_assert_msg(st == 0, "%s failed (%d): %s", cmd, st, buf);
+    return buf;
+}
+
+double ts_csv_at(const char *csv, unsigned long long t, const char *event, const char *col)
+{
+    char head[1024], key[64];
+    size_t hl = strcspn(csv, "\n");
+    ck_assert_uint_lt(hl, sizeof head);
+    memcpy(head, csv, hl);
+    head[hl] = '\0';
+    int idx = -1, i = 0;
+    for (char *save = NULL, *c = strtok_r(head, ",", &save); c; c = strtok_r(NULL, ",", &save), i++)
+        if (strcmp(c, col) == 0)
+            idx = i;
+    ck_assert_msg(idx >= 0, "no column %s", col);
+    snprintf(key, sizeof key, "\n%llu,%s,", t, event);
+    const char *p = strstr(csv, key);
+    ck_assert_msg(p != NULL, "no row %s", key + 1);
+    p++;
+    for (i = 0; i < idx; i++) {
+        p = strchr(p, ',');
+        ck_assert_ptr_nonnull(p);
+        p++;
+    }
+    return strtod(p, NULL);
+}
+
+char *ts_read_source_file(const char *relpath)
+{
+    char path[1024];
+    snprintf(path, sizeof path, "%s/%s", env_or("LIBCC_SRCDIR", "."), relpath);
+    FILE *f = fopen(path, "rb");
+    ck_assert_msg(f != NULL, "cannot open %s", path);
+    fseek(f, 0, SEEK_END);
+    long size = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    ck_assert_int_ge(size, 0);
+    char *buf = malloc((size_t)size + 1);
+    ck_assert_ptr_nonnull(buf);
+    size_t n = fread(buf, 1, (size_t)size, f);
+    fclose(f);
+    ck_assert_uint_eq(n, (size_t)size);
+    buf[n] = '\0';
+    return buf;
+}
+
+void ts_doc_has_params(const char *doc, const char *doc_name, const char *algo)
+{
+    const libcc_param_desc *t;
+    size_t n;
+    ck_assert_int_eq(libcc_algorithm_params(algo, &t, &n), LIBCC_OK);
+    for (size_t i = 0; i < n; i++) {
+        char d[48], lo[48], hi[48], want[600];
+        libcc_format_value(t[i].unit, t[i].def, d, sizeof d);
+        libcc_format_value(t[i].unit, t[i].min, lo, sizeof lo);
+        libcc_format_value(t[i].unit, t[i].max, hi, sizeof hi);
+        snprintf(want, sizeof want, "\n| `%s` | %s | %s | %s | %s | %s |\n", t[i].name,
+                 libcc_unit_name(t[i].unit), d, lo, hi, t[i].doc);
+        ck_assert_msg(strstr(doc, want) != NULL, "%s lacks the row%s", doc_name, want);
+    }
+}
