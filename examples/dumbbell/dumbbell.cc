@@ -1,0 +1,331 @@
+// SPDX-License-Identifier: GPL-2.0-only
+//
+// The FNCC paper's dumbbell (section 5.1, Figures 9 and 10): two senders on
+// the first of three switches in a chain, one receiver on the last; every
+// link 100 Gbps (or 200, 400) with 1.5 us delay, PFC threshold 500 KB.
+// flow0 starts at 0, flow1 at 300 us, both long-lived; the run lasts 1 ms.
+// The congestion point is the first switch's port towards the second.
+//
+//   ./dumbbell --algo=fncc --out=out/dumbbell-fncc
+//
+// Writes the CSVs of RdmaTraceHelper into --out and prints a summary: when
+// flow0 first slowed down after flow1 started, peak and mean queue at the
+// congestion point, PFC pauses, bottleneck utilisation and the time both
+// flows took to reach a fair share.
+
+#include "hpcc-format.h"
+#include "libcc-config.h"
+#include "rdma-network.h"
+#include "rdma-trace.h"
+
+#include <ns3/core-module.h>
+
+#include <sys/resource.h>
+#include <sys/stat.h>
+
+#include <array>
+#include <chrono>
+#include <cinttypes>
+#include <cmath>
+#include <cstdio>
+#include <iostream>
+#include <vector>
+
+using namespace ns3;
+
+namespace
+{
+
+struct Watch
+{
+    // flow0's first rate decrease after flow1's start: the first time its
+    // rate falls more than 5% below what it was when flow1 started (window
+    // algorithms jitter by a few percent around their operating point).
+    uint64_t flow1StartNs = 0;
+    int64_t firstDecreaseNs = -1;
+    uint64_t rateAtFlow1 = 0;
+    // congestion point queue (all priorities of the port)
+    uint32_t port = 0;
+    std::array<uint64_t, 8> prioBytes{};
+    uint64_t peak = 0;
+    uint64_t peakAfter = 0;
+    // rate samples for convergence
+    std::vector<uint64_t> t;
+    std::vector<uint64_t> r0, r1;
+    // queue samples for the mean
+    double qSum = 0;
+    uint64_t qN = 0;
+};
+
+void
+OnFlow0Rate(Watch* w, uint64_t oldv, uint64_t newv)
+{
+    (void)oldv;
+    uint64_t now = Simulator::Now().GetNanoSeconds();
+    if (now < w->flow1StartNs)
+    {
+        w->rateAtFlow1 = newv;
+    }
+    else if (w->firstDecreaseNs < 0 && newv < 0.95 * w->rateAtFlow1)
+    {
+        w->firstDecreaseNs = static_cast<int64_t>(now);
+    }
+}
+
+void
+OnQueue(Watch* w, uint32_t port, uint8_t prio, uint64_t bytes)
+{
+    if (port != w->port || prio >= 8)
+    {
+        return;
+    }
+    w->prioBytes[prio] = bytes;
+    uint64_t total = 0;
+    for (uint64_t b : w->prioBytes)
+    {
+        total += b;
+    }
+    w->peak = std::max(w->peak, total);
+    if (Simulator::Now().GetNanoSeconds() >= static_cast<int64_t>(w->flow1StartNs))
+    {
+        w->peakAfter = std::max(w->peakAfter, total);
+    }
+}
+
+void
+SampleWatch(Watch* w, Ptr<SwitchNode> sw, Ptr<RdmaTxQueuePair> f0, Ptr<RdmaTxQueuePair> f1,
+            Time interval)
+{
+    uint64_t now = Simulator::Now().GetNanoSeconds();
+    if (now >= w->flow1StartNs)
+    {
+        w->t.push_back(now);
+        w->r0.push_back(f0->GetRate());
+        w->r1.push_back(f1->GetRate());
+        w->qSum += sw->GetPortQueueBytes(w->port);
+        w->qN++;
+    }
+    Simulator::Schedule(interval, &SampleWatch, w, sw, f0, f1, interval);
+}
+
+bool
+MakeDir(const std::string& path)
+{
+    std::string cur;
+    for (size_t i = 0; i <= path.size(); i++)
+    {
+        if (i == path.size() || path[i] == '/')
+        {
+            if (!cur.empty())
+            {
+                mkdir(cur.c_str(), 0755);
+            }
+        }
+        if (i < path.size())
+        {
+            cur += path[i];
+        }
+    }
+    struct stat st;
+    return stat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+std::string
+AlgorithmsHelp()
+{
+    std::string s;
+    for (const char* const* a = libcc_algorithms(); *a; a++)
+    {
+        s += std::string("  ") + *a + " parameters (--cc=name=value,...):\n" +
+             LibccConfig::Describe(*a);
+    }
+    return s;
+}
+
+} // namespace
+
+int
+main(int argc, char* argv[])
+{
+    std::string algo = "dcqcn";
+    std::string ccParams;
+    uint32_t rateGbps = 100;
+    Time delay = NanoSeconds(1500);
+    uint32_t payload = 1000;
+    uint64_t pfcThreshold = 500000;
+    uint64_t bufferBytes = 32000000;
+    Time flow1Start = MicroSeconds(300);
+    Time stop = MilliSeconds(1);
+    uint32_t nSenders = 2;
+    uint32_t nSwitches = 3;
+    std::string out = "out/dumbbell";
+    Time sample = MicroSeconds(1);
+    bool pcap = false;
+    bool traces = true;
+
+    // The fastest of ns-3's event schedulers for this workload (measured in
+    // docs/performance.md); --SchedulerType overrides it.
+    GlobalValue::Bind("SchedulerType", StringValue("ns3::PriorityQueueScheduler"));
+
+    CommandLine cmd(__FILE__);
+    cmd.Usage("FNCC paper dumbbell (Figure 9/10): flow0 from t=0, flow1 from --flow1Start, "
+              "both long-lived, into one receiver through --switches switches.\n\n" +
+              AlgorithmsHelp());
+    cmd.AddValue("algo", "congestion control: none, dcqcn, hpcc, hpcc++, fncc", algo);
+    cmd.AddValue("cc", "libcc parameters, name=value[,name=value] (units as in the tables below)",
+                 ccParams);
+    cmd.AddValue("rate", "link rate of every link, Gbps (100, 200 or 400)", rateGbps);
+    cmd.AddValue("delay", "propagation delay of every link, time (e.g. 1.5us)", delay);
+    cmd.AddValue("payload", "payload of a full data packet, bytes (1000: 1074-byte frames)",
+                 payload);
+    cmd.AddValue("pfcThreshold", "PFC static threshold per ingress and priority, bytes",
+                 pfcThreshold);
+    cmd.AddValue("buffer", "switch shared buffer, bytes", bufferBytes);
+    cmd.AddValue("flow1Start", "start of flow1, time", flow1Start);
+    cmd.AddValue("stop", "simulated duration, time", stop);
+    cmd.AddValue("senders", "number of senders (flows), >= 2", nSenders);
+    cmd.AddValue("switches", "switches in the chain, >= 1", nSwitches);
+    cmd.AddValue("out", "output directory for CSVs, fct, pfc, summary", out);
+    cmd.AddValue("sample", "sampling interval of the CSVs, time", sample);
+    cmd.AddValue("pcap", "write pcap files of every device into --out", pcap);
+    cmd.AddValue("traces", "write the CSV traces (off for benchmarks)", traces);
+    cmd.Parse(argc, argv);
+
+    if (nSenders < 2 || nSwitches < 1 || rateGbps == 0 || payload == 0 || payload > 1460)
+    {
+        std::cerr << "dumbbell: need --senders >= 2, --switches >= 1, --rate > 0, "
+                     "0 < --payload <= 1460\n";
+        return 2;
+    }
+    if (!MakeDir(out))
+    {
+        std::cerr << "dumbbell: cannot create output directory " << out << "\n";
+        return 2;
+    }
+
+    uint64_t rateBps = uint64_t(rateGbps) * 1000000000ull;
+    RdmaNetwork net;
+    try
+    {
+        net.SetCongestionControl(algo, ccParams);
+    }
+    catch (const std::exception& e)
+    {
+        std::cerr << "dumbbell: " << e.what() << "\n";
+        return 2;
+    }
+    net.SetNicAttribute("PayloadSize", UintegerValue(payload));
+    net.SetSwitchAttribute("PfcStaticThreshold", UintegerValue(pfcThreshold));
+    net.SetSwitchAttribute("BufferSize", UintegerValue(bufferBytes));
+    TopologySpec topo = MakeDumbbellTopology(nSenders, nSwitches, rateBps, delay.GetNanoSeconds());
+    net.Build(topo);
+
+    uint32_t receiver = nSenders;
+    uint32_t sw0 = nSenders + 1;
+    std::vector<FlowSpec> flows;
+    for (uint32_t i = 0; i < nSenders; i++)
+    {
+        FlowSpec f{};
+        f.src = i;
+        f.dst = receiver;
+        f.pg = 3;
+        f.dport = 100;
+        // Long-lived: more than the link can carry in the run.
+        f.sizeBytes = static_cast<uint64_t>(stop.GetSeconds() * rateBps / 8 * 2) + 1000000;
+        f.startNs = i == 0 ? 0 : flow1Start.GetNanoSeconds();
+        flows.push_back(f);
+    }
+    net.AddFlows(flows);
+    if (pcap)
+    {
+        net.EnablePcap(out + "/dumbbell");
+    }
+
+    RdmaTraceHelper tr(net);
+    tr.EnableFct(out + "/fct.txt", out + "/fct.csv");
+    tr.EnablePfc(out + "/pfc.txt", out + "/pfc.csv");
+    uint32_t congestionPeer = nSwitches > 1 ? sw0 + 1 : receiver;
+    if (traces)
+    {
+        tr.TrackLink(sw0, congestionPeer);
+        tr.EnableSampling(sample, out + "/queue.csv", out + "/rate.csv", out + "/link.csv");
+    }
+    tr.EnableProgress(stop);
+
+    Watch w;
+    w.flow1StartNs = flow1Start.GetNanoSeconds();
+    w.rateAtFlow1 = rateBps;
+    Ptr<SwitchNode> cp = net.GetSwitch(sw0);
+    Ptr<QbbNetDevice> cpDev = net.GetLinkDevice(sw0, congestionPeer);
+    w.port = cpDev->GetIfIndex();
+    net.GetFlows()[0]->TraceConnectWithoutContext("Rate", MakeBoundCallback(&OnFlow0Rate, &w));
+    cp->TraceConnectWithoutContext("QueueBytes", MakeBoundCallback(&OnQueue, &w));
+    Simulator::Schedule(flow1Start, &SampleWatch, &w, cp, net.GetFlows()[0], net.GetFlows()[1],
+                        sample);
+    uint64_t txAtFlow1 = 0;
+    Simulator::Schedule(flow1Start, [&]() { txAtFlow1 = cpDev->GetTxBytes(); });
+
+    auto wall0 = std::chrono::steady_clock::now();
+    Simulator::Stop(stop);
+    Simulator::Run();
+    double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall0).count();
+
+    // Summary.
+    double afterS = (stop - flow1Start).GetSeconds();
+    double util = afterS > 0 ? (cpDev->GetTxBytes() - txAtFlow1) * 8.0 / afterS / rateBps : 0;
+    double fair = static_cast<double>(rateBps) / 2;
+    int64_t convergeNs = -1;
+    // The earliest sample from which both flows stay within 10% of the fair share.
+    for (size_t i = w.t.size(); i-- > 0;)
+    {
+        bool ok = std::fabs(w.r0[i] - fair) <= 0.1 * fair && std::fabs(w.r1[i] - fair) <= 0.1 * fair;
+        if (!ok)
+        {
+            break;
+        }
+        convergeNs = static_cast<int64_t>(w.t[i] - w.flow1StartNs);
+    }
+    uint64_t txPackets = 0;
+    for (const auto& d : net.GetDevices())
+    {
+        txPackets += d->GetTxPackets();
+    }
+    struct rusage ru;
+    getrusage(RUSAGE_SELF, &ru);
+
+    std::FILE* sf = std::fopen((out + "/summary.txt").c_str(), "w");
+    for (std::FILE* f : {stdout, sf})
+    {
+        if (!f)
+        {
+            continue;
+        }
+        std::fprintf(f, "algorithm=%s\n", algo.c_str());
+        std::fprintf(f, "rate_gbps=%u\n", rateGbps);
+        if (w.firstDecreaseNs >= 0)
+            std::fprintf(f, "flow0_first_decrease_us=%.3f\n", w.firstDecreaseNs / 1e3);
+        else
+            std::fprintf(f, "flow0_first_decrease_us=none\n");
+        std::fprintf(f, "queue_peak_kb=%.1f\n", w.peakAfter / 1e3);
+        std::fprintf(f, "queue_mean_kb=%.1f\n", w.qN ? w.qSum / w.qN / 1e3 : 0.0);
+        std::fprintf(f, "pfc_pauses=%" PRIu64 "\n", tr.GetPfcPauses());
+        std::fprintf(f, "bottleneck_utilization=%.3f\n", util);
+        if (convergeNs >= 0)
+            std::fprintf(f, "fair_convergence_us=%.1f\n", convergeNs / 1e3);
+        else
+            std::fprintf(f, "fair_convergence_us=none\n");
+        std::fprintf(f, "flow0_rate_end_gbps=%.2f\n", w.r0.empty() ? 0.0 : w.r0.back() / 1e9);
+        std::fprintf(f, "flow1_rate_end_gbps=%.2f\n", w.r1.empty() ? 0.0 : w.r1.back() / 1e9);
+        std::fprintf(f, "link_packets=%" PRIu64 "\n", txPackets);
+        std::fprintf(f, "wall_s=%.3f\n", wall);
+        std::fprintf(f, "packets_per_wall_s=%.0f\n", wall > 0 ? txPackets / wall : 0.0);
+        std::fprintf(f, "peak_rss_mb=%.1f\n", ru.ru_maxrss / 1024.0);
+    }
+    if (sf)
+    {
+        std::fclose(sf);
+    }
+    tr.Close();
+    Simulator::Destroy();
+    return 0;
+}

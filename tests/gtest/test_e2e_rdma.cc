@@ -1,0 +1,393 @@
+// SPDX-License-Identifier: GPL-2.0-only
+//
+// End-to-end runs of RDMA hosts over the fabric: lone-flow FCT against the
+// ideal, lossless incast under PFC, loss recovery without PFC, DCQCN on a
+// 2:1 bottleneck, and data/ACK path symmetry through ECMP. Expected values
+// come from the physics of the links (derivations in the comments).
+
+#include "rdma-network.h"
+#include "rdma-trace.h"
+
+#include <ns3/boolean.h>
+#include <ns3/simulator.h>
+#include <ns3/uinteger.h>
+
+#include <gtest/gtest.h>
+
+#include <map>
+#include <set>
+#include <vector>
+
+using namespace ns3;
+
+namespace
+{
+
+const uint64_t G100 = 100000000000ull;
+
+// Checks that the receiving application gets every byte of every flow
+// exactly once and in order.
+struct DeliveryCheck
+{
+    std::map<uint32_t, uint64_t> next;
+    uint64_t violations = 0;
+    static void On(DeliveryCheck* c, uint32_t flow, uint64_t seq, uint32_t bytes)
+    {
+        uint64_t& n = c->next[flow];
+        if (seq != n)
+        {
+            c->violations++;
+        }
+        n = seq + bytes;
+    }
+};
+
+struct FlowDone
+{
+    std::vector<RdmaFlowRecord> recs;
+    static void On(FlowDone* d, const RdmaFlowRecord& r)
+    {
+        d->recs.push_back(r);
+    }
+};
+
+struct Drops
+{
+    uint64_t n = 0;
+    static void On(Drops* d, Ptr<const Packet>, uint32_t, uint32_t, uint8_t)
+    {
+        d->n++;
+    }
+};
+
+void
+HookAll(RdmaNetwork& net, DeliveryCheck* dc, FlowDone* fd, Drops* dr)
+{
+    for (uint32_t id = 0; id < net.GetNNodes(); id++)
+    {
+        if (net.IsSwitch(id))
+        {
+            net.GetSwitch(id)->TraceConnectWithoutContext("Drop",
+                                                          MakeBoundCallback(&Drops::On, dr));
+        }
+        else
+        {
+            net.GetNic(id)->TraceConnectWithoutContext(
+                "RxDeliver",
+                MakeBoundCallback(&DeliveryCheck::On, dc));
+            net.GetNic(id)->TraceConnectWithoutContext("FlowComplete",
+                                                       MakeBoundCallback(&FlowDone::On, fd));
+        }
+    }
+}
+
+std::vector<FlowSpec>
+Incast(uint32_t n, uint32_t receiver, uint64_t size)
+{
+    std::vector<FlowSpec> v;
+    for (uint32_t i = 0; i < n; i++)
+    {
+        v.push_back(FlowSpec{i, receiver, 3, 100, size, 0, 0});
+    }
+    return v;
+}
+
+} // namespace
+
+class E2eLoneFlow : public ::testing::TestWithParam<const char*>
+{
+};
+
+TEST_P(E2eLoneFlow, FctIsTheIdealWithinOnePercent)
+{
+    // Dumbbell with one sender: host 0 -> switches 2, 3, 4 -> host 1; four
+    // 100 Gbps links of 1 us.
+    RdmaNetwork net;
+    net.SetCongestionControl(GetParam());
+    net.Build(MakeDumbbellTopology(1, 3, G100, 1000));
+    // A full data packet: 1000 payload + IPv4 20 + UDP 8 + BTH 12 + RETH 16
+    // = 1056 bytes of IP, + 18 Ethernet + 20 preamble/gap = 1094 on the line.
+    // An ACK: 20 + 8 + 12 + AETH 16 + INT header 2 = 58 -> 76 -> 96.
+    ASSERT_EQ(net.GetNic(0)->DataWireBytes(), 1094u);
+    ASSERT_EQ(RdmaNic::AckWireBytes(), 96u);
+    // Base RTT = 4 x (2 x 1000 + (1094 + 96) x 8 / 100) = 4 x 2095.2 = 8380.8 ns.
+    EXPECT_EQ(net.GetPath(0, 1).baseRttNs, 8381u);
+    DeliveryCheck dc;
+    FlowDone fd;
+    Drops dr;
+    HookAll(net, &dc, &fd, &dr);
+    net.AddFlow(FlowSpec{0, 1, 3, 100, 1000000, 0, 0}, 0);
+    Simulator::Stop(MilliSeconds(1));
+    Simulator::Run();
+    ASSERT_EQ(fd.recs.size(), 1u);
+    // Ideal: 1000 packets x 1094 = 1,094,000 bytes at 100 Gbps = 87,520 ns
+    // + 8381 = 95,901 ns. Physically the last ACK returns after 87,520 (all
+    // bytes leave the NIC) + 3 x 87.52 (the last packet re-serialized at
+    // each switch) + 4 us propagation + 4 x 7.68 (the ACK) + 4 us = 95,813 ns.
+    EXPECT_EQ(fd.recs[0].idealFctNs, 95901u);
+    EXPECT_NEAR(double(fd.recs[0].fctNs), 95901.0, 959.0);
+    EXPECT_NEAR(double(fd.recs[0].fctNs), 95813.0, 10.0);
+    EXPECT_EQ(dc.violations, 0u);
+    EXPECT_EQ(dc.next[0], 1000000u);
+    EXPECT_EQ(fd.recs[0].retransmittedBytes, 0u);
+    Simulator::Destroy();
+}
+
+INSTANTIATE_TEST_SUITE_P(Algorithms, E2eLoneFlow, ::testing::Values("none", "dcqcn"));
+
+TEST(E2eIncast, EightToOneWithPfcIsLosslessAndComplete)
+{
+    // 8 senders -> one switch -> receiver, 100 Gbps, 1 us links, 100 KB each.
+    RdmaNetwork net;
+    net.SetCongestionControl("none");
+    net.SetSwitchAttribute("PfcStaticThreshold", UintegerValue(30000));
+    net.Build(MakeDumbbellTopology(8, 1, G100, 1000));
+    DeliveryCheck dc;
+    FlowDone fd;
+    Drops dr;
+    HookAll(net, &dc, &fd, &dr);
+    RdmaTraceHelper tr(net);
+    tr.EnablePfc("", "");
+    net.AddFlows(Incast(8, 8, 100000));
+    Simulator::Stop(MilliSeconds(2));
+    Simulator::Run();
+    ASSERT_EQ(fd.recs.size(), 8u);
+    EXPECT_EQ(dr.n, 0u);
+    EXPECT_EQ(dc.violations, 0u);
+    for (uint32_t f = 0; f < 8; f++)
+    {
+        EXPECT_EQ(dc.next[f], 100000u) << "flow " << f;
+    }
+    // 8 line-rate senders into one port must have been paused.
+    EXPECT_GT(tr.GetPfcPauses(), 0u);
+    // The bottleneck carries 8 x 100 x 1094 = 875,200 bytes = 70,016 ns at
+    // 100 Gbps: no flow can finish earlier; the last one finishes after that
+    // plus about one base RTT (2 x 2095.2 ns) if PFC keeps the port busy.
+    uint64_t last = 0;
+    for (const auto& r : fd.recs)
+    {
+        last = std::max(last, r.fctNs);
+        EXPECT_EQ(r.retransmittedBytes, 0u);
+    }
+    EXPECT_GE(last, 70016u);
+    EXPECT_LE(double(last), 1.15 * (70016 + 4190));
+    Simulator::Destroy();
+}
+
+TEST(E2eIncast, TinyLossyBufferDropsAndGoBackNRecovers)
+{
+    RdmaNetwork net;
+    net.SetCongestionControl("none");
+    net.SetSwitchAttribute("LosslessPriorities", UintegerValue(0)); // PFC off
+    net.SetSwitchAttribute("LossyQueueLimit", UintegerValue(20000));
+    net.SetNicAttribute("RetransmitTimeout", TimeValue(MicroSeconds(100)));
+    net.SetNicAttribute("NackInterval", TimeValue(MicroSeconds(10)));
+    net.Build(MakeDumbbellTopology(8, 1, G100, 1000));
+    DeliveryCheck dc;
+    FlowDone fd;
+    Drops dr;
+    HookAll(net, &dc, &fd, &dr);
+    net.AddFlows(Incast(8, 8, 100000));
+    Simulator::Stop(MilliSeconds(20));
+    Simulator::Run();
+    // 8 line-rate senders into a 20 KB queue must overflow it.
+    EXPECT_GT(dr.n, 0u);
+    ASSERT_EQ(fd.recs.size(), 8u);
+    EXPECT_EQ(dc.violations, 0u);
+    uint64_t retx = 0;
+    for (uint32_t f = 0; f < 8; f++)
+    {
+        EXPECT_EQ(dc.next[f], 100000u) << "flow " << f;
+    }
+    for (const auto& r : fd.recs)
+    {
+        retx += r.retransmittedBytes;
+    }
+    EXPECT_GT(retx, 0u);
+    EXPECT_GT(net.GetNic(8)->GetCounters().nacksSent, 0u);
+    Simulator::Destroy();
+}
+
+TEST(E2eIncast, LostTailIsRecoveredByTheTimeout)
+{
+    // Two senders into a queue that holds one packet: tails get lost with
+    // nothing behind them to reveal the gap, so only the timeout can
+    // recover them; every flow must still finish.
+    RdmaNetwork net;
+    net.SetCongestionControl("none");
+    net.SetSwitchAttribute("LosslessPriorities", UintegerValue(0));
+    net.SetSwitchAttribute("LossyQueueLimit", UintegerValue(1100));
+    net.SetNicAttribute("RetransmitTimeout", TimeValue(MicroSeconds(50)));
+    net.Build(MakeDumbbellTopology(2, 1, G100, 1000));
+    DeliveryCheck dc;
+    FlowDone fd;
+    Drops dr;
+    HookAll(net, &dc, &fd, &dr);
+    net.AddFlows(Incast(2, 2, 20000));
+    Simulator::Stop(MilliSeconds(20));
+    Simulator::Run();
+    EXPECT_GT(dr.n, 0u);
+    ASSERT_EQ(fd.recs.size(), 2u);
+    EXPECT_EQ(dc.violations, 0u);
+    EXPECT_EQ(dc.next[0], 20000u);
+    EXPECT_EQ(dc.next[1], 20000u);
+    Simulator::Destroy();
+}
+
+namespace
+{
+
+struct RateSamples
+{
+    std::vector<double> r0, r1;
+};
+
+void
+SampleRates(RateSamples* s, Ptr<RdmaTxQueuePair> a, Ptr<RdmaTxQueuePair> b)
+{
+    s->r0.push_back(double(a->GetRate()));
+    s->r1.push_back(double(b->GetRate()));
+    Simulator::Schedule(MicroSeconds(10), &SampleRates, s, a, b);
+}
+
+} // namespace
+
+TEST(E2eDcqcn, TwoToOneMakesCnpsAndConvergesToHalfEach)
+{
+    // The paper's dumbbell (2 senders, 3 switches, 100 Gbps, 1.5 us) with
+    // the DCQCN paper's parameters. Two identical flows share one port: the
+    // CP marks both with the same probability, so at DCQCN's fixed point
+    // their rates are equal and together fill the port: 50 Gbps each.
+    RdmaNetwork net;
+    net.SetCongestionControl("dcqcn",
+                             "kmin=5KB,kmax=200KB,pmax=0.01,g=0.00390625,dce_tcp_rtt=55us,"
+                             "rpg_time_reset=55us,rpg_byte_reset=10MB,rpg_threshold=5,"
+                             "rpg_ai_rate=40Mbps,rpg_hai_rate=400Mbps");
+    net.SetSwitchAttribute("PfcStaticThreshold", UintegerValue(500000));
+    net.Build(MakeDumbbellTopology(2, 3, G100, 1500));
+    net.AddFlows(Incast(2, 2, 100000000));
+    RateSamples s;
+    Simulator::Schedule(MilliSeconds(2),
+                        &SampleRates,
+                        &s,
+                        net.GetFlows()[0],
+                        net.GetFlows()[1]);
+    Simulator::Stop(MilliSeconds(4));
+    Simulator::Run();
+    EXPECT_GT(net.GetNic(2)->GetCounters().cnpsSent, 0u);
+    EXPECT_GT(net.GetNic(0)->GetCounters().cnpsRcvd, 0u);
+    EXPECT_GT(net.GetNic(1)->GetCounters().cnpsRcvd, 0u);
+    ASSERT_GT(s.r0.size(), 100u);
+    double m0 = 0, m1 = 0;
+    for (size_t i = 0; i < s.r0.size(); i++)
+    {
+        m0 += s.r0[i];
+        m1 += s.r1[i];
+    }
+    m0 /= s.r0.size();
+    m1 /= s.r1.size();
+    // Mean rate over 2-4 ms within 15% of 50 Gbps (DCQCN oscillates).
+    EXPECT_NEAR(m0, 50e9, 7.5e9);
+    EXPECT_NEAR(m1, 50e9, 7.5e9);
+    Simulator::Destroy();
+}
+
+namespace
+{
+
+// Per flow (data 5-tuple), the switches its DATA and its ACKs crossed.
+struct PathLog
+{
+    RdmaNetwork* net;
+    std::map<std::pair<uint32_t, uint16_t>, std::vector<uint32_t>> data, ack;
+    std::map<std::pair<uint32_t, uint16_t>, std::set<uint32_t>> dataSet;
+
+    static void On(PathLog* log, uint32_t sw, Ptr<const Packet> frame)
+    {
+        Ptr<Packet> p = frame->Copy();
+        p->RemoveAtStart(14); // Ethernet header; the FCS at the end is not read
+        RoceFlowKey k;
+        if (!RocePeekKey(p, k))
+        {
+            return;
+        }
+        if (k.type == RocePktType::DATA)
+        {
+            auto key = std::make_pair(k.src, k.sport);
+            auto& v = log->data[key];
+            if (std::find(v.begin(), v.end(), sw) == v.end())
+            {
+                v.push_back(sw);
+            }
+            log->dataSet[key].insert(sw);
+        }
+        else if (k.type == RocePktType::ACK)
+        {
+            auto key = std::make_pair(k.dst, k.sport); // the data's source
+            auto& v = log->ack[key];
+            if (std::find(v.begin(), v.end(), sw) == v.end())
+            {
+                v.push_back(sw);
+            }
+        }
+    }
+};
+
+} // namespace
+
+TEST(E2eEcmp, DataAndAckTakeTheSamePathInAFatTree)
+{
+    // k = 4 fat-tree: 16 hosts, 4 pods; host h in pod h / 4. Flows from every
+    // host to the host 8 ids away (another pod): each crosses edge, agg,
+    // core, agg, edge = 5 switches, and 4 equal-cost core paths exist.
+    RdmaNetwork net;
+    net.SetCongestionControl("none");
+    net.Build(MakeFatTreeTopology(4, G100, 1000));
+    PathLog log;
+    log.net = &net;
+    for (uint32_t id = 0; id < net.GetNNodes(); id++)
+    {
+        if (!net.IsSwitch(id))
+        {
+            continue;
+        }
+        Ptr<SwitchNode> sw = net.GetSwitch(id);
+        for (uint32_t p = 0; p < sw->GetNPorts(); p++)
+        {
+            sw->GetPort(p)->TraceConnectWithoutContext("PhyTxBegin",
+                                                       MakeBoundCallback(&PathLog::On, &log, id));
+        }
+    }
+    DeliveryCheck dc;
+    FlowDone fd;
+    Drops dr;
+    HookAll(net, &dc, &fd, &dr);
+    std::vector<FlowSpec> flows;
+    for (uint32_t h = 0; h < 16; h++)
+    {
+        flows.push_back(FlowSpec{h, (h + 8) % 16, 3, 100, 20000, 0, 0});
+        flows.push_back(FlowSpec{h, (h + 5) % 16, 3, 100, 20000, 0, 0});
+    }
+    net.AddFlows(flows);
+    Simulator::Stop(MilliSeconds(2));
+    Simulator::Run();
+    ASSERT_EQ(fd.recs.size(), flows.size());
+    EXPECT_EQ(dc.violations, 0u);
+    ASSERT_EQ(log.data.size(), flows.size());
+    std::set<uint32_t> cores;
+    for (const auto& [key, path] : log.data)
+    {
+        // One path per flow: all its data packets crossed the same 5
+        // switches (both destinations are in another pod).
+        EXPECT_EQ(path.size(), 5u);
+        EXPECT_EQ(log.dataSet[key].size(), 5u);
+        ASSERT_TRUE(log.ack.count(key));
+        std::vector<uint32_t> rev(log.ack[key].rbegin(), log.ack[key].rend());
+        EXPECT_EQ(path, rev) << "flow from " << std::hex << key.first << " port " << std::dec
+                             << key.second;
+        cores.insert(path[2]);
+    }
+    // ECMP spread the 32 flows over more than one core switch.
+    EXPECT_GT(cores.size(), 1u);
+    Simulator::Destroy();
+}

@@ -1,0 +1,234 @@
+// SPDX-License-Identifier: GPL-2.0-only
+//
+// HPCC-simulator text formats: topology and flow readers (good and bad
+// inputs; every error names file, line and field), fct/pfc line writers and
+// the ideal FCT. Expected values are worked out by hand in the comments.
+
+#include "hpcc-format.h"
+
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <fstream>
+#include <string>
+
+using namespace ns3;
+
+namespace
+{
+
+// The spec's dumbbell: senders 0, 1; receiver 2; switches 3, 4, 5.
+const char* kDumbbell = "6 3 5\n"
+                        "3 4 5\n"
+                        "0 3 100Gbps 0.001ms 0\n"
+                        "1 3 100Gbps 0.001ms 0\n"
+                        "3 4 100Gbps 0.001ms 0\n"
+                        "4 5 100Gbps 0.001ms 0\n"
+                        "5 2 100Gbps 0.001ms 0\n";
+
+// Runs f, which must throw FileFormatError; returns it.
+template <typename F>
+FileFormatError
+Fails(F f)
+{
+    try
+    {
+        f();
+    }
+    catch (const FileFormatError& e)
+    {
+        return e;
+    }
+    ADD_FAILURE() << "no FileFormatError";
+    return FileFormatError("", 0, "", "");
+}
+
+std::string
+Replace(std::string s, const std::string& from, const std::string& to)
+{
+    auto pos = s.find(from);
+    EXPECT_NE(pos, std::string::npos);
+    return s.replace(pos, from.size(), to);
+}
+
+} // namespace
+
+TEST(FilesTopology, ReadsTheSpecDumbbell)
+{
+    TopologySpec t = ParseTopology(kDumbbell, "db.txt");
+    EXPECT_EQ(t.nNodes, 6u);
+    EXPECT_EQ(t.NumSwitches(), 3u);
+    EXPECT_FALSE(t.isSwitch[0]);
+    EXPECT_FALSE(t.isSwitch[2]);
+    EXPECT_TRUE(t.isSwitch[3]);
+    EXPECT_TRUE(t.isSwitch[5]);
+    ASSERT_EQ(t.links.size(), 5u);
+    EXPECT_EQ(t.links[2].a, 3u);
+    EXPECT_EQ(t.links[2].b, 4u);
+    EXPECT_EQ(t.links[2].rateBps, 100000000000ull); // 100 x 10^9
+    EXPECT_EQ(t.links[2].delayNs, 1000u);           // 0.001 ms = 1 us
+    EXPECT_EQ(t.links[2].line, 5u);                 // third link line of the file
+}
+
+TEST(FilesTopology, UnitsOfRatesAndDelays)
+{
+    uint64_t v;
+    EXPECT_TRUE(ParseRate("25Gbps", v));
+    EXPECT_EQ(v, 25000000000ull);
+    EXPECT_TRUE(ParseRate("400Gbps", v));
+    EXPECT_EQ(v, 400000000000ull);
+    EXPECT_TRUE(ParseRate("1.5Tbps", v));
+    EXPECT_EQ(v, 1500000000000ull);
+    EXPECT_FALSE(ParseRate("100Gb", v));
+    EXPECT_FALSE(ParseRate("Gbps", v));
+    EXPECT_TRUE(ParseDelay("1us", v));
+    EXPECT_EQ(v, 1000u);
+    EXPECT_TRUE(ParseDelay("0.0015ms", v));
+    EXPECT_EQ(v, 1500u);
+    EXPECT_TRUE(ParseDelay("500ns", v));
+    EXPECT_EQ(v, 500u);
+    EXPECT_FALSE(ParseDelay("1 us", v));
+    EXPECT_FALSE(ParseDelay("-1us", v));
+}
+
+TEST(FilesTopology, BadRateNamesFileLineField)
+{
+    auto e = Fails([] {
+        ParseTopology(Replace(kDumbbell, "3 4 100Gbps", "3 4 100Gbs"), "topo.txt");
+    });
+    EXPECT_EQ(e.File(), "topo.txt");
+    EXPECT_EQ(e.Line(), 5u);
+    EXPECT_EQ(e.Field(), "rate");
+    EXPECT_NE(std::string(e.what()).find("topo.txt:5"), std::string::npos);
+    EXPECT_NE(std::string(e.what()).find("100Gbs"), std::string::npos);
+}
+
+TEST(FilesTopology, BadDelayAndErrorRate)
+{
+    auto e = Fails([] { ParseTopology(Replace(kDumbbell, "0.001ms 0\n1 3", "1xs 0\n1 3"), "t"); });
+    EXPECT_EQ(e.Line(), 3u);
+    EXPECT_EQ(e.Field(), "delay");
+    e = Fails([] { ParseTopology(Replace(kDumbbell, "5 2 100Gbps 0.001ms 0", "5 2 100Gbps 0.001ms 2"), "t"); });
+    EXPECT_EQ(e.Line(), 7u);
+    EXPECT_EQ(e.Field(), "error_rate");
+}
+
+TEST(FilesTopology, NodeOutOfRangeAndSelfLink)
+{
+    auto e = Fails([] { ParseTopology(Replace(kDumbbell, "4 5 100", "4 6 100"), "t"); });
+    EXPECT_EQ(e.Line(), 6u);
+    EXPECT_EQ(e.Field(), "node_b");
+    e = Fails([] { ParseTopology(Replace(kDumbbell, "4 5 100", "4 4 100"), "t"); });
+    EXPECT_EQ(e.Line(), 6u);
+    EXPECT_EQ(e.Field(), "node_b");
+}
+
+TEST(FilesTopology, CountsAndFieldCounts)
+{
+    // link_count says 6 but only 5 links follow: names the last line.
+    auto e = Fails([] { ParseTopology(Replace(kDumbbell, "6 3 5", "6 3 6"), "t"); });
+    EXPECT_EQ(e.Line(), 7u);
+    EXPECT_NE(std::string(e.what()).find("5 of 6 links"), std::string::npos);
+    // A link line with 4 fields.
+    e = Fails([] { ParseTopology(Replace(kDumbbell, "0.001ms 0\n4 5", "0.001ms\n4 5"), "t"); });
+    EXPECT_EQ(e.Line(), 5u);
+    EXPECT_NE(std::string(e.what()).find("expected 5 fields"), std::string::npos);
+    // Switch id listed twice.
+    e = Fails([] { ParseTopology(Replace(kDumbbell, "3 4 5\n", "3 4 4\n"), "t"); });
+    EXPECT_EQ(e.Line(), 2u);
+    EXPECT_EQ(e.Field(), "switch_id");
+    // Header not a number.
+    e = Fails([] { ParseTopology(Replace(kDumbbell, "6 3 5", "six 3 5"), "t"); });
+    EXPECT_EQ(e.Line(), 1u);
+    EXPECT_EQ(e.Field(), "node_count");
+}
+
+TEST(FilesTopology, HostWithTwoLinks)
+{
+    // Host 0 linked to switches 3 and 4: a host has one NIC.
+    auto e = Fails([] {
+        ParseTopology(Replace(kDumbbell, "1 3 100Gbps", "0 4 100Gbps"), "t");
+    });
+    EXPECT_EQ(e.Line(), 4u);
+    EXPECT_EQ(e.Field(), "node_a");
+}
+
+TEST(FilesTopology, MissingFileNamesIt)
+{
+    auto e = Fails([] { ReadTopologyFile("/nonexistent/dir/topo.txt"); });
+    EXPECT_EQ(e.File(), "/nonexistent/dir/topo.txt");
+    EXPECT_NE(std::string(e.what()).find("cannot open"), std::string::npos);
+}
+
+TEST(FilesFlow, ReadsFlowsWithTopology)
+{
+    TopologySpec t = ParseTopology(kDumbbell, "t");
+    auto flows = ParseFlows("2\n0 2 3 100 1000000 2.0\n1 2 3 200 500 2.0003\n", "f", &t);
+    ASSERT_EQ(flows.size(), 2u);
+    EXPECT_EQ(flows[0].src, 0u);
+    EXPECT_EQ(flows[0].dst, 2u);
+    EXPECT_EQ(flows[0].pg, 3u);
+    EXPECT_EQ(flows[0].dport, 100u);
+    EXPECT_EQ(flows[0].sizeBytes, 1000000u);
+    EXPECT_EQ(flows[0].startNs, 2000000000u); // 2 s
+    EXPECT_EQ(flows[1].startNs, 2000300000u); // 2.0003 s = 2 s + 300 us
+    EXPECT_EQ(flows[1].line, 3u);
+}
+
+TEST(FilesFlow, OnlyTheCountedLinesAreRead)
+{
+    auto flows = ParseFlows("1\n0 2 3 100 10 0\n1 2 3 100 garbage 0\n", "f");
+    EXPECT_EQ(flows.size(), 1u);
+}
+
+TEST(FilesFlow, BadFieldsNameLineAndField)
+{
+    TopologySpec t = ParseTopology(kDumbbell, "t");
+    auto e = Fails([&] { ParseFlows("2\n0 2 3 100 1000 0\n1 2 3 100 1k 0\n", "flows.txt", &t); });
+    EXPECT_EQ(e.File(), "flows.txt");
+    EXPECT_EQ(e.Line(), 3u);
+    EXPECT_EQ(e.Field(), "size");
+    e = Fails([&] { ParseFlows("1\n0 4 3 100 1000 0\n", "f", &t); }); // 4 is a switch
+    EXPECT_EQ(e.Field(), "dst");
+    e = Fails([&] { ParseFlows("1\n0 9 3 100 1000 0\n", "f", &t); }); // no node 9
+    EXPECT_EQ(e.Field(), "dst");
+    e = Fails([&] { ParseFlows("1\n0 2 8 100 1000 0\n", "f", &t); }); // 8 priorities: 0..7
+    EXPECT_EQ(e.Field(), "pg");
+    e = Fails([&] { ParseFlows("1\n0 2 3 100 1000 soon\n", "f", &t); });
+    EXPECT_EQ(e.Field(), "start_s");
+    e = Fails([&] { ParseFlows("2\n0 2 3 100 1000 1\n1 2 3 100 1000 0.5\n", "f", &t); });
+    EXPECT_EQ(e.Line(), 3u);
+    EXPECT_EQ(e.Field(), "start_s");
+    e = Fails([&] { ParseFlows("3\n0 2 3 100 1000 1\n", "f", &t); });
+    EXPECT_NE(std::string(e.what()).find("1 of 3 flows"), std::string::npos);
+    e = Fails([&] { ParseFlows("1\n0 2 3 100 1000\n", "f", &t); });
+    EXPECT_EQ(e.Line(), 2u);
+    EXPECT_NE(std::string(e.what()).find("expected 6 fields"), std::string::npos);
+}
+
+TEST(FilesOutput, FctLineHasTheHpccColumns)
+{
+    // Node 2 -> 11.0.2.1 = 0x0b000201; node 300 -> 0x0b000001 + 1 x 0x10000 +
+    // 44 x 0x100 = 0x0b012c01.
+    char* buf = nullptr;
+    size_t len = 0;
+    std::FILE* f = open_memstream(&buf, &len);
+    WriteFctLine(f, 2, 300, 10000, 100, 1000000, 2000000000, 95000, 93000);
+    WritePfcLine(f, 385373, 3, 1, 2, true);
+    std::fclose(f);
+    EXPECT_EQ(std::string(buf),
+              "0b000201 0b012c01 10000 100 1000000 2000000000 95000 93000\n"
+              "385373 3 1 2 1\n");
+    free(buf);
+}
+
+TEST(FilesOutput, IdealFct)
+{
+    // 1 MB in 1000-byte payloads = 1000 packets, 94 bytes of overhead each:
+    // 1,094,000 bytes = 8,752,000 bits at 100 Gbps = 87,520 ns, plus the
+    // 10 us base RTT = 97,520 ns.
+    EXPECT_EQ(IdealFctNs(10000, 1000000, 1000, 94, 100000000000ull), 97520u);
+    // 1001 bytes: 2 packets, 1001 + 188 = 1189 bytes = 9512 bits at 25 Gbps
+    // = 380.48 ns, truncated to 380, plus 1000.
+    EXPECT_EQ(IdealFctNs(1000, 1001, 1000, 94, 25000000000ull), 1380u);
+}
