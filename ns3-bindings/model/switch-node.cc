@@ -236,6 +236,7 @@ SwitchNode::SwitchNode()
     , m_ccParams(nullptr)
     , m_intTable(nullptr)
     , m_cpsBuilt(false)
+    , m_maxHops(LIBCC_INT_MAX_HOPS)
     , m_ecmpSeed(0)
     , m_pauseQuanta(0xFFFF)
     , m_bufferBytes(12 * 1024 * 1024)
@@ -529,6 +530,9 @@ SwitchNode::BuildCps()
         return;
     }
     uint32_t nPorts = GetNPorts();
+    double maxHops = LIBCC_INT_MAX_HOPS;
+    libcc_params_get(m_ccParams, "max_hops", &maxHops);
+    m_maxHops = static_cast<uint32_t>(maxHops);
     if (std::strcmp(libcc_params_algorithm(m_ccParams), "fncc") == 0 && nPorts > 0)
     {
         int rc = libcc_int_table_new(&m_intTable, nPorts);
@@ -782,6 +786,12 @@ SwitchNode::Dequeue(uint32_t portIdx,
         if (open && ed.Int().GetList(ints))
         {
             cpk.ints = &ints;
+            // The CP adds cpk.bytes to its tx counter before we can stamp;
+            // count the hop it is about to add so txBytes matches the wire.
+            if (ints.n_hops < m_maxHops && (cpk.request_int || m_intTable))
+            {
+                cpk.bytes += RoceIntHeader::HOP_BYTES;
+            }
         }
         libcc_cp_on_dequeue(port->m_cp, Simulator::Now().GetNanoSeconds(), port->m_total, &cpk);
         if (open)

@@ -141,6 +141,7 @@ class SwitchNode : public Node
     libcc_params* m_ccParams;
     libcc_int_table* m_intTable;
     bool m_cpsBuilt;
+    uint32_t m_maxHops; //!< the CC's max_hops: a list this long gets no stamp
     Ptr<UniformRandomVariable> m_rng;
 
     // attributes

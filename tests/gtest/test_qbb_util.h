@@ -10,13 +10,18 @@
 #include "qbb-helper.h"
 #include "qbb-net-device.h"
 #include "rocev2-packet.h"
+#include "switch-node.h"
 
 #include "ns3/data-rate.h"
 #include "ns3/node.h"
 #include "ns3/simulator.h"
 
+#include "ns3/string.h"
+
 #include <array>
 #include <deque>
+#include <memory>
+#include <string>
 #include <vector>
 
 namespace qbbtest
@@ -114,6 +119,46 @@ Ps(int64_t ps)
 {
     return PicoSeconds(ps);
 }
+
+/// Hosts 10.0.0.(i+1) on switch port i; host i's link at rates[i], delay 1 us.
+struct Star
+{
+    Ptr<SwitchNode> sw;
+    std::vector<Ptr<Node>> nodes;
+    std::vector<std::unique_ptr<TestHost>> hosts;
+
+    explicit Star(const std::vector<const char*>& rates,
+                  const std::vector<std::pair<std::string, std::string>>& swAttrs = {})
+    {
+        sw = CreateObject<SwitchNode>();
+        for (const auto& a : swAttrs)
+        {
+            sw->SetAttribute(a.first, StringValue(a.second));
+        }
+        for (size_t i = 0; i < rates.size(); i++)
+        {
+            Ptr<Node> n = CreateObject<Node>();
+            QbbHelper h;
+            h.SetDeviceAttribute("DataRate", DataRateValue(DataRate(rates[i])));
+            h.SetChannelAttribute("Delay", TimeValue(MicroSeconds(1)));
+            NetDeviceContainer c = h.Install(n, sw);
+            hosts.push_back(std::make_unique<TestHost>());
+            hosts.back()->Attach(DynamicCast<QbbNetDevice>(c.Get(0)));
+            nodes.push_back(n);
+            sw->AddRoute(Addr(i), static_cast<uint32_t>(i));
+        }
+    }
+
+    static Ipv4Address Addr(size_t i)
+    {
+        return Ipv4Address(static_cast<uint32_t>(0x0A000001 + i));
+    }
+
+    TestHost& H(size_t i)
+    {
+        return *hosts[i];
+    }
+};
 
 } // namespace qbbtest
 

@@ -1,0 +1,226 @@
+// SPDX-License-Identifier: GPL-2.0-only
+//
+// SwitchNode forwarding: symmetric ECMP (data and ACKs of a flow share the
+// spine), control class ahead of data, packets without a route.
+#include "test_qbb_util.h"
+
+#include "ns3/ethernet-header.h"
+
+#include <gtest/gtest.h>
+#include <map>
+#include <set>
+
+using namespace ns3;
+using namespace qbbtest;
+
+namespace
+{
+
+class SwitchForwardingTest : public ::testing::Test
+{
+  protected:
+    void TearDown() override
+    {
+        Simulator::Destroy();
+    }
+};
+
+struct SpineLog
+{
+    // flow's non-4791 port -> spine index, separately for data and ACKs
+    std::map<uint16_t, int> data;
+    std::map<uint16_t, int> ack;
+    int collisions = 0; // a flow seen on two different spines in one direction
+};
+
+struct SpineProbe
+{
+    SpineLog* log;
+    int spine;
+};
+
+void
+OnSpineRx(SpineProbe* probe, Ptr<const Packet> frame)
+{
+    Ptr<Packet> p = frame->Copy();
+    EthernetHeader eth(false);
+    p->RemoveHeader(eth);
+    RocePacketInfo info;
+    if (!RoceParse(p, info))
+    {
+        return;
+    }
+    uint16_t flow = info.sport == ROCEV2_UDP_PORT ? info.dport : info.sport;
+    auto& m = info.type == RocePktType::DATA ? probe->log->data : probe->log->ack;
+    auto it = m.find(flow);
+    if (it != m.end() && it->second != probe->spine)
+    {
+        probe->log->collisions++;
+    }
+    m[flow] = probe->spine;
+}
+
+} // namespace
+
+TEST(SwitchHash, SymmetricHashIgnoresDirection)
+{
+    // The reversed tuple (dst, src, dport, sport) and the half-reversed one
+    // an ACK uses (dst, src, sport, 4791) must hash like the data packet.
+    uint32_t seeds[] = {0, 1, 0xdeadbeef};
+    for (uint32_t seed : seeds)
+    {
+        for (uint32_t k = 0; k < 200; k++)
+        {
+            uint32_t s = 0x0A000000 + k * 7919;
+            uint32_t d = 0x0A100000 + k * 104729;
+            uint16_t sp = static_cast<uint16_t>(49152 + k * 13);
+            uint32_t h = SwitchNode::SymmetricHash(s, d, sp, 4791, 17, seed);
+            EXPECT_EQ(h, SwitchNode::SymmetricHash(d, s, 4791, sp, 17, seed));
+            EXPECT_EQ(h, SwitchNode::SymmetricHash(d, s, sp, 4791, 17, seed));
+        }
+    }
+    // Not a constant: different flows spread.
+    std::set<uint32_t> seen;
+    for (uint16_t sp = 1000; sp < 1016; sp++)
+    {
+        seen.insert(SwitchNode::SymmetricHash(1, 2, sp, 4791, 17, 0) % 4);
+    }
+    EXPECT_GE(seen.size(), 2u);
+}
+
+TEST_F(SwitchForwardingTest, DataAndAcksOfAFlowCrossTheSameSpine)
+{
+    // Leaf-spine: H1 - L1 - {S1..S4} - L2 - H2. L1 adds its uplinks in spine
+    // order, L2 in reverse order: the switch sorts equal-cost ports by the
+    // neighbour's node id, so both leaves index the same spine list.
+    Ptr<Node> h1 = CreateObject<Node>();
+    Ptr<Node> h2 = CreateObject<Node>();
+    Ptr<SwitchNode> l1 = CreateObject<SwitchNode>();
+    Ptr<SwitchNode> l2 = CreateObject<SwitchNode>();
+    std::vector<Ptr<SwitchNode>> s;
+    for (int i = 0; i < 4; i++)
+    {
+        s.push_back(CreateObject<SwitchNode>());
+    }
+    QbbHelper h;
+    h.SetDeviceAttribute("DataRate", DataRateValue(DataRate("100Gbps")));
+    h.SetChannelAttribute("Delay", TimeValue(MicroSeconds(1)));
+    TestHost host1, host2;
+    host1.Attach(DynamicCast<QbbNetDevice>(h.Install(h1, l1).Get(0))); // L1 port 0
+    host2.Attach(DynamicCast<QbbNetDevice>(h.Install(h2, l2).Get(0))); // L2 port 0
+    for (int i = 0; i < 4; i++)
+    {
+        h.Install(l1, s[i]); // L1 port 1+i, S_i port 0
+        h.Install(l2, s[i]); // L2 port 1+i, S_i port 1
+    }
+    Ipv4Address a1("10.0.0.1");
+    Ipv4Address a2("10.0.0.2");
+    l1->AddRoute(a1, 0);
+    l2->AddRoute(a2, 0);
+    for (int i = 0; i < 4; i++)
+    {
+        l1->AddRoute(a2, 1 + i);
+        l2->AddRoute(a1, 4 - i);
+        s[i]->AddRoute(a1, 0);
+        s[i]->AddRoute(a2, 1);
+    }
+    SpineLog log;
+    std::vector<SpineProbe> probes(4);
+    for (int i = 0; i < 4; i++)
+    {
+        probes[i] = {&log, i};
+        for (uint32_t port = 0; port < 2; port++)
+        {
+            s[i]->GetPort(port)->TraceConnectWithoutContext(
+                "PhyRxEnd", MakeBoundCallback(&OnSpineRx, &probes[i]));
+        }
+    }
+    // 16 flows H1 -> H2 (sport 1000..1015); H2 answers each with an ACK
+    // (sport = the data's sport, dport 4791) and, for the odd flows, also a
+    // fully reversed one (sport 4791, dport = the data's sport).
+    for (uint16_t f = 0; f < 16; f++)
+    {
+        uint16_t sp = static_cast<uint16_t>(1000 + f);
+        Simulator::Schedule(NanoSeconds(100 * f), &TestHost::Send, &host1,
+                            MakeData("10.0.0.1", "10.0.0.2", sp, 1000), 3);
+        RocePacketInfo ack;
+        ack.type = RocePktType::ACK;
+        ack.src = a2;
+        ack.dst = a1;
+        ack.sport = sp;
+        ack.dport = ROCEV2_UDP_PORT;
+        if (f % 2)
+        {
+            ack.sport = ROCEV2_UDP_PORT;
+            ack.dport = sp;
+        }
+        Simulator::Schedule(NanoSeconds(100 * f + 50), &TestHost::Send, &host2, RoceBuild(ack),
+                            3);
+    }
+    Simulator::Run();
+    ASSERT_EQ(log.data.size(), 16u);
+    ASSERT_EQ(log.ack.size(), 16u);
+    EXPECT_EQ(log.collisions, 0);
+    std::set<int> used;
+    for (const auto& [flow, spine] : log.data)
+    {
+        EXPECT_EQ(log.ack[flow], spine) << "flow sport " << flow;
+        used.insert(spine);
+    }
+    EXPECT_GE(used.size(), 2u) << "ECMP must spread 16 flows over more than one spine";
+    EXPECT_EQ(host2.rx.size(), 16u);
+    EXPECT_EQ(host1.rx.size(), 16u);
+}
+
+TEST_F(SwitchForwardingTest, ControlClassOvertakesQueuedData)
+{
+    // H0 (100G) -> SW -> H1 (10G). H0 sends five 1056-byte DATA packets then
+    // one 58-byte ACK, back to back at t = 0.
+    //   DATA: 1094 line bytes: 87.52 ns at 100G, 875.2 ns at 10G.
+    //   ACK:  58 + 18 = 76-byte frame, 96 line bytes: 7.68 ns at 100G, 76.8 ns at 10G.
+    // DATA 1 reaches SW at 1087.52 ns and leaves at once, done at 1962.72 ns.
+    // The ACK reaches SW at 5 x 87.52 + 7.68 + 1000 = 1445.28 ns, behind
+    // DATA 2..5, but the control class goes next: done at 2039.52 ns,
+    // received at 3039.52 ns; DATA 2 then arrives 875.2 ns later.
+    Star st({"100Gbps", "10Gbps"});
+    for (int i = 0; i < 5; i++)
+    {
+        Simulator::Schedule(Time(0), &TestHost::Send, &st.H(0),
+                            MakeData("10.0.0.1", "10.0.0.2", 1000, 1000), 3);
+    }
+    Simulator::Schedule(Time(0), &TestHost::Send, &st.H(0), MakeAck("10.0.0.1", "10.0.0.2", 1000),
+                        3);
+    Simulator::Run();
+    auto& rx = st.H(1).rx;
+    ASSERT_EQ(rx.size(), 6u);
+    RocePacketInfo i0, i1, i2;
+    ASSERT_TRUE(RoceParse(rx[0].packet, i0));
+    ASSERT_TRUE(RoceParse(rx[1].packet, i1));
+    ASSERT_TRUE(RoceParse(rx[2].packet, i2));
+    EXPECT_EQ(i0.type, RocePktType::DATA);
+    EXPECT_EQ(i1.type, RocePktType::ACK);
+    EXPECT_EQ(i2.type, RocePktType::DATA);
+    EXPECT_EQ(rx[0].t, Ps(1962720 + 1000000));
+    EXPECT_EQ(rx[1].t, Ps(2039520 + 1000000));
+    EXPECT_EQ(rx[2].t, Ps(2039520 + 875200 + 1000000));
+    EXPECT_EQ(st.sw->GetDrops(), 0u);
+}
+
+TEST_F(SwitchForwardingTest, PacketWithoutRouteIsDroppedAndCounted)
+{
+    Star st({"100Gbps", "100Gbps"});
+    uint32_t drops = 0;
+    st.sw->TraceConnectWithoutContext(
+        "Drop", MakeCallback(+[](uint32_t* n, Ptr<const Packet>, uint32_t, uint32_t, uint8_t) {
+                    (*n)++;
+                }).Bind(&drops));
+    Simulator::Schedule(Time(0), &TestHost::Send, &st.H(0),
+                        MakeData("10.0.0.1", "10.9.9.9", 1000, 100), 3);
+    Simulator::Run();
+    EXPECT_EQ(st.sw->GetNoRouteDrops(), 1u);
+    EXPECT_EQ(st.sw->GetDrops(), 1u);
+    EXPECT_EQ(drops, 1u);
+    EXPECT_TRUE(st.H(1).rx.empty());
+    EXPECT_EQ(st.sw->LookupRoute(0x0A000001, 0x0A090909, 1, 2, 17), -1);
+    EXPECT_EQ(st.sw->LookupRoute(0x0A000001, 0x0A000002, 1, 2, 17), 1);
+}

@@ -1,0 +1,249 @@
+// SPDX-License-Identifier: GPL-2.0-only
+//
+// Shared-buffer MMU: XOFF when an ingress passes the PFC threshold, XON when
+// it drains, lossy tail drop at the queue limit. Arithmetic alone and in a
+// running switch, with every time derived from the link physics.
+#include "switch-mmu.h"
+#include "test_qbb_util.h"
+
+#include <gtest/gtest.h>
+
+using namespace ns3;
+using namespace qbbtest;
+
+namespace
+{
+
+class SwitchMmuTest : public ::testing::Test
+{
+  protected:
+    void TearDown() override
+    {
+        Simulator::Destroy();
+    }
+};
+
+struct PfcRecord
+{
+    Time t;
+    uint32_t node;
+    uint32_t port;
+    uint8_t prio;
+    bool pause;
+};
+
+void
+OnPfc(std::vector<PfcRecord>* v, Time t, uint32_t node, uint32_t port, uint8_t prio, bool pause)
+{
+    v->push_back({t, node, port, prio, pause});
+}
+
+// DATA of 1000 payload bytes: IPv4 1056 B, frame 1074 B (what the MMU
+// counts), 1094 line bytes: 87.52 ns at 100 Gbps, 875.2 ns at 10 Gbps.
+constexpr uint64_t FRAME = 1074;
+
+} // namespace
+
+TEST(SwitchMmuArithmetic, DynamicThresholdHeadroomAndHysteresis)
+{
+    SwitchMmu m;
+    SwitchMmu::Config c;
+    c.bufferBytes = 100000;
+    c.headroomBytes = 1000;
+    c.pfcStaticThreshold = 0;
+    c.pfcAlpha = 0.5;
+    c.xonOffsetBytes = 3000;
+    c.losslessMask = 0x01; // only priority 0 is lossless
+    c.lossyQueueLimit = 5000;
+    m.Configure(c, 2);
+    // Headroom reserved: 2 ports x 1 lossless priority x 1000 = 2000.
+    EXPECT_EQ(m.GetSharedPoolBytes(), 98000u);
+    EXPECT_EQ(m.GetThreshold(), 49000u); // 0.5 x 98000 free
+    auto r = m.Admit(0, 1, 0, 40000);
+    EXPECT_EQ(r.charge, SwitchMmu::Charge::SHARED);
+    EXPECT_EQ(r.pfc, SwitchMmu::Pfc::NONE);
+    EXPECT_EQ(m.GetThreshold(), 29000u); // 0.5 x 58000
+    r = m.Admit(1, 0, 0, 20000);         // another ingress: 20000 <= 29000
+    EXPECT_EQ(r.charge, SwitchMmu::Charge::SHARED);
+    EXPECT_EQ(m.GetThreshold(), 19000u); // 0.5 x 38000
+    // Ingress 0 holds 40000 > 19000: the next packet goes to headroom, XOFF.
+    r = m.Admit(0, 1, 0, 500);
+    EXPECT_EQ(r.charge, SwitchMmu::Charge::HEADROOM);
+    EXPECT_EQ(r.pfc, SwitchMmu::Pfc::XOFF);
+    EXPECT_TRUE(m.IsXoff(0, 0));
+    EXPECT_FALSE(m.IsXoff(1, 0));
+    // 500 + 600 > 1000 headroom: dropped and counted (a headroom misconfiguration).
+    r = m.Admit(0, 1, 0, 600);
+    EXPECT_EQ(r.charge, SwitchMmu::Charge::DROPPED);
+    EXPECT_EQ(m.GetHeadroomDrops(), 1u);
+    // Headroom drains but 40000 + 3000 > 19000: still XOFF.
+    EXPECT_EQ(m.Release(0, 1, 0, 500, SwitchMmu::Charge::HEADROOM), SwitchMmu::Pfc::NONE);
+    EXPECT_TRUE(m.IsXoff(0, 0));
+    // Shared drains: 0 bytes left, XON.
+    EXPECT_EQ(m.Release(0, 1, 0, 40000, SwitchMmu::Charge::SHARED), SwitchMmu::Pfc::XON);
+    EXPECT_FALSE(m.IsXoff(0, 0));
+    EXPECT_EQ(m.GetSharedUsed(), 20000u);
+    // Priority 1 is lossy: 5000 fits the queue limit, one byte more does not.
+    EXPECT_EQ(m.Admit(0, 1, 1, 5000).charge, SwitchMmu::Charge::SHARED);
+    EXPECT_EQ(m.Admit(0, 1, 1, 1).charge, SwitchMmu::Charge::DROPPED);
+    EXPECT_EQ(m.GetLossyDrops(), 1u);
+    // Bad port / priority: refused, nothing counted.
+    EXPECT_EQ(m.Admit(2, 0, 0, 1).charge, SwitchMmu::Charge::DROPPED);
+    EXPECT_EQ(m.Admit(0, 0, 8, 1).charge, SwitchMmu::Charge::DROPPED);
+    EXPECT_EQ(m.GetLossyDrops(), 1u);
+}
+
+TEST(SwitchMmuArithmetic, XonWaitsForTheHysteresisBelowTheThreshold)
+{
+    SwitchMmu m;
+    SwitchMmu::Config c;
+    c.bufferBytes = 1000000;
+    c.headroomBytes = 10000;
+    c.pfcStaticThreshold = 5000;
+    c.xonOffsetBytes = 2000;
+    m.Configure(c, 2);
+    for (int i = 0; i < 5; i++)
+    {
+        EXPECT_EQ(m.Admit(0, 1, 3, 1000).charge, SwitchMmu::Charge::SHARED); // 5000 <= 5000
+    }
+    auto r = m.Admit(0, 1, 3, 1000); // 6000 > 5000
+    EXPECT_EQ(r.charge, SwitchMmu::Charge::HEADROOM);
+    EXPECT_EQ(r.pfc, SwitchMmu::Pfc::XOFF);
+    EXPECT_EQ(m.Release(0, 1, 3, 1000, SwitchMmu::Charge::HEADROOM), SwitchMmu::Pfc::NONE);
+    // shared 5000 -> 4000 -> 3000: 3000 + 2000 <= 5000 at the second release.
+    EXPECT_EQ(m.Release(0, 1, 3, 1000, SwitchMmu::Charge::SHARED), SwitchMmu::Pfc::NONE);
+    EXPECT_EQ(m.Release(0, 1, 3, 1000, SwitchMmu::Charge::SHARED), SwitchMmu::Pfc::XON);
+}
+
+TEST_F(SwitchMmuTest, XoffWhenIngressPassesThresholdXonWhenItDrains)
+{
+    // H0 (100G) -> SW -> H1 (10G), static threshold 5000 B, XON offset 2148.
+    // H0 sends 10 DATA packets back to back from t = 0: packet k (1-based)
+    // reaches SW at 1000 + 87.52 k ns. The 10G egress starts packet k at
+    // 1087.52 + 875.2 (k - 1) ns, and the MMU releases it then.
+    //  - packet 1 leaves at once; 2..5 are charged to shared: 4 x 1074 = 4296;
+    //  - packet 6 would make 5370 > 5000: headroom, XOFF at 1525.12 ns;
+    //  - 7..10 also go to headroom (5 x 1074 = 5370 in headroom by 1875.2 ns);
+    //  - 2..5 leave first (shared 0, headroom still 5370: no XON);
+    //  - packet 10 leaves at 1087.52 + 9 x 875.2 = 8964.32 ns: headroom 0,
+    //    shared 0: XON then.
+    // PAUSE/RESUME frames (84 line bytes = 6.72 ns at 100G) reach H0 at
+    // 1525.12 + 6.72 + 1000 = 2531.84 ns and 8964.32 + 1006.72 = 9971.04 ns.
+    Star st({"100Gbps", "10Gbps"}, {{"PfcStaticThreshold", "5000"},
+                                    {"XonOffsetBytes", "2148"},
+                                    {"HeadroomBytes", "100000"}});
+    std::vector<PfcRecord> pfc;
+    st.sw->TraceConnectWithoutContext("PfcEvent", MakeBoundCallback(&OnPfc, &pfc));
+    std::vector<Time> pfcAtHost;
+    st.H(0).dev->TraceConnectWithoutContext(
+        "PfcRx", MakeCallback(+[](std::vector<Time>* v, uint8_t, uint16_t) {
+                     v->push_back(Simulator::Now());
+                 }).Bind(&pfcAtHost));
+    for (int i = 0; i < 10; i++)
+    {
+        Simulator::Schedule(Time(0), &TestHost::Send, &st.H(0),
+                            MakeData("10.0.0.1", "10.0.0.2", 1000, 1000), 3);
+    }
+    uint64_t shared = 0, headroom = 0;
+    bool xoffMid = false;
+    Simulator::Schedule(NanoSeconds(1900), [&]() {
+        shared = st.sw->GetMmu().GetIngressShared(0, 3);
+        headroom = st.sw->GetMmu().GetIngressHeadroom(0, 3);
+        xoffMid = st.sw->GetMmu().IsXoff(0, 3);
+    });
+    Simulator::Run();
+    EXPECT_EQ(shared, 4 * FRAME);
+    EXPECT_EQ(headroom, 5 * FRAME);
+    EXPECT_TRUE(xoffMid);
+    ASSERT_EQ(pfc.size(), 2u);
+    EXPECT_EQ(pfc[0].t, Ps(1525120));
+    EXPECT_EQ(pfc[0].node, st.sw->GetId());
+    EXPECT_EQ(pfc[0].port, 0u);
+    EXPECT_EQ(pfc[0].prio, 3);
+    EXPECT_TRUE(pfc[0].pause);
+    EXPECT_EQ(pfc[1].t, Ps(8964320));
+    EXPECT_EQ(pfc[1].port, 0u);
+    EXPECT_FALSE(pfc[1].pause);
+    ASSERT_EQ(pfcAtHost.size(), 2u);
+    EXPECT_EQ(pfcAtHost[0], Ps(2531840));
+    EXPECT_EQ(pfcAtHost[1], Ps(9971040));
+    EXPECT_EQ(st.H(0).dev->GetPausesReceived(3), 1u);
+    EXPECT_EQ(st.H(0).dev->GetResumesReceived(3), 1u);
+    EXPECT_EQ(st.sw->GetPort(0)->GetPausesSent(3), 1u);
+    EXPECT_EQ(st.sw->GetDrops(), 0u);
+    ASSERT_EQ(st.H(1).rx.size(), 10u);
+    // last packet: leaves SW at 8964.32 ns, 875.2 ns on the wire, 1 us delay
+    EXPECT_EQ(st.H(1).rx[9].t, Ps(8964320 + 875200 + 1000000));
+    EXPECT_FALSE(st.sw->GetMmu().IsXoff(0, 3));
+    EXPECT_EQ(st.sw->GetMmu().GetSharedUsed(), 0u);
+}
+
+TEST_F(SwitchMmuTest, PauseIsRefreshedWhileXoffLasts)
+{
+    // PauseQuanta 100 at 100G lasts 512 ns; the switch re-sends it every
+    // 256 ns while XOFF. Same traffic as above: XOFF from 1525.12 ns to
+    // 8964.32 ns, refreshes at 1525.12 + 256 k ns for k = 1..29
+    // (1525.12 + 29 x 256 = 8949.12 < 8964.32 < 1525.12 + 30 x 256).
+    Star st({"100Gbps", "10Gbps"}, {{"PfcStaticThreshold", "5000"},
+                                    {"XonOffsetBytes", "2148"},
+                                    {"HeadroomBytes", "100000"},
+                                    {"PauseQuanta", "100"}});
+    for (int i = 0; i < 10; i++)
+    {
+        Simulator::Schedule(Time(0), &TestHost::Send, &st.H(0),
+                            MakeData("10.0.0.1", "10.0.0.2", 1000, 1000), 3);
+    }
+    Simulator::Run();
+    EXPECT_EQ(st.sw->GetPort(0)->GetPausesSent(3), 30u);
+    EXPECT_EQ(st.sw->GetPort(0)->GetResumesSent(3), 1u);
+    EXPECT_EQ(st.H(1).rx.size(), 10u);
+}
+
+TEST_F(SwitchMmuTest, LossyQueueDropsAtTheLimitAndCounts)
+{
+    // All priorities lossy, queue limit 3 frames (3222 B). Same arrivals:
+    // packet 1 leaves at once, 2..4 fill the queue to 3222 B, 5..10 arrive
+    // before the first departure at 1962.72 ns and are dropped: 6 drops.
+    Star st({"100Gbps", "10Gbps"},
+            {{"LosslessPriorities", "0"}, {"LossyQueueLimit", "3222"}});
+    uint32_t drops = 0;
+    st.sw->TraceConnectWithoutContext(
+        "Drop", MakeCallback(+[](uint32_t* n, Ptr<const Packet>, uint32_t, uint32_t, uint8_t) {
+                    (*n)++;
+                }).Bind(&drops));
+    for (int i = 0; i < 10; i++)
+    {
+        Simulator::Schedule(Time(0), &TestHost::Send, &st.H(0),
+                            MakeData("10.0.0.1", "10.0.0.2", 1000, 1000), 3);
+    }
+    Simulator::Run();
+    EXPECT_EQ(st.sw->GetMmu().GetLossyDrops(), 6u);
+    EXPECT_EQ(st.sw->GetDrops(), 6u);
+    EXPECT_EQ(drops, 6u);
+    EXPECT_EQ(st.H(1).rx.size(), 4u);
+    EXPECT_EQ(st.sw->GetPort(0)->GetPausesSent(3), 0u);
+}
+
+TEST_F(SwitchMmuTest, QueueBytesTraceFollowsEnqueueAndDequeue)
+{
+    // Three packets into the 10G port: +1074 -1074 (packet 1 leaves at once),
+    // then +1074 +1074, then -1074 -1074 as they leave.
+    Star st({"100Gbps", "10Gbps"});
+    std::vector<uint64_t> q;
+    st.sw->TraceConnectWithoutContext(
+        "QueueBytes", MakeCallback(+[](std::vector<uint64_t>* v, uint32_t port, uint8_t prio,
+                                       uint64_t bytes) {
+                          if (port == 1 && prio == 3)
+                          {
+                              v->push_back(bytes);
+                          }
+                      }).Bind(&q));
+    for (int i = 0; i < 3; i++)
+    {
+        Simulator::Schedule(Time(0), &TestHost::Send, &st.H(0),
+                            MakeData("10.0.0.1", "10.0.0.2", 1000, 1000), 3);
+    }
+    Simulator::Run();
+    std::vector<uint64_t> want = {FRAME, 0, FRAME, 2 * FRAME, FRAME, 0};
+    EXPECT_EQ(q, want);
+}
