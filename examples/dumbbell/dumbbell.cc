@@ -302,6 +302,9 @@ main(int argc, char* argv[])
         }
         std::fprintf(f, "algorithm=%s\n", algo.c_str());
         std::fprintf(f, "rate_gbps=%u\n", rateGbps);
+        std::fprintf(f, "cp_node=%u\n", sw0);
+        std::fprintf(f, "cp_port=%u\n", w.port);
+        std::fprintf(f, "flow1_start_us=%.3f\n", flow1Start.GetSeconds() * 1e6);
         if (w.firstDecreaseNs >= 0)
             std::fprintf(f, "flow0_first_decrease_us=%.3f\n", w.firstDecreaseNs / 1e3);
         else

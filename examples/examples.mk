@@ -1,0 +1,27 @@
+# SPDX-License-Identifier: GPL-2.0-only
+# demo-run and bench-run for the ns-3 examples (included by ns3-bindings/ns3.mk).
+#
+#   make demo    the FNCC paper's dumbbell for dcqcn, hpcc and fncc: summaries side
+#                by side, CSVs in out/dumbbell-<algo>/, plots in out/dumbbell-*.png
+#   make bench   the dumbbell for 2 ms per algorithm: wall time, packets per wall
+#                second, peak RSS, written into docs/performance.md
+
+.PHONY: demo-run bench-run
+
+DEMO_ALGOS ?= dcqcn hpcc fncc
+DEMO_OUT ?= out
+BENCH_ALGOS ?= none dcqcn hpcc fncc
+# Debian's interpreter, which has python3-matplotlib (a pyenv or venv python3
+# earlier in PATH may not).
+DEMO_PYTHON ?= $(firstword $(wildcard /usr/bin/python3) python3)
+
+demo-run: $(BUILD)/bin/dumbbell
+	@mkdir -p $(DEMO_OUT)
+	@for a in $(DEMO_ALGOS); do \
+	  echo "== dumbbell --algo=$$a"; \
+	  $(BUILD)/bin/dumbbell --algo=$$a --out=$(DEMO_OUT)/dumbbell-$$a > $(DEMO_OUT)/dumbbell-$$a.log || exit 1; \
+	done
+	@$(DEMO_PYTHON) examples/plot_dumbbell.py $(DEMO_OUT) $(DEMO_ALGOS)
+
+bench-run: $(BUILD)/bin/dumbbell
+	@$(DEMO_PYTHON) examples/bench_dumbbell.py $(BUILD)/bin/dumbbell docs/performance.md $(BENCH_ALGOS)
