@@ -48,8 +48,8 @@ $(NS3_LIB): $(NS3_OBJS) $(STATIC_LIB)
 
 define NS3_EXAMPLE_RULE
 $(BUILD)/bin/$(1): examples/$(1)/$(1).cc $(NS3_LIB)
-	@mkdir -p $$(dir $$@)
-	$$(CXX) $$(NS3_CXXFLAGS) $$(NS3_CFLAGS) -o $$@ $$< $(NS3_LIB) $$(NS3_RPATH) $$(NS3_LIBS)
+	@mkdir -p $$(dir $$@) $(BUILD)/ns3/examples
+	$$(CXX) $$(NS3_CXXFLAGS) -MF $(BUILD)/ns3/examples/$(1).d $$(NS3_CFLAGS) -o $$@ $$< $(NS3_LIB) $$(NS3_RPATH) $$(NS3_LIBS)
 endef
 $(foreach n,$(NS3_EXAMPLE_NAMES),$(eval $(call NS3_EXAMPLE_RULE,$(n))))
 
@@ -73,7 +73,7 @@ $(NS3_PC): $(NS3_DIR)/ns3.mk
 format-ns3:
 	clang-format -i --style=file:$(NS3_DIR)/.clang-format $(NS3_SRCS) $(wildcard $(NS3_DIR)/model/*.h $(NS3_DIR)/helper/*.h)
 
--include $(NS3_OBJS:.o=.d) $(GTEST_OBJS:.o=.d)
+-include $(NS3_OBJS:.o=.d) $(GTEST_OBJS:.o=.d) $(NS3_EXAMPLE_NAMES:%=$(BUILD)/ns3/examples/%.d)
 
 # demo-run and bench-run (the host helper's examples).
 -include examples/examples.mk
