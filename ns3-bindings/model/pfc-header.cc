@@ -9,8 +9,10 @@ NS_OBJECT_ENSURE_REGISTERED(PfcPauseHeader);
 TypeId
 PfcPauseHeader::GetTypeId()
 {
-    static TypeId tid =
-        TypeId("ns3::PfcPauseHeader").SetParent<Header>().SetGroupName("Libcc").AddConstructor<PfcPauseHeader>();
+    static TypeId tid = TypeId("ns3::PfcPauseHeader")
+                            .SetParent<Header>()
+                            .SetGroupName("Libcc")
+                            .AddConstructor<PfcPauseHeader>();
     return tid;
 }
 

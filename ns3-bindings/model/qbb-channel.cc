@@ -20,10 +20,8 @@ QbbChannel::GetTypeId()
             .SetParent<Channel>()
             .SetGroupName("Libcc")
             .AddConstructor<QbbChannel>()
-            .AddAttribute("Delay",
-                          "Propagation delay of the wire, each direction (time).",
-                          TimeValue(MicroSeconds(1)),
-                          MakeTimeAccessor(&QbbChannel::m_delay),
+            .AddAttribute("Delay", "Propagation delay of the wire, each direction (time).",
+                          TimeValue(MicroSeconds(1)), MakeTimeAccessor(&QbbChannel::m_delay),
                           MakeTimeChecker(Time(0)));
     return tid;
 }

@@ -36,27 +36,22 @@ QbbNetDevice::GetTypeId()
             .AddAttribute("DataRate",
                           "Line rate of the link (bits/s); serialization of every frame.",
                           DataRateValue(DataRate("100Gbps")),
-                          MakeDataRateAccessor(&QbbNetDevice::m_rate),
-                          MakeDataRateChecker())
-            .AddAttribute("Mtu",
-                          "IP MTU reported to upper layers (bytes); not enforced.",
-                          UintegerValue(1500),
-                          MakeUintegerAccessor(&QbbNetDevice::m_mtu),
+                          MakeDataRateAccessor(&QbbNetDevice::m_rate), MakeDataRateChecker())
+            .AddAttribute("Mtu", "IP MTU reported to upper layers (bytes); not enforced.",
+                          UintegerValue(1500), MakeUintegerAccessor(&QbbNetDevice::m_mtu),
                           MakeUintegerChecker<uint16_t>())
-            .AddTraceSource("PfcTx",
-                            "The node asked this device to send PFC (priority, quanta; 0 = resume).",
-                            MakeTraceSourceAccessor(&QbbNetDevice::m_pfcTxTrace),
-                            "ns3::QbbNetDevice::PfcTracedCallback")
+            .AddTraceSource(
+                "PfcTx", "The node asked this device to send PFC (priority, quanta; 0 = resume).",
+                MakeTraceSourceAccessor(&QbbNetDevice::m_pfcTxTrace),
+                "ns3::QbbNetDevice::PfcTracedCallback")
             .AddTraceSource("PfcRx",
                             "A PFC frame arrived for a priority (priority, quanta; 0 = resume).",
                             MakeTraceSourceAccessor(&QbbNetDevice::m_pfcRxTrace),
                             "ns3::QbbNetDevice::PfcTracedCallback")
-            .AddTraceSource("PhyTxBegin",
-                            "A frame (Ethernet header and FCS included) starts on the wire.",
-                            MakeTraceSourceAccessor(&QbbNetDevice::m_txTrace),
-                            "ns3::Packet::TracedCallback")
-            .AddTraceSource("PhyRxEnd",
-                            "A frame was fully received.",
+            .AddTraceSource(
+                "PhyTxBegin", "A frame (Ethernet header and FCS included) starts on the wire.",
+                MakeTraceSourceAccessor(&QbbNetDevice::m_txTrace), "ns3::Packet::TracedCallback")
+            .AddTraceSource("PhyRxEnd", "A frame was fully received.",
                             MakeTraceSourceAccessor(&QbbNetDevice::m_rxTrace),
                             "ns3::Packet::TracedCallback");
     return tid;
@@ -151,8 +146,8 @@ Time
 QbbNetDevice::BitTime(uint64_t bits) const
 {
     // Integer arithmetic: a double would round differently from one rate to another.
-    unsigned __int128 num = static_cast<unsigned __int128>(bits) *
-                            static_cast<uint64_t>(Seconds(1).GetTimeStep());
+    unsigned __int128 num =
+        static_cast<unsigned __int128>(bits) * static_cast<uint64_t>(Seconds(1).GetTimeStep());
     return TimeStep(static_cast<uint64_t>(num / m_rate.GetBitRate()));
 }
 
@@ -312,7 +307,8 @@ QbbNetDevice::TransmitNext()
     if (!m_peerMacKnown)
     {
         Ptr<QbbNetDevice> peer = m_channel->GetPeer(this);
-        m_peerMac = peer ? Mac48Address::ConvertFrom(peer->GetAddress()) : Mac48Address::GetBroadcast();
+        m_peerMac =
+            peer ? Mac48Address::ConvertFrom(peer->GetAddress()) : Mac48Address::GetBroadcast();
         m_peerMacKnown = peer != nullptr;
     }
     uint32_t ipBytes = packet->GetSize();
@@ -540,9 +536,7 @@ QbbNetDevice::Send(Ptr<Packet> packet, const Address& dest, uint16_t protocolNum
 }
 
 bool
-QbbNetDevice::SendFrom(Ptr<Packet> packet,
-                       const Address& source,
-                       const Address& dest,
+QbbNetDevice::SendFrom(Ptr<Packet> packet, const Address& source, const Address& dest,
                        uint16_t protocolNumber)
 {
     (void)source;

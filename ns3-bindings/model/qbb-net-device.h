@@ -93,7 +93,7 @@ class QbbNetDevice : public NetDevice
     static constexpr uint32_t WireBytes(uint32_t ipBytes)
     {
         return (FrameBytes(ipBytes) < ETH_MIN_FRAME_BYTES ? ETH_MIN_FRAME_BYTES
-                                                           : FrameBytes(ipBytes)) +
+                                                          : FrameBytes(ipBytes)) +
                ETH_PREAMBLE_IFG_BYTES;
     }
     /// Line bytes of a PAUSE frame: a 64-byte frame + 20.
@@ -174,9 +174,7 @@ class QbbNetDevice : public NetDevice
     bool IsBridge() const override;
     /// Not supported: the device pulls from its QbbEgressSource. Returns false.
     bool Send(Ptr<Packet> packet, const Address& dest, uint16_t protocolNumber) override;
-    bool SendFrom(Ptr<Packet> packet,
-                  const Address& source,
-                  const Address& dest,
+    bool SendFrom(Ptr<Packet> packet, const Address& source, const Address& dest,
                   uint16_t protocolNumber) override;
     Ptr<Node> GetNode() const override;
     void SetNode(Ptr<Node> node) override;

@@ -144,8 +144,9 @@ RoceBthHeader::Deserialize(Buffer::Iterator i)
 void
 RoceBthHeader::Print(std::ostream& os) const
 {
-    os << "BTH op=0x" << std::hex << unsigned(m_opcode) << std::dec << " flags=" << unsigned(m_flags)
-       << " qp=" << m_destQp << " psn=" << m_psn << (m_ackReq ? " A" : "");
+    os << "BTH op=0x" << std::hex << unsigned(m_opcode) << std::dec
+       << " flags=" << unsigned(m_flags) << " qp=" << m_destQp << " psn=" << m_psn
+       << (m_ackReq ? " A" : "");
 }
 
 // ---- RETH -------------------------------------------------------------------

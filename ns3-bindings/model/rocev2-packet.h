@@ -50,25 +50,25 @@ struct RocePacketInfo
     RocePktType type = RocePktType::DATA;
     Ipv4Address src;
     Ipv4Address dst;
-    uint16_t sport = 49152;          //!< UDP source port: per-QP entropy for ECMP
+    uint16_t sport = 49152; //!< UDP source port: per-QP entropy for ECMP
     uint16_t dport = ROCEV2_UDP_PORT;
-    uint8_t prio = 3;                //!< 0..7, DSCP class selector
-    uint8_t ecn = ROCE_ECN_ECT0;     //!< RoceEcn
+    uint8_t prio = 3;            //!< 0..7, DSCP class selector
+    uint8_t ecn = ROCE_ECN_ECT0; //!< RoceEcn
     uint8_t ttl = 64;
-    uint32_t destQp = 0;             //!< 24 bits
-    uint32_t psn = 0;                //!< 24 bits
+    uint32_t destQp = 0; //!< 24 bits
+    uint32_t psn = 0;    //!< 24 bits
     bool ackReq = false;
-    bool last = false;               //!< last packet of the message
+    bool last = false; //!< last packet of the message
     // DATA / PROBE
-    uint64_t seq = 0;                //!< byte offset of the first payload byte
-    uint32_t payloadBytes = 0;       //!< zero-filled payload (PROBE: 0)
-    bool hasInt = false;             //!< DATA/PROBE: carries an INT header; ACK/NACK: always
+    uint64_t seq = 0;          //!< byte offset of the first payload byte
+    uint32_t payloadBytes = 0; //!< zero-filled payload (PROBE: 0)
+    bool hasInt = false;       //!< DATA/PROBE: carries an INT header; ACK/NACK: always
     uint8_t intFormat = RoceIntHeader::FORMAT_HPCC;
-    libcc_int_list ints{};           //!< hops (n_hops == 0 for an empty INT header)
+    libcc_int_list ints{}; //!< hops (n_hops == 0 for an empty INT header)
     // ACK / NACK
-    uint64_t ackSeq = 0;             //!< next byte expected
-    uint16_t nFlows = 0;             //!< FNCC N (0: absent)
-    uint32_t rxWindow = 0;           //!< Rx-HPCC window bytes (0: absent)
+    uint64_t ackSeq = 0;   //!< next byte expected
+    uint16_t nFlows = 0;   //!< FNCC N (0: absent)
+    uint32_t rxWindow = 0; //!< Rx-HPCC window bytes (0: absent)
     bool ecnEcho = false;
 };
 
@@ -90,12 +90,12 @@ bool RoceParse(Ptr<const Packet> packet, RocePacketInfo& info);
 /// objects): cheap enough for every packet.
 struct RoceFlowKey
 {
-    uint32_t src = 0;  //!< host order
+    uint32_t src = 0; //!< host order
     uint32_t dst = 0;
     uint16_t sport = 0;
     uint16_t dport = 0;
     uint8_t proto = 0;
-    uint8_t prio = 0;  //!< DSCP >> 3
+    uint8_t prio = 0; //!< DSCP >> 3
     uint8_t ecn = 0;
     RocePktType type = RocePktType::OTHER;
     bool hasInt = false;

@@ -36,12 +36,12 @@ class SwitchMmu
     struct Config
     {
         uint64_t bufferBytes = 12u * 1024 * 1024; //!< total shared buffer
-        uint64_t pfcStaticThreshold = 0;           //!< bytes per (ingress, prio); 0: dynamic
-        double pfcAlpha = 0.125;                   //!< dynamic threshold factor
-        uint64_t headroomBytes = 64 * 1024;        //!< per (ingress, lossless prio)
-        uint64_t xonOffsetBytes = 2 * 1538;        //!< hysteresis below T
-        uint64_t lossyQueueLimit = 256 * 1024;     //!< per (egress, lossy prio)
-        uint8_t losslessMask = 0xFF;               //!< bit p: priority p is lossless
+        uint64_t pfcStaticThreshold = 0;          //!< bytes per (ingress, prio); 0: dynamic
+        double pfcAlpha = 0.125;                  //!< dynamic threshold factor
+        uint64_t headroomBytes = 64 * 1024;       //!< per (ingress, lossless prio)
+        uint64_t xonOffsetBytes = 2 * 1538;       //!< hysteresis below T
+        uint64_t lossyQueueLimit = 256 * 1024;    //!< per (egress, lossy prio)
+        uint8_t losslessMask = 0xFF;              //!< bit p: priority p is lossless
     };
 
     enum class Charge : uint8_t

@@ -168,31 +168,27 @@ SwitchNode::GetTypeId()
             .AddAttribute("EcmpSeed",
                           "Seed of the symmetric ECMP hash. Keep it equal on all switches for "
                           "data and ACKs to share a path.",
-                          UintegerValue(0),
-                          MakeUintegerAccessor(&SwitchNode::m_ecmpSeed),
+                          UintegerValue(0), MakeUintegerAccessor(&SwitchNode::m_ecmpSeed),
                           MakeUintegerChecker<uint32_t>())
             .AddAttribute("PauseQuanta",
                           "Quanta of the PAUSE frames sent at XOFF (units of 512 bit times at "
                           "the ingress link's rate); refreshed every half of that while XOFF.",
-                          UintegerValue(0xFFFF),
-                          MakeUintegerAccessor(&SwitchNode::m_pauseQuanta),
+                          UintegerValue(0xFFFF), MakeUintegerAccessor(&SwitchNode::m_pauseQuanta),
                           MakeUintegerChecker<uint16_t>(1, 0xFFFF))
-            .AddAttribute("BufferSize",
-                          "Total shared packet buffer (bytes of frames).",
+            .AddAttribute("BufferSize", "Total shared packet buffer (bytes of frames).",
                           UintegerValue(12 * 1024 * 1024),
                           MakeUintegerAccessor(&SwitchNode::m_bufferBytes),
                           MakeUintegerChecker<uint64_t>())
             .AddAttribute("PfcStaticThreshold",
                           "Per (ingress, priority) PFC threshold in bytes; 0 selects the dynamic "
                           "threshold PfcAlpha x free shared buffer.",
-                          UintegerValue(0),
-                          MakeUintegerAccessor(&SwitchNode::m_pfcStaticThreshold),
+                          UintegerValue(0), MakeUintegerAccessor(&SwitchNode::m_pfcStaticThreshold),
                           MakeUintegerChecker<uint64_t>())
-            .AddAttribute("PfcAlpha",
-                          "Dynamic threshold factor (dimensionless): T = alpha x free shared bytes.",
-                          DoubleValue(0.125),
-                          MakeDoubleAccessor(&SwitchNode::m_pfcAlpha),
-                          MakeDoubleChecker<double>(0.0))
+            .AddAttribute(
+                "PfcAlpha",
+                "Dynamic threshold factor (dimensionless): T = alpha x free shared bytes.",
+                DoubleValue(0.125), MakeDoubleAccessor(&SwitchNode::m_pfcAlpha),
+                MakeDoubleChecker<double>(0.0))
             .AddAttribute("HeadroomBytes",
                           "PFC headroom reserved per (ingress port, lossless priority), bytes: "
                           "absorbs what is in flight after XOFF (>= 2 x BDP + 2 MTU).",
@@ -212,19 +208,16 @@ SwitchNode::GetTypeId()
                           MakeUintegerChecker<uint64_t>())
             .AddAttribute("LosslessPriorities",
                           "Bit mask of PFC-enabled (lossless) priorities; others are lossy.",
-                          UintegerValue(0xFF),
-                          MakeUintegerAccessor(&SwitchNode::m_losslessMask),
+                          UintegerValue(0xFF), MakeUintegerAccessor(&SwitchNode::m_losslessMask),
                           MakeUintegerChecker<uint8_t>())
             .AddTraceSource("QueueBytes",
                             "Bytes in an egress (port, priority) queue after every change.",
                             MakeTraceSourceAccessor(&SwitchNode::m_queueTrace),
                             "ns3::SwitchNode::QueueBytesCallback")
-            .AddTraceSource("PfcEvent",
-                            "XOFF (1) / XON (0) sent out of a port for a priority.",
+            .AddTraceSource("PfcEvent", "XOFF (1) / XON (0) sent out of a port for a priority.",
                             MakeTraceSourceAccessor(&SwitchNode::m_pfcTrace),
                             "ns3::SwitchNode::PfcEventCallback")
-            .AddTraceSource("Drop",
-                            "A packet was dropped (no route, lossy limit, buffer full).",
+            .AddTraceSource("Drop", "A packet was dropped (no route, lossy limit, buffer full).",
                             MakeTraceSourceAccessor(&SwitchNode::m_dropTrace),
                             "ns3::SwitchNode::DropCallback");
     return tid;
@@ -326,11 +319,7 @@ SwitchNode::GetPort(uint32_t port) const
 // ---- routing -----------------------------------------------------------------
 
 uint32_t
-SwitchNode::SymmetricHash(uint32_t src,
-                          uint32_t dst,
-                          uint16_t sport,
-                          uint16_t dport,
-                          uint8_t proto,
+SwitchNode::SymmetricHash(uint32_t src, uint32_t dst, uint16_t sport, uint16_t dport, uint8_t proto,
                           uint32_t seed)
 {
     // Order each pair so that the reversed tuple hashes identically.
@@ -414,10 +403,7 @@ SwitchNode::RebuildRouteIndex()
 }
 
 int32_t
-SwitchNode::LookupRoute(uint32_t src,
-                        uint32_t dst,
-                        uint16_t sport,
-                        uint16_t dport,
+SwitchNode::LookupRoute(uint32_t src, uint32_t dst, uint16_t sport, uint16_t dport,
                         uint8_t proto) const
 {
     if (m_routesDirty)
@@ -449,8 +435,7 @@ SwitchNode::LookupRoute(uint32_t src,
 // ---- congestion control --------------------------------------------------------
 
 int
-SwitchNode::TrySetCongestionControl(const std::string& algo,
-                                    const std::string& params,
+SwitchNode::TrySetCongestionControl(const std::string& algo, const std::string& params,
                                     std::string& err)
 {
     libcc_params* p = nullptr;
@@ -715,9 +700,7 @@ SwitchNode::Receive(Ptr<QbbNetDevice> dev, Ptr<Packet> packet)
 }
 
 Ptr<Packet>
-SwitchNode::Dequeue(uint32_t portIdx,
-                    const std::array<bool, QBB_N_PRIO>& paused,
-                    uint8_t& prioOut)
+SwitchNode::Dequeue(uint32_t portIdx, const std::array<bool, QBB_N_PRIO>& paused, uint8_t& prioOut)
 {
     Port* port = m_ports[portIdx].get();
     int prio = -1;
@@ -830,8 +813,9 @@ SwitchNode::GetMmu() const
 uint64_t
 SwitchNode::GetQueueBytes(uint32_t port, uint8_t prio) const
 {
-    return port < m_ports.size() && m_ports[port] && prio < QBB_N_PRIO ? m_ports[port]->m_bytes[prio]
-                                                                        : 0;
+    return port < m_ports.size() && m_ports[port] && prio < QBB_N_PRIO
+               ? m_ports[port]->m_bytes[prio]
+               : 0;
 }
 
 uint64_t

@@ -97,7 +97,8 @@ class SwitchNode : public Node
 
     /// Signature of "QueueBytes": egress port, priority, bytes now in the queue.
     typedef void (*QueueBytesCallback)(uint32_t port, uint8_t prio, uint64_t bytes);
-    /// Signature of "PfcEvent": time, node id, port the PAUSE went out of, priority, 1 pause / 0 resume.
+    /// Signature of "PfcEvent": time, node id, port the PAUSE went out of, priority, 1 pause / 0
+    /// resume.
     typedef void (*PfcEventCallback)(Time t, uint32_t node, uint32_t port, uint8_t prio,
                                      bool pause);
     /// Signature of "Drop": packet, ingress port, egress port, priority.

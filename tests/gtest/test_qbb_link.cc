@@ -10,8 +10,8 @@
 #include "ns3/ipv4-header.h"
 
 #include <cstdio>
-#include <unistd.h>
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 using namespace ns3;
 using namespace qbbtest;
@@ -193,10 +193,10 @@ TEST_F(QbbLinkTest, PauseFrameGoesAheadOfQueuedDataButAfterTheCurrentFrame)
 {
     Link l("100Gbps", MicroSeconds(1));
     std::vector<Time> pfcAt;
-    l.db->TraceConnectWithoutContext(
-        "PfcRx", MakeCallback(+[](std::vector<Time>* v, uint8_t, uint16_t) {
-                     v->push_back(Simulator::Now());
-                 }).Bind(&pfcAt));
+    l.db->TraceConnectWithoutContext("PfcRx",
+                                     MakeCallback(+[](std::vector<Time>* v, uint8_t, uint16_t) {
+                                         v->push_back(Simulator::Now());
+                                     }).Bind(&pfcAt));
     // A queues three data packets on p1 at t = 0, then asks for a PAUSE of
     // B's p2 (the frame on the wire is not preempted).
     for (int i = 0; i < 3; i++)

@@ -73,8 +73,7 @@ TEST_F(SwitchCcTest, DcqcnMarksAtEnqueueWithTheQueueBeforeThePacket)
     // (k >= 2) finds k - 2 frames (packet 1 already left): packet 7 finds
     // 5 x 1074 = 5370 > 5000, packet 6 finds 4296. Packets 7..10 marked.
     Star st({"100Gbps", "10Gbps"});
-    st.sw->SetCongestionControl("dcqcn",
-                                "kmin=5000B,kmax=5000B,pmax=1,ecn_mark_at_dequeue=0");
+    st.sw->SetCongestionControl("dcqcn", "kmin=5000B,kmax=5000B,pmax=1,ecn_mark_at_dequeue=0");
     SendTen(st);
     Simulator::Run();
     std::vector<uint8_t> want = {E0, E0, E0, E0, E0, E0, CE, CE, CE, CE};

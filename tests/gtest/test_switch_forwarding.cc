@@ -154,8 +154,7 @@ TEST_F(SwitchForwardingTest, DataAndAcksOfAFlowCrossTheSameSpine)
             ack.sport = ROCEV2_UDP_PORT;
             ack.dport = sp;
         }
-        Simulator::Schedule(NanoSeconds(100 * f + 50), &TestHost::Send, &host2, RoceBuild(ack),
-                            3);
+        Simulator::Schedule(NanoSeconds(100 * f + 50), &TestHost::Send, &host2, RoceBuild(ack), 3);
     }
     Simulator::Run();
     ASSERT_EQ(log.data.size(), 16u);

@@ -129,9 +129,9 @@ TEST_F(SwitchMmuTest, XoffWhenIngressPassesThresholdXonWhenItDrains)
     //    shared 0: XON then.
     // PAUSE/RESUME frames (84 line bytes = 6.72 ns at 100G) reach H0 at
     // 1525.12 + 6.72 + 1000 = 2531.84 ns and 8964.32 + 1006.72 = 9971.04 ns.
-    Star st({"100Gbps", "10Gbps"}, {{"PfcStaticThreshold", "5000"},
-                                    {"XonOffsetBytes", "2148"},
-                                    {"HeadroomBytes", "100000"}});
+    Star st(
+        {"100Gbps", "10Gbps"},
+        {{"PfcStaticThreshold", "5000"}, {"XonOffsetBytes", "2148"}, {"HeadroomBytes", "100000"}});
     std::vector<PfcRecord> pfc;
     st.sw->TraceConnectWithoutContext("PfcEvent", MakeBoundCallback(&OnPfc, &pfc));
     std::vector<Time> pfcAtHost;
@@ -204,8 +204,7 @@ TEST_F(SwitchMmuTest, LossyQueueDropsAtTheLimitAndCounts)
     // All priorities lossy, queue limit 3 frames (3222 B). Same arrivals:
     // packet 1 leaves at once, 2..4 fill the queue to 3222 B, 5..10 arrive
     // before the first departure at 1962.72 ns and are dropped: 6 drops.
-    Star st({"100Gbps", "10Gbps"},
-            {{"LosslessPriorities", "0"}, {"LossyQueueLimit", "3222"}});
+    Star st({"100Gbps", "10Gbps"}, {{"LosslessPriorities", "0"}, {"LossyQueueLimit", "3222"}});
     uint32_t drops = 0;
     st.sw->TraceConnectWithoutContext(
         "Drop", MakeCallback(+[](uint32_t* n, Ptr<const Packet>, uint32_t, uint32_t, uint8_t) {
@@ -231,13 +230,13 @@ TEST_F(SwitchMmuTest, QueueBytesTraceFollowsEnqueueAndDequeue)
     Star st({"100Gbps", "10Gbps"});
     std::vector<uint64_t> q;
     st.sw->TraceConnectWithoutContext(
-        "QueueBytes", MakeCallback(+[](std::vector<uint64_t>* v, uint32_t port, uint8_t prio,
-                                       uint64_t bytes) {
-                          if (port == 1 && prio == 3)
-                          {
-                              v->push_back(bytes);
-                          }
-                      }).Bind(&q));
+        "QueueBytes",
+        MakeCallback(+[](std::vector<uint64_t>* v, uint32_t port, uint8_t prio, uint64_t bytes) {
+            if (port == 1 && prio == 3)
+            {
+                v->push_back(bytes);
+            }
+        }).Bind(&q));
     for (int i = 0; i < 3; i++)
     {
         Simulator::Schedule(Time(0), &TestHost::Send, &st.H(0),
