@@ -75,7 +75,7 @@ main(int argc, char* argv[])
     cmd.AddValue("stop", "stop at this simulated time even if flows remain, time", stop);
     cmd.AddValue("out", "output directory", out);
     cmd.AddValue("sample", "CSV sampling interval, time", sample);
-    cmd.AddValue("traces", "write sampled queue/rate CSVs", traces);
+    cmd.AddValue("traces", "write sampled queue/rate/link CSVs", traces);
     cmd.AddValue("pcap", "write pcap files of every device", pcap);
     cmd.Parse(argc, argv);
 
@@ -114,7 +114,8 @@ main(int argc, char* argv[])
     tr.EnablePfc(out + "/pfc.txt", out + "/pfc.csv");
     if (traces)
     {
-        tr.EnableSampling(sample, out + "/queue.csv", out + "/rate.csv", "");
+        tr.TrackAllSwitchLinks();
+        tr.EnableSampling(sample, out + "/queue.csv", out + "/rate.csv", out + "/link.csv");
     }
     tr.EnableProgress(stop);
     StopWhenDone sd{flows.size()};

@@ -163,6 +163,22 @@ RdmaTraceHelper::TrackLink(uint32_t a, uint32_t b)
 }
 
 void
+RdmaTraceHelper::TrackAllSwitchLinks()
+{
+    for (const TopologyLinkSpec& l : m_net.GetTopology().links)
+    {
+        if (m_net.IsSwitch(l.a))
+        {
+            TrackLink(l.a, l.b);
+        }
+        if (m_net.IsSwitch(l.b))
+        {
+            TrackLink(l.b, l.a);
+        }
+    }
+}
+
+void
 RdmaTraceHelper::EnableSampling(Time interval, const std::string& queueCsv,
                                 const std::string& rateCsv, const std::string& linkCsv)
 {

@@ -40,6 +40,8 @@ class RdmaTraceHelper
                         const std::string& linkCsv);
     /// Track the utilisation of the egress of node a towards node b.
     void TrackLink(uint32_t a, uint32_t b);
+    /// Track every switch egress (both directions of switch-switch links).
+    void TrackAllSwitchLinks();
     /// Print progress to stderr every ~2 s of wall time until stop.
     void EnableProgress(Time stop);
 

@@ -147,6 +147,7 @@ RdmaNic::Connect(Ptr<RdmaNic> src, Ptr<RdmaNic> dst, const RdmaFlowParams& flowI
     dst->m_rx[rxQpn].peerQpn = txQpn;
     Ptr<RdmaTxQueuePair> qp = CreateObject<RdmaTxQueuePair>();
     qp->Setup(flow, txQpn, rxQpn, src->m_payload);
+    qp->m_kick = MakeCallback(&RdmaNic::Kick, PeekPointer(src));
     src->m_tx.push_back(qp);
     uint64_t now = LibccNow();
     Time delay = NanoSeconds(flow.startNs > now ? flow.startNs - now : 0);
@@ -174,6 +175,17 @@ RdmaNic::StartFlow(Ptr<RdmaTxQueuePair> qp)
     qp->StartCc(m_cc->GetParams(), m_dev->GetDataRate().GetBitRate(), DataWireBytes());
     m_active.push_back(PeekPointer(qp));
     m_dev->TriggerTransmit();
+}
+
+void
+RdmaNic::Kick()
+{
+    if (m_dev)
+    {
+        // Later, not inside the libcc call that asked: the device may call
+        // DequeueNext, which calls libcc again.
+        Simulator::ScheduleNow(&QbbNetDevice::TriggerTransmit, m_dev);
+    }
 }
 
 void
@@ -243,7 +255,33 @@ RdmaNic::DequeueNext(const std::array<bool, QBB_N_PRIO>& paused, uint8_t& prioOu
         size_t idx = (m_rr + i) % n;
         RdmaTxQueuePair* qp = m_active[idx];
         const RdmaFlowParams& f = qp->GetFlow();
-        if (paused[f.prio] || !qp->HasDataToSend() || !qp->WindowOpen())
+        if (paused[f.prio])
+        {
+            continue;
+        }
+        if (qp->ProbePending())
+        {
+            // HPCC++ probe: no payload, collects INT along the data path.
+            qp->ClearProbe();
+            RocePacketInfo pr;
+            pr.type = RocePktType::PROBE;
+            pr.src = m_ip;
+            pr.dst = Ipv4Address(f.dstIp);
+            pr.sport = f.sport;
+            pr.prio = f.prio;
+            pr.ecn = ROCE_ECN_ECT0;
+            pr.destQp = qp->GetPeerQpn();
+            pr.psn = PROBE_PSN;
+            pr.seq = qp->GetSndNxt();
+            pr.payloadBytes = 0;
+            pr.hasInt = true;
+            pr.intFormat = RoceIntHeader::FORMAT_HPCC;
+            m_rr = (idx + 1) % n;
+            prioOut = f.prio;
+            m_counters.probesSent++;
+            return RoceBuild(pr);
+        }
+        if (!qp->HasDataToSend() || !qp->WindowOpen())
         {
             continue;
         }
@@ -263,7 +301,7 @@ RdmaNic::DequeueNext(const std::array<bool, QBB_N_PRIO>& paused, uint8_t& prioOu
         info.prio = f.prio;
         info.ecn = ROCE_ECN_ECT0;
         info.destQp = qp->GetPeerQpn();
-        info.psn = static_cast<uint32_t>(seq / m_payload) & 0xffffff;
+        info.psn = static_cast<uint32_t>((seq / m_payload) % PROBE_PSN);
         info.last = seq + payload == f.sizeBytes;
         info.seq = seq;
         info.payloadBytes = payload;
@@ -423,7 +461,7 @@ RdmaNic::OnData(const RocePacketInfo& info)
     {
         // Already delivered (a go-back-N resend): re-acknowledge so the
         // sender moves past it, without counting it as new data in libcc.
-        SendAck(rx, false, nullptr, ce);
+        SendAck(rx, false, nullptr, ce, info.psn);
         return;
     }
     if (v == RdmaRxQueuePair::IN_ORDER)
@@ -451,14 +489,14 @@ RdmaNic::OnData(const RocePacketInfo& info)
         {
             rx.nackSeq = rx.expected;
             rx.nackNs = now;
-            SendAck(rx, true, &verdict, ce);
+            SendAck(rx, true, &verdict, ce, info.psn);
         }
         return;
     }
     bool complete = rx.expected >= rx.flow.sizeBytes && !probe;
     if (verdict.send_ack || complete || probe)
     {
-        SendAck(rx, false, &verdict, ce);
+        SendAck(rx, false, &verdict, ce, probe ? PROBE_PSN : info.psn);
     }
     if (complete && !rx.done)
     {
@@ -468,7 +506,8 @@ RdmaNic::OnData(const RocePacketInfo& info)
 }
 
 void
-RdmaNic::SendAck(RdmaRxQueuePair& rx, bool nack, const libcc_np_verdict* verdict, bool ce)
+RdmaNic::SendAck(RdmaRxQueuePair& rx, bool nack, const libcc_np_verdict* verdict, bool ce,
+                 uint32_t psn)
 {
     RocePacketInfo a;
     a.type = nack ? RocePktType::NACK : RocePktType::ACK;
@@ -478,6 +517,7 @@ RdmaNic::SendAck(RdmaRxQueuePair& rx, bool nack, const libcc_np_verdict* verdict
     a.prio = m_ackPrio;
     a.ecn = ROCE_ECN_NOT_ECT;
     a.destQp = rx.peerQpn;
+    a.psn = psn;
     a.ackSeq = rx.expected;
     a.hasInt = true;
     a.intFormat = m_ackIntFormat;
@@ -544,6 +584,7 @@ RdmaNic::OnAckPacket(const RocePacketInfo& info)
     ack.n_flows = info.nFlows;
     ack.ecn_echo = info.ecnEcho;
     ack.ints = info.ints;
+    ack.is_probe = info.psn == PROBE_PSN;
     uint64_t now = LibccNow();
     bool done;
     if (info.type == RocePktType::NACK)

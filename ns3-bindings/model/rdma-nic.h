@@ -32,6 +32,10 @@ namespace ns3
 class RdmaNic : public Object, public QbbEgressSource
 {
   public:
+    /// BTH PSN of HPCC++ probes and of the ACKs answering them: how the
+    /// sender tells a probe response from a data ACK. Data PSNs skip it.
+    static constexpr uint32_t PROBE_PSN = 0xffffff;
+
     static TypeId GetTypeId();
     RdmaNic();
     ~RdmaNic() override;
@@ -94,6 +98,7 @@ class RdmaNic : public Object, public QbbEgressSource
     struct Counters
     {
         uint64_t dataSent = 0;
+        uint64_t probesSent = 0;
         uint64_t dataRcvd = 0;
         uint64_t acksSent = 0;
         uint64_t nacksSent = 0;
@@ -127,7 +132,9 @@ class RdmaNic : public Object, public QbbEgressSource
     void Receive(Ptr<QbbNetDevice> dev, Ptr<Packet> p);
     void OnData(const RocePacketInfo& info);
     void OnAckPacket(const RocePacketInfo& info);
-    void SendAck(RdmaRxQueuePair& rx, bool nack, const libcc_np_verdict* verdict, bool ce);
+    void SendAck(RdmaRxQueuePair& rx, bool nack, const libcc_np_verdict* verdict, bool ce,
+                 uint32_t psn);
+    void Kick();
     void SendCnp(uint64_t rxQpn);
     void EnqueueControl(Ptr<Packet> p);
     void ArmRto(RdmaTxQueuePair* qp);

@@ -44,6 +44,7 @@ RdmaTxQueuePair::RdmaTxQueuePair()
       m_timeouts(0),
       m_finishNs(0),
       m_finished(false),
+      m_probePending(false),
       m_rate(0),
       m_window(LIBCC_WINDOW_UNLIMITED)
 {
@@ -73,7 +74,7 @@ RdmaTxQueuePair::StartCc(const libcc_params* params, uint64_t lineRateBps, uint3
                                      fi,
                                      MakeCallback(&RdmaTxQueuePair::RateChanged, this),
                                      MakeCallback(&RdmaTxQueuePair::WindowChanged, this),
-                                     Callback<void>());
+                                     MakeCallback(&RdmaTxQueuePair::ProbeRequested, this));
     // The initial values are set without callbacks.
     m_rate = m_cc->GetRate();
     m_window = m_cc->GetWindow();
@@ -97,6 +98,17 @@ void
 RdmaTxQueuePair::WindowChanged(uint64_t bytes)
 {
     m_window = bytes;
+}
+
+void
+RdmaTxQueuePair::ProbeRequested()
+{
+    m_probePending = true;
+    // Not sent from inside libcc's call: the NIC pulls it at its next chance.
+    if (!m_kick.IsNull())
+    {
+        m_kick();
+    }
 }
 
 unsigned

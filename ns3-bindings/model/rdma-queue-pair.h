@@ -161,12 +161,25 @@ class RdmaTxQueuePair : public Object
     /// Rate-independent pacing for tests without libcc: set a fixed rate/window.
     void SetRateWindow(uint64_t rateBps, uint64_t windowBytes);
 
+    /// HPCC++ probe mode asked for a probe on this flow (send_probe).
+    bool ProbePending() const
+    {
+        return m_probePending;
+    }
+    void ClearProbe()
+    {
+        m_probePending = false;
+    }
+
     /// Scheduling state owned by RdmaNic.
     EventId m_rtoEvent;
     EventId m_startEvent;
+    /// Called when the QP has something new to send outside an ACK (a probe).
+    Callback<void> m_kick;
 
   private:
     void RateChanged(uint64_t bps);
+    void ProbeRequested();
     void WindowChanged(uint64_t bytes);
     bool Advance(uint64_t seq, uint64_t nowNs);
 
@@ -183,6 +196,7 @@ class RdmaTxQueuePair : public Object
     uint64_t m_timeouts;
     uint64_t m_finishNs;
     bool m_finished;
+    bool m_probePending;
     std::unique_ptr<LibccRp> m_cc;
     TracedValue<uint64_t> m_rate;
     TracedValue<uint64_t> m_window;

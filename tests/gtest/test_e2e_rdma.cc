@@ -391,3 +391,32 @@ TEST(E2eEcmp, DataAndAckTakeTheSamePathInAFatTree)
     EXPECT_GT(cores.size(), 1u);
     Simulator::Destroy();
 }
+
+TEST(E2eHpccpp, ProbeModeSendsOneProbePerRtt)
+{
+    // HPCC++ telemetry=2: one probe per base RTT while data is in flight.
+    // Dumbbell, 1 sender, 3 switches, 1.5 us links: T = 4 x (2 x 1500 +
+    // (1094 + 96) x 8 / 100) = 12,380.8 ns. A 2 MB flow at ~100 Gbps is in
+    // flight for about 2e6 x 1.094 x 8 / 100e9 = 175 us: about 175 / 12.38 =
+    // 14 probes (one more or less at the edges, and a little longer when the
+    // window holds the flow below line rate).
+    RdmaNetwork net;
+    net.SetCongestionControl("hpcc++", "telemetry=2");
+    net.Build(MakeDumbbellTopology(1, 3, G100, 1500));
+    EXPECT_EQ(net.GetPath(0, 1).baseRttNs, 12381u);
+    DeliveryCheck dc;
+    FlowDone fd;
+    Drops dr;
+    HookAll(net, &dc, &fd, &dr);
+    net.AddFlow(FlowSpec{0, 1, 3, 100, 2000000, 0, 0}, 0);
+    Simulator::Stop(MilliSeconds(2));
+    Simulator::Run();
+    ASSERT_EQ(fd.recs.size(), 1u);
+    EXPECT_EQ(dc.next[0], 2000000u);
+    uint64_t probes = net.GetNic(0)->GetCounters().probesSent;
+    double inFlightUs = fd.recs[0].fctNs / 1e3;
+    EXPECT_GE(probes, uint64_t(inFlightUs / 12.381) - 2);
+    EXPECT_LE(probes, uint64_t(inFlightUs / 12.381) + 2);
+    EXPECT_EQ(net.GetNic(0)->GetCounters().ccErrors, 0u);
+    Simulator::Destroy();
+}
