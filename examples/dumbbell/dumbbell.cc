@@ -278,7 +278,8 @@ main(int argc, char* argv[])
     // The earliest sample from which both flows stay within 10% of the fair share.
     for (size_t i = w.t.size(); i-- > 0;)
     {
-        bool ok = std::fabs(w.r0[i] - fair) <= 0.1 * fair && std::fabs(w.r1[i] - fair) <= 0.1 * fair;
+        bool ok =
+            std::fabs(w.r0[i] - fair) <= 0.1 * fair && std::fabs(w.r1[i] - fair) <= 0.1 * fair;
         if (!ok)
         {
             break;

@@ -89,10 +89,10 @@ main(int argc, char* argv[])
     std::vector<FlowSpec> flows;
     try
     {
-        TopologySpec topo = fatTreeK ? MakeFatTreeTopology(fatTreeK,
-                                                           uint64_t(fatTreeGbps) * 1000000000ull,
-                                                           fatTreeDelay.GetNanoSeconds())
-                                     : ReadTopologyFile(topoFile);
+        TopologySpec topo =
+            fatTreeK ? MakeFatTreeTopology(fatTreeK, uint64_t(fatTreeGbps) * 1000000000ull,
+                                           fatTreeDelay.GetNanoSeconds())
+                     : ReadTopologyFile(topoFile);
         flows = ReadFlowFile(flowFile, &topo);
         net.SetCongestionControl(algo, ccParams);
         net.SetNicAttribute("PayloadSize", UintegerValue(payload));

@@ -148,8 +148,7 @@ class Checker
     {
         if (l.fields.size() != want)
         {
-            Fail(l.number,
-                 "",
+            Fail(l.number, "",
                  "expected " + std::to_string(want) + " fields (" + layout + "), found " +
                      std::to_string(l.fields.size()));
         }
@@ -164,8 +163,7 @@ class Checker
         }
         if (v < min || v > max)
         {
-            Fail(l.number,
-                 field,
+            Fail(l.number, field,
                  std::to_string(v) + " is outside [" + std::to_string(min) + ", " +
                      std::to_string(max) + "]");
         }
@@ -180,10 +178,10 @@ class Checker
 
 FileFormatError::FileFormatError(const std::string& file, uint32_t line, const std::string& field,
                                  const std::string& message)
-    : std::runtime_error(Describe(file, line, field, message)),
-      m_file(file),
-      m_line(line),
-      m_field(field)
+    : std::runtime_error(Describe(file, line, field, message))
+    , m_file(file)
+    , m_line(line)
+    , m_field(field)
 {
 }
 
@@ -283,8 +281,7 @@ ParseTopology(const std::string& text, const std::string& name)
     {
         if (li >= lines.size())
         {
-            c.Fail(lines.back().number,
-                   "switch_id",
+            c.Fail(lines.back().number, "switch_id",
                    "file ends after " + std::to_string(got) + " of " + std::to_string(nSw) +
                        " switch ids");
         }
@@ -293,8 +290,7 @@ ParseTopology(const std::string& text, const std::string& name)
         {
             if (got == nSw)
             {
-                c.Fail(l.number,
-                       "switch_id",
+                c.Fail(l.number, "switch_id",
                        "more switch ids than switch_count=" + std::to_string(nSw));
             }
             uint32_t id = c.U64(l, i, "switch_id", 0, t.nNodes - 1);
@@ -313,8 +309,7 @@ ParseTopology(const std::string& text, const std::string& name)
     {
         if (li >= lines.size())
         {
-            c.Fail(lines.back().number,
-                   "",
+            c.Fail(lines.back().number, "",
                    "file ends after " + std::to_string(k) + " of " + std::to_string(nLinks) +
                        " links (link_count on line " + std::to_string(head.number) + ")");
         }
@@ -330,14 +325,13 @@ ParseTopology(const std::string& text, const std::string& name)
         }
         if (!ParseRate(l.fields[2], s.rateBps))
         {
-            c.Fail(l.number,
-                   "rate",
-                   "'" + l.fields[2] + "' is not a rate like 100Gbps (units bps Kbps Mbps Gbps Tbps)");
+            c.Fail(l.number, "rate",
+                   "'" + l.fields[2] +
+                       "' is not a rate like 100Gbps (units bps Kbps Mbps Gbps Tbps)");
         }
         if (!ParseDelay(l.fields[3], s.delayNs))
         {
-            c.Fail(l.number,
-                   "delay",
+            c.Fail(l.number, "delay",
                    "'" + l.fields[3] + "' is not a delay like 0.001ms (units s ms us ns)");
         }
         if (!ParseDouble(l.fields[4], s.errorRate) || s.errorRate < 0 || s.errorRate > 1)
@@ -350,8 +344,7 @@ ParseTopology(const std::string& text, const std::string& name)
             {
                 if (degree[end] > 0)
                 {
-                    c.Fail(l.number,
-                           end == s.a ? "node_a" : "node_b",
+                    c.Fail(l.number, end == s.a ? "node_a" : "node_b",
                            "host " + std::to_string(end) + " already has a link (line " +
                                std::to_string(hostLinkLine[end]) + "); a host has one NIC");
                 }
@@ -363,16 +356,14 @@ ParseTopology(const std::string& text, const std::string& name)
     }
     if (li < lines.size())
     {
-        c.Fail(lines[li].number,
-               "",
+        c.Fail(lines[li].number, "",
                "unexpected data after the " + std::to_string(nLinks) + " links of link_count");
     }
     for (uint32_t id = 0; id < t.nNodes; id++)
     {
         if (degree[id] == 0)
         {
-            c.Fail(head.number,
-                   "node_count",
+            c.Fail(head.number, "node_count",
                    std::string(t.isSwitch[id] ? "switch " : "host ") + std::to_string(id) +
                        " has no link");
         }
@@ -405,8 +396,7 @@ ParseFlows(const std::string& text, const std::string& name, const TopologySpec*
     {
         if (k + 1 >= lines.size())
         {
-            c.Fail(lines.back().number,
-                   "",
+            c.Fail(lines.back().number, "",
                    "file ends after " + std::to_string(k) + " of " + std::to_string(n) +
                        " flows (flow_count on line " + std::to_string(lines[0].number) + ")");
         }
@@ -420,11 +410,13 @@ ParseFlows(const std::string& text, const std::string& name, const TopologySpec*
         {
             if (topo->isSwitch[f.src])
             {
-                c.Fail(l.number, "src", "node " + std::to_string(f.src) + " is a switch, not a host");
+                c.Fail(l.number, "src",
+                       "node " + std::to_string(f.src) + " is a switch, not a host");
             }
             if (topo->isSwitch[f.dst])
             {
-                c.Fail(l.number, "dst", "node " + std::to_string(f.dst) + " is a switch, not a host");
+                c.Fail(l.number, "dst",
+                       "node " + std::to_string(f.dst) + " is a switch, not a host");
             }
         }
         if (f.src == f.dst)
@@ -437,7 +429,8 @@ ParseFlows(const std::string& text, const std::string& name, const TopologySpec*
         double start;
         if (!ParseDouble(l.fields[5], start) || start < 0 || start > 1e6)
         {
-            c.Fail(l.number, "start_s", "'" + l.fields[5] + "' is not a start time in seconds >= 0");
+            c.Fail(l.number, "start_s",
+                   "'" + l.fields[5] + "' is not a start time in seconds >= 0");
         }
         f.startNs = static_cast<uint64_t>(std::llround(start * 1e9));
         if (f.startNs < prevStart)
@@ -460,15 +453,8 @@ void
 WriteFctLine(std::FILE* f, uint32_t srcNode, uint32_t dstNode, uint32_t sport, uint32_t dport,
              uint64_t size, uint64_t startNs, uint64_t fctNs, uint64_t idealFctNs)
 {
-    std::fprintf(f,
-                 "%08x %08x %u %u %" PRIu64 " %" PRIu64 " %" PRIu64 " %" PRIu64 "\n",
-                 HpccNodeIp(srcNode),
-                 HpccNodeIp(dstNode),
-                 sport,
-                 dport,
-                 size,
-                 startNs,
-                 fctNs,
+    std::fprintf(f, "%08x %08x %u %u %" PRIu64 " %" PRIu64 " %" PRIu64 " %" PRIu64 "\n",
+                 HpccNodeIp(srcNode), HpccNodeIp(dstNode), sport, dport, size, startNs, fctNs,
                  idealFctNs);
 }
 

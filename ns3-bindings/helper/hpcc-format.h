@@ -94,7 +94,8 @@ std::vector<FlowSpec> ParseFlows(const std::string& text, const std::string& nam
 
 /// The HPCC simulator's host address for a node id: 11.x.y.1 as a 32-bit
 /// value (printed %08x in fct files).
-inline uint32_t HpccNodeIp(uint32_t id)
+inline uint32_t
+HpccNodeIp(uint32_t id)
 {
     return 0x0b000001u + ((id / 256) * 0x00010000u) + ((id % 256) * 0x00000100u);
 }

@@ -191,7 +191,8 @@ RdmaNetwork::Build(const TopologySpec& topo)
         }
         if (m_adj[id].size() != 1)
         {
-            throw std::invalid_argument("host " + std::to_string(id) + " must have exactly one link");
+            throw std::invalid_argument("host " + std::to_string(id) +
+                                        " must have exactly one link");
         }
         Ptr<RdmaNic> nic = m_nicFactory.Create<RdmaNic>();
         m_nodes[id]->AggregateObject(nic);
@@ -291,8 +292,7 @@ RdmaNetwork::PathInfo
 RdmaNetwork::GetPath(uint32_t src, uint32_t dst) const
 {
     PathInfo p;
-    if (src >= m_hostIndex.size() || dst >= m_hostIndex.size() ||
-        m_hostIndex[dst] == UINT32_MAX)
+    if (src >= m_hostIndex.size() || dst >= m_hostIndex.size() || m_hostIndex[dst] == UINT32_MAX)
     {
         throw std::invalid_argument("path: not a host");
     }

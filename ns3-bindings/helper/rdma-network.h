@@ -87,9 +87,9 @@ class RdmaNetwork
     struct PathInfo
     {
         uint32_t links = 0;
-        uint64_t propNs = 0;       ///< one way
+        uint64_t propNs = 0; ///< one way
         uint64_t bottleneckBps = 0;
-        uint64_t baseRttNs = 0;    ///< full data packet out + ACK back, empty network
+        uint64_t baseRttNs = 0; ///< full data packet out + ACK back, empty network
         std::vector<uint32_t> nodes;
     };
     PathInfo GetPath(uint32_t src, uint32_t dst) const;

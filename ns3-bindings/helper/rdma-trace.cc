@@ -72,9 +72,8 @@ void
 RdmaTraceHelper::EnableFct(const std::string& fctPath, const std::string& csvPath)
 {
     m_fct = OpenOut(fctPath, nullptr);
-    m_fctCsv = OpenOut(csvPath,
-                       "flow,src,dst,size_bytes,start_ns,fct_ns,ideal_fct_ns,slowdown,"
-                       "retx_bytes,timeouts\n");
+    m_fctCsv = OpenOut(csvPath, "flow,src,dst,size_bytes,start_ns,fct_ns,ideal_fct_ns,slowdown,"
+                                "retx_bytes,timeouts\n");
     if (m_fctHooked)
     {
         return;
@@ -85,8 +84,7 @@ RdmaTraceHelper::EnableFct(const std::string& fctPath, const std::string& csvPat
         if (!m_net.IsSwitch(id))
         {
             m_net.GetNic(id)->TraceConnectWithoutContext(
-                "FlowComplete",
-                MakeCallback(&RdmaTraceHelper::OnFlowComplete, this));
+                "FlowComplete", MakeCallback(&RdmaTraceHelper::OnFlowComplete, this));
         }
     }
 }
@@ -107,9 +105,8 @@ RdmaTraceHelper::OnFlowComplete(const RdmaFlowRecord& r)
         std::fprintf(m_fctCsv,
                      "%u,%u,%u,%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%.4f,%" PRIu64
                      ",%" PRIu64 "\n",
-                     f.flowId, f.srcNode, f.dstNode, f.sizeBytes, f.startNs, r.fctNs,
-                     r.idealFctNs, slowdown < 1 ? 1.0 : slowdown, r.retransmittedBytes,
-                     r.timeouts);
+                     f.flowId, f.srcNode, f.dstNode, f.sizeBytes, f.startNs, r.fctNs, r.idealFctNs,
+                     slowdown < 1 ? 1.0 : slowdown, r.retransmittedBytes, r.timeouts);
     }
 }
 
@@ -127,9 +124,8 @@ RdmaTraceHelper::EnablePfc(const std::string& pfcPath, const std::string& csvPat
     {
         uint32_t node = m_net.TopoId(d->GetNode());
         uint32_t type = m_net.IsSwitch(node) ? 1 : 0;
-        d->TraceConnectWithoutContext(
-            "PfcRx",
-            MakeBoundCallback(&RdmaTraceHelper::OnPfcRx, this, node, type, d->GetIfIndex()));
+        d->TraceConnectWithoutContext("PfcRx", MakeBoundCallback(&RdmaTraceHelper::OnPfcRx, this,
+                                                                 node, type, d->GetIfIndex()));
     }
 }
 
@@ -223,7 +219,8 @@ RdmaTraceHelper::Sample()
         for (const auto& qp : m_net.GetFlows())
         {
             const RdmaFlowParams& f = qp->GetFlow();
-            if (f.startNs > ns || (qp->IsFinished() && qp->GetFinishNs() + m_interval.GetNanoSeconds() < ns))
+            if (f.startNs > ns ||
+                (qp->IsFinished() && qp->GetFinishNs() + m_interval.GetNanoSeconds() < ns))
             {
                 continue;
             }
@@ -266,13 +263,9 @@ RdmaTraceHelper::Progress()
     {
         m_lastPrint = now;
         double wall = std::chrono::duration<double>(now - m_wallStart).count();
-        std::fprintf(stderr,
-                     "progress: simulated %.3f of %.3f ms, wall %.1f s, %" PRIu64
-                     " flows done\n",
-                     Simulator::Now().GetSeconds() * 1e3,
-                     m_stop.GetSeconds() * 1e3,
-                     wall,
-                     m_completed);
+        std::fprintf(
+            stderr, "progress: simulated %.3f of %.3f ms, wall %.1f s, %" PRIu64 " flows done\n",
+            Simulator::Now().GetSeconds() * 1e3, m_stop.GetSeconds() * 1e3, wall, m_completed);
     }
     if (Simulator::Now() + m_stop / 1000 <= m_stop)
     {

@@ -39,14 +39,14 @@ MoveTimer(EventId& timer, uint64_t& timerAt, uint64_t deadline, F fire)
 LibccRp::LibccRp(const libcc_params* params, const libcc_flow_info& flow,
                  Callback<void, uint64_t> rate, Callback<void, uint64_t> window,
                  Callback<void> probe)
-    : m_rp(nullptr),
-      m_timerAt(LIBCC_NO_DEADLINE),
-      m_reschedules(0),
-      m_errors(0),
-      m_lastError(0),
-      m_rateCb(rate),
-      m_windowCb(window),
-      m_probeCb(probe)
+    : m_rp(nullptr)
+    , m_timerAt(LIBCC_NO_DEADLINE)
+    , m_reschedules(0)
+    , m_errors(0)
+    , m_lastError(0)
+    , m_rateCb(rate)
+    , m_windowCb(window)
+    , m_probeCb(probe)
 {
     libcc_rp_callbacks cbs{};
     cbs.rate_changed = &LibccRp::CbRate;
@@ -174,11 +174,11 @@ LibccRp::CbProbe(libcc_rp*, uint64_t, void* self)
 
 LibccNp::LibccNp(const libcc_params* params, const libcc_np_info& info,
                  Callback<void, uint64_t> cnp)
-    : m_np(nullptr),
-      m_timerAt(LIBCC_NO_DEADLINE),
-      m_errors(0),
-      m_lastError(0),
-      m_cnpCb(cnp)
+    : m_np(nullptr)
+    , m_timerAt(LIBCC_NO_DEADLINE)
+    , m_errors(0)
+    , m_lastError(0)
+    , m_cnpCb(cnp)
 {
     libcc_np_callbacks cbs{};
     cbs.send_cnp = &LibccNp::CbCnp;

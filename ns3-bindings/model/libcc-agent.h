@@ -39,9 +39,8 @@ class LibccRp
   public:
     /// rate: called with the new pacing rate (bits/s); window: with the new
     /// window (bytes, LIBCC_WINDOW_UNLIMITED for none); probe: HPCC++ probe.
-    LibccRp(const libcc_params* params, const libcc_flow_info& flow,
-            Callback<void, uint64_t> rate, Callback<void, uint64_t> window,
-            Callback<void> probe);
+    LibccRp(const libcc_params* params, const libcc_flow_info& flow, Callback<void, uint64_t> rate,
+            Callback<void, uint64_t> window, Callback<void> probe);
     ~LibccRp();
     LibccRp(const LibccRp&) = delete;
     LibccRp& operator=(const LibccRp&) = delete;
@@ -102,8 +101,7 @@ class LibccNp
 {
   public:
     /// cnp: called with libcc's flow id when a CNP must be sent.
-    LibccNp(const libcc_params* params, const libcc_np_info& info,
-            Callback<void, uint64_t> cnp);
+    LibccNp(const libcc_params* params, const libcc_np_info& info, Callback<void, uint64_t> cnp);
     ~LibccNp();
     LibccNp(const LibccNp&) = delete;
     LibccNp& operator=(const LibccNp&) = delete;

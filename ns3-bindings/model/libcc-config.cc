@@ -30,8 +30,8 @@ class LibccParamAccessor : public AttributeAccessor
 {
   public:
     LibccParamAccessor(std::string name, libcc_unit unit)
-        : m_name(std::move(name)),
-          m_unit(unit)
+        : m_name(std::move(name))
+        , m_unit(unit)
     {
     }
 
@@ -185,43 +185,30 @@ BuildTypeId(const std::string& algorithm)
     {
         const libcc_param_desc& d = table[i];
         std::string help = std::string(d.doc ? d.doc : "") + " [" +
-                           (d.unit == LIBCC_UNIT_RATIO ? "ratio"
-                                                       : libcc_unit_name(d.unit)) +
+                           (d.unit == LIBCC_UNIT_RATIO ? "ratio" : libcc_unit_name(d.unit)) +
                            ", default " + Format(d.unit, d.def) + ", range " +
                            Format(d.unit, d.min) + " .. " + Format(d.unit, d.max) + "]";
         Ptr<const AttributeAccessor> acc = Create<LibccParamAccessor>(d.name, d.unit);
         switch (d.unit)
         {
         case LIBCC_UNIT_BPS:
-            tid.AddAttribute(d.name,
-                             help,
-                             DataRateValue(DataRate(ClampU64(d.def))),
-                             acc,
+            tid.AddAttribute(d.name, help, DataRateValue(DataRate(ClampU64(d.def))), acc,
                              MakeDataRateChecker());
             break;
         case LIBCC_UNIT_NS:
-            tid.AddAttribute(d.name,
-                             help,
-                             TimeValue(NanoSeconds(ClampU64(d.def))),
-                             acc,
+            tid.AddAttribute(d.name, help, TimeValue(NanoSeconds(ClampU64(d.def))), acc,
                              MakeTimeChecker());
             break;
         case LIBCC_UNIT_BYTES:
         case LIBCC_UNIT_COUNT:
-            tid.AddAttribute(d.name,
-                             help,
-                             UintegerValue(ClampU64(d.def)),
-                             acc,
+            tid.AddAttribute(d.name, help, UintegerValue(ClampU64(d.def)), acc,
                              MakeUintegerChecker<uint64_t>(ClampU64(d.min), ClampU64(d.max)));
             break;
         case LIBCC_UNIT_BOOL:
             tid.AddAttribute(d.name, help, BooleanValue(d.def != 0), acc, MakeBooleanChecker());
             break;
         default:
-            tid.AddAttribute(d.name,
-                             help,
-                             DoubleValue(d.def),
-                             acc,
+            tid.AddAttribute(d.name, help, DoubleValue(d.def), acc,
                              MakeDoubleChecker<double>(d.min, d.max));
             break;
         }
@@ -387,8 +374,7 @@ LibccConfig::ToAssignments() const
     const libcc_param_desc* table = nullptr;
     size_t n = 0;
     std::ostringstream os;
-    if (!GetParams() ||
-        libcc_algorithm_params(m_algorithm.c_str(), &table, &n) != LIBCC_OK)
+    if (!GetParams() || libcc_algorithm_params(m_algorithm.c_str(), &table, &n) != LIBCC_OK)
     {
         return "";
     }
@@ -433,9 +419,8 @@ LibccConfig::Describe(const std::string& algorithm)
     for (size_t i = 0; i < n; i++)
     {
         const libcc_param_desc& d = table[i];
-        os << "    " << d.name << "=" << Format(d.unit, d.def) << "  ["
-           << Format(d.unit, d.min) << " .. " << Format(d.unit, d.max) << "]  "
-           << (d.doc ? d.doc : "") << "\n";
+        os << "    " << d.name << "=" << Format(d.unit, d.def) << "  [" << Format(d.unit, d.min)
+           << " .. " << Format(d.unit, d.max) << "]  " << (d.doc ? d.doc : "") << "\n";
     }
     return os.str();
 }

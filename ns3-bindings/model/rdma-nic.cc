@@ -8,6 +8,7 @@
 #include <ns3/uinteger.h>
 
 #include <algorithm>
+#include <stdexcept>
 
 namespace ns3
 {
@@ -24,24 +25,19 @@ RdmaNic::GetTypeId()
             .AddConstructor<RdmaNic>()
             .AddAttribute("PayloadSize",
                           "Payload bytes of a full data packet (the MTU's payload), bytes",
-                          UintegerValue(1000),
-                          MakeUintegerAccessor(&RdmaNic::m_payload),
+                          UintegerValue(1000), MakeUintegerAccessor(&RdmaNic::m_payload),
                           MakeUintegerChecker<uint32_t>(1, 9000))
-            .AddAttribute("AckPriority",
-                          "Priority (0..7) of ACK, NACK and CNP packets",
-                          UintegerValue(0),
-                          MakeUintegerAccessor(&RdmaNic::m_ackPrio),
+            .AddAttribute("AckPriority", "Priority (0..7) of ACK, NACK and CNP packets",
+                          UintegerValue(0), MakeUintegerAccessor(&RdmaNic::m_ackPrio),
                           MakeUintegerChecker<uint8_t>(0, 7))
             .AddAttribute("RetransmitTimeout",
                           "Go back to the first unacknowledged byte when nothing was "
                           "acknowledged for this long while data is outstanding, time",
-                          TimeValue(MilliSeconds(1)),
-                          MakeTimeAccessor(&RdmaNic::m_rto),
+                          TimeValue(MilliSeconds(1)), MakeTimeAccessor(&RdmaNic::m_rto),
                           MakeTimeChecker(MicroSeconds(1)))
             .AddAttribute("NackInterval",
                           "Minimum time between two NACKs for the same missing byte, time",
-                          TimeValue(MicroSeconds(100)),
-                          MakeTimeAccessor(&RdmaNic::m_nackInterval),
+                          TimeValue(MicroSeconds(100)), MakeTimeAccessor(&RdmaNic::m_nackInterval),
                           MakeTimeChecker(Time(0)))
             .AddTraceSource("FlowComplete",
                             "A flow sent by this NIC was fully acknowledged: size, start, "
@@ -62,12 +58,13 @@ RdmaNic::GetTypeId()
 }
 
 RdmaNic::RdmaNic()
-    : m_rr(0),
-      m_ctrlBytes(0),
-      m_wakeAtPs(UINT64_MAX),
-      m_payload(1000),
-      m_ackPrio(0),
-      m_ackIntFormat(RoceIntHeader::FORMAT_HPCC)
+    : m_npCapacity(0)
+    , m_rr(0)
+    , m_ctrlBytes(0)
+    , m_wakeAtPs(UINT64_MAX)
+    , m_payload(1000)
+    , m_ackPrio(0)
+    , m_ackIntFormat(RoceIntHeader::FORMAT_HPCC)
 {
 }
 
@@ -139,6 +136,10 @@ RdmaNic::AckWireBytes()
 Ptr<RdmaTxQueuePair>
 RdmaNic::Connect(Ptr<RdmaNic> src, Ptr<RdmaNic> dst, const RdmaFlowParams& flowIn)
 {
+    if (flowIn.sizeBytes == 0)
+    {
+        throw std::invalid_argument("RdmaNic::Connect: a flow needs at least one byte");
+    }
     RdmaFlowParams flow = flowIn;
     flow.srcIp = src->m_ip.Get();
     flow.dstIp = dst->m_ip.Get();
@@ -207,11 +208,11 @@ RdmaNic::FinishFlow(RdmaTxQueuePair* qp)
     rec.fctNs = qp->GetFinishNs() - rec.flow.startNs;
     uint64_t packets = (rec.flow.sizeBytes + m_payload - 1) / m_payload;
     uint64_t wireBytes = rec.flow.sizeBytes + packets * DataOverheadBytes();
-    rec.idealFctNs = rec.flow.baseRttNs +
-                     (rec.flow.bottleneckBps
-                          ? static_cast<uint64_t>(static_cast<unsigned __int128>(wireBytes) * 8 *
-                                                  1000000000ull / rec.flow.bottleneckBps)
-                          : 0);
+    rec.idealFctNs =
+        rec.flow.baseRttNs +
+        (rec.flow.bottleneckBps ? static_cast<uint64_t>(static_cast<unsigned __int128>(wireBytes) *
+                                                        8 * 1000000000ull / rec.flow.bottleneckBps)
+                                : 0);
     rec.retransmittedBytes = qp->GetRetransmittedBytes();
     rec.timeouts = qp->GetTimeouts();
     if (qp->GetCc())
@@ -364,10 +365,8 @@ RdmaNic::ArmRto(RdmaTxQueuePair* qp)
         return;
     }
     uint64_t now = LibccNow();
-    qp->m_rtoEvent = Simulator::Schedule(NanoSeconds(at > now ? at - now : 0),
-                                         &RdmaNic::RtoFired,
-                                         this,
-                                         qp);
+    qp->m_rtoEvent =
+        Simulator::Schedule(NanoSeconds(at > now ? at - now : 0), &RdmaNic::RtoFired, this, qp);
 }
 
 void
@@ -423,7 +422,10 @@ RdmaNic::Receive(Ptr<QbbNetDevice>, Ptr<Packet> p)
 void
 RdmaNic::EnsureNp()
 {
-    if (m_np)
+    // libcc's NP table is sized at creation. Flows opened after it was made
+    // (rare: flows are normally installed before the run) make it grow; the
+    // NP's per-flow state starts afresh then.
+    if (m_np && m_rx.size() <= m_npCapacity)
     {
         return;
     }
@@ -432,7 +434,9 @@ RdmaNic::EnsureNp()
         SetCcConfig(LibccConfig::Create("none"));
     }
     libcc_np_info ni{};
-    ni.max_flows = std::max<uint32_t>(m_rx.size(), 1);
+    ni.max_flows = std::max<uint32_t>(m_rx.size(), m_npCapacity * 2);
+    ni.max_flows = std::max<uint32_t>(ni.max_flows, 1);
+    m_npCapacity = ni.max_flows;
     ni.line_rate_bps = m_dev->GetDataRate().GetBitRate();
     uint64_t rtt = 0;
     for (const auto& rx : m_rx)
@@ -480,7 +484,10 @@ RdmaNic::OnData(const RocePacketInfo& info)
     libcc_np_verdict verdict{};
     if (!m_np->OnData(pkt, &verdict))
     {
+        // Keep the flow alive without libcc's advice: acknowledge this packet.
         m_counters.ccErrors++;
+        verdict = libcc_np_verdict{};
+        verdict.send_ack = 1;
     }
     uint64_t now = LibccNow();
     if (v == RdmaRxQueuePair::GAP)
@@ -525,8 +532,8 @@ RdmaNic::SendAck(RdmaRxQueuePair& rx, bool nack, const libcc_np_verdict* verdict
     if (verdict)
     {
         a.nFlows = static_cast<uint16_t>(std::min<uint32_t>(verdict->ack.n_flows, 65535));
-        a.rxWindow = static_cast<uint32_t>(
-            std::min<uint64_t>(verdict->ack.rx_window_bytes, UINT32_MAX));
+        a.rxWindow =
+            static_cast<uint32_t>(std::min<uint64_t>(verdict->ack.rx_window_bytes, UINT32_MAX));
         a.ecnEcho = ce || verdict->ack.ecn_echo;
         a.ints = verdict->ack.ints;
     }

@@ -148,6 +148,7 @@ class RdmaNic : public Object, public QbbEgressSource
     Ipv4Address m_ip;
     Ptr<LibccConfig> m_cc;
     std::unique_ptr<LibccNp> m_np;
+    uint32_t m_npCapacity;
 
     std::vector<Ptr<RdmaTxQueuePair>> m_tx;
     std::vector<RdmaTxQueuePair*> m_active; ///< started, not finished

@@ -14,39 +14,37 @@ NS_OBJECT_ENSURE_REGISTERED(RdmaTxQueuePair);
 TypeId
 RdmaTxQueuePair::GetTypeId()
 {
-    static TypeId tid =
-        TypeId("ns3::RdmaTxQueuePair")
-            .SetParent<Object>()
-            .SetGroupName("Libcc")
-            .AddConstructor<RdmaTxQueuePair>()
-            .AddTraceSource("Rate",
-                            "Pacing rate libcc set for this flow, bits/s",
-                            MakeTraceSourceAccessor(&RdmaTxQueuePair::m_rate),
-                            "ns3::TracedValueCallback::Uint64")
-            .AddTraceSource("Window",
-                            "Window libcc set for this flow, bytes in flight "
-                            "(UINT64_MAX: unlimited)",
-                            MakeTraceSourceAccessor(&RdmaTxQueuePair::m_window),
-                            "ns3::TracedValueCallback::Uint64");
+    static TypeId tid = TypeId("ns3::RdmaTxQueuePair")
+                            .SetParent<Object>()
+                            .SetGroupName("Libcc")
+                            .AddConstructor<RdmaTxQueuePair>()
+                            .AddTraceSource("Rate", "Pacing rate libcc set for this flow, bits/s",
+                                            MakeTraceSourceAccessor(&RdmaTxQueuePair::m_rate),
+                                            "ns3::TracedValueCallback::Uint64")
+                            .AddTraceSource("Window",
+                                            "Window libcc set for this flow, bytes in flight "
+                                            "(UINT64_MAX: unlimited)",
+                                            MakeTraceSourceAccessor(&RdmaTxQueuePair::m_window),
+                                            "ns3::TracedValueCallback::Uint64");
     return tid;
 }
 
 RdmaTxQueuePair::RdmaTxQueuePair()
-    : m_localQpn(0),
-      m_peerQpn(0),
-      m_payload(1000),
-      m_sndNxt(0),
-      m_sndUna(0),
-      m_maxSent(0),
-      m_nextAvailPs(0),
-      m_lastProgressNs(0),
-      m_retxBytes(0),
-      m_timeouts(0),
-      m_finishNs(0),
-      m_finished(false),
-      m_probePending(false),
-      m_rate(0),
-      m_window(LIBCC_WINDOW_UNLIMITED)
+    : m_localQpn(0)
+    , m_peerQpn(0)
+    , m_payload(1000)
+    , m_sndNxt(0)
+    , m_sndUna(0)
+    , m_maxSent(0)
+    , m_nextAvailPs(0)
+    , m_lastProgressNs(0)
+    , m_retxBytes(0)
+    , m_timeouts(0)
+    , m_finishNs(0)
+    , m_finished(false)
+    , m_probePending(false)
+    , m_rate(0)
+    , m_window(LIBCC_WINDOW_UNLIMITED)
 {
 }
 
@@ -70,9 +68,7 @@ RdmaTxQueuePair::StartCc(const libcc_params* params, uint64_t lineRateBps, uint3
     fi.line_rate_bps = lineRateBps;
     fi.base_rtt_ns = m_flow.baseRttNs;
     fi.mtu_bytes = mtuWireBytes;
-    m_cc = std::make_unique<LibccRp>(params,
-                                     fi,
-                                     MakeCallback(&RdmaTxQueuePair::RateChanged, this),
+    m_cc = std::make_unique<LibccRp>(params, fi, MakeCallback(&RdmaTxQueuePair::RateChanged, this),
                                      MakeCallback(&RdmaTxQueuePair::WindowChanged, this),
                                      MakeCallback(&RdmaTxQueuePair::ProbeRequested, this));
     // The initial values are set without callbacks.
@@ -140,9 +136,8 @@ RdmaTxQueuePair::OnSent(uint32_t payload, uint32_t wireBytes, uint64_t nowPs)
     // Pace in picoseconds: at 100 Gbps a 1 KB packet takes 85.76 ns, and
     // rounding every gap to whole ns would cost up to 1% of throughput.
     uint64_t rate = m_rate > 0 ? static_cast<uint64_t>(m_rate) : 1;
-    uint64_t gapPs = static_cast<uint64_t>((static_cast<unsigned __int128>(wireBytes) * 8 *
-                                            1000000000000ull) /
-                                           rate);
+    uint64_t gapPs = static_cast<uint64_t>(
+        (static_cast<unsigned __int128>(wireBytes) * 8 * 1000000000000ull) / rate);
     m_nextAvailPs = std::max(m_nextAvailPs, nowPs) + gapPs;
 }
 

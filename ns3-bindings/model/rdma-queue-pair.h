@@ -25,14 +25,14 @@ namespace ns3
 /// What a flow is, as the flow helper installs it.
 struct RdmaFlowParams
 {
-    uint32_t flowId = 0;    ///< global id (flow file order)
+    uint32_t flowId = 0; ///< global id (flow file order)
     uint32_t srcNode = 0;
     uint32_t dstNode = 0;
-    uint32_t srcIp = 0;     ///< host order; set by RdmaNic::Connect
+    uint32_t srcIp = 0; ///< host order; set by RdmaNic::Connect
     uint32_t dstIp = 0;
-    uint16_t sport = 0;     ///< UDP source port (ECMP entropy, fct file)
-    uint16_t dport = 100;   ///< flow file's dport (fct file only)
-    uint8_t prio = 3;       ///< priority group of the data packets
+    uint16_t sport = 0;   ///< UDP source port (ECMP entropy, fct file)
+    uint16_t dport = 100; ///< flow file's dport (fct file only)
+    uint8_t prio = 3;     ///< priority group of the data packets
     uint64_t sizeBytes = 0;
     uint64_t startNs = 0;
     uint64_t baseRttNs = 0;     ///< base RTT of the path (libcc T, ideal FCT)
@@ -208,7 +208,7 @@ struct RdmaRxQueuePair
     RdmaFlowParams flow;
     uint32_t localQpn = 0;
     uint32_t peerQpn = 0;
-    uint64_t expected = 0;      ///< next byte expected (cumulative ACK)
+    uint64_t expected = 0; ///< next byte expected (cumulative ACK)
     uint64_t duplicateBytes = 0;
     uint64_t outOfOrderPkts = 0;
     uint64_t nackSeq = UINT64_MAX; ///< seq of the last NACK sent

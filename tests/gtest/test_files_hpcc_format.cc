@@ -93,9 +93,8 @@ TEST(FilesTopology, UnitsOfRatesAndDelays)
 
 TEST(FilesTopology, BadRateNamesFileLineField)
 {
-    auto e = Fails([] {
-        ParseTopology(Replace(kDumbbell, "3 4 100Gbps", "3 4 100Gbs"), "topo.txt");
-    });
+    auto e =
+        Fails([] { ParseTopology(Replace(kDumbbell, "3 4 100Gbps", "3 4 100Gbs"), "topo.txt"); });
     EXPECT_EQ(e.File(), "topo.txt");
     EXPECT_EQ(e.Line(), 5u);
     EXPECT_EQ(e.Field(), "rate");
@@ -108,7 +107,9 @@ TEST(FilesTopology, BadDelayAndErrorRate)
     auto e = Fails([] { ParseTopology(Replace(kDumbbell, "0.001ms 0\n1 3", "1xs 0\n1 3"), "t"); });
     EXPECT_EQ(e.Line(), 3u);
     EXPECT_EQ(e.Field(), "delay");
-    e = Fails([] { ParseTopology(Replace(kDumbbell, "5 2 100Gbps 0.001ms 0", "5 2 100Gbps 0.001ms 2"), "t"); });
+    e = Fails([] {
+        ParseTopology(Replace(kDumbbell, "5 2 100Gbps 0.001ms 0", "5 2 100Gbps 0.001ms 2"), "t");
+    });
     EXPECT_EQ(e.Line(), 7u);
     EXPECT_EQ(e.Field(), "error_rate");
 }
@@ -146,9 +147,7 @@ TEST(FilesTopology, CountsAndFieldCounts)
 TEST(FilesTopology, HostWithTwoLinks)
 {
     // Host 0 linked to switches 3 and 4: a host has one NIC.
-    auto e = Fails([] {
-        ParseTopology(Replace(kDumbbell, "1 3 100Gbps", "0 4 100Gbps"), "t");
-    });
+    auto e = Fails([] { ParseTopology(Replace(kDumbbell, "1 3 100Gbps", "0 4 100Gbps"), "t"); });
     EXPECT_EQ(e.Line(), 4u);
     EXPECT_EQ(e.Field(), "node_a");
 }
@@ -216,9 +215,8 @@ TEST(FilesOutput, FctLineHasTheHpccColumns)
     WriteFctLine(f, 2, 300, 10000, 100, 1000000, 2000000000, 95000, 93000);
     WritePfcLine(f, 385373, 3, 1, 2, true);
     std::fclose(f);
-    EXPECT_EQ(std::string(buf),
-              "0b000201 0b012c01 10000 100 1000000 2000000000 95000 93000\n"
-              "385373 3 1 2 1\n");
+    EXPECT_EQ(std::string(buf), "0b000201 0b012c01 10000 100 1000000 2000000000 95000 93000\n"
+                                "385373 3 1 2 1\n");
     free(buf);
 }
 

@@ -138,9 +138,7 @@ struct Seen
         rate = r;
         rateCalls++;
     }
-    void OnWindow(uint64_t)
-    {
-    }
+    void OnWindow(uint64_t) {}
 };
 
 // The pending event's time in ns.

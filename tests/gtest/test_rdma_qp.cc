@@ -114,9 +114,9 @@ TEST(RdmaQp, NackGoesBackN)
 TEST(RdmaQp, RetransmissionTimeout)
 {
     auto qp = MakeQp(3000, 100000000000ull, LIBCC_WINDOW_UNLIMITED);
-    const uint64_t rto = 100000; // 100 us
+    const uint64_t rto = 100000;                      // 100 us
     EXPECT_EQ(qp->NextTimeoutCheck(rto), UINT64_MAX); // nothing outstanding
-    qp->OnSent(1000, 1094, 1000 * 1000);               // at 1 us (ps argument)
+    qp->OnSent(1000, 1094, 1000 * 1000);              // at 1 us (ps argument)
     qp->OnSent(1000, 1094, 1000 * 1000);
     qp->OnSent(1000, 1094, 1000 * 1000);
     // The clock started when the first packet left: 1 us + 100 us.
