@@ -14,6 +14,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <unordered_set>
 
 namespace ns3
 {
@@ -170,6 +171,11 @@ SwitchNode::GetTypeId()
                           "data and ACKs to share a path.",
                           UintegerValue(0), MakeUintegerAccessor(&SwitchNode::m_ecmpSeed),
                           MakeUintegerChecker<uint32_t>())
+            .AddAttribute("EcmpTierSalt",
+                          "Mix the switch's tier (hops to the nearest host) into the ECMP seed: "
+                          "tiers choose independently, one tier's switches stay symmetric.",
+                          BooleanValue(true), MakeBooleanAccessor(&SwitchNode::m_ecmpTierSalt),
+                          MakeBooleanChecker())
             .AddAttribute("PauseQuanta",
                           "Quanta of the PAUSE frames sent at XOFF (units of 512 bit times at "
                           "the ingress link's rate); refreshed every half of that while XOFF.",
@@ -231,6 +237,9 @@ SwitchNode::SwitchNode()
     , m_cpsBuilt(false)
     , m_maxHops(LIBCC_INT_MAX_HOPS)
     , m_ecmpSeed(0)
+    , m_ecmpTierSalt(true)
+    , m_tier(0)
+    , m_ecmpSeedEff(0)
     , m_pauseQuanta(0xFFFF)
     , m_bufferBytes(12 * 1024 * 1024)
     , m_pfcStaticThreshold(0)
@@ -259,6 +268,8 @@ SwitchNode::~SwitchNode()
 void
 SwitchNode::DoInitialize()
 {
+    // The topology is complete now: the tier (and so the ECMP seed) is final.
+    m_routesDirty = true;
     EnsureSetup();
     Node::DoInitialize();
 }
@@ -382,6 +393,8 @@ SwitchNode::RebuildRouteIndex()
         std::sort(ports.begin(), ports.end(),
                   [&](uint32_t x, uint32_t y) { return peerId(x) < peerId(y); });
     }
+    m_tier = ComputeTier();
+    m_ecmpSeedEff = m_ecmpTierSalt ? Mix32(m_ecmpSeed ^ (m_tier * 0x9e3779b9u)) : m_ecmpSeed;
     size_t cap = 16;
     while (cap < m_groupDst.size() * 2)
     {
@@ -400,6 +413,63 @@ SwitchNode::RebuildRouteIndex()
         m_routeIndex[s].group = static_cast<uint32_t>(g + 1);
     }
     m_routesDirty = false;
+}
+
+uint32_t
+SwitchNode::ComputeTier() const
+{
+    // Breadth-first over the links until a node that is not a switch.
+    std::vector<const SwitchNode*> frontier{this};
+    std::unordered_set<const SwitchNode*> seen{this};
+    for (uint32_t dist = 1; !frontier.empty(); dist++)
+    {
+        std::vector<const SwitchNode*> next;
+        for (const SwitchNode* sw : frontier)
+        {
+            for (uint32_t i = 0; i < sw->GetNDevices(); i++)
+            {
+                Ptr<QbbNetDevice> dev = DynamicCast<QbbNetDevice>(sw->GetDevice(i));
+                Ptr<QbbChannel> ch = dev ? DynamicCast<QbbChannel>(dev->GetChannel()) : nullptr;
+                Ptr<QbbNetDevice> peer = ch ? ch->GetPeer(dev) : nullptr;
+                Ptr<Node> n = peer ? peer->GetNode() : nullptr;
+                if (!n)
+                {
+                    continue;
+                }
+                const SwitchNode* psw = dynamic_cast<const SwitchNode*>(PeekPointer(n));
+                if (!psw)
+                {
+                    return dist;
+                }
+                if (seen.insert(psw).second)
+                {
+                    next.push_back(psw);
+                }
+            }
+        }
+        frontier.swap(next);
+    }
+    return 0;
+}
+
+uint32_t
+SwitchNode::GetTier() const
+{
+    if (m_routesDirty)
+    {
+        const_cast<SwitchNode*>(this)->RebuildRouteIndex();
+    }
+    return m_tier;
+}
+
+uint32_t
+SwitchNode::GetEffectiveEcmpSeed() const
+{
+    if (m_routesDirty)
+    {
+        const_cast<SwitchNode*>(this)->RebuildRouteIndex();
+    }
+    return m_ecmpSeedEff;
 }
 
 int32_t
@@ -424,7 +494,7 @@ SwitchNode::LookupRoute(uint32_t src, uint32_t dst, uint16_t sport, uint16_t dpo
             {
                 return static_cast<int32_t>(ports[0]);
             }
-            uint32_t h = SymmetricHash(src, dst, sport, dport, proto, m_ecmpSeed);
+            uint32_t h = SymmetricHash(src, dst, sport, dport, proto, m_ecmpSeedEff);
             return static_cast<int32_t>(ports[h % ports.size()]);
         }
         s = (s + 1) & m_routeMask;

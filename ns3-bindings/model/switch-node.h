@@ -77,6 +77,15 @@ class SwitchNode : public Node
     /// This switch's FNCC All_INT_Table (nullptr unless algo is fncc).
     const libcc_int_table* GetIntTable() const;
 
+    /**
+     * Hops from this switch to the nearest non-switch node (a host): 1 for a
+     * ToR/leaf, 2 for an aggregation/spine, 3 for a core. Computed by walking
+     * the links when routes are (re)built; 0 if no host is reachable.
+     */
+    uint32_t GetTier() const;
+    /// The seed the ECMP hash uses: EcmpSeed, mixed with the tier if EcmpTierSalt.
+    uint32_t GetEffectiveEcmpSeed() const;
+
     /// The symmetric 5-tuple hash: equal for (s,d,sp,dp,p) and (d,s,dp,sp,p).
     static uint32_t SymmetricHash(uint32_t src, uint32_t dst, uint16_t sport, uint16_t dport,
                                   uint8_t proto, uint32_t seed);
@@ -124,6 +133,7 @@ class SwitchNode : public Node
     void BuildCps();
     void FreeCps();
     void RebuildRouteIndex();
+    uint32_t ComputeTier() const;
     void OnMmuPfc(uint32_t port, uint8_t prio, bool pause);
     void RefreshPause(uint32_t port, uint8_t prio);
     static uint64_t RandForCp(void* user);
@@ -147,6 +157,9 @@ class SwitchNode : public Node
 
     // attributes
     uint32_t m_ecmpSeed;
+    bool m_ecmpTierSalt;
+    mutable uint32_t m_tier;
+    mutable uint32_t m_ecmpSeedEff;
     uint16_t m_pauseQuanta;
     uint64_t m_bufferBytes;
     uint64_t m_pfcStaticThreshold;

@@ -5,6 +5,7 @@
 #include "test_qbb_util.h"
 
 #include "ns3/ethernet-header.h"
+#include "ns3/uinteger.h"
 
 #include <gtest/gtest.h>
 #include <map>
@@ -222,4 +223,193 @@ TEST_F(SwitchForwardingTest, PacketWithoutRouteIsDroppedAndCounted)
     EXPECT_TRUE(st.H(1).rx.empty());
     EXPECT_EQ(st.sw->LookupRoute(0x0A000001, 0x0A090909, 1, 2, 17), -1);
     EXPECT_EQ(st.sw->LookupRoute(0x0A000001, 0x0A000002, 1, 2, 17), 1);
+}
+
+namespace
+{
+
+struct PathLog
+{
+    // flow's non-4791 port -> switch ids in the order the packet reached them
+    std::map<uint16_t, std::vector<uint32_t>> data;
+    std::map<uint16_t, std::vector<uint32_t>> ack;
+};
+
+struct NodeProbe
+{
+    PathLog* log;
+    uint32_t node;
+};
+
+void
+OnSwitchRx(NodeProbe* probe, Ptr<const Packet> frame)
+{
+    Ptr<Packet> p = frame->Copy();
+    EthernetHeader eth(false);
+    p->RemoveHeader(eth);
+    RocePacketInfo info;
+    if (!RoceParse(p, info))
+    {
+        return;
+    }
+    uint16_t flow = info.sport == ROCEV2_UDP_PORT ? info.dport : info.sport;
+    auto& m = info.type == RocePktType::DATA ? probe->log->data : probe->log->ack;
+    m[flow].push_back(probe->node);
+}
+
+} // namespace
+
+TEST_F(SwitchForwardingTest, FatTreeAckPathIsTheReverseOfTheDataPath)
+{
+    // k = 4 fat tree: pods p = 0..3 with edges e(p,0..1) and aggregations
+    // a(p,0..1); cores c(0..3); a(p,j) connects to c(2j) and c(2j+1). One
+    // host under e(0,0) and one under e(3,1). The ECMP seed is mixed with
+    // the switch's tier (edge 1, agg 2, core 3), so the edge's choice of an
+    // agg and the agg's choice of a core are independent (with one seed
+    // everywhere both use the same hash bit and only 2 of the 4 cores carry
+    // traffic), while both edges (and both aggs) of a path agree.
+    std::vector<std::vector<Ptr<SwitchNode>>> e(4), a(4);
+    for (int p = 0; p < 4; p++)
+    {
+        for (int j = 0; j < 2; j++)
+        {
+            e[p].push_back(CreateObject<SwitchNode>());
+        }
+        for (int j = 0; j < 2; j++)
+        {
+            a[p].push_back(CreateObject<SwitchNode>());
+        }
+    }
+    std::vector<Ptr<SwitchNode>> c;
+    for (int i = 0; i < 4; i++)
+    {
+        c.push_back(CreateObject<SwitchNode>());
+    }
+    QbbHelper h;
+    h.SetDeviceAttribute("DataRate", DataRateValue(DataRate("100Gbps")));
+    h.SetChannelAttribute("Delay", TimeValue(MicroSeconds(1)));
+    // port numbers: edge: 0 host, 1..2 aggs; agg: 0..1 edges, 2..3 cores;
+    // core: 0..3 pods.
+    Ptr<Node> n0 = CreateObject<Node>();
+    Ptr<Node> n1 = CreateObject<Node>();
+    TestHost h0, h1;
+    h0.Attach(DynamicCast<QbbNetDevice>(h.Install(n0, e[0][0]).Get(0)));
+    h1.Attach(DynamicCast<QbbNetDevice>(h.Install(n1, e[3][1]).Get(0)));
+    for (int p = 0; p < 4; p++)
+    {
+        if (!(p == 0) && !(p == 3))
+        {
+            h.Install(CreateObject<Node>(), e[p][0]); // keep port 0 = host everywhere
+            h.Install(CreateObject<Node>(), e[p][1]);
+        }
+        else
+        {
+            h.Install(CreateObject<Node>(), e[p][p == 0 ? 1 : 0]);
+        }
+        for (int i = 0; i < 2; i++)
+        {
+            for (int j = 0; j < 2; j++)
+            {
+                h.Install(e[p][i], a[p][j]); // e port 1+j, a port i
+            }
+        }
+    }
+    for (int p = 0; p < 4; p++)
+    {
+        for (int j = 0; j < 2; j++)
+        {
+            for (int m = 0; m < 2; m++)
+            {
+                h.Install(a[p][j], c[2 * j + m]); // a port 2+m, core port p
+            }
+        }
+    }
+    Ipv4Address addr[2] = {Ipv4Address("10.0.0.1"), Ipv4Address("10.0.3.2")};
+    int hostPod[2] = {0, 3};
+    int hostEdge[2] = {0, 1};
+    for (int x = 0; x < 2; x++)
+    {
+        int hp = hostPod[x];
+        int he = hostEdge[x];
+        for (int p = 0; p < 4; p++)
+        {
+            for (int i = 0; i < 2; i++)
+            {
+                if (p == hp && i == he)
+                {
+                    e[p][i]->AddRoute(addr[x], 0);
+                }
+                else
+                {
+                    e[p][i]->AddRoute(addr[x], 1);
+                    e[p][i]->AddRoute(addr[x], 2);
+                }
+            }
+            for (int j = 0; j < 2; j++)
+            {
+                if (p == hp)
+                {
+                    a[p][j]->AddRoute(addr[x], he);
+                }
+                else
+                {
+                    // reverse order on purpose: the switch sorts by neighbour id
+                    a[p][j]->AddRoute(addr[x], 3);
+                    a[p][j]->AddRoute(addr[x], 2);
+                }
+            }
+        }
+        for (int i = 0; i < 4; i++)
+        {
+            c[i]->AddRoute(addr[x], hp);
+        }
+    }
+    PathLog log;
+    std::vector<std::unique_ptr<NodeProbe>> probes;
+    auto probeAll = [&](Ptr<SwitchNode> sw) {
+        probes.push_back(std::make_unique<NodeProbe>(NodeProbe{&log, sw->GetId()}));
+        for (uint32_t port = 0; port < sw->GetNPorts(); port++)
+        {
+            sw->GetPort(port)->TraceConnectWithoutContext(
+                "PhyRxEnd", MakeBoundCallback(&OnSwitchRx, probes.back().get()));
+        }
+    };
+    for (int p = 0; p < 4; p++)
+    {
+        for (int j = 0; j < 2; j++)
+        {
+            probeAll(e[p][j]);
+            probeAll(a[p][j]);
+        }
+    }
+    for (auto& sw : c)
+    {
+        probeAll(sw);
+    }
+    for (uint16_t f = 0; f < 32; f++)
+    {
+        uint16_t sp = static_cast<uint16_t>(2000 + f);
+        Simulator::Schedule(NanoSeconds(100 * f), &TestHost::Send, &h0,
+                            MakeData("10.0.0.1", "10.0.3.2", sp, 1000), 3);
+        Simulator::Schedule(NanoSeconds(100 * f + 50), &TestHost::Send, &h1,
+                            MakeAck("10.0.3.2", "10.0.0.1", sp), 3);
+    }
+    Simulator::Run();
+    ASSERT_EQ(log.data.size(), 32u);
+    std::set<uint32_t> cores;
+    for (const auto& [flow, path] : log.data)
+    {
+        ASSERT_EQ(path.size(), 5u) << "edge, agg, core, agg, edge";
+        std::vector<uint32_t> rev(path.rbegin(), path.rend());
+        EXPECT_EQ(log.ack[flow], rev) << "flow sport " << flow;
+        cores.insert(path[2]);
+    }
+    EXPECT_EQ(cores.size(), 4u) << "32 flows should use every core";
+    EXPECT_EQ(e[1][0]->GetTier(), 1u);
+    EXPECT_EQ(a[2][1]->GetTier(), 2u);
+    EXPECT_EQ(c[3]->GetTier(), 3u);
+    EXPECT_EQ(e[0][0]->GetEffectiveEcmpSeed(), e[3][1]->GetEffectiveEcmpSeed());
+    EXPECT_NE(e[0][0]->GetEffectiveEcmpSeed(), a[0][0]->GetEffectiveEcmpSeed());
+    EXPECT_EQ(h1.rx.size(), 32u);
+    EXPECT_EQ(h0.rx.size(), 32u);
 }
