@@ -254,13 +254,19 @@ SampleRates(RateSamples* s, Ptr<RdmaTxQueuePair> a, Ptr<RdmaTxQueuePair> b)
 TEST(E2eDcqcn, TwoToOneMakesCnpsAndConvergesToHalfEach)
 {
     // The paper's dumbbell (2 senders, 3 switches, 100 Gbps, 1.5 us) with
-    // the DCQCN paper's parameters. Two identical flows share one port: the
-    // CP marks both with the same probability, so at DCQCN's fixed point
-    // their rates are equal and together fill the port: 50 Gbps each.
+    // the DCQCN paper's timers and steps. Two identical flows share one
+    // port: the CP marks both with the same probability, so at DCQCN's fixed
+    // point their rates are equal and together fill the port: 50 Gbps each.
+    // DCQCN reaches fairness through its multiplicative decreases: every cut
+    // by alpha/2 shrinks the gap between the rates by that factor. With the
+    // firmware's g (alpha gain) of 5/1024 and a 1% marking ceiling alpha stays
+    // small and closing a 20 Gbps gap takes tens of ms; g = 1/16 and marking
+    // up to 20% at 100 KB make it a few hundred us, so 2-4 ms is settled.
     RdmaNetwork net;
-    net.SetCongestionControl("dcqcn", "kmin=5KB,kmax=200KB,pmax=0.01,g=0.00390625,dce_tcp_rtt=55us,"
-                                      "rpg_time_reset=55us,rpg_byte_reset=10MB,rpg_threshold=5,"
-                                      "rpg_ai_rate=40Mbps,rpg_hai_rate=400Mbps");
+    net.SetCongestionControl("dcqcn",
+                             "kmin=5KB,kmax=100KB,pmax=0.2,g=0.0625,dce_tcp_rtt=55us,"
+                             "rpg_time_reset=55us,rpg_byte_reset=10MB,rpg_threshold=5,"
+                             "rpg_ai_rate=40Mbps,rpg_hai_rate=400Mbps");
     net.SetSwitchAttribute("PfcStaticThreshold", UintegerValue(500000));
     net.Build(MakeDumbbellTopology(2, 3, G100, 1500));
     net.AddFlows(Incast(2, 2, 100000000));
