@@ -841,7 +841,8 @@ SwitchNode::Dequeue(uint32_t portIdx, const std::array<bool, QBB_N_PRIO>& paused
             cpk.ints = &ints;
             // The CP adds cpk.bytes to its tx counter before we can stamp;
             // count the hop it is about to add so txBytes matches the wire.
-            if (ints.n_hops < m_maxHops && (cpk.request_int || m_intTable))
+            // (FNCC stamps ACKs only; the HPCC family, packets that asked.)
+            if (ints.n_hops < m_maxHops && (m_intTable ? isAck : cpk.request_int))
             {
                 cpk.bytes += RoceIntHeader::HOP_BYTES;
             }

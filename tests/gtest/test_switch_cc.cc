@@ -196,6 +196,15 @@ TEST_F(SwitchCcTest, FnccAckCarriesTheRequestPathEgressPortRecord)
     EXPECT_EQ(a.ints.hop[0].ts_ns, 1437u);
     EXPECT_EQ(a.ints.hop[0].tx_bytes, 1024u);
     EXPECT_EQ(a.ints.hop[0].qlen_bytes, 1024u);
+    // Line bytes counted by the CPs: port 0 sent the ACK with its hop,
+    // 58 + 8 = 66 B IP, 84-byte frame, 104 line bytes; port 1 the three
+    // unstamped DATA packets, 3 x 1094.
+    libcc_int_hop rec;
+    ASSERT_EQ(libcc_cp_int_record(st.sw->GetCp(0), 0, 0, &rec), LIBCC_OK);
+    EXPECT_EQ(rec.tx_bytes, 104u);
+    ASSERT_EQ(libcc_cp_int_record(st.sw->GetCp(1), 0, 0, &rec), LIBCC_OK);
+    EXPECT_EQ(rec.tx_bytes, 3u * 1094u);
+    EXPECT_EQ(st.H(0).rx[0].packet->GetSize(), 66u);
     // The ingress-port tag is switch metadata: it does not leave the switch.
     FnccIngressPortTag tag;
     EXPECT_FALSE(st.H(0).rx[0].packet->PeekPacketTag(tag));
