@@ -15,6 +15,7 @@
 #include <mutex>
 #include <sstream>
 #include <stdexcept>
+#include <vector>
 
 namespace ns3
 {
@@ -56,7 +57,7 @@ class LibccParamAccessor : public AttributeAccessor
             auto p = dynamic_cast<const TimeValue*>(&value);
             if (!p)
                 return false;
-            v = p->Get().GetSeconds() * 1e9;
+            v = p->Get().ToDouble(Time::NS);
             break;
         }
         case LIBCC_UNIT_BYTES:
@@ -149,6 +150,31 @@ class LibccParamAccessor : public AttributeAccessor
     libcc_unit m_unit;
 };
 
+// Every parameter of an algorithm: libcc's common ones first, then its own.
+bool
+AllParams(const std::string& algorithm, std::vector<const libcc_param_desc*>& out)
+{
+    const libcc_param_desc* table = nullptr;
+    size_t n = 0;
+    if (libcc_algorithm_params(algorithm.c_str(), &table, &n) != LIBCC_OK)
+    {
+        return false;
+    }
+    const libcc_param_desc* common = nullptr;
+    size_t nc = 0;
+    libcc_common_params(&common, &nc);
+    out.clear();
+    for (size_t i = 0; i < nc; i++)
+    {
+        out.push_back(&common[i]);
+    }
+    for (size_t i = 0; i < n; i++)
+    {
+        out.push_back(&table[i]);
+    }
+    return true;
+}
+
 uint64_t
 ClampU64(double v)
 {
@@ -173,17 +199,16 @@ Format(libcc_unit unit, double v)
 TypeId
 BuildTypeId(const std::string& algorithm)
 {
-    const libcc_param_desc* table = nullptr;
-    size_t n = 0;
-    if (libcc_algorithm_params(algorithm.c_str(), &table, &n) != LIBCC_OK)
+    std::vector<const libcc_param_desc*> params;
+    if (!AllParams(algorithm, params))
     {
         throw std::invalid_argument("unknown libcc algorithm '" + algorithm + "'");
     }
     TypeId tid = TypeId(kPrefix + algorithm);
     tid.SetParent<LibccConfig>().SetGroupName("Libcc").AddConstructor<LibccConfig>();
-    for (size_t i = 0; i < n; i++)
+    for (const libcc_param_desc* pd : params)
     {
-        const libcc_param_desc& d = table[i];
+        const libcc_param_desc& d = *pd;
         std::string help = std::string(d.doc ? d.doc : "") + " [" +
                            (d.unit == LIBCC_UNIT_RATIO ? "ratio" : libcc_unit_name(d.unit)) +
                            ", default " + Format(d.unit, d.def) + ", range " +
@@ -371,16 +396,15 @@ LibccConfig::Get(const std::string& name) const
 std::string
 LibccConfig::ToAssignments() const
 {
-    const libcc_param_desc* table = nullptr;
-    size_t n = 0;
+    std::vector<const libcc_param_desc*> params;
     std::ostringstream os;
-    if (!GetParams() || libcc_algorithm_params(m_algorithm.c_str(), &table, &n) != LIBCC_OK)
+    if (!GetParams() || !AllParams(m_algorithm, params))
     {
         return "";
     }
-    for (size_t i = 0; i < n; i++)
+    for (size_t i = 0; i < params.size(); i++)
     {
-        const libcc_param_desc& d = table[i];
+        const libcc_param_desc& d = *params[i];
         double v = Get(d.name);
         char buf[64];
         switch (d.unit)
@@ -409,16 +433,15 @@ LibccConfig::ToAssignments() const
 std::string
 LibccConfig::Describe(const std::string& algorithm)
 {
-    const libcc_param_desc* table = nullptr;
-    size_t n = 0;
+    std::vector<const libcc_param_desc*> params;
     std::ostringstream os;
-    if (libcc_algorithm_params(algorithm.c_str(), &table, &n) != LIBCC_OK)
+    if (!AllParams(algorithm, params))
     {
         return "  (unknown algorithm)\n";
     }
-    for (size_t i = 0; i < n; i++)
+    for (const libcc_param_desc* pd : params)
     {
-        const libcc_param_desc& d = table[i];
+        const libcc_param_desc& d = *pd;
         os << "    " << d.name << "=" << Format(d.unit, d.def) << "  [" << Format(d.unit, d.min)
            << " .. " << Format(d.unit, d.max) << "]  " << (d.doc ? d.doc : "") << "\n";
     }

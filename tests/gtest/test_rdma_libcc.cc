@@ -30,12 +30,20 @@ TEST(RdmaLibccConfig, EveryAlgorithmHasATypeIdWithItsParameters)
         const libcc_param_desc* table;
         size_t n;
         ASSERT_EQ(libcc_algorithm_params(*a, &table, &n), LIBCC_OK);
+        const libcc_param_desc* common;
+        size_t nc;
+        libcc_common_params(&common, &nc);
+        // ack_interval, max_hops, activity_window come first for everyone.
+        ASSERT_EQ(nc, 3u);
         TypeId tid = LibccConfig::GetTypeIdFor(*a);
         EXPECT_EQ(tid.GetName(), std::string("ns3::LibccConfig::") + *a);
-        ASSERT_EQ(tid.GetAttributeN(), n) << *a;
-        for (size_t i = 0; i < n; i++)
+        ASSERT_EQ(tid.GetAttributeN(), nc + n) << *a;
+        EXPECT_EQ(tid.GetAttribute(0).name, "ack_interval");
+        EXPECT_EQ(tid.GetAttribute(1).name, "max_hops");
+        EXPECT_EQ(tid.GetAttribute(2).name, "activity_window");
+        for (size_t i = 0; i < nc + n; i++)
         {
-            EXPECT_EQ(tid.GetAttribute(i).name, table[i].name);
+            EXPECT_EQ(tid.GetAttribute(i).name, i < nc ? common[i].name : table[i - nc].name);
             // The help names the unit and range.
             EXPECT_NE(tid.GetAttribute(i).help.find("range"), std::string::npos);
         }
@@ -71,6 +79,19 @@ TEST(RdmaLibccConfig, AttributesUseTheUnitsTypes)
     TimeValue t;
     c->GetAttribute("rpg_time_reset", t);
     EXPECT_EQ(t.Get(), MicroSeconds(50));
+}
+
+TEST(RdmaLibccConfig, CommonParametersAreAttributesToo)
+{
+    // m (ACK every m packets) is a common parameter: a count, default 1.
+    Ptr<LibccConfig> c = LibccConfig::Create("none");
+    UintegerValue m;
+    ASSERT_TRUE(c->GetAttributeFailSafe("ack_interval", m));
+    EXPECT_EQ(m.Get(), 1u);
+    EXPECT_TRUE(c->SetAttributeFailSafe("ack_interval", UintegerValue(8)));
+    EXPECT_DOUBLE_EQ(c->Get("ack_interval"), 8);
+    EXPECT_TRUE(c->SetAttributeFailSafe("activity_window", TimeValue(MicroSeconds(30))));
+    EXPECT_DOUBLE_EQ(c->Get("activity_window"), 30000);
 }
 
 TEST(RdmaLibccConfig, ConfigSetDefaultReachesNewObjects)
@@ -116,12 +137,11 @@ TEST(RdmaLibccConfig, AssignmentsRoundTripExactly)
 {
     Ptr<LibccConfig> a = LibccConfig::Create("dcqcn", "rpg_ai_rate=12345678bps,g=0.0123");
     Ptr<LibccConfig> b = LibccConfig::Create("dcqcn", a->ToAssignments());
-    const libcc_param_desc* table;
-    size_t n;
-    ASSERT_EQ(libcc_algorithm_params("dcqcn", &table, &n), LIBCC_OK);
-    for (size_t i = 0; i < n; i++)
+    TypeId tid = LibccConfig::GetTypeIdFor("dcqcn");
+    for (size_t i = 0; i < tid.GetAttributeN(); i++)
     {
-        EXPECT_DOUBLE_EQ(a->Get(table[i].name), b->Get(table[i].name)) << table[i].name;
+        std::string name = tid.GetAttribute(i).name;
+        EXPECT_DOUBLE_EQ(a->Get(name), b->Get(name)) << name;
     }
     EXPECT_DOUBLE_EQ(b->Get("rpg_ai_rate"), 12345678);
 }
