@@ -446,3 +446,26 @@ TEST(E2eIncast, FlowOpenedDuringTheRunGrowsTheNotificationPoint)
     EXPECT_EQ(net.GetNic(0)->GetCounters().ccErrors, 0u);
     Simulator::Destroy();
 }
+
+TEST(E2eAck, ReceiverAcksEveryMPackets)
+{
+    // ack_interval m = 4: a 100,000-byte flow is 100 full packets; the
+    // receiver acknowledges packets 4, 8, ..., 100: 25 ACKs (the last packet
+    // is also the 25th fourth, so it adds none), no NACK, no duplicate.
+    RdmaNetwork net;
+    net.SetCongestionControl("none", "ack_interval=4");
+    net.Build(MakeDumbbellTopology(1, 1, G100, 1000));
+    DeliveryCheck dc;
+    FlowDone fd;
+    Drops dr;
+    HookAll(net, &dc, &fd, &dr);
+    net.AddFlow(FlowSpec{0, 1, 3, 100, 100000, 0, 0}, 0);
+    Simulator::Stop(MilliSeconds(1));
+    Simulator::Run();
+    ASSERT_EQ(fd.recs.size(), 1u);
+    EXPECT_EQ(net.GetNic(1)->GetCounters().dataRcvd, 100u);
+    EXPECT_EQ(net.GetNic(1)->GetCounters().acksSent, 25u);
+    EXPECT_EQ(net.GetNic(1)->GetCounters().nacksSent, 0u);
+    EXPECT_EQ(net.GetNic(0)->GetCounters().acksRcvd, 25u);
+    Simulator::Destroy();
+}
