@@ -54,7 +54,7 @@ QbbChannel::GetPeer(Ptr<const QbbNetDevice> self) const
 }
 
 void
-QbbChannel::Transmit(Ptr<Packet> frame, Ptr<QbbNetDevice> src, Time txTime)
+QbbChannel::Transmit(Ptr<Packet> packet, Ptr<QbbNetDevice> src, Time txTime, bool macControl)
 {
     Ptr<QbbNetDevice> dst = GetPeer(src);
     if (!dst)
@@ -62,7 +62,8 @@ QbbChannel::Transmit(Ptr<Packet> frame, Ptr<QbbNetDevice> src, Time txTime)
         return; // an unconnected end: the frame leaves into the void
     }
     uint32_t context = dst->GetNode() ? dst->GetNode()->GetId() : 0;
-    Simulator::ScheduleWithContext(context, txTime + m_delay, &QbbNetDevice::Receive, dst, frame);
+    Simulator::ScheduleWithContext(context, txTime + m_delay, &QbbNetDevice::ReceivePacket, dst,
+                                   packet, macControl);
 }
 
 Time

@@ -26,9 +26,11 @@ class QbbChannel : public Channel
     bool Attach(Ptr<QbbNetDevice> device);
     /**
      * The frame's first bit leaves src now and its last bit after txTime;
-     * the peer receives it txTime + Delay from now.
+     * the peer receives it txTime + Delay from now. The Ethernet framing is
+     * not carried in the packet: `packet` is the IPv4 packet, or the PFC
+     * body when macControl (the EtherType the frame would carry).
      */
-    void Transmit(Ptr<Packet> frame, Ptr<QbbNetDevice> src, Time txTime);
+    void Transmit(Ptr<Packet> packet, Ptr<QbbNetDevice> src, Time txTime, bool macControl = false);
     Ptr<QbbNetDevice> GetPeer(Ptr<const QbbNetDevice> self) const;
     Time GetDelay() const;
 

@@ -246,14 +246,9 @@ QbbNetDevice::SendPfc(uint8_t prio, uint16_t quanta)
     }
     PfcPauseHeader pfc;
     pfc.SetQuanta(prio, quanta);
-    Ptr<Packet> frame = Create<Packet>();
-    frame->AddHeader(pfc);
-    EthernetHeader eth(false);
-    eth.SetSource(m_address);
-    eth.SetDestination(PAUSE_DST);
-    eth.SetLengthType(ETHERTYPE_MAC_CONTROL);
-    frame->AddHeader(eth);
-    m_pfcQueue.push_back(frame);
+    Ptr<Packet> body = Create<Packet>();
+    body->AddHeader(pfc);
+    m_pfcQueue.push_back(body);
     if (quanta > 0)
     {
         m_pausesSent[prio]++;
@@ -266,6 +261,39 @@ QbbNetDevice::SendPfc(uint8_t prio, uint16_t quanta)
     TriggerTransmit();
 }
 
+Mac48Address
+QbbNetDevice::PeerMac()
+{
+    if (!m_peerMacKnown && m_channel)
+    {
+        Ptr<QbbNetDevice> peer = m_channel->GetPeer(this);
+        if (peer)
+        {
+            m_peerMac = Mac48Address::ConvertFrom(peer->GetAddress());
+            m_peerMacKnown = true;
+        }
+    }
+    return m_peerMacKnown ? m_peerMac : Mac48Address::GetBroadcast();
+}
+
+Ptr<Packet>
+QbbNetDevice::MakeFrame(Ptr<const Packet> packet, bool macControl, bool outgoing,
+                        bool withFcs) const
+{
+    Ptr<Packet> frame = packet->Copy();
+    EthernetHeader eth(false);
+    Mac48Address peer = m_peerMacKnown ? m_peerMac : Mac48Address::GetBroadcast();
+    eth.SetSource(outgoing ? m_address : peer);
+    eth.SetDestination(macControl ? PAUSE_DST : (outgoing ? peer : m_address));
+    eth.SetLengthType(macControl ? ETHERTYPE_MAC_CONTROL : ETHERTYPE_IPV4);
+    frame->AddHeader(eth);
+    if (withFcs)
+    {
+        frame->AddTrailer(EthernetTrailer());
+    }
+    return frame;
+}
+
 void
 QbbNetDevice::TransmitNext()
 {
@@ -275,11 +303,9 @@ QbbNetDevice::TransmitNext()
     }
     if (!m_pfcQueue.empty())
     {
-        Ptr<Packet> frame = m_pfcQueue.front();
+        Ptr<Packet> body = m_pfcQueue.front();
         m_pfcQueue.pop_front();
-        WritePcap(frame);
-        frame->AddTrailer(EthernetTrailer());
-        StartFrame(frame, PAUSE_WIRE_BYTES);
+        StartFrame(body, PAUSE_WIRE_BYTES, true);
         return;
     }
     if (!m_source)
@@ -304,26 +330,11 @@ QbbNetDevice::TransmitNext()
         m_txCarry = 0;
         return;
     }
-    if (!m_peerMacKnown)
-    {
-        Ptr<QbbNetDevice> peer = m_channel->GetPeer(this);
-        m_peerMac =
-            peer ? Mac48Address::ConvertFrom(peer->GetAddress()) : Mac48Address::GetBroadcast();
-        m_peerMacKnown = peer != nullptr;
-    }
-    uint32_t ipBytes = packet->GetSize();
-    EthernetHeader eth(false);
-    eth.SetSource(m_address);
-    eth.SetDestination(m_peerMac);
-    eth.SetLengthType(ETHERTYPE_IPV4);
-    packet->AddHeader(eth);
-    WritePcap(packet);
-    packet->AddTrailer(EthernetTrailer());
-    StartFrame(packet, WireBytes(ipBytes));
+    StartFrame(packet, WireBytes(packet->GetSize()), false);
 }
 
 void
-QbbNetDevice::StartFrame(Ptr<Packet> frame, uint32_t wireBytes)
+QbbNetDevice::StartFrame(Ptr<Packet> packet, uint32_t wireBytes, bool macControl)
 {
     // Exact serialization: carry the sub-step remainder to the next frame so
     // that back-to-back frames average exactly DataRate at any resolution.
@@ -337,8 +348,20 @@ QbbNetDevice::StartFrame(Ptr<Packet> frame, uint32_t wireBytes)
     m_txBusy = true;
     m_txBytes += wireBytes;
     m_txPackets++;
-    m_txTrace(frame);
-    m_channel->Transmit(frame, this, txTime);
+    // The Ethernet framing exists on the wire (its bytes are in wireBytes);
+    // build it as packet bytes only for someone who looks at frames.
+    if (m_pcap || !m_txTrace.IsEmpty())
+    {
+        PeerMac();
+        Ptr<Packet> frame = MakeFrame(packet, macControl, true, false);
+        WritePcap(frame);
+        if (!m_txTrace.IsEmpty())
+        {
+            frame->AddTrailer(EthernetTrailer());
+            m_txTrace(frame);
+        }
+    }
+    m_channel->Transmit(packet, this, txTime, macControl);
     Simulator::Schedule(txTime, &QbbNetDevice::TransmitComplete, this);
 }
 
@@ -352,26 +375,40 @@ QbbNetDevice::TransmitComplete()
 void
 QbbNetDevice::Receive(Ptr<Packet> frame)
 {
-    uint32_t size = frame->GetSize();
-    m_rxBytes += (size < ETH_MIN_FRAME_BYTES ? ETH_MIN_FRAME_BYTES : size) + ETH_PREAMBLE_IFG_BYTES;
-    m_rxTrace(frame);
     EthernetTrailer fcs;
     frame->RemoveTrailer(fcs);
-    WritePcap(frame);
     EthernetHeader eth(false);
     frame->RemoveHeader(eth);
-    if (eth.GetLengthType() == ETHERTYPE_MAC_CONTROL)
+    ReceivePacket(frame, eth.GetLengthType() == ETHERTYPE_MAC_CONTROL);
+}
+
+void
+QbbNetDevice::ReceivePacket(Ptr<Packet> packet, bool macControl)
+{
+    m_rxBytes += macControl ? PAUSE_WIRE_BYTES : WireBytes(packet->GetSize());
+    if (m_pcap || !m_rxTrace.IsEmpty())
     {
-        HandlePause(frame);
+        PeerMac();
+        Ptr<Packet> frame = MakeFrame(packet, macControl, false, false);
+        WritePcap(frame);
+        if (!m_rxTrace.IsEmpty())
+        {
+            frame->AddTrailer(EthernetTrailer());
+            m_rxTrace(frame);
+        }
+    }
+    if (macControl)
+    {
+        HandlePause(packet);
         return;
     }
     if (!m_qbbRx.IsNull())
     {
-        m_qbbRx(this, frame);
+        m_qbbRx(this, packet);
     }
     else if (!m_rxCallback.IsNull())
     {
-        m_rxCallback(this, frame, eth.GetLengthType(), eth.GetSource());
+        m_rxCallback(this, packet, ETHERTYPE_IPV4, PeerMac());
     }
 }
 

@@ -152,8 +152,16 @@ class QbbNetDevice : public NetDevice
     /// Write every frame this device sends and receives (DLT_EN10MB, no FCS).
     void EnablePcap(const std::string& filename);
 
-    /// Called by the channel when the last bit of a frame arrived.
+    /// A whole Ethernet frame (header, payload, FCS) arrived: strip and dispatch.
     void Receive(Ptr<Packet> frame);
+    /**
+     * Called by the channel when the last bit of a frame arrived. Frames on
+     * a QbbChannel carry their Ethernet framing as a length only (it costs
+     * line time, see WireBytes, but no header objects per hop): packet is
+     * the IPv4 packet, or the PFC body when macControl. Traces and pcap see
+     * full frames, built only when someone listens.
+     */
+    void ReceivePacket(Ptr<Packet> packet, bool macControl);
 
     // NetDevice
     void SetIfIndex(const uint32_t index) override;
@@ -192,7 +200,11 @@ class QbbNetDevice : public NetDevice
   private:
     void TransmitNext();
     void TransmitComplete();
-    void StartFrame(Ptr<Packet> frame, uint32_t wireBytes);
+    void StartFrame(Ptr<Packet> packet, uint32_t wireBytes, bool macControl);
+    /// A copy of packet with the Ethernet header (and FCS if withFcs) it travels in.
+    Ptr<Packet> MakeFrame(Ptr<const Packet> packet, bool macControl, bool outgoing,
+                          bool withFcs) const;
+    Mac48Address PeerMac();
     void PauseExpired(uint8_t prio);
     void HandlePause(Ptr<Packet> frame);
     void WritePcap(Ptr<const Packet> frame);
@@ -211,7 +223,7 @@ class QbbNetDevice : public NetDevice
     uint64_t m_txCarry; //!< remainder (in 1/rate time steps) owed by back-to-back frames
     Mac48Address m_peerMac;
     bool m_peerMacKnown;
-    std::deque<Ptr<Packet>> m_pfcQueue; //!< PAUSE frames waiting for the line
+    std::deque<Ptr<Packet>> m_pfcQueue; //!< PAUSE bodies waiting for the line
     std::array<Time, QBB_N_PRIO> m_pausedUntil;
     std::array<EventId, QBB_N_PRIO> m_pauseEvent;
     std::array<uint64_t, QBB_N_PRIO> m_pausesSent;
@@ -225,8 +237,8 @@ class QbbNetDevice : public NetDevice
 
     TracedCallback<uint8_t, uint16_t> m_pfcTxTrace;
     TracedCallback<uint8_t, uint16_t> m_pfcRxTrace;
-    TracedCallback<Ptr<const Packet>> m_txTrace; //!< frame starts on the wire
-    TracedCallback<Ptr<const Packet>> m_rxTrace; //!< frame fully received
+    TracedCallback<Ptr<const Packet>> m_txTrace; //!< frame starts on the wire (with FCS)
+    TracedCallback<Ptr<const Packet>> m_rxTrace; //!< frame fully received (with FCS)
 };
 
 } // namespace ns3
