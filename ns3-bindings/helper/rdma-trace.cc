@@ -4,6 +4,7 @@
 
 #include <ns3/simulator.h>
 
+#include <algorithm>
 #include <cinttypes>
 #include <stdexcept>
 
@@ -194,6 +195,13 @@ RdmaTraceHelper::EnableSampling(Time interval, const std::string& queueCsv,
             }
         }
     }
+    m_pending = m_net.GetFlows();
+    std::stable_sort(m_pending.begin(), m_pending.end(),
+                     [](const Ptr<RdmaTxQueuePair>& a, const Ptr<RdmaTxQueuePair>& b) {
+                         return a->GetFlow().startNs < b->GetFlow().startNs;
+                     });
+    m_nextPending = 0;
+    m_activeFlows.clear();
     m_sampleEvent.Cancel();
     m_sampleEvent = Simulator::ScheduleNow(&RdmaTraceHelper::Sample, this);
 }
@@ -216,19 +224,26 @@ RdmaTraceHelper::Sample()
     }
     if (m_rate)
     {
-        for (const auto& qp : m_net.GetFlows())
+        while (m_nextPending < m_pending.size() &&
+               m_pending[m_nextPending]->GetFlow().startNs <= ns)
         {
-            const RdmaFlowParams& f = qp->GetFlow();
-            if (f.startNs > ns ||
-                (qp->IsFinished() && qp->GetFinishNs() + m_interval.GetNanoSeconds() < ns))
-            {
-                continue;
-            }
-            uint64_t w = qp->GetWindow();
-            std::fprintf(m_rate, "%" PRIu64 ",%u,%" PRIu64 ",%" PRId64 "\n", ns, f.flowId,
-                         qp->IsFinished() ? 0 : qp->GetRate(),
-                         w == LIBCC_WINDOW_UNLIMITED ? int64_t(-1) : int64_t(w));
+            m_activeFlows.push_back(m_pending[m_nextPending++]);
         }
+        size_t keep = 0;
+        for (size_t i = 0; i < m_activeFlows.size(); i++)
+        {
+            const Ptr<RdmaTxQueuePair>& qp = m_activeFlows[i];
+            uint64_t w = qp->GetWindow();
+            // A finished flow gets one last row with rate 0, then leaves.
+            std::fprintf(m_rate, "%" PRIu64 ",%u,%" PRIu64 ",%" PRId64 "\n", ns,
+                         qp->GetFlow().flowId, qp->IsFinished() ? 0 : qp->GetRate(),
+                         w == LIBCC_WINDOW_UNLIMITED ? int64_t(-1) : int64_t(w));
+            if (!qp->IsFinished())
+            {
+                m_activeFlows[keep++] = qp;
+            }
+        }
+        m_activeFlows.resize(keep);
     }
     if (m_link)
     {

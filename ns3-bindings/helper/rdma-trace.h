@@ -8,6 +8,7 @@
 //   queue.csv   time_ns,node,port,bytes: egress queue of every switch port,
 //               sampled every interval, a row only when the value changed
 //   rate.csv    time_ns,flow,rate_bps,window_bytes: every active flow, sampled
+//               (flows installed before EnableSampling)
 //   link.csv    time_ns,node,port,utilization: tracked links' tx share of the
 //               line rate over the last interval
 // and a progress line on stderr (simulated time, wall time) for long runs.
@@ -92,6 +93,11 @@ class RdmaTraceHelper
         uint64_t lastTx;
     };
     std::vector<LinkRef> m_links;
+    // Flows for rate.csv: not yet started (by start time) and active, so a
+    // sample costs the active flows, not every flow of the run.
+    std::vector<Ptr<RdmaTxQueuePair>> m_pending;
+    size_t m_nextPending = 0;
+    std::vector<Ptr<RdmaTxQueuePair>> m_activeFlows;
     uint64_t m_completed = 0;
     uint64_t m_pauses = 0;
     Time m_stop;
