@@ -3,6 +3,8 @@
 
 #include "ns3/udp-header.h"
 
+#include <cstring>
+
 namespace ns3
 {
 
@@ -298,19 +300,62 @@ RocePeekKey(Ptr<const Packet> packet, RoceFlowKey& key)
     return true;
 }
 
+uint16_t
+RoceIpv4Checksum(const uint8_t* h, uint32_t ihl)
+{
+    uint32_t sum = 0;
+    for (uint32_t i = 0; i + 1 < ihl; i += 2)
+    {
+        if (i != 10)
+        {
+            sum += (uint32_t(h[i]) << 8) | h[i + 1];
+        }
+    }
+    while (sum >> 16)
+    {
+        sum = (sum & 0xFFFF) + (sum >> 16);
+    }
+    return static_cast<uint16_t>(~sum & 0xFFFF);
+}
+
+namespace
+{
+
+void
+PutChecksum(uint8_t* h, uint32_t ihl)
+{
+    uint16_t c = RoceIpv4Checksum(h, ihl);
+    h[10] = static_cast<uint8_t>(c >> 8);
+    h[11] = static_cast<uint8_t>(c & 0xFF);
+}
+
+} // namespace
+
 bool
 RoceMarkCe(Ptr<Packet> packet)
 {
-    Ipv4Header ip;
-    packet->RemoveHeader(ip);
-    bool capable = ip.GetEcn() != Ipv4Header::ECN_NotECT;
-    if (capable)
+    uint8_t h[60];
+    if (packet->CopyData(h, IPV4_BYTES) < IPV4_BYTES || (h[0] >> 4) != 4)
     {
-        ip.SetEcn(Ipv4Header::ECN_CE);
+        return false;
     }
-    ip.EnableChecksum();
-    packet->AddHeader(ip);
-    return capable;
+    if ((h[1] & 0x3) == ROCE_ECN_NOT_ECT)
+    {
+        return false;
+    }
+    uint32_t ihl = (h[0] & 0x0F) * 4u;
+    if (ihl < IPV4_BYTES || packet->CopyData(h, ihl) < ihl)
+    {
+        return false;
+    }
+    // Rewrite the TOS byte and checksum as bytes: one copy, no header objects.
+    h[1] |= ROCE_ECN_CE;
+    PutChecksum(h, ihl);
+    packet->RemoveAtStart(ihl);
+    RoceRawHeader raw;
+    raw.Set(h, ihl);
+    packet->AddHeader(raw);
+    return true;
 }
 
 bool
@@ -342,28 +387,43 @@ RoceAppendIntHop(Ptr<Packet> packet, const libcc_int_hop& hop)
 bool
 RoceIntEditor::Open(Ptr<Packet> packet)
 {
-    RoceFlowKey key;
-    if (!RocePeekKey(packet, key) || !key.hasInt)
+    // One copy of everything up to the end of the largest INT header.
+    uint8_t
+        b[PREFIX_MAX + RoceIntHeader::BASE_BYTES + RoceIntHeader::HOP_BYTES * LIBCC_INT_MAX_HOPS];
+    uint32_t n = packet->CopyData(b, sizeof(b));
+    if (n < IPV4_BYTES || (b[0] >> 4) != 4)
     {
         return false;
     }
+    uint32_t ihl = (b[0] & 0x0F) * 4u;
+    uint32_t bth = ihl + UDP_BYTES;
+    uint32_t ext = bth + RoceBthHeader::SIZE;
+    static_assert(RoceRethHeader::SIZE == RoceAckHeader::SIZE, "one INT offset for both");
+    uint32_t off = ext + RoceRethHeader::SIZE;
+    if (ihl < IPV4_BYTES || b[9] != IP_PROTO_UDP || n < off + RoceIntHeader::BASE_BYTES)
+    {
+        return false;
+    }
+    RocePktType t = TypeOf(b[bth], b[ext]);
+    bool hasInt = IsAck(t) || (IsData(t) && (b[bth + 1] & RoceBthHeader::FLAG_INT));
+    uint8_t nHops = b[off + 1];
+    uint32_t intLen = RoceIntHeader::Size(nHops);
+    if (!hasInt || nHops > LIBCC_INT_MAX_HOPS || n < off + intLen)
+    {
+        return false;
+    }
+    std::memcpy(m_prefix, b, off);
+    m_prefixLen = off;
+    m_ihl = ihl;
+    m_oldIntLen = intLen;
+    m_int.SetFormat(b[off]);
+    m_int.Clear();
+    for (uint32_t h = 0; h < nHops; h++)
+    {
+        m_int.PushRaw(b + off + RoceIntHeader::BASE_BYTES + RoceIntHeader::HOP_BYTES * h);
+    }
+    packet->RemoveAtStart(off + intLen);
     m_packet = packet;
-    packet->RemoveHeader(m_ip);
-    UdpHeader udp;
-    packet->RemoveHeader(udp);
-    m_sport = udp.GetSourcePort();
-    m_dport = udp.GetDestinationPort();
-    packet->RemoveHeader(m_bth);
-    m_isAck = IsAck(key.type);
-    if (m_isAck)
-    {
-        packet->RemoveHeader(m_aeth);
-    }
-    else
-    {
-        packet->RemoveHeader(m_reth);
-    }
-    packet->RemoveHeader(m_int);
     return true;
 }
 
@@ -376,26 +436,83 @@ RoceIntEditor::Int()
 void
 RoceIntEditor::Close()
 {
-    Ptr<Packet> p = m_packet;
-    p->AddHeader(m_int);
-    if (m_isAck)
-    {
-        p->AddHeader(m_aeth);
-    }
-    else
-    {
-        p->AddHeader(m_reth);
-    }
-    p->AddHeader(m_bth);
-    // A fresh UDP header: its length is computed from the grown payload.
-    UdpHeader udp;
-    udp.SetSourcePort(m_sport);
-    udp.SetDestinationPort(m_dport);
-    p->AddHeader(udp);
-    m_ip.SetPayloadSize(p->GetSize());
-    m_ip.EnableChecksum();
-    p->AddHeader(m_ip);
+    uint8_t block[PREFIX_MAX + RoceIntHeader::BASE_BYTES +
+                  RoceIntHeader::HOP_BYTES * LIBCC_INT_MAX_HOPS];
+    std::memcpy(block, m_prefix, m_prefixLen);
+    uint32_t intLen = m_int.GetSerializedSize();
+    // The packet grew (or not) by the hops added: fix both length fields.
+    uint32_t ipLen = ((uint32_t(block[2]) << 8) | block[3]) + intLen - m_oldIntLen;
+    block[2] = static_cast<uint8_t>(ipLen >> 8);
+    block[3] = static_cast<uint8_t>(ipLen & 0xFF);
+    PutChecksum(block, m_ihl);
+    uint32_t udpLen = ((uint32_t(block[m_ihl + 4]) << 8) | block[m_ihl + 5]) + intLen - m_oldIntLen;
+    block[m_ihl + 4] = static_cast<uint8_t>(udpLen >> 8);
+    block[m_ihl + 5] = static_cast<uint8_t>(udpLen & 0xFF);
+    Buffer buf;
+    buf.AddAtStart(intLen);
+    m_int.Serialize(buf.Begin());
+    buf.CopyData(block + m_prefixLen, intLen);
+    RoceRawHeader raw;
+    raw.Set(block, m_prefixLen + intLen);
+    m_packet->AddHeader(raw);
     m_packet = nullptr;
+}
+
+// ---- raw header -----------------------------------------------------------------
+
+NS_OBJECT_ENSURE_REGISTERED(RoceRawHeader);
+
+TypeId
+RoceRawHeader::GetTypeId()
+{
+    static TypeId tid = TypeId("ns3::RoceRawHeader")
+                            .SetParent<Header>()
+                            .SetGroupName("Libcc")
+                            .AddConstructor<RoceRawHeader>();
+    return tid;
+}
+
+TypeId
+RoceRawHeader::GetInstanceTypeId() const
+{
+    return GetTypeId();
+}
+
+RoceRawHeader::RoceRawHeader()
+    : m_len(0)
+{
+}
+
+void
+RoceRawHeader::Set(const uint8_t* bytes, uint32_t len)
+{
+    m_len = len < MAX_BYTES ? len : MAX_BYTES;
+    std::memcpy(m_bytes, bytes, m_len);
+}
+
+uint32_t
+RoceRawHeader::GetSerializedSize() const
+{
+    return m_len;
+}
+
+void
+RoceRawHeader::Serialize(Buffer::Iterator start) const
+{
+    start.Write(m_bytes, m_len);
+}
+
+uint32_t
+RoceRawHeader::Deserialize(Buffer::Iterator start)
+{
+    start.Read(m_bytes, m_len);
+    return m_len;
+}
+
+void
+RoceRawHeader::Print(std::ostream& os) const
+{
+    os << "raw " << m_len << " bytes";
 }
 
 } // namespace ns3

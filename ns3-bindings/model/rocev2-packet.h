@@ -117,10 +117,11 @@ bool RoceGetInt(Ptr<const Packet> packet, libcc_int_list& list, uint8_t& format)
 bool RoceAppendIntHop(Ptr<Packet> packet, const libcc_int_hop& hop);
 
 /**
- * Edit a packet's INT header in place with one header round trip: Open
- * removes the headers down to the INT header, Close puts them back (with
- * IPv4/UDP lengths and the IPv4 checksum updated). A switch uses it once per
- * INT-carrying packet per hop.
+ * Edit a packet's INT header in place: Open takes the bytes from the IPv4
+ * header to the end of the INT header off the packet (one copy, no header
+ * objects), Close puts them back as one raw block with the IPv4 total
+ * length and checksum and the UDP length fixed for the hops added. A switch
+ * uses it once per INT-carrying packet per hop.
  */
 class RoceIntEditor
 {
@@ -132,16 +133,41 @@ class RoceIntEditor
     void Close();
 
   private:
+    static constexpr uint32_t PREFIX_MAX = 60 + 8 + 12 + 16; //!< IPv4 with options .. RETH/AETH
     Ptr<Packet> m_packet;
-    Ipv4Header m_ip;
-    uint16_t m_sport = 0;
-    uint16_t m_dport = 0;
-    RoceBthHeader m_bth;
-    RoceRethHeader m_reth;
-    RoceAckHeader m_aeth;
-    bool m_isAck = false;
+    uint8_t m_prefix[PREFIX_MAX] = {};
+    uint32_t m_prefixLen = 0;
+    uint32_t m_ihl = 0;
+    uint32_t m_oldIntLen = 0;
     RoceIntHeader m_int;
 };
+
+/**
+ * Bytes put back in front of a packet as they are (what RoceIntEditor and
+ * RoceMarkCe use instead of a stack of header objects).
+ */
+class RoceRawHeader : public Header
+{
+  public:
+    static constexpr uint32_t MAX_BYTES = 256;
+    static TypeId GetTypeId();
+    TypeId GetInstanceTypeId() const override;
+    RoceRawHeader();
+    /// Copy len bytes (at most MAX_BYTES).
+    void Set(const uint8_t* bytes, uint32_t len);
+    uint32_t GetSerializedSize() const override;
+    void Serialize(Buffer::Iterator start) const override;
+    /// Reads as many bytes as the last Set (a raw block has no length field).
+    uint32_t Deserialize(Buffer::Iterator start) override;
+    void Print(std::ostream& os) const override;
+
+  private:
+    uint8_t m_bytes[MAX_BYTES];
+    uint32_t m_len;
+};
+
+/// RFC 1071 checksum of an IPv4 header of ihl bytes (its checksum field ignored).
+uint16_t RoceIpv4Checksum(const uint8_t* header, uint32_t ihl);
 
 } // namespace ns3
 

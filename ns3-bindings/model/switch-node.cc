@@ -8,6 +8,7 @@
 #include "ns3/boolean.h"
 #include "ns3/double.h"
 #include "ns3/fatal-error.h"
+#include "ns3/rng-seed-manager.h"
 #include "ns3/simulator.h"
 #include "ns3/trace-source-accessor.h"
 #include "ns3/uinteger.h"
@@ -255,7 +256,6 @@ SwitchNode::SwitchNode()
     , m_noRoute(0)
     , m_intEncodeErrors(0)
 {
-    m_rng = CreateObject<UniformRandomVariable>();
 }
 
 SwitchNode::~SwitchNode()
@@ -556,7 +556,15 @@ SwitchNode::RandForCp(void* user)
 int64_t
 SwitchNode::AssignStreams(int64_t stream)
 {
+    // Only with a fixed stream do the CPs draw from ns-3's generator; by
+    // default they use libcc's own, seeded from RngSeed/RngRun (creating an
+    // ns-3 stream costs more than a small simulation's whole set-up).
+    if (!m_rng)
+    {
+        m_rng = CreateObject<UniformRandomVariable>();
+    }
     m_rng->SetStream(stream);
+    m_cpsBuilt = false;
     return 1;
 }
 
@@ -606,8 +614,14 @@ SwitchNode::BuildCps()
         info.switch_id = GetId();
         info.port_id = port->m_index;
         info.link_rate_bps = port->m_dev->GetDataRate().GetBitRate();
-        info.seed = (static_cast<uint64_t>(GetId()) << 32) | port->m_index;
-        info.rand = &SwitchNode::RandForCp;
+        // Different per port and switch, and per ns-3 run (RngSeed, RngRun).
+        uint64_t run =
+            (static_cast<uint64_t>(RngSeedManager::GetSeed()) << 32) ^ RngSeedManager::GetRun();
+        info.seed = (static_cast<uint64_t>(Mix32(static_cast<uint32_t>(run) ^
+                                                 Mix32(static_cast<uint32_t>(run >> 32))))
+                     << 32) ^
+                    (static_cast<uint64_t>(GetId()) << 16) ^ port->m_index;
+        info.rand = m_rng ? &SwitchNode::RandForCp : nullptr;
         info.rand_user_data = this;
         info.int_table = m_intTable;
         int rc = libcc_cp_new(&port->m_cp, m_ccParams, &info);
