@@ -155,6 +155,7 @@ class SwitchNode::Port : public QbbEgressSource
     std::array<uint64_t, QBB_N_PRIO> m_bytes{};
     uint64_t m_total = 0;
     uint8_t m_rrNext = 0;
+    std::array<uint32_t, 2> m_nonEmpty{}; //!< per class, bit p: queue of priority p has packets
     libcc_cp* m_cp = nullptr;
     std::array<EventId, QBB_N_PRIO> m_refresh; //!< PAUSE refresh while XOFF (as ingress)
 };
@@ -776,7 +777,9 @@ SwitchNode::Receive(Ptr<QbbNetDevice> dev, Ptr<Packet> packet)
     e.type = key.type;
     e.ecnCapable = ecnCapable;
     e.hasInt = key.hasInt;
-    port->m_q[prio][IsControl(key.type) ? CLASS_CONTROL : CLASS_DATA].Push(std::move(e));
+    uint32_t cls = IsControl(key.type) ? CLASS_CONTROL : CLASS_DATA;
+    port->m_q[prio][cls].Push(std::move(e));
+    port->m_nonEmpty[cls] |= 1u << prio;
     port->m_bytes[prio] += frameBytes;
     port->m_total += frameBytes;
     m_queueTrace(static_cast<uint32_t>(out), prio, port->m_bytes[prio]);
@@ -787,47 +790,44 @@ Ptr<Packet>
 SwitchNode::Dequeue(uint32_t portIdx, const std::array<bool, QBB_N_PRIO>& paused, uint8_t& prioOut)
 {
     Port* port = m_ports[portIdx].get();
-    int prio = -1;
-    uint32_t cls = CLASS_CONTROL;
-    // Control class first, highest priority first.
-    for (int p = QBB_N_PRIO - 1; p >= 0; p--)
+    uint32_t open = 0xFF;
+    for (uint32_t p = 0; p < QBB_N_PRIO; p++)
     {
-        if (!paused[p] && !port->m_q[p][CLASS_CONTROL].Empty())
-        {
-            prio = p;
-            break;
-        }
+        open &= ~(static_cast<uint32_t>(paused[p]) << p);
     }
-    if (prio < 0)
+    int prio;
+    uint32_t cls;
+    if (uint32_t ctl = port->m_nonEmpty[CLASS_CONTROL] & open)
     {
-        // Data: round-robin among priorities that are not paused.
+        // Control class first, highest priority first.
+        cls = CLASS_CONTROL;
+        prio = 31 - __builtin_clz(ctl);
+    }
+    else if (uint32_t data = port->m_nonEmpty[CLASS_DATA] & open)
+    {
+        // Data: round-robin among priorities that are not paused, starting
+        // at the one after the last served.
         cls = CLASS_DATA;
-        for (uint32_t k = 0; k < QBB_N_PRIO; k++)
-        {
-            uint32_t p = (port->m_rrNext + k) % QBB_N_PRIO;
-            if (!paused[p] && !port->m_q[p][CLASS_DATA].Empty())
-            {
-                prio = static_cast<int>(p);
-                port->m_rrNext = static_cast<uint8_t>((p + 1) % QBB_N_PRIO);
-                break;
-            }
-        }
+        uint32_t rr = port->m_rrNext;
+        uint32_t rot = ((data >> rr) | (data << (QBB_N_PRIO - rr))) & 0xFF;
+        prio = static_cast<int>((rr + __builtin_ctz(rot)) % QBB_N_PRIO);
+        port->m_rrNext = static_cast<uint8_t>((prio + 1) % QBB_N_PRIO);
     }
-    if (prio < 0)
+    else
     {
         return nullptr;
     }
     Port::Entry e = port->m_q[prio][cls].Pop();
+    if (port->m_q[prio][cls].Empty())
+    {
+        port->m_nonEmpty[cls] &= ~(1u << prio);
+    }
     port->m_bytes[prio] -= e.frameBytes;
     port->m_total -= e.frameBytes;
     Ptr<Packet> packet = e.packet;
     uint8_t p8 = static_cast<uint8_t>(prio);
 
     SwitchMmu::Pfc pfc = m_mmu.Release(e.inPort, portIdx, p8, e.frameBytes, e.charge);
-    if (pfc == SwitchMmu::Pfc::XON)
-    {
-        OnMmuPfc(e.inPort, p8, false);
-    }
 
     bool isAck = e.type == RocePktType::ACK || e.type == RocePktType::NACK;
     uint32_t ingress = e.inPort;
@@ -848,7 +848,7 @@ SwitchNode::Dequeue(uint32_t portIdx, const std::array<bool, QBB_N_PRIO>& paused
         cpk.ecn_capable = e.ecnCapable;
         cpk.request_int = e.hasInt && !isAck;
         libcc_int_list ints;
-        RoceIntEditor ed;
+        RoceIntEditor& ed = m_intEditor;
         bool open = e.hasInt && ed.Open(packet);
         if (open && ed.Int().GetList(ints))
         {
@@ -883,6 +883,11 @@ SwitchNode::Dequeue(uint32_t portIdx, const std::array<bool, QBB_N_PRIO>& paused
         }
     }
     m_queueTrace(portIdx, p8, port->m_bytes[prio]);
+    // Last: sending the XON can re-enter Dequeue for another port.
+    if (pfc == SwitchMmu::Pfc::XON)
+    {
+        OnMmuPfc(e.inPort, p8, false);
+    }
     prioOut = p8;
     return packet;
 }

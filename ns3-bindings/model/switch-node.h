@@ -22,6 +22,7 @@
 #define SWITCH_NODE_H
 
 #include "qbb-net-device.h"
+#include "rocev2-packet.h"
 #include "switch-mmu.h"
 
 #include "ns3/ipv4-address.h"
@@ -175,6 +176,7 @@ class SwitchNode : public Node
     uint64_t m_intStamps;
     uint64_t m_noRoute;
     uint64_t m_intEncodeErrors;
+    RoceIntEditor m_intEditor; //!< reused: no per-packet construction
 
     TracedCallback<uint32_t, uint8_t, uint64_t> m_queueTrace;
     TracedCallback<Time, uint32_t, uint32_t, uint8_t, bool> m_pfcTrace;
