@@ -7,6 +7,7 @@
 //   ./minimal --algo=fncc --size=1000000
 
 #include "rdma-network.h"
+#include "rdma-trace.h"
 
 #include <ns3/core-module.h>
 
@@ -46,8 +47,11 @@ main(int argc, char* argv[])
     {
         net.EnablePcap("minimal");
     }
+    RdmaTraceHelper tr(net);
+    tr.EnableProgress(Seconds(1)); // a line on stderr every ~2 s of wall time
     Simulator::Stop(Seconds(1));
     Simulator::Run();
+    tr.Close();
     Simulator::Destroy();
     return 0;
 }
