@@ -14,25 +14,23 @@ SwitchMmu::SwitchMmu()
     Configure(Config(), 0);
 }
 
-void
+bool
 SwitchMmu::Configure(const Config& cfg, uint32_t nPorts)
 {
     m_cfg = cfg;
     m_nPorts = nPorts;
-    uint32_t nLossless = 0;
-    for (uint32_t p = 0; p < N_PRIO; p++)
-    {
-        nLossless += IsLossless(p) ? 1 : 0;
-    }
-    uint64_t reserved = static_cast<uint64_t>(nPorts) * nLossless * cfg.headroomBytes;
+    bool anyLossless = (cfg.losslessMask & 0xFF) != 0;
+    uint64_t reserved = anyLossless ? static_cast<uint64_t>(nPorts) * cfg.headroomBytes : 0;
     m_sharedPool = cfg.bufferBytes > reserved ? cfg.bufferBytes - reserved : 0;
     m_sharedUsed = 0;
     m_inShared.assign(nPorts, {});
     m_inHeadroom.assign(nPorts, {});
+    m_portHeadroom.assign(nPorts, 0);
     m_egress.assign(nPorts, {});
     m_xoff.assign(nPorts, {});
     m_lossyDrops = 0;
     m_headroomDrops = 0;
+    return nPorts == 0 || m_sharedPool > 0;
 }
 
 const SwitchMmu::Config&
@@ -86,7 +84,7 @@ SwitchMmu::Admit(uint32_t in, uint32_t out, uint8_t prio, uint32_t bytes)
     {
         r.charge = Charge::SHARED;
     }
-    else if (m_inHeadroom[in][prio] + bytes <= m_cfg.headroomBytes)
+    else if (m_portHeadroom[in] + bytes <= m_cfg.headroomBytes)
     {
         r.charge = Charge::HEADROOM;
         if (!m_xoff[in][prio])
@@ -108,6 +106,7 @@ SwitchMmu::Admit(uint32_t in, uint32_t out, uint8_t prio, uint32_t bytes)
     else
     {
         m_inHeadroom[in][prio] += bytes;
+        m_portHeadroom[in] += bytes;
     }
     m_egress[out][prio] += bytes;
     return r;
@@ -129,6 +128,7 @@ SwitchMmu::Release(uint32_t in, uint32_t out, uint8_t prio, uint32_t bytes, Char
     else
     {
         m_inHeadroom[in][prio] -= bytes;
+        m_portHeadroom[in] -= bytes;
     }
     if (m_xoff[in][prio] && m_inHeadroom[in][prio] == 0 &&
         (m_inShared[in][prio] == 0 ||
@@ -168,6 +168,12 @@ uint64_t
 SwitchMmu::GetIngressHeadroom(uint32_t in, uint8_t prio) const
 {
     return in < m_nPorts && prio < N_PRIO ? m_inHeadroom[in][prio] : 0;
+}
+
+uint64_t
+SwitchMmu::GetPortHeadroom(uint32_t in) const
+{
+    return in < m_nPorts ? m_portHeadroom[in] : 0;
 }
 
 uint64_t

@@ -4,15 +4,18 @@
 // Plain C++ (no simulator calls) so the arithmetic is testable alone.
 //
 // Model (all sizes are frame bytes: Ethernet header + IP packet + FCS):
-//   shared pool  = BufferSize - nPorts x nLossless x Headroom
-//                  (headroom is reserved per (ingress, lossless priority))
+//   headroom     = Headroom bytes reserved per ingress port (as the HPCC
+//                  simulator does), usable by any of its lossless priorities;
+//                  one (ingress, priority) may use all of it
+//   shared pool  = BufferSize - nPorts x Headroom (if any priority is lossless)
 //   threshold T  = PfcStaticThreshold if nonzero, else
 //                  PfcAlpha x (shared pool - shared bytes in use)   (dynamic)
 // A packet of s bytes from ingress i, priority p, to egress e:
 //   lossless p:  if shared(i,p) + s <= T and the pool has room: charged to
-//                the shared pool; else, if headroom(i,p) + s <= Headroom:
-//                charged to headroom; else dropped (headroom overflow - a
-//                misconfiguration: too little headroom for the link's BDP).
+//                the shared pool; else, if headroom(i) + s <= Headroom:
+//                charged to the headroom of i (and counted for (i,p)); else
+//                dropped (headroom overflow - a misconfiguration: too little
+//                headroom for the link's bandwidth-delay product).
 //                XOFF for (i,p) when a packet is charged to headroom.
 //   lossy p:     dropped if egress(e,p) + s > LossyQueueLimit or the pool is
 //                full; else charged to the shared pool. Never pauses.
@@ -66,7 +69,9 @@ class SwitchMmu
     };
 
     SwitchMmu();
-    void Configure(const Config& cfg, uint32_t nPorts);
+    /// False if the headroom reservation leaves no shared pool (nPorts x
+    /// headroomBytes >= bufferBytes); the MMU is configured anyway.
+    bool Configure(const Config& cfg, uint32_t nPorts);
     const Config& GetConfig() const;
     uint32_t GetNPorts() const;
 
@@ -81,6 +86,8 @@ class SwitchMmu
     uint64_t GetSharedUsed() const;
     uint64_t GetIngressShared(uint32_t inPort, uint8_t prio) const;
     uint64_t GetIngressHeadroom(uint32_t inPort, uint8_t prio) const;
+    /// Headroom in use by all priorities of an ingress port.
+    uint64_t GetPortHeadroom(uint32_t inPort) const;
     uint64_t GetEgressBytes(uint32_t outPort, uint8_t prio) const;
     uint64_t GetLossyDrops() const;
     uint64_t GetHeadroomDrops() const;
@@ -92,6 +99,7 @@ class SwitchMmu
     uint64_t m_sharedUsed;
     std::vector<std::array<uint64_t, N_PRIO>> m_inShared;
     std::vector<std::array<uint64_t, N_PRIO>> m_inHeadroom;
+    std::vector<uint64_t> m_portHeadroom; //!< headroom in use per ingress port
     std::vector<std::array<uint64_t, N_PRIO>> m_egress;
     std::vector<std::array<bool, N_PRIO>> m_xoff;
     uint64_t m_lossyDrops;

@@ -198,8 +198,8 @@ SwitchNode::GetTypeId()
                 DoubleValue(0.125), MakeDoubleAccessor(&SwitchNode::m_pfcAlpha),
                 MakeDoubleChecker<double>(0.0))
             .AddAttribute("HeadroomBytes",
-                          "PFC headroom reserved per (ingress port, lossless priority), bytes: "
-                          "absorbs what is in flight after XOFF (>= 2 x BDP + 2 MTU).",
+                          "PFC headroom reserved per ingress port, bytes, for its lossless "
+                          "priorities: absorbs what is in flight after XOFF (>= 2 x BDP + 2 MTU).",
                           UintegerValue(64 * 1024),
                           MakeUintegerAccessor(&SwitchNode::m_headroomBytes),
                           MakeUintegerChecker<uint64_t>())
@@ -647,7 +647,13 @@ SwitchNode::EnsureSetup()
         cfg.xonOffsetBytes = m_xonOffsetBytes;
         cfg.lossyQueueLimit = m_lossyQueueLimit;
         cfg.losslessMask = m_losslessMask;
-        m_mmu.Configure(cfg, GetNPorts());
+        if (!m_mmu.Configure(cfg, GetNPorts()))
+        {
+            NS_FATAL_ERROR("SwitchNode " << GetId() << ": HeadroomBytes (" << m_headroomBytes
+                                         << ") x " << GetNPorts()
+                                         << " ports leaves no shared buffer of BufferSize ("
+                                         << m_bufferBytes << " bytes)");
+        }
         m_mmuConfigured = true;
     }
     if (!m_cpsBuilt)

@@ -93,6 +93,43 @@ TEST(SwitchMmuArithmetic, DynamicThresholdHeadroomAndHysteresis)
     EXPECT_EQ(m.GetLossyDrops(), 1u);
 }
 
+TEST(SwitchMmuArithmetic, HeadroomIsReservedPerPortAndSharedByItsPriorities)
+{
+    SwitchMmu m;
+    SwitchMmu::Config c;
+    c.bufferBytes = 100000;
+    c.headroomBytes = 1000;
+    c.pfcStaticThreshold = 500;
+    c.losslessMask = 0xFF;
+    ASSERT_TRUE(m.Configure(c, 4));
+    // 4 ports x 1000, not 4 x 8 priorities x 1000.
+    EXPECT_EQ(m.GetSharedPoolBytes(), 96000u);
+    auto r = m.Admit(0, 1, 3, 600); // 600 > T = 500: headroom, XOFF p3
+    EXPECT_EQ(r.charge, SwitchMmu::Charge::HEADROOM);
+    EXPECT_EQ(r.pfc, SwitchMmu::Pfc::XOFF);
+    EXPECT_EQ(m.Admit(0, 1, 5, 300).charge, SwitchMmu::Charge::SHARED); // 300 <= 500
+    r = m.Admit(0, 1, 5, 300); // 600 > 500: port 0's headroom, 600 + 300 <= 1000
+    EXPECT_EQ(r.charge, SwitchMmu::Charge::HEADROOM);
+    EXPECT_EQ(r.pfc, SwitchMmu::Pfc::XOFF);
+    EXPECT_EQ(m.GetPortHeadroom(0), 900u);
+    EXPECT_EQ(m.GetIngressHeadroom(0, 5), 300u);
+    // shared(0,5) is still 300: 300 + 300 > T, and 900 + 300 > 1000: the
+    // port's headroom is spent, whatever the priority.
+    EXPECT_EQ(m.Admit(0, 1, 5, 300).charge, SwitchMmu::Charge::DROPPED);
+    EXPECT_EQ(m.GetHeadroomDrops(), 1u);
+    // Another port has its own.
+    EXPECT_EQ(m.Admit(1, 0, 3, 600).charge, SwitchMmu::Charge::HEADROOM);
+    // 40 ports x 512 KiB leave nothing of 12 MiB: refused.
+    SwitchMmu big;
+    SwitchMmu::Config b;
+    b.bufferBytes = 12u * 1024 * 1024;
+    b.headroomBytes = 512 * 1024;
+    EXPECT_FALSE(big.Configure(b, 40));
+    b.losslessMask = 0; // nothing lossless: nothing reserved
+    EXPECT_TRUE(big.Configure(b, 40));
+    EXPECT_EQ(big.GetSharedPoolBytes(), 12u * 1024 * 1024);
+}
+
 TEST(SwitchMmuArithmetic, XonWaitsForTheHysteresisBelowTheThreshold)
 {
     SwitchMmu m;
