@@ -291,6 +291,18 @@ main(int argc, char* argv[])
     {
         txPackets += d->GetTxPackets();
     }
+    uint64_t timeouts = 0;
+    uint64_t nacks = 0;
+    uint64_t cnps = 0;
+    for (uint32_t id = 0; id < net.GetNNodes(); id++)
+    {
+        if (!net.IsSwitch(id))
+        {
+            timeouts += net.GetNic(id)->GetCounters().timeouts;
+            nacks += net.GetNic(id)->GetCounters().nacksSent;
+            cnps += net.GetNic(id)->GetCounters().cnpsSent;
+        }
+    }
     struct rusage ru;
     getrusage(RUSAGE_SELF, &ru);
 
@@ -320,6 +332,9 @@ main(int argc, char* argv[])
             std::fprintf(f, "fair_convergence_us=none\n");
         std::fprintf(f, "flow0_rate_end_gbps=%.2f\n", w.r0.empty() ? 0.0 : w.r0.back() / 1e9);
         std::fprintf(f, "flow1_rate_end_gbps=%.2f\n", w.r1.empty() ? 0.0 : w.r1.back() / 1e9);
+        std::fprintf(f, "cnps=%" PRIu64 "\n", cnps);
+        std::fprintf(f, "nacks=%" PRIu64 "\n", nacks);
+        std::fprintf(f, "timeouts=%" PRIu64 "\n", timeouts);
         std::fprintf(f, "link_packets=%" PRIu64 "\n", txPackets);
         std::fprintf(f, "wall_s=%.3f\n", wall);
         std::fprintf(f, "packets_per_wall_s=%.0f\n", wall > 0 ? txPackets / wall : 0.0);
