@@ -533,6 +533,15 @@ RoceIntHeader::GetList(libcc_int_list& list) const
 }
 
 uint32_t
+RoceIntHeader::CopyTo(uint8_t* out) const
+{
+    out[0] = m_format;
+    out[1] = m_nHops;
+    std::memcpy(out + BASE_BYTES, m_hops, HOP_BYTES * m_nHops);
+    return Size(m_nHops);
+}
+
+uint32_t
 RoceIntHeader::GetSerializedSize() const
 {
     return Size(m_nHops);

@@ -206,6 +206,9 @@ class RoceIntHeader : public Header
     /// false if a record does not decode.
     bool GetList(libcc_int_list& list) const;
 
+    /// Write the serialized header (Size(GetNHops()) bytes) to out; returns its length.
+    uint32_t CopyTo(uint8_t* out) const;
+
     uint32_t GetSerializedSize() const override;
     void Serialize(Buffer::Iterator start) const override;
     uint32_t Deserialize(Buffer::Iterator start) override;

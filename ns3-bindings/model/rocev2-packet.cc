@@ -93,6 +93,55 @@ RocePacketBytes(const RocePacketInfo& info)
     }
 }
 
+namespace
+{
+
+void
+Put16(uint8_t* b, uint32_t v)
+{
+    b[0] = static_cast<uint8_t>(v >> 8);
+    b[1] = static_cast<uint8_t>(v);
+}
+
+void
+Put32(uint8_t* b, uint32_t v)
+{
+    Put16(b, v >> 16);
+    Put16(b + 2, v & 0xFFFF);
+}
+
+void
+Put64(uint8_t* b, uint64_t v)
+{
+    Put32(b, static_cast<uint32_t>(v >> 32));
+    Put32(b + 4, static_cast<uint32_t>(v));
+}
+
+uint32_t
+Get16(const uint8_t* b)
+{
+    return (uint32_t(b[0]) << 8) | b[1];
+}
+
+uint32_t
+Get32(const uint8_t* b)
+{
+    return (Get16(b) << 16) | Get16(b + 2);
+}
+
+uint64_t
+Get64(const uint8_t* b)
+{
+    return (uint64_t(Get32(b)) << 32) | Get32(b + 4);
+}
+
+// Largest header block: IPv4 without options, UDP, BTH, RETH/AETH, INT.
+constexpr uint32_t MAX_HEADER_BYTES = IPV4_BYTES + UDP_BYTES + RoceBthHeader::SIZE +
+                                      RoceRethHeader::SIZE + RoceIntHeader::BASE_BYTES +
+                                      RoceIntHeader::HOP_BYTES * LIBCC_INT_MAX_HOPS;
+
+} // namespace
+
 Ptr<Packet>
 RoceBuild(const RocePacketInfo& info)
 {
@@ -101,9 +150,16 @@ RoceBuild(const RocePacketInfo& info)
     {
         return nullptr;
     }
+    // The same bytes the header classes serialize (a test holds them to it),
+    // written in one block: one AddHeader instead of six header objects.
+    uint8_t b[MAX_HEADER_BYTES] = {};
+    uint32_t bth = IPV4_BYTES + UDP_BYTES;
+    uint32_t ext = bth + RoceBthHeader::SIZE;
+    uint32_t len = ext + RoceCnpHeader::SIZE; // every extension header is 16 bytes
+    bool withInt = (IsData(info.type) && info.hasInt) || IsAck(info.type);
+    uint32_t payload = info.type == RocePktType::DATA ? info.payloadBytes : 0;
     uint8_t flags = info.last ? RoceBthHeader::FLAG_LAST : 0;
-    Ptr<Packet> p = Create<Packet>(info.type == RocePktType::DATA ? info.payloadBytes : 0);
-    if ((IsData(info.type) && info.hasInt) || IsAck(info.type))
+    if (withInt)
     {
         RoceIntHeader ih;
         ih.SetFormat(info.intFormat);
@@ -111,54 +167,47 @@ RoceBuild(const RocePacketInfo& info)
         {
             return nullptr;
         }
-        p->AddHeader(ih);
+        len += ih.CopyTo(b + len);
         flags |= RoceBthHeader::FLAG_INT;
     }
+    // IPv4: version 4, IHL 5, no identification, no fragment flags.
+    b[0] = 0x45;
+    b[1] = static_cast<uint8_t>((info.prio << 5) | info.ecn);
+    Put16(b + 2, len + payload);
+    b[8] = info.ttl;
+    b[9] = IP_PROTO_UDP;
+    Put32(b + 12, info.src.Get());
+    Put32(b + 16, info.dst.Get());
+    uint16_t csum = RoceIpv4Checksum(b, IPV4_BYTES);
+    Put16(b + 10, csum);
+    // UDP, checksum 0 as RoCEv2 sends it (the ICRC protects the payload instead).
+    Put16(b + IPV4_BYTES, info.sport);
+    Put16(b + IPV4_BYTES + 2, info.dport);
+    Put16(b + IPV4_BYTES + 4, len - IPV4_BYTES + payload);
+    // BTH
+    b[bth] = OpcodeOf(info.type);
+    b[bth + 1] = flags;
+    Put16(b + bth + 2, 0xFFFF); // default P_Key
+    Put32(b + bth + 4, info.destQp & 0xFFFFFF);
+    Put32(b + bth + 8, (info.ackReq ? 0x80000000u : 0u) | (info.psn & 0xFFFFFF));
     if (IsData(info.type))
     {
-        RoceRethHeader reth;
-        reth.SetSeq(info.seq);
-        reth.SetLength(info.type == RocePktType::DATA ? info.payloadBytes : 0);
-        p->AddHeader(reth);
+        Put64(b + ext, info.seq);
+        Put32(b + ext + 12, payload); // R_Key 0, DMA length
     }
     else if (IsAck(info.type))
     {
-        RoceAckHeader aeth;
-        aeth.SetSyndrome(info.type == RocePktType::NACK ? RoceAckHeader::SYNDROME_NACK
-                                                        : RoceAckHeader::SYNDROME_ACK);
-        aeth.SetFlags(info.ecnEcho ? RoceAckHeader::FLAG_ECN_ECHO : 0);
-        aeth.SetNFlows(info.nFlows);
-        aeth.SetRxWindow(info.rxWindow);
-        aeth.SetSeq(info.ackSeq);
-        p->AddHeader(aeth);
+        b[ext] = info.type == RocePktType::NACK ? RoceAckHeader::SYNDROME_NACK
+                                                : RoceAckHeader::SYNDROME_ACK;
+        b[ext + 1] = info.ecnEcho ? RoceAckHeader::FLAG_ECN_ECHO : 0;
+        Put16(b + ext + 2, info.nFlows);
+        Put32(b + ext + 4, info.rxWindow);
+        Put64(b + ext + 8, info.ackSeq);
     }
-    else
-    {
-        p->AddHeader(RoceCnpHeader());
-    }
-    RoceBthHeader bth;
-    bth.SetOpcode(OpcodeOf(info.type));
-    bth.SetFlags(flags);
-    bth.SetDestQp(info.destQp);
-    bth.SetPsn(info.psn);
-    bth.SetAckReq(info.ackReq);
-    p->AddHeader(bth);
-
-    // RoCEv2 sends UDP checksum 0 (the ICRC protects the payload instead).
-    UdpHeader udp;
-    udp.SetSourcePort(info.sport);
-    udp.SetDestinationPort(info.dport);
-    p->AddHeader(udp);
-
-    Ipv4Header ip;
-    ip.SetSource(info.src);
-    ip.SetDestination(info.dst);
-    ip.SetProtocol(IP_PROTO_UDP);
-    ip.SetTtl(info.ttl);
-    ip.SetTos(static_cast<uint8_t>((info.prio << 5) | info.ecn));
-    ip.SetPayloadSize(p->GetSize());
-    ip.EnableChecksum();
-    p->AddHeader(ip);
+    Ptr<Packet> p = Create<Packet>(payload);
+    RoceRawHeader raw;
+    raw.Set(b, len);
+    p->AddHeader(raw);
     return p;
 }
 
@@ -166,96 +215,89 @@ bool
 RoceParse(Ptr<const Packet> packet, RocePacketInfo& info)
 {
     info.type = RocePktType::OTHER;
-    if (!packet || packet->GetSize() < IPV4_BYTES + UDP_BYTES + RoceBthHeader::SIZE)
+    uint8_t b[60 + UDP_BYTES + RoceBthHeader::SIZE + RoceRethHeader::SIZE +
+              RoceIntHeader::BASE_BYTES + RoceIntHeader::HOP_BYTES * LIBCC_INT_MAX_HOPS];
+    uint32_t n = packet ? packet->CopyData(b, sizeof(b)) : 0;
+    if (n < IPV4_BYTES || (b[0] >> 4) != 4)
     {
         return false;
     }
-    RoceFlowKey key;
-    if (!RocePeekKey(packet, key) || key.type == RocePktType::OTHER)
+    uint32_t ihl = (b[0] & 0x0F) * 4u;
+    uint32_t bth = ihl + UDP_BYTES;
+    uint32_t ext = bth + RoceBthHeader::SIZE;
+    uint32_t ipLen = Get16(b + 2);
+    // Ethernet padding beyond the IPv4 total length is not part of the packet.
+    if (ihl < IPV4_BYTES || b[9] != IP_PROTO_UDP || n < ext + 1 || ipLen > packet->GetSize() ||
+        ipLen < ext)
     {
         return false;
     }
-    Ptr<Packet> p = packet->Copy();
-    Ipv4Header ip;
-    p->RemoveHeader(ip);
-    // Drop any Ethernet padding beyond the IPv4 total length.
-    if (p->GetSize() > ip.GetPayloadSize())
+    uint16_t sport = static_cast<uint16_t>(Get16(b + ihl));
+    uint16_t dport = static_cast<uint16_t>(Get16(b + ihl + 2));
+    if (sport != ROCEV2_UDP_PORT && dport != ROCEV2_UDP_PORT)
     {
-        p->RemoveAtEnd(p->GetSize() - ip.GetPayloadSize());
+        return false;
     }
-    UdpHeader udp;
-    p->RemoveHeader(udp);
-    RoceBthHeader bth;
-    p->RemoveHeader(bth);
-
+    RocePktType type = TypeOf(b[bth], n > ext ? b[ext] : 0);
+    if (type == RocePktType::OTHER || ipLen < ext + RoceCnpHeader::SIZE ||
+        n < ext + RoceCnpHeader::SIZE)
+    {
+        return false;
+    }
     RocePacketInfo out;
-    out.type = key.type;
-    out.src = ip.GetSource();
-    out.dst = ip.GetDestination();
-    out.sport = udp.GetSourcePort();
-    out.dport = udp.GetDestinationPort();
-    out.prio = key.prio;
-    out.ecn = key.ecn;
-    out.ttl = ip.GetTtl();
-    out.destQp = bth.GetDestQp();
-    out.psn = bth.GetPsn();
-    out.ackReq = bth.GetAckReq();
-    out.last = (bth.GetFlags() & RoceBthHeader::FLAG_LAST) != 0;
+    out.type = type;
+    out.src = Ipv4Address(Get32(b + 12));
+    out.dst = Ipv4Address(Get32(b + 16));
+    out.sport = sport;
+    out.dport = dport;
+    out.prio = b[1] >> 5;
+    out.ecn = b[1] & 0x3;
+    out.ttl = b[8];
+    uint8_t flags = b[bth + 1];
+    out.destQp = Get32(b + bth + 4) & 0xFFFFFF;
+    uint32_t w = Get32(b + bth + 8);
+    out.ackReq = (w & 0x80000000u) != 0;
+    out.psn = w & 0xFFFFFF;
+    out.last = (flags & RoceBthHeader::FLAG_LAST) != 0;
     libcc_int_list_init(&out.ints);
-
+    uint32_t end = ext + RoceCnpHeader::SIZE;
     bool wantInt = false;
-    if (IsData(key.type))
+    if (IsData(type))
     {
-        if (p->GetSize() < RoceRethHeader::SIZE)
-        {
-            return false;
-        }
-        RoceRethHeader reth;
-        p->RemoveHeader(reth);
-        out.seq = reth.GetSeq();
-        wantInt = (bth.GetFlags() & RoceBthHeader::FLAG_INT) != 0;
+        out.seq = Get64(b + ext);
+        wantInt = (flags & RoceBthHeader::FLAG_INT) != 0;
     }
-    else if (IsAck(key.type))
+    else if (IsAck(type))
     {
-        if (p->GetSize() < RoceAckHeader::SIZE)
-        {
-            return false;
-        }
-        RoceAckHeader aeth;
-        p->RemoveHeader(aeth);
-        out.ackSeq = aeth.GetSeq();
-        out.nFlows = aeth.GetNFlows();
-        out.rxWindow = aeth.GetRxWindow();
-        out.ecnEcho = (aeth.GetFlags() & RoceAckHeader::FLAG_ECN_ECHO) != 0;
+        out.ecnEcho = (b[ext + 1] & RoceAckHeader::FLAG_ECN_ECHO) != 0;
+        out.nFlows = static_cast<uint16_t>(Get16(b + ext + 2));
+        out.rxWindow = Get32(b + ext + 4);
+        out.ackSeq = Get64(b + ext + 8);
         wantInt = true;
-    }
-    else
-    {
-        if (p->GetSize() < RoceCnpHeader::SIZE)
-        {
-            return false;
-        }
-        RoceCnpHeader cnp;
-        p->RemoveHeader(cnp);
     }
     if (wantInt)
     {
-        uint8_t head[2];
-        if (p->GetSize() < RoceIntHeader::BASE_BYTES || p->CopyData(head, 2) != 2 ||
-            head[1] > LIBCC_INT_MAX_HOPS || p->GetSize() < RoceIntHeader::Size(head[1]))
+        if (n < end + RoceIntHeader::BASE_BYTES || b[end + 1] > LIBCC_INT_MAX_HOPS ||
+            n < end + RoceIntHeader::Size(b[end + 1]) ||
+            ipLen < end + RoceIntHeader::Size(b[end + 1]))
         {
             return false;
         }
         RoceIntHeader ih;
-        p->RemoveHeader(ih);
+        ih.SetFormat(b[end]);
+        for (uint32_t h = 0; h < b[end + 1]; h++)
+        {
+            ih.PushRaw(b + end + RoceIntHeader::BASE_BYTES + RoceIntHeader::HOP_BYTES * h);
+        }
         out.hasInt = true;
-        out.intFormat = ih.GetFormat();
+        out.intFormat = b[end];
         if (!ih.GetList(out.ints))
         {
             return false;
         }
+        end += RoceIntHeader::Size(b[end + 1]);
     }
-    out.payloadBytes = key.type == RocePktType::DATA ? p->GetSize() : 0;
+    out.payloadBytes = type == RocePktType::DATA ? ipLen - end : 0;
     info = out;
     return true;
 }
@@ -448,10 +490,7 @@ RoceIntEditor::Close()
     uint32_t udpLen = ((uint32_t(block[m_ihl + 4]) << 8) | block[m_ihl + 5]) + intLen - m_oldIntLen;
     block[m_ihl + 4] = static_cast<uint8_t>(udpLen >> 8);
     block[m_ihl + 5] = static_cast<uint8_t>(udpLen & 0xFF);
-    Buffer buf;
-    buf.AddAtStart(intLen);
-    m_int.Serialize(buf.Begin());
-    buf.CopyData(block + m_prefixLen, intLen);
+    m_int.CopyTo(block + m_prefixLen);
     RoceRawHeader raw;
     raw.Set(block, m_prefixLen + intLen);
     m_packet->AddHeader(raw);
