@@ -140,17 +140,19 @@ test-install:
 include ns3-bindings/ns3.mk
 
 # ---- the two commands --------------------------------------------------------
+NPROC := $(shell nproc 2>/dev/null || echo 2)
+TEST_SUITES := test-check test-check-san test-install test-ns3 $(NS3_SAN_SUITES)
+
 test: deps
-	@$(MAKE) --no-print-directory all
-	@$(MAKE) --no-print-directory test-check test-check-san test-install test-ns3
-	@echo "make test: every suite passed"
+	@$(MAKE) --no-print-directory -j$(NPROC) all $(NS3_SAN_BUILD)
+	@bash scripts/run-tests.sh $(BUILD)/test-logs $(TEST_SUITES)
 
 demo: deps
-	@$(MAKE) --no-print-directory all
+	@$(MAKE) --no-print-directory -j$(NPROC) all
 	@$(MAKE) --no-print-directory demo-run
 
 bench: deps
-	@$(MAKE) --no-print-directory all
+	@$(MAKE) --no-print-directory -j$(NPROC) all
 	@$(MAKE) --no-print-directory bench-libcc bench-run
 
 # libcc alone: cost per event of each algorithm's hot paths.
