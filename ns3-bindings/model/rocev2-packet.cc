@@ -381,9 +381,9 @@ RoceMarkCe(Ptr<Packet> packet)
     {
         return false;
     }
-    if ((h[1] & 0x3) == ROCE_ECN_NOT_ECT)
+    if ((h[1] & 0x3) == ROCE_ECN_NOT_ECT || (h[1] & 0x3) == ROCE_ECN_CE)
     {
-        return false;
+        return false; // not ECN-capable, or already marked upstream
     }
     uint32_t ihl = (h[0] & 0x0F) * 4u;
     if (ihl < IPV4_BYTES || packet->CopyData(h, ihl) < ihl)

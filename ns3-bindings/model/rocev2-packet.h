@@ -104,7 +104,7 @@ struct RoceFlowKey
 bool RocePeekKey(Ptr<const Packet> packet, RoceFlowKey& key);
 
 /// Rewrite the IPv4 ECN bits to CE (if the packet is ECN-capable). Returns
-/// whether the packet was marked.
+/// whether the packet was marked now (false if not ECT or already CE).
 bool RoceMarkCe(Ptr<Packet> packet);
 
 /// Decode the INT hop list of a packet that has one (DATA/PROBE with the

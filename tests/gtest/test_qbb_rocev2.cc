@@ -297,6 +297,7 @@ TEST(Rocev2Packet, MarkCeOnlyWhenEcnCapable)
     ip.EnableChecksum();
     p->PeekHeader(ip);
     EXPECT_TRUE(ip.IsChecksumOk());
+    EXPECT_FALSE(RoceMarkCe(p)); // already CE: not marked again
     i.ecn = ROCE_ECN_NOT_ECT;
     Ptr<Packet> q = RoceBuild(i);
     EXPECT_FALSE(RoceMarkCe(q));
