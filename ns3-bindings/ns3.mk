@@ -34,7 +34,7 @@ GTEST_BIN := $(BUILD)/tests/gtest_ns3
 
 NS3_PC := $(BUILD)/lib/pkgconfig/ns3-libcc.pc
 
-.PHONY: ns3 test-ns3 format-ns3
+.PHONY: ns3 test-ns3 test-ns3-san format-ns3
 
 ns3: $(NS3_LIB) $(NS3_EXAMPLES) $(GTEST_BIN) $(NS3_PC)
 
@@ -60,6 +60,27 @@ $(GTEST_BIN): $(GTEST_OBJS) $(NS3_LIB)
 test-ns3: $(GTEST_BIN)
 	$(GTEST_BIN) --gtest_brief=1
 
+# The same GoogleTest suites under ASan+UBSan: bindings and libcc built
+# instrumented and linked statically into one runner (ns-3's own libraries
+# stay uninstrumented, which ASan supports).
+NS3_SAN_FLAGS := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
+NS3_SAN_OBJS := $(NS3_SRCS:%.cc=$(BUILD)/ns3-san/%.o) $(GTEST_SRCS:%.cc=$(BUILD)/ns3-san/%.o)
+GTEST_SAN_BIN := $(BUILD)/tests/gtest_ns3_san
+NS3_SAN_BUILD := $(GTEST_SAN_BIN)
+NS3_SAN_SUITES := test-ns3-san
+
+$(BUILD)/ns3-san/%.o: %.cc
+	@mkdir -p $(dir $@)
+	$(CXX) $(NS3_CXXFLAGS) -O1 $(NS3_SAN_FLAGS) $(NS3_CFLAGS) -c $< -o $@
+
+$(GTEST_SAN_BIN): $(NS3_SAN_OBJS) $(SAN_LIB)
+	@mkdir -p $(dir $@)
+	$(CXX) $(NS3_SAN_FLAGS) -o $@ $(NS3_SAN_OBJS) $(SAN_LIB) $(NS3_LIBS) $(GTEST_LIBS)
+
+test-ns3-san: $(GTEST_SAN_BIN)
+	ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+	$(GTEST_SAN_BIN) --gtest_brief=1
+
 # pkg-config file for using the bindings from this build tree.
 $(NS3_PC): $(NS3_DIR)/ns3.mk
 	@mkdir -p $(dir $@)
@@ -73,7 +94,7 @@ $(NS3_PC): $(NS3_DIR)/ns3.mk
 format-ns3:
 	clang-format -i --style=file:$(NS3_DIR)/.clang-format $(NS3_SRCS) $(wildcard $(NS3_DIR)/model/*.h $(NS3_DIR)/helper/*.h)
 
--include $(NS3_OBJS:.o=.d) $(GTEST_OBJS:.o=.d) $(NS3_EXAMPLE_NAMES:%=$(BUILD)/ns3/examples/%.d)
+-include $(NS3_OBJS:.o=.d) $(GTEST_OBJS:.o=.d) $(NS3_SAN_OBJS:.o=.d) $(NS3_EXAMPLE_NAMES:%=$(BUILD)/ns3/examples/%.d)
 
 # demo-run and bench-run (the host helper's examples).
 -include examples/examples.mk
