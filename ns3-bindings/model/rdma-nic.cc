@@ -74,10 +74,15 @@ void
 RdmaNic::DoDispose()
 {
     m_wake.Cancel();
+    m_wake = EventId();
     for (auto& qp : m_tx)
     {
         qp->m_rtoEvent.Cancel();
         qp->m_startEvent.Cancel();
+        // An EventId keeps its event (and what the event holds) alive.
+        qp->m_rtoEvent = EventId();
+        qp->m_startEvent = EventId();
+        qp->m_kick = Callback<void>();
         qp->StopCc();
     }
     m_tx.clear();
@@ -152,7 +157,11 @@ RdmaNic::Connect(Ptr<RdmaNic> src, Ptr<RdmaNic> dst, const RdmaFlowParams& flowI
     src->m_tx.push_back(qp);
     uint64_t now = LibccNow();
     Time delay = NanoSeconds(flow.startNs > now ? flow.startNs - now : 0);
-    qp->m_startEvent = Simulator::Schedule(delay, &RdmaNic::StartFlow, src, qp);
+    // Raw pointers: an event holding Ptrs, kept alive by the EventId stored in
+    // the queue pair, would make a reference cycle. The NIC owns the queue pair
+    // and cancels the event on dispose.
+    qp->m_startEvent =
+        Simulator::Schedule(delay, &RdmaNic::StartFlow, PeekPointer(src), PeekPointer(qp));
     return qp;
 }
 
@@ -167,14 +176,14 @@ RdmaNic::AddRx(const RdmaFlowParams& flow)
 }
 
 void
-RdmaNic::StartFlow(Ptr<RdmaTxQueuePair> qp)
+RdmaNic::StartFlow(RdmaTxQueuePair* qp)
 {
     if (!m_cc)
     {
         SetCcConfig(LibccConfig::Create("none"));
     }
     qp->StartCc(m_cc->GetParams(), m_dev->GetDataRate().GetBitRate(), DataWireBytes());
-    m_active.push_back(PeekPointer(qp));
+    m_active.push_back(qp);
     m_dev->TriggerTransmit();
 }
 

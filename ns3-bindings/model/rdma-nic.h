@@ -127,7 +127,7 @@ class RdmaNic : public Object, public QbbEgressSource
 
   private:
     uint32_t AddRx(const RdmaFlowParams& flow);
-    void StartFlow(Ptr<RdmaTxQueuePair> qp);
+    void StartFlow(RdmaTxQueuePair* qp);
     void FinishFlow(RdmaTxQueuePair* qp);
     void Receive(Ptr<QbbNetDevice> dev, Ptr<Packet> p);
     void OnData(const RocePacketInfo& info);
