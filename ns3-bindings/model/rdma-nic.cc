@@ -13,6 +13,22 @@
 namespace ns3
 {
 
+namespace
+{
+
+// Copies the used part of a hop list (a whole list is 330 bytes, mostly empty).
+inline void
+CopyInts(const libcc_int_list& from, libcc_int_list& to)
+{
+    uint8_t n = from.n_hops <= LIBCC_INT_MAX_HOPS ? from.n_hops : LIBCC_INT_MAX_HOPS;
+    to.n_hops = n;
+    to.ts_bits = from.ts_bits;
+    to.tx_bits = from.tx_bits;
+    std::copy(from.hop, from.hop + n, to.hop);
+}
+
+} // namespace
+
 NS_OBJECT_ENSURE_REGISTERED(RdmaNic);
 
 TypeId
@@ -303,7 +319,7 @@ RdmaNic::DequeueNext(const std::array<bool, QBB_N_PRIO>& paused, uint8_t& prioOu
         uint64_t seq = qp->GetSndNxt();
         uint32_t payload = qp->NextPayload();
         unsigned flags = qp->CcOnTx(payload);
-        RocePacketInfo info;
+        RocePacketInfo& info = m_txInfo; // its INT list stays empty
         info.type = RocePktType::DATA;
         info.src = m_ip;
         info.dst = Ipv4Address(f.dstIp);
@@ -525,7 +541,7 @@ void
 RdmaNic::SendAck(RdmaRxQueuePair& rx, bool nack, const libcc_np_verdict* verdict, bool ce,
                  uint32_t psn)
 {
-    RocePacketInfo a;
+    RocePacketInfo& a = m_ackInfo;
     a.type = nack ? RocePktType::NACK : RocePktType::ACK;
     a.src = m_ip;
     a.dst = Ipv4Address(rx.flow.srcIp);
@@ -538,13 +554,16 @@ RdmaNic::SendAck(RdmaRxQueuePair& rx, bool nack, const libcc_np_verdict* verdict
     a.hasInt = true;
     a.intFormat = m_ackIntFormat;
     a.ecnEcho = ce;
+    a.nFlows = 0;
+    a.rxWindow = 0;
+    a.ints.n_hops = 0;
     if (verdict)
     {
         a.nFlows = static_cast<uint16_t>(std::min<uint32_t>(verdict->ack.n_flows, 65535));
         a.rxWindow =
             static_cast<uint32_t>(std::min<uint64_t>(verdict->ack.rx_window_bytes, UINT32_MAX));
         a.ecnEcho = ce || verdict->ack.ecn_echo;
-        a.ints = verdict->ack.ints;
+        CopyInts(verdict->ack.ints, a.ints);
     }
     Ptr<Packet> p = RoceBuild(a);
     if (!p)
@@ -594,13 +613,13 @@ RdmaNic::OnAckPacket(const RocePacketInfo& info)
         return;
     }
     RdmaTxQueuePair* qp = PeekPointer(m_tx[info.destQp]);
-    libcc_ack ack{};
+    libcc_ack& ack = m_rxAck;
     ack.seq = info.ackSeq;
     ack.rx_window_bytes = info.rxWindow;
     ack.n_flows = info.nFlows;
     ack.ecn_echo = info.ecnEcho;
-    ack.ints = info.ints;
     ack.is_probe = info.psn == PROBE_PSN;
+    CopyInts(info.ints, ack.ints);
     uint64_t now = LibccNow();
     bool done;
     if (info.type == RocePktType::NACK)

@@ -155,6 +155,10 @@ class RdmaNic : public Object, public QbbEgressSource
     size_t m_rr;
     std::vector<RdmaRxQueuePair> m_rx;
     std::deque<Ptr<Packet>> m_ctrl;
+    // Reused per packet: a fresh RocePacketInfo zeroes its 330-byte INT list.
+    RocePacketInfo m_txInfo;
+    RocePacketInfo m_ackInfo;
+    libcc_ack m_rxAck{};
     uint64_t m_ctrlBytes;
     EventId m_wake;
     uint64_t m_wakeAtPs;

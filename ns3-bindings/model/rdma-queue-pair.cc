@@ -136,8 +136,9 @@ RdmaTxQueuePair::OnSent(uint32_t payload, uint32_t wireBytes, uint64_t nowPs)
     // Pace in picoseconds: at 100 Gbps a 1 KB packet takes 85.76 ns, and
     // rounding every gap to whole ns would cost up to 1% of throughput.
     uint64_t rate = m_rate > 0 ? static_cast<uint64_t>(m_rate) : 1;
-    uint64_t gapPs = static_cast<uint64_t>(
-        (static_cast<unsigned __int128>(wireBytes) * 8 * 1000000000000ull) / rate);
+    // wireBytes x 8e12 stays below 2^64 for any frame (9 KB: 7.3e16), so the
+    // division is 64-bit (a 128-bit one showed up at 1% in the profile).
+    uint64_t gapPs = uint64_t(wireBytes) * 8000000000000ull / rate;
     m_nextAvailPs = std::max(m_nextAvailPs, nowPs) + gapPs;
 }
 
