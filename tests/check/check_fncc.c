@@ -27,33 +27,12 @@
 
 static libcc_rp *mk_rp(const char *assign)
 {
-    libcc_params *p = NULL;
-    ck_assert_int_eq(libcc_params_new(&p, "fncc"), LIBCC_OK);
-    if (assign)
-        ck_assert_msg(libcc_params_parse(p, assign) == LIBCC_OK, "%s", libcc_params_error(p));
-    libcc_flow_info fi;
-    memset(&fi, 0, sizeof fi);
-    fi.line_rate_bps = LINE;
-    fi.base_rtt_ns = T_NS;
-    fi.mtu_bytes = 1000;
-    libcc_rp *rp = NULL;
-    ck_assert_int_eq(libcc_rp_new(&rp, p, &fi, NULL, NULL, 0), LIBCC_OK);
-    libcc_params_del(p);
-    return rp;
+    return ts_make_rp("fncc", assign, LINE, T_NS, NULL, NULL);
 }
 
 static double var(const libcc_rp *rp, const char *name)
 {
-    const libcc_param_desc *d;
-    size_t n;
-    double v[32];
-    ck_assert_int_eq(libcc_rp_vars(rp, &d, &n), LIBCC_OK);
-    ck_assert_int_eq(libcc_rp_read_vars(rp, v, n), LIBCC_OK);
-    for (size_t i = 0; i < n; i++)
-        if (strcmp(d[i].name, name) == 0)
-            return v[i];
-    ck_abort_msg("no variable %s", name);
-    return NAN;
+    return ts_rp_var(rp, name);
 }
 
 static libcc_int_hop hop(uint32_t sw, uint64_t ts, uint64_t tx, uint64_t q)

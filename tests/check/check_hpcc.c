@@ -28,19 +28,7 @@
 
 static libcc_rp *mk_rp_full(const char *algo, const char *assign, uint64_t line, uint64_t t_ns)
 {
-    libcc_params *p = NULL;
-    ck_assert_int_eq(libcc_params_new(&p, algo), LIBCC_OK);
-    if (assign)
-        ck_assert_msg(libcc_params_parse(p, assign) == LIBCC_OK, "%s", libcc_params_error(p));
-    libcc_flow_info fi;
-    memset(&fi, 0, sizeof fi);
-    fi.line_rate_bps = line;
-    fi.base_rtt_ns = t_ns;
-    fi.mtu_bytes = 1000;
-    libcc_rp *rp = NULL;
-    ck_assert_int_eq(libcc_rp_new(&rp, p, &fi, NULL, NULL, 0), LIBCC_OK);
-    libcc_params_del(p);
-    return rp;
+    return ts_make_rp(algo, assign, line, t_ns, NULL, NULL);
 }
 
 static libcc_rp *mk_rp(const char *assign)
@@ -50,17 +38,7 @@ static libcc_rp *mk_rp(const char *assign)
 
 static double var(const libcc_rp *rp, const char *name)
 {
-    const libcc_param_desc *d;
-    size_t n;
-    double v[32];
-    ck_assert_int_eq(libcc_rp_vars(rp, &d, &n), LIBCC_OK);
-    ck_assert_uint_le(n, 32);
-    ck_assert_int_eq(libcc_rp_read_vars(rp, v, n), LIBCC_OK);
-    for (size_t i = 0; i < n; i++)
-        if (strcmp(d[i].name, name) == 0)
-            return v[i];
-    ck_abort_msg("no variable %s", name);
-    return NAN;
+    return ts_rp_var(rp, name);
 }
 
 static libcc_int_hop hop(uint64_t ts, uint64_t tx, uint64_t q)

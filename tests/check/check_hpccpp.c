@@ -5,6 +5,8 @@
  * N. Setting as in check_hpcc.c: B = 100 Gbps, T = 12 us, B*T = 150000 B,
  * eta = 0.95; R = W * 8e9 / 12000 bit/s.
  */
+#include "test_support.h"
+
 #include <check.h>
 #include <math.h>
 #include <string.h>
@@ -38,23 +40,11 @@ static void on_deadline(libcc_rp *rp, uint64_t deadline, void *ud)
 
 static libcc_rp *mk_rp_cb(const char *assign, probe_log *log)
 {
-    libcc_params *p = NULL;
-    ck_assert_int_eq(libcc_params_new(&p, "hpcc++"), LIBCC_OK);
-    if (assign)
-        ck_assert_msg(libcc_params_parse(p, assign) == LIBCC_OK, "%s", libcc_params_error(p));
-    libcc_flow_info fi;
-    memset(&fi, 0, sizeof fi);
-    fi.line_rate_bps = LINE;
-    fi.base_rtt_ns = T_NS;
-    fi.mtu_bytes = 1000;
     libcc_rp_callbacks cbs;
     memset(&cbs, 0, sizeof cbs);
     cbs.send_probe = on_probe;
     cbs.deadline_changed = on_deadline;
-    libcc_rp *rp = NULL;
-    ck_assert_int_eq(libcc_rp_new(&rp, p, &fi, &cbs, log, 0), LIBCC_OK);
-    libcc_params_del(p);
-    return rp;
+    return ts_make_rp("hpcc++", assign, LINE, T_NS, &cbs, log);
 }
 
 static libcc_rp *mk_rp(const char *assign)
@@ -64,16 +54,7 @@ static libcc_rp *mk_rp(const char *assign)
 
 static double var(const libcc_rp *rp, const char *name)
 {
-    const libcc_param_desc *d;
-    size_t n;
-    double v[32];
-    ck_assert_int_eq(libcc_rp_vars(rp, &d, &n), LIBCC_OK);
-    ck_assert_int_eq(libcc_rp_read_vars(rp, v, n), LIBCC_OK);
-    for (size_t i = 0; i < n; i++)
-        if (strcmp(d[i].name, name) == 0)
-            return v[i];
-    ck_abort_msg("no variable %s", name);
-    return NAN;
+    return ts_rp_var(rp, name);
 }
 
 static libcc_int_list one_hop(uint64_t ts, uint64_t tx, uint64_t q)

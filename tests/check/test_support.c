@@ -95,3 +95,36 @@ void ts_doc_has_params(const char *doc, const char *doc_name, const char *algo)
         ck_assert_msg(strstr(doc, want) != NULL, "%s lacks the row%s", doc_name, want);
     }
 }
+
+libcc_rp *ts_make_rp(const char *algo, const char *assign, uint64_t line_bps, uint64_t base_rtt_ns,
+                     const libcc_rp_callbacks *cbs, void *user_data)
+{
+    libcc_params *p = NULL;
+    ck_assert_int_eq(libcc_params_new(&p, algo), LIBCC_OK);
+    if (assign)
+        ck_assert_msg(libcc_params_parse(p, assign) == LIBCC_OK, "%s", libcc_params_error(p));
+    libcc_flow_info fi;
+    memset(&fi, 0, sizeof fi);
+    fi.line_rate_bps = line_bps;
+    fi.base_rtt_ns = base_rtt_ns;
+    fi.mtu_bytes = 1000;
+    libcc_rp *rp = NULL;
+    ck_assert_int_eq(libcc_rp_new(&rp, p, &fi, cbs, user_data, 0), LIBCC_OK);
+    libcc_params_del(p);
+    return rp;
+}
+
+double ts_rp_var(const libcc_rp *rp, const char *name)
+{
+    const libcc_param_desc *d;
+    size_t n;
+    double v[64];
+    ck_assert_int_eq(libcc_rp_vars(rp, &d, &n), LIBCC_OK);
+    ck_assert_uint_le(n, 64);
+    ck_assert_int_eq(libcc_rp_read_vars(rp, v, n), LIBCC_OK);
+    for (size_t i = 0; i < n; i++)
+        if (strcmp(d[i].name, name) == 0)
+            return v[i];
+    ck_abort_msg("no variable %s", name);
+    return 0.0;
+}

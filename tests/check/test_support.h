@@ -20,4 +20,16 @@ char *ts_read_source_file(const char *relpath);
  * "| `name` | unit | default | min | max | doc |". */
 void ts_doc_has_params(const char *doc, const char *doc_name, const char *algo);
 
+
+
+#include <libcc/libcc.h>
+
+/* An RP of `algo` with `assign` (name=value list, may be NULL) applied, on a
+ * flow of line_bps and base_rtt_ns with a 1000 B MTU, created at t=0;
+ * fails the test if anything is refused. */
+libcc_rp *ts_make_rp(const char *algo, const char *assign, uint64_t line_bps, uint64_t base_rtt_ns,
+                     const libcc_rp_callbacks *cbs, void *user_data);
+
+/* The RP's internal variable `name` (libcc_rp_vars); fails the test if absent. */
+double ts_rp_var(const libcc_rp *rp, const char *name);
 #endif
