@@ -497,31 +497,58 @@ RoceIntHeader::SetList(const libcc_int_list& list)
     return true;
 }
 
-bool
-RoceIntHeader::GetList(libcc_int_list& list) const
+namespace
 {
-    libcc_int_list_init(&list);
+
+/// A format's default units and wrap widths, worked out once instead of per
+/// decoded packet (they depend on the format only).
+struct IntDecodeSetup
+{
     libcc_int_wire_format fmt;
-    if (m_format == FORMAT_FNCC)
+    uint8_t tsBits;
+    uint8_t txBits;
+    bool ok;
+};
+
+IntDecodeSetup
+MakeIntDecodeSetup(bool fncc)
+{
+    IntDecodeSetup s{};
+    if (fncc)
     {
-        libcc_int_fncc_format_default(&fmt);
+        libcc_int_fncc_format_default(&s.fmt);
     }
     else
     {
-        libcc_int_hpcc_format_default(&fmt);
+        libcc_int_hpcc_format_default(&s.fmt);
     }
     unsigned tsBits = 64;
     unsigned txBits = 64;
-    if (libcc_int_wire_wrap_bits(&fmt, &tsBits, &txBits) != LIBCC_OK)
+    s.ok = libcc_int_wire_wrap_bits(&s.fmt, &tsBits, &txBits) == LIBCC_OK;
+    s.tsBits = static_cast<uint8_t>(tsBits);
+    s.txBits = static_cast<uint8_t>(txBits);
+    return s;
+}
+
+} // namespace
+
+bool
+RoceIntHeader::GetList(libcc_int_list& list) const
+{
+    static const IntDecodeSetup hpcc = MakeIntDecodeSetup(false);
+    static const IntDecodeSetup fncc = MakeIntDecodeSetup(true);
+    const IntDecodeSetup& s = m_format == FORMAT_FNCC ? fncc : hpcc;
+    libcc_int_list_init(&list);
+    if (!s.ok)
     {
         return false;
     }
-    list.ts_bits = static_cast<uint8_t>(tsBits);
-    list.tx_bits = static_cast<uint8_t>(txBits);
+    list.ts_bits = s.tsBits;
+    list.tx_bits = s.txBits;
     for (uint32_t h = 0; h < m_nHops; h++)
     {
-        int rc = m_format == FORMAT_FNCC ? libcc_int_fncc_decode(m_hops[h], &fmt, &list.hop[h])
-                                         : libcc_int_hpcc_decode(m_hops[h], &fmt, &list.hop[h]);
+        int rc = m_format == FORMAT_FNCC ? libcc_int_fncc_decode(m_hops[h], &s.fmt, &list.hop[h])
+                                         : libcc_int_hpcc_decode(m_hops[h], &s.fmt, &list.hop[h]);
         if (rc != LIBCC_OK)
         {
             list.n_hops = 0;

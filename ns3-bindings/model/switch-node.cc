@@ -257,6 +257,7 @@ SwitchNode::SwitchNode()
     , m_noRoute(0)
     , m_intEncodeErrors(0)
 {
+    libcc_int_list_init(&m_cpInts);
 }
 
 SwitchNode::~SwitchNode()
@@ -853,11 +854,15 @@ SwitchNode::Dequeue(uint32_t portIdx, const std::array<bool, QBB_N_PRIO>& paused
         cpk.ingress_port = ingress;
         cpk.ecn_capable = e.ecnCapable;
         cpk.request_int = e.hasInt && !isAck;
-        libcc_int_list ints;
+        // A CP only appends to the list (it reads n_hops, never an upstream
+        // hop), so the upstream records stay raw bytes in the editor instead
+        // of being decoded per hop; the slots below n_hops are never read.
+        libcc_int_list& ints = m_cpInts;
         RoceIntEditor& ed = m_intEditor;
         bool open = e.hasInt && ed.Open(packet);
-        if (open && ed.Int().GetList(ints))
+        if (open)
         {
+            ints.n_hops = ed.Int().GetNHops();
             cpk.ints = &ints;
             // The CP adds cpk.bytes to its tx counter before we can stamp;
             // count the hop it is about to add so txBytes matches the wire.

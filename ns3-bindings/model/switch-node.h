@@ -177,6 +177,9 @@ class SwitchNode : public Node
     uint64_t m_noRoute;
     uint64_t m_intEncodeErrors;
     RoceIntEditor m_intEditor; //!< reused: no per-packet construction
+    /// The hop list the CP appends to: zeroed once, only n_hops is set per
+    /// packet (upstream records are not decoded; see Dequeue).
+    libcc_int_list m_cpInts;
 
     TracedCallback<uint32_t, uint8_t, uint64_t> m_queueTrace;
     TracedCallback<Time, uint32_t, uint32_t, uint8_t, bool> m_pfcTrace;
