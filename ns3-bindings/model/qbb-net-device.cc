@@ -312,11 +312,14 @@ QbbNetDevice::TransmitNext()
     {
         return;
     }
-    std::array<bool, QBB_N_PRIO> paused;
-    Time now = Simulator::Now();
-    for (uint32_t p = 0; p < QBB_N_PRIO; p++)
+    std::array<bool, QBB_N_PRIO> paused{};
+    if (m_pauseSeen)
     {
-        paused[p] = m_pausedUntil[p] > now;
+        Time now = Simulator::Now();
+        for (uint32_t p = 0; p < QBB_N_PRIO; p++)
+        {
+            paused[p] = m_pausedUntil[p] > now;
+        }
     }
     uint8_t prio = 0;
     // Busy while asking: the source may make us send PFC (an XON), which
@@ -339,9 +342,12 @@ QbbNetDevice::StartFrame(Ptr<Packet> packet, uint32_t wireBytes, bool macControl
     // Exact serialization: carry the sub-step remainder to the next frame so
     // that back-to-back frames average exactly DataRate at any resolution.
     uint64_t rate = m_rate.GetBitRate();
-    unsigned __int128 num = static_cast<unsigned __int128>(wireBytes) * 8 *
-                                static_cast<uint64_t>(Seconds(1).GetTimeStep()) +
-                            m_txCarry;
+    if (m_stepsPerSecond == 0)
+    {
+        m_stepsPerSecond = static_cast<uint64_t>(Seconds(1).GetTimeStep());
+    }
+    unsigned __int128 num =
+        static_cast<unsigned __int128>(wireBytes) * 8 * m_stepsPerSecond + m_txCarry;
     Time txTime = TimeStep(static_cast<uint64_t>(num / rate));
     m_txCarry = static_cast<uint64_t>(num % rate);
 
@@ -434,6 +440,7 @@ QbbNetDevice::HandlePause(Ptr<Packet> frame)
             continue;
         }
         uint16_t q = pfc.GetQuanta(p);
+        m_pauseSeen = true;
         m_pfcRxTrace(p, q);
         m_pauseEvent[p].Cancel();
         if (q == 0)

@@ -221,6 +221,12 @@ class QbbNetDevice : public NetDevice
     DataRate m_rate;
     bool m_txBusy;
     uint64_t m_txCarry; //!< remainder (in 1/rate time steps) owed by back-to-back frames
+    /// Time steps per second, taken at the first frame (the resolution is
+    /// fixed by then): Seconds(1) is a 128-bit multiply per call.
+    uint64_t m_stepsPerSecond = 0;
+    /// A PFC PAUSE was ever received: until then no priority can be paused
+    /// and TransmitNext skips reading the clock.
+    bool m_pauseSeen = false;
     Mac48Address m_peerMac;
     bool m_peerMacKnown;
     std::deque<Ptr<Packet>> m_pfcQueue; //!< PAUSE bodies waiting for the line

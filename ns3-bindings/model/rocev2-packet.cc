@@ -345,13 +345,16 @@ RocePeekKey(Ptr<const Packet> packet, RoceFlowKey& key)
 uint16_t
 RoceIpv4Checksum(const uint8_t* h, uint32_t ihl)
 {
+    // Sum every 16-bit word and take the checksum field back out: the same
+    // sum as skipping it (integers, before folding), without a branch per word.
     uint32_t sum = 0;
     for (uint32_t i = 0; i + 1 < ihl; i += 2)
     {
-        if (i != 10)
-        {
-            sum += (uint32_t(h[i]) << 8) | h[i + 1];
-        }
+        sum += (uint32_t(h[i]) << 8) | h[i + 1];
+    }
+    if (ihl >= 12)
+    {
+        sum -= (uint32_t(h[10]) << 8) | h[11];
     }
     while (sum >> 16)
     {
