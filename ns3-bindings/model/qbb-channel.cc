@@ -56,13 +56,25 @@ QbbChannel::GetPeer(Ptr<const QbbNetDevice> self) const
 void
 QbbChannel::Transmit(Ptr<Packet> packet, Ptr<QbbNetDevice> src, Time txTime, bool macControl)
 {
-    Ptr<QbbNetDevice> dst = GetPeer(src);
-    if (!dst)
+    if (m_nDevices < 2)
     {
         return; // an unconnected end: the frame leaves into the void
     }
-    uint32_t context = dst->GetNode() ? dst->GetNode()->GetId() : 0;
-    Simulator::ScheduleWithContext(context, txTime + m_delay, &QbbNetDevice::ReceivePacket, dst,
+    uint32_t d = PeekPointer(m_dev[0]) == PeekPointer(src) ? 1 : 0;
+    const Ptr<QbbNetDevice>& dst = m_dev[d];
+    if (!m_ctxKnown[d])
+    {
+        Ptr<Node> node = dst->GetNode();
+        if (!node)
+        {
+            Simulator::ScheduleWithContext(0, txTime + m_delay, &QbbNetDevice::ReceivePacket, dst,
+                                           packet, macControl);
+            return;
+        }
+        m_ctx[d] = node->GetId();
+        m_ctxKnown[d] = true;
+    }
+    Simulator::ScheduleWithContext(m_ctx[d], txTime + m_delay, &QbbNetDevice::ReceivePacket, dst,
                                    packet, macControl);
 }
 
@@ -90,6 +102,8 @@ QbbChannel::DoDispose()
     m_dev[0] = nullptr;
     m_dev[1] = nullptr;
     m_nDevices = 0;
+    m_ctxKnown[0] = false;
+    m_ctxKnown[1] = false;
     Channel::DoDispose();
 }
 

@@ -44,6 +44,10 @@ class QbbChannel : public Channel
     Time m_delay;
     Ptr<QbbNetDevice> m_dev[2];
     std::size_t m_nDevices;
+    /// Event context (node id) of each end, looked up once it has a node
+    /// instead of through two Ptr copies and a virtual call per frame.
+    uint32_t m_ctx[2] = {0, 0};
+    bool m_ctxKnown[2] = {false, false};
 };
 
 } // namespace ns3

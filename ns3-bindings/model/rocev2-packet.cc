@@ -345,10 +345,18 @@ RocePeekKey(Ptr<const Packet> packet, RoceFlowKey& key)
 uint16_t
 RoceIpv4Checksum(const uint8_t* h, uint32_t ihl)
 {
-    // Sum every 16-bit word and take the checksum field back out: the same
-    // sum as skipping it (integers, before folding), without a branch per word.
-    uint32_t sum = 0;
-    for (uint32_t i = 0; i + 1 < ihl; i += 2)
+    // Sum big-endian 32-bit words (2^16 = 1 modulo 0xFFFF, so each counts as
+    // its two 16-bit halves) and take the checksum field back out: the same
+    // positive sum modulo 0xFFFF as the RFC 1071 loop, hence the same folded
+    // value, in a quarter of the steps. ihl is a multiple of 4 (IHL x 4).
+    uint64_t sum = 0;
+    uint32_t i = 0;
+    for (; i + 3 < ihl; i += 4)
+    {
+        sum += (uint32_t(h[i]) << 24) | (uint32_t(h[i + 1]) << 16) | (uint32_t(h[i + 2]) << 8) |
+               h[i + 3];
+    }
+    for (; i + 1 < ihl; i += 2)
     {
         sum += (uint32_t(h[i]) << 8) | h[i + 1];
     }

@@ -798,9 +798,16 @@ SwitchNode::Dequeue(uint32_t portIdx, const std::array<bool, QBB_N_PRIO>& paused
 {
     Port* port = m_ports[portIdx].get();
     uint32_t open = 0xFF;
-    for (uint32_t p = 0; p < QBB_N_PRIO; p++)
+    // Nothing paused is the common case: one 8-byte test instead of a loop.
+    uint64_t anyPaused;
+    static_assert(sizeof(paused) == sizeof(anyPaused), "8 one-byte flags");
+    std::memcpy(&anyPaused, paused.data(), sizeof(anyPaused));
+    if (anyPaused != 0)
     {
-        open &= ~(static_cast<uint32_t>(paused[p]) << p);
+        for (uint32_t p = 0; p < QBB_N_PRIO; p++)
+        {
+            open &= ~(static_cast<uint32_t>(paused[p]) << p);
+        }
     }
     int prio;
     uint32_t cls;
