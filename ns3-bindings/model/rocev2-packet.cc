@@ -353,8 +353,9 @@ RoceIpv4Checksum(const uint8_t* h, uint32_t ihl)
     uint32_t i = 0;
     for (; i + 3 < ihl; i += 4)
     {
-        sum += (uint32_t(h[i]) << 24) | (uint32_t(h[i + 1]) << 16) | (uint32_t(h[i + 2]) << 8) |
-               h[i + 3];
+        uint32_t w;
+        std::memcpy(&w, h + i, sizeof(w));
+        sum += __builtin_bswap32(w); // bytes are big-endian, x86 loads little-endian
     }
     for (; i + 1 < ihl; i += 2)
     {
@@ -475,7 +476,9 @@ RoceIntEditor::Open(Ptr<Packet> packet)
     {
         m_int.PushRaw(b + off + RoceIntHeader::BASE_BYTES + RoceIntHeader::HOP_BYTES * h);
     }
-    packet->RemoveAtStart(off + intLen);
+    // The bytes stay in the packet until Close knows a hop was added: most
+    // packets a switch sees (ACKs under HPCC, data under FNCC) get none.
+    std::memcpy(m_oldInt, b + off, intLen);
     m_packet = packet;
     return true;
 }
@@ -489,10 +492,17 @@ RoceIntEditor::Int()
 void
 RoceIntEditor::Close()
 {
+    uint8_t intBytes[RoceIntHeader::BASE_BYTES + RoceIntHeader::HOP_BYTES * LIBCC_INT_MAX_HOPS];
+    uint32_t intLen = m_int.CopyTo(intBytes);
+    if (intLen == m_oldIntLen && std::memcmp(intBytes, m_oldInt, intLen) == 0)
+    {
+        m_packet = nullptr; // nothing changed: the packet's bytes are already right
+        return;
+    }
+    m_packet->RemoveAtStart(m_prefixLen + m_oldIntLen);
     uint8_t block[PREFIX_MAX + RoceIntHeader::BASE_BYTES +
                   RoceIntHeader::HOP_BYTES * LIBCC_INT_MAX_HOPS];
     std::memcpy(block, m_prefix, m_prefixLen);
-    uint32_t intLen = m_int.GetSerializedSize();
     // The packet grew (or not) by the hops added: fix both length fields.
     uint32_t ipLen = ((uint32_t(block[2]) << 8) | block[3]) + intLen - m_oldIntLen;
     block[2] = static_cast<uint8_t>(ipLen >> 8);
@@ -501,7 +511,7 @@ RoceIntEditor::Close()
     uint32_t udpLen = ((uint32_t(block[m_ihl + 4]) << 8) | block[m_ihl + 5]) + intLen - m_oldIntLen;
     block[m_ihl + 4] = static_cast<uint8_t>(udpLen >> 8);
     block[m_ihl + 5] = static_cast<uint8_t>(udpLen & 0xFF);
-    m_int.CopyTo(block + m_prefixLen);
+    std::memcpy(block + m_prefixLen, intBytes, intLen);
     RoceRawHeader raw;
     raw.Set(block, m_prefixLen + intLen);
     m_packet->AddHeader(raw);

@@ -117,11 +117,12 @@ bool RoceGetInt(Ptr<const Packet> packet, libcc_int_list& list, uint8_t& format)
 bool RoceAppendIntHop(Ptr<Packet> packet, const libcc_int_hop& hop);
 
 /**
- * Edit a packet's INT header in place: Open takes the bytes from the IPv4
- * header to the end of the INT header off the packet (one copy, no header
- * objects), Close puts them back as one raw block with the IPv4 total
- * length and checksum and the UDP length fixed for the hops added. A switch
- * uses it once per INT-carrying packet per hop.
+ * Edit a packet's INT header in place: Open reads the bytes from the IPv4
+ * header to the end of the INT header (one copy, no header objects); Close,
+ * if the INT header changed, replaces them with one raw block with the IPv4
+ * total length and checksum and the UDP length fixed for the hops added
+ * (unchanged: the packet is left as it is). A switch uses it once per
+ * INT-carrying packet per hop.
  */
 class RoceIntEditor
 {
@@ -139,6 +140,9 @@ class RoceIntEditor
     uint32_t m_prefixLen = 0;
     uint32_t m_ihl = 0;
     uint32_t m_oldIntLen = 0;
+    /// The INT header as Open found it: Close leaves the packet alone if it
+    /// is unchanged (one copy instead of a header removed and added back).
+    uint8_t m_oldInt[RoceIntHeader::BASE_BYTES + RoceIntHeader::HOP_BYTES * LIBCC_INT_MAX_HOPS] = {};
     RoceIntHeader m_int;
 };
 
