@@ -753,13 +753,9 @@ SwitchNode::Receive(Ptr<QbbNetDevice> dev, Ptr<Packet> packet)
     {
         OnMmuPfc(in, prio, true);
     }
+    // FNCC Algorithm 1, line 3 (remember where an ACK came in) is the queue
+    // entry's inPort: no packet tag to add here and take off at egress.
     bool isAck = key.type == RocePktType::ACK || key.type == RocePktType::NACK;
-    if (isAck && m_intTable)
-    {
-        // FNCC Algorithm 1, line 3: remember where the ACK came in.
-        FnccIngressPortTag tag(in);
-        packet->ReplacePacketTag(tag);
-    }
     bool ecnCapable = key.ecn != ROCE_ECN_NOT_ECT;
     if (port->m_cp)
     {
@@ -845,14 +841,6 @@ SwitchNode::Dequeue(uint32_t portIdx, const std::array<bool, QBB_N_PRIO>& paused
 
     bool isAck = e.type == RocePktType::ACK || e.type == RocePktType::NACK;
     uint32_t ingress = e.inPort;
-    if (isAck && m_intTable)
-    {
-        FnccIngressPortTag tag;
-        if (packet->RemovePacketTag(tag))
-        {
-            ingress = tag.GetPort();
-        }
-    }
     if (port->m_cp)
     {
         libcc_cp_pkt cpk{};
