@@ -305,8 +305,10 @@ RoceParse(Ptr<const Packet> packet, RocePacketInfo& info)
 bool
 RocePeekKey(Ptr<const Packet> packet, RoceFlowKey& key)
 {
-    // Enough for a 60-byte IPv4 header, UDP, BTH and the AETH syndrome.
-    uint8_t b[96];
+    // Enough for a 60-byte IPv4 header, UDP, BTH, RETH/AETH and the largest
+    // INT header (as much as RoceIntEditor::Open reads).
+    uint8_t b[60 + UDP_BYTES + RoceBthHeader::SIZE + RoceRethHeader::SIZE +
+              RoceIntHeader::BASE_BYTES + RoceIntHeader::HOP_BYTES * LIBCC_INT_MAX_HOPS];
     uint32_t n = packet->CopyData(b, sizeof(b));
     key = RoceFlowKey();
     if (n < IPV4_BYTES || (b[0] >> 4) != 4)
@@ -339,6 +341,17 @@ RocePeekKey(Ptr<const Packet> packet, RoceFlowKey& key)
     uint8_t flags = b[bth + 1];
     key.type = TypeOf(opcode, b[bth + RoceBthHeader::SIZE]);
     key.hasInt = IsAck(key.type) || (IsData(key.type) && (flags & RoceBthHeader::FLAG_INT));
+    // The hop count lets a switch's CP run without opening the INT header;
+    // only a packet that gets a hop is edited (RoceIntEditor, same checks).
+    uint32_t off = bth + RoceBthHeader::SIZE + RoceRethHeader::SIZE;
+    if (key.hasInt && n >= off + RoceIntHeader::BASE_BYTES)
+    {
+        uint8_t nHops = b[off + 1];
+        if (nHops <= LIBCC_INT_MAX_HOPS && n >= off + RoceIntHeader::Size(nHops))
+        {
+            key.intHops = static_cast<int8_t>(nHops);
+        }
+    }
     return true;
 }
 

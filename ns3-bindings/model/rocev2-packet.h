@@ -99,6 +99,9 @@ struct RoceFlowKey
     uint8_t ecn = 0;
     RocePktType type = RocePktType::OTHER;
     bool hasInt = false;
+    /// Hops in the INT header if hasInt and the header is whole (what
+    /// RoceIntEditor::Open accepts), else -1.
+    int8_t intHops = -1;
 };
 /// False if the packet is not IPv4 (then only nothing is valid).
 bool RocePeekKey(Ptr<const Packet> packet, RoceFlowKey& key);

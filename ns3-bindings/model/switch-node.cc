@@ -81,6 +81,7 @@ class SwitchNode::Port : public QbbEgressSource
         RocePktType type = RocePktType::OTHER;
         bool ecnCapable = false;
         bool hasInt = false;
+        int8_t intHops = -1; //!< RoceFlowKey::intHops
     };
 
     /// FIFO on a power-of-two ring that only grows: no allocation once warm.
@@ -780,6 +781,7 @@ SwitchNode::Receive(Ptr<QbbNetDevice> dev, Ptr<Packet> packet)
     e.type = key.type;
     e.ecnCapable = ecnCapable;
     e.hasInt = key.hasInt;
+    e.intHops = key.intHops;
     uint32_t cls = IsControl(key.type) ? CLASS_CONTROL : CLASS_DATA;
     port->m_q[prio][cls].Push(std::move(e));
     port->m_nonEmpty[cls] |= 1u << prio;
@@ -850,14 +852,14 @@ SwitchNode::Dequeue(uint32_t portIdx, const std::array<bool, QBB_N_PRIO>& paused
         cpk.ecn_capable = e.ecnCapable;
         cpk.request_int = e.hasInt && !isAck;
         // A CP only appends to the list (it reads n_hops, never an upstream
-        // hop), so the upstream records stay raw bytes in the editor instead
-        // of being decoded per hop; the slots below n_hops are never read.
+        // hop), so it runs on the hop count read at ingress; the slots below
+        // n_hops are never read. The INT header is opened (a copy, and a
+        // header rewrite) only for a packet that gets a hop.
         libcc_int_list& ints = m_cpInts;
-        RoceIntEditor& ed = m_intEditor;
-        bool open = e.hasInt && ed.Open(packet);
-        if (open)
+        bool intOk = e.hasInt && e.intHops >= 0;
+        if (intOk)
         {
-            ints.n_hops = ed.Int().GetNHops();
+            ints.n_hops = static_cast<uint8_t>(e.intHops);
             cpk.ints = &ints;
             // The CP adds cpk.bytes to its tx counter before we can stamp;
             // count the hop it is about to add so txBytes matches the wire.
@@ -868,9 +870,10 @@ SwitchNode::Dequeue(uint32_t portIdx, const std::array<bool, QBB_N_PRIO>& paused
             }
         }
         libcc_cp_on_dequeue(port->m_cp, Simulator::Now().GetNanoSeconds(), port->m_total, &cpk);
-        if (open)
+        if (intOk && cpk.int_stamped && ints.n_hops > 0)
         {
-            if (cpk.int_stamped && cpk.ints && ints.n_hops > 0)
+            RoceIntEditor& ed = m_intEditor;
+            if (ed.Open(packet))
             {
                 if (ed.Int().PushHop(ints.hop[ints.n_hops - 1]))
                 {
@@ -880,8 +883,8 @@ SwitchNode::Dequeue(uint32_t portIdx, const std::array<bool, QBB_N_PRIO>& paused
                 {
                     m_intEncodeErrors++;
                 }
+                ed.Close();
             }
-            ed.Close();
         }
         if (cpk.mark_ce && e.ecnCapable && RoceMarkCe(packet))
         {
