@@ -77,6 +77,24 @@ QbbNetDevice::QbbNetDevice()
 
 QbbNetDevice::~QbbNetDevice() = default;
 
+class QbbNetDevice::TxDoneEvent : public EventImpl
+{
+  public:
+    explicit TxDoneEvent(QbbNetDevice* dev)
+        : m_dev(dev)
+    {
+    }
+
+  protected:
+    void Notify() override
+    {
+        m_dev->TransmitComplete();
+    }
+
+  private:
+    QbbNetDevice* m_dev; //!< raw, as the member-function event it replaces
+};
+
 void
 QbbNetDevice::DoDispose()
 {
@@ -92,6 +110,7 @@ QbbNetDevice::DoDispose()
     m_rxCallback = NetDevice::ReceiveCallback();
     m_promiscCallback = NetDevice::PromiscReceiveCallback();
     m_pcap = nullptr;
+    m_txDone = nullptr; // a pending one stays alive through the scheduler's reference
     NetDevice::DoDispose();
 }
 
@@ -368,7 +387,11 @@ QbbNetDevice::StartFrame(Ptr<Packet> packet, uint32_t wireBytes, bool macControl
         }
     }
     m_channel->Transmit(packet, this, txTime, macControl);
-    Simulator::Schedule(txTime, &QbbNetDevice::TransmitComplete, this);
+    if (!m_txDone)
+    {
+        m_txDone = Create<TxDoneEvent>(this);
+    }
+    Simulator::Schedule(txTime, m_txDone);
 }
 
 void

@@ -25,6 +25,7 @@
 #include "ns3/callback.h"
 #include "ns3/data-rate.h"
 #include "ns3/event-id.h"
+#include "ns3/event-impl.h"
 #include "ns3/mac48-address.h"
 #include "ns3/net-device.h"
 #include "ns3/nstime.h"
@@ -198,6 +199,7 @@ class QbbNetDevice : public NetDevice
     void DoDispose() override;
 
   private:
+    class TxDoneEvent;
     void TransmitNext();
     void TransmitComplete();
     void StartFrame(Ptr<Packet> packet, uint32_t wireBytes, bool macControl);
@@ -227,6 +229,10 @@ class QbbNetDevice : public NetDevice
     /// A PFC PAUSE was ever received: until then no priority can be paused
     /// and TransmitNext skips reading the clock.
     bool m_pauseSeen = false;
+    /// The transmit-complete event, one object scheduled again for every
+    /// frame (a device has one frame on the line at a time) instead of an
+    /// event allocated and freed per frame; same times, same event order.
+    Ptr<EventImpl> m_txDone;
     Mac48Address m_peerMac;
     bool m_peerMacKnown;
     std::deque<Ptr<Packet>> m_pfcQueue; //!< PAUSE bodies waiting for the line
