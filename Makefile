@@ -45,7 +45,7 @@ CHECK_CFLAGS = $(shell $(PKG_CONFIG) --cflags check 2>/dev/null)
 CHECK_LIBS = $(shell $(PKG_CONFIG) --libs check 2>/dev/null || echo -lcheck) -lm
 TEST_CFLAGS := -std=c11 $(WARN) -g -D_POSIX_C_SOURCE=200809L -Ilibcc/include -Ilibcc/src -Itests/check -I$(BUILD)/gen
 
-.PHONY: all lib tools deps test test-check test-check-san test-install test-ns3 demo bench bench-libcc \
+.PHONY: all lib tools deps test test-static test-check test-check-san test-install test-ns3 demo bench bench-libcc \
         install uninstall clean format help
 
 all: lib tools ns3
@@ -110,6 +110,10 @@ test-check-san: $(BUILD)/tests/check_libcc_san tools
 	ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
 	CK_FORK=no LIBCC_TOOLS=$(BUILD)/bin LIBCC_SRCDIR=$(CURDIR) $(BUILD)/tests/check_libcc_san
 
+# No global mutable state in libcc, checked on the objects themselves.
+test-static: $(LIB_OBJS)
+	@bash tests/static/no-mutable-globals.sh $(LIB_OBJS)
+
 # ---- install and the pkg-config consumers ----------------------------------
 # The .pc names PREFIX, so it is written by every install, never reused.
 install: lib tools
@@ -141,7 +145,7 @@ include ns3-bindings/ns3.mk
 
 # ---- the two commands --------------------------------------------------------
 NPROC := $(shell nproc 2>/dev/null || echo 2)
-TEST_SUITES := test-check test-check-san test-install test-ns3 $(NS3_SAN_SUITES)
+TEST_SUITES := test-static test-check test-check-san test-install test-ns3 $(NS3_SAN_SUITES)
 
 test: deps
 	@$(MAKE) --no-print-directory -j$(NPROC) all $(NS3_SAN_BUILD)
