@@ -12,6 +12,22 @@ namespace ns3
 
 NS_OBJECT_ENSURE_REGISTERED(QbbChannel);
 
+class QbbChannel::RxEvent : public EventImpl
+{
+  public:
+    QbbNetDevice* m_dst = nullptr; //!< raw: pending events never outlive the run
+    Ptr<Packet> m_packet;
+    bool m_macControl = false;
+
+  protected:
+    void Notify() override
+    {
+        // Let go of the packet before the device forwards it on.
+        Ptr<Packet> packet = std::move(m_packet);
+        m_dst->ReceivePacket(packet, m_macControl);
+    }
+};
+
 TypeId
 QbbChannel::GetTypeId()
 {
@@ -62,20 +78,35 @@ QbbChannel::Transmit(Ptr<Packet> packet, Ptr<QbbNetDevice> src, Time txTime, boo
     }
     uint32_t d = PeekPointer(m_dev[0]) == PeekPointer(src) ? 1 : 0;
     const Ptr<QbbNetDevice>& dst = m_dev[d];
-    if (!m_ctxKnown[d])
+    uint32_t context = 0;
+    if (m_ctxKnown[d])
     {
-        Ptr<Node> node = dst->GetNode();
-        if (!node)
-        {
-            Simulator::ScheduleWithContext(0, txTime + m_delay, &QbbNetDevice::ReceivePacket, dst,
-                                           packet, macControl);
-            return;
-        }
-        m_ctx[d] = node->GetId();
+        context = m_ctx[d];
+    }
+    else if (Ptr<Node> node = dst->GetNode())
+    {
+        m_ctx[d] = context = node->GetId();
         m_ctxKnown[d] = true;
     }
-    Simulator::ScheduleWithContext(m_ctx[d], txTime + m_delay, &QbbNetDevice::ReceivePacket, dst,
-                                   packet, macControl);
+    std::deque<Ptr<RxEvent>>& pool = m_rxPool[d];
+    Ptr<RxEvent> ev;
+    // Only the pool's reference left: it has fired (or was never scheduled).
+    if (!pool.empty() && pool.front()->GetReferenceCount() == 1)
+    {
+        ev = pool.front();
+        pool.pop_front();
+    }
+    else
+    {
+        ev = Create<RxEvent>();
+    }
+    ev->m_dst = PeekPointer(dst);
+    ev->m_packet = packet;
+    ev->m_macControl = macControl;
+    pool.push_back(ev);
+    // The scheduler owns one reference and drops it after the event ran.
+    ev->Ref();
+    Simulator::ScheduleWithContext(context, txTime + m_delay, PeekPointer(ev));
 }
 
 Time
@@ -104,6 +135,8 @@ QbbChannel::DoDispose()
     m_nDevices = 0;
     m_ctxKnown[0] = false;
     m_ctxKnown[1] = false;
+    m_rxPool[0].clear();
+    m_rxPool[1].clear();
     Channel::DoDispose();
 }
 

@@ -10,6 +10,8 @@
 #include "ns3/nstime.h"
 #include "ns3/ptr.h"
 
+#include <deque>
+
 namespace ns3
 {
 
@@ -48,6 +50,11 @@ class QbbChannel : public Channel
     /// instead of through two Ptr copies and a virtual call per frame.
     uint32_t m_ctx[2] = {0, 0};
     bool m_ctxKnown[2] = {false, false};
+    /// Receive events per direction, reused once they have fired instead of
+    /// one allocated and freed per frame. Frames of one direction arrive in
+    /// the order they were sent, so the oldest is the first to be free.
+    class RxEvent;
+    std::deque<Ptr<RxEvent>> m_rxPool[2];
 };
 
 } // namespace ns3
