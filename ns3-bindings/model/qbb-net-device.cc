@@ -391,7 +391,10 @@ QbbNetDevice::StartFrame(Ptr<Packet> packet, uint32_t wireBytes, bool macControl
     {
         m_txDone = Create<TxDoneEvent>(this);
     }
-    Simulator::Schedule(txTime, m_txDone);
+    // Same key as Schedule (current context, next uid) without building the
+    // EventId nobody keeps; the scheduler owns one reference.
+    m_txDone->Ref();
+    Simulator::ScheduleWithContext(Simulator::GetContext(), txTime, PeekPointer(m_txDone));
 }
 
 void
