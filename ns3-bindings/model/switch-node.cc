@@ -3,7 +3,6 @@
 
 #include "qbb-channel.h"
 #include "rocev2-packet.h"
-#include "switch-tag.h"
 
 #include "ns3/boolean.h"
 #include "ns3/double.h"

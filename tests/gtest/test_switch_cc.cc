@@ -4,7 +4,6 @@
 // at dequeue, FNCC All_INT_Table records on ACKs, and bad configurations.
 // Queue lengths are frame bytes (14 + IP + 4); tx bytes are line bytes
 // (frame + 20, at least 84); INT hops use libcc's wire units.
-#include "switch-tag.h"
 #include "test_qbb_util.h"
 
 #include <gtest/gtest.h>
@@ -205,9 +204,6 @@ TEST_F(SwitchCcTest, FnccAckCarriesTheRequestPathEgressPortRecord)
     ASSERT_EQ(libcc_cp_int_record(st.sw->GetCp(1), 0, 0, &rec), LIBCC_OK);
     EXPECT_EQ(rec.tx_bytes, 3u * 1094u);
     EXPECT_EQ(st.H(0).rx[0].packet->GetSize(), 66u);
-    // The ingress-port tag is switch metadata: it does not leave the switch.
-    FnccIngressPortTag tag;
-    EXPECT_FALSE(st.H(0).rx[0].packet->PeekPacketTag(tag));
     // Data packets carry no INT under FNCC.
     for (const auto& r : st.H(1).rx)
     {
