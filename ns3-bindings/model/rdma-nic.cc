@@ -262,6 +262,23 @@ RdmaNic::EnqueueControl(Ptr<Packet> p)
     m_dev->TriggerTransmit();
 }
 
+// The fields a flow's data and probe packets share: same 5-tuple (so ECMP
+// sends probes along the data path), same priority, ECN-capable.
+void
+RdmaNic::FillFlowFields(RocePacketInfo& info,
+                        RocePktType type,
+                        const RdmaFlowParams& f,
+                        const RdmaTxQueuePair& qp) const
+{
+    info.type = type;
+    info.src = m_ip;
+    info.dst = Ipv4Address(f.dstIp);
+    info.sport = f.sport;
+    info.prio = f.prio;
+    info.ecn = ROCE_ECN_ECT0;
+    info.destQp = qp.GetPeerQpn();
+}
+
 Ptr<Packet>
 RdmaNic::DequeueNext(const std::array<bool, QBB_N_PRIO>& paused, uint8_t& prioOut)
 {
@@ -290,13 +307,7 @@ RdmaNic::DequeueNext(const std::array<bool, QBB_N_PRIO>& paused, uint8_t& prioOu
             // HPCC++ probe: no payload, collects INT along the data path.
             qp->ClearProbe();
             RocePacketInfo pr;
-            pr.type = RocePktType::PROBE;
-            pr.src = m_ip;
-            pr.dst = Ipv4Address(f.dstIp);
-            pr.sport = f.sport;
-            pr.prio = f.prio;
-            pr.ecn = ROCE_ECN_ECT0;
-            pr.destQp = qp->GetPeerQpn();
+            FillFlowFields(pr, RocePktType::PROBE, f, *qp);
             pr.psn = PROBE_PSN;
             pr.seq = qp->GetSndNxt();
             pr.payloadBytes = 0;
@@ -320,13 +331,7 @@ RdmaNic::DequeueNext(const std::array<bool, QBB_N_PRIO>& paused, uint8_t& prioOu
         uint32_t payload = qp->NextPayload();
         unsigned flags = qp->CcOnTx(payload);
         RocePacketInfo& info = m_txInfo; // its INT list stays empty
-        info.type = RocePktType::DATA;
-        info.src = m_ip;
-        info.dst = Ipv4Address(f.dstIp);
-        info.sport = f.sport;
-        info.prio = f.prio;
-        info.ecn = ROCE_ECN_ECT0;
-        info.destQp = qp->GetPeerQpn();
+        FillFlowFields(info, RocePktType::DATA, f, *qp);
         info.psn = static_cast<uint32_t>((seq / m_payload) % PROBE_PSN);
         info.last = seq + payload == f.sizeBytes;
         info.seq = seq;
