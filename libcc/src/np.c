@@ -301,8 +301,7 @@ int libcc_np_on_data(libcc_np *np, uint64_t now_ns, const libcc_data_pkt *pkt, l
 
     struct libcc_np_flow *f = slot(np, i);
     memset(verdict, 0, sizeof *verdict);
-    verdict->ack.ints.ts_bits = 64;
-    verdict->ack.ints.tx_bits = 64;
+    libcc_int_list_init(&verdict->ack.ints);
     verdict->ack.ecn_echo = pkt->ecn_ce;
     verdict->ack.is_probe = pkt->is_probe;
     if (!pkt->is_probe)

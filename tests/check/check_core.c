@@ -150,6 +150,11 @@ START_TEST(np_acks_every_m_packets)
     const int want[7] = {0, 0, 1, 0, 0, 1, 0};
     for (int i = 0; i < 7; i++)
         ck_assert_int_eq(acks[i], want[i]);
+    /* Modules start from an empty hop list with full-width counters; `none`
+     * adds nothing to it. */
+    ck_assert_uint_eq(v.ack.ints.n_hops, 0);
+    ck_assert_uint_eq(v.ack.ints.ts_bits, 64);
+    ck_assert_uint_eq(v.ack.ints.tx_bits, 64);
     /* the last packet of a message is acknowledged at once, and restarts the count */
     libcc_data_pkt last = data(1, 7000);
     last.last_of_flow = 1;

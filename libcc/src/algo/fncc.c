@@ -95,8 +95,7 @@ static int fncc_np_on_data(struct libcc_np *np, struct libcc_np_flow *flow, uint
     /* Section 3.2.3: N on every ACK, 16 bits on the wire. */
     uint32_t n = libcc_np_active_flows(np, now_ns);
     verdict->ack.n_flows = n > 65535u ? 65535u : n;
-    /* The ACK leaves the receiver empty; the return path's switches fill it. */
-    libcc_int_list_init(&verdict->ack.ints);
+    /* ack.ints stays empty (the core's start): the return path's switches fill it. */
     return LIBCC_OK;
 }
 

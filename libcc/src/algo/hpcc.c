@@ -45,8 +45,6 @@ static int hpcc_np_on_data(struct libcc_np *np, struct libcc_np_flow *flow, uint
      * ACK carries the newest packet's list, the freshest load. */
     if (pkt->ints)
         verdict->ack.ints = *pkt->ints;
-    else
-        libcc_int_list_init(&verdict->ack.ints);
     return LIBCC_OK;
 }
 

@@ -190,11 +190,9 @@ static int pp_np_on_data(struct libcc_np *np, struct libcc_np_flow *flow, uint64
     if (!cfg->rx_hpcc) {
         if (pkt->ints) /* sender-based: reflect the telemetry */
             verdict->ack.ints = *pkt->ints;
-        else
-            libcc_int_list_init(&verdict->ack.ints);
         return LIBCC_OK;
     }
-    libcc_int_list_init(&verdict->ack.ints); /* the window replaces the telemetry */
+    /* Rx-HPCC: ack.ints stays empty, the window replaces the telemetry. */
     if (cfg->receiver_n)
         hpcc_ctl_set_n(&f->ctl, cfg, n);
     if (pkt->ints && pkt->ints->n_hops)
