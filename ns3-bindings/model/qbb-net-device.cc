@@ -62,7 +62,9 @@ QbbNetDevice::QbbNetDevice()
     , m_ifIndex(0)
     , m_mtu(1500)
     , m_rate(DataRate("100Gbps"))
-    , m_txBusy(false)
+    , m_inDequeue(false)
+    , m_txEnd(-1)
+    , m_txDonePending(false)
     , m_txCarry(0)
     , m_peerMacKnown(false)
     , m_pausesSent{}
@@ -179,7 +181,13 @@ QbbNetDevice::LineTime(uint64_t wireBytes) const
 bool
 QbbNetDevice::IsBusy() const
 {
-    return m_txBusy;
+    return m_inDequeue || Simulator::Now().GetTimeStep() < m_txEnd;
+}
+
+uint64_t
+QbbNetDevice::GetTxDoneEvents() const
+{
+    return m_txDoneEvents;
 }
 
 uint64_t
@@ -250,10 +258,35 @@ QbbNetDevice::WritePcap(Ptr<const Packet> frame)
 void
 QbbNetDevice::TriggerTransmit()
 {
-    if (!m_txBusy)
+    if (m_inDequeue || m_txDonePending)
     {
-        TransmitNext();
+        return; // the frame's end will ask the source anyway
     }
+    if (Simulator::Now().GetTimeStep() < m_txEnd)
+    {
+        // A frame is on the line and started with nothing behind it: its end
+        // becomes an event only now that there may be something to send.
+        ScheduleTxDone();
+        return;
+    }
+    TransmitNext();
+}
+
+void
+QbbNetDevice::ScheduleTxDone()
+{
+    if (!m_txDone)
+    {
+        m_txDone = Create<TxDoneEvent>(this);
+    }
+    m_txDonePending = true;
+    m_txDoneEvents++;
+    // Same key as Schedule (current context, next uid) without building the
+    // EventId nobody keeps; the scheduler owns one reference.
+    m_txDone->Ref();
+    Simulator::ScheduleWithContext(Simulator::GetContext(),
+                                   TimeStep(m_txEnd - Simulator::Now().GetTimeStep()),
+                                   PeekPointer(m_txDone));
 }
 
 void
@@ -316,7 +349,7 @@ QbbNetDevice::MakeFrame(Ptr<const Packet> packet, bool macControl, bool outgoing
 void
 QbbNetDevice::TransmitNext()
 {
-    if (m_txBusy || !m_channel)
+    if (!m_channel)
     {
         return;
     }
@@ -341,15 +374,20 @@ QbbNetDevice::TransmitNext()
         }
     }
     uint8_t prio = 0;
-    // Busy while asking: the source may make us send PFC (an XON), which
-    // must queue behind this frame instead of re-entering TransmitNext.
-    m_txBusy = true;
+    // The source may make us send PFC (an XON) while asking: it must queue
+    // behind this frame instead of re-entering TransmitNext.
+    m_inDequeue = true;
     Ptr<Packet> packet = m_source->DequeueNext(paused, prio);
-    m_txBusy = false;
+    m_inDequeue = false;
     if (!packet)
     {
-        // The line goes idle: the next frame starts on a whole time step anyway.
-        m_txCarry = 0;
+        if (!m_pfcQueue.empty())
+        {
+            // Asked for while the source had nothing to give.
+            Ptr<Packet> body = m_pfcQueue.front();
+            m_pfcQueue.pop_front();
+            StartFrame(body, PAUSE_WIRE_BYTES, true);
+        }
         return;
     }
     StartFrame(packet, WireBytes(packet->GetSize()), false);
@@ -365,12 +403,18 @@ QbbNetDevice::StartFrame(Ptr<Packet> packet, uint32_t wireBytes, bool macControl
     {
         m_stepsPerSecond = static_cast<uint64_t>(Seconds(1).GetTimeStep());
     }
+    int64_t now = Simulator::Now().GetTimeStep();
+    if (now > m_txEnd)
+    {
+        // The line was idle: this frame starts on a whole time step, nothing is owed.
+        m_txCarry = 0;
+    }
     unsigned __int128 num =
         static_cast<unsigned __int128>(wireBytes) * 8 * m_stepsPerSecond + m_txCarry;
     Time txTime = TimeStep(static_cast<uint64_t>(num / rate));
     m_txCarry = static_cast<uint64_t>(num % rate);
+    m_txEnd = now + txTime.GetTimeStep();
 
-    m_txBusy = true;
     m_txBytes += wireBytes;
     m_txPackets++;
     // The Ethernet framing exists on the wire (its bytes are in wireBytes);
@@ -387,20 +431,16 @@ QbbNetDevice::StartFrame(Ptr<Packet> packet, uint32_t wireBytes, bool macControl
         }
     }
     m_channel->Transmit(packet, this, txTime, macControl);
-    if (!m_txDone)
+    if (!m_pfcQueue.empty() || (m_source && m_source->HasPending()))
     {
-        m_txDone = Create<TxDoneEvent>(this);
+        ScheduleTxDone();
     }
-    // Same key as Schedule (current context, next uid) without building the
-    // EventId nobody keeps; the scheduler owns one reference.
-    m_txDone->Ref();
-    Simulator::ScheduleWithContext(Simulator::GetContext(), txTime, PeekPointer(m_txDone));
 }
 
 void
 QbbNetDevice::TransmitComplete()
 {
-    m_txBusy = false;
+    m_txDonePending = false;
     TransmitNext();
 }
 

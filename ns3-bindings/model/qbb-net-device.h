@@ -15,6 +15,12 @@
 // the device adds an Ethernet II header and FCS trailer on transmit and
 // strips them on receive.
 //
+// Transmit-complete: a frame's end is an event only if the source still has
+// something queued when the frame starts (HasPending); an idle line just
+// remembers when the frame ends, and a TriggerTransmit() before that time
+// schedules the event then. Same frame times, one event fewer per frame on
+// lightly loaded links (see docs/performance.md).
+//
 // Physics (see WireBytes): a frame of F = 14 + L + 4 bytes for an IPv4 packet
 // of L bytes occupies the line for max(F, 64) + 20 bytes (8 preamble/SFD +
 // 12 inter-frame gap) at DataRate. A frame arrives at the peer (and is
@@ -62,6 +68,16 @@ class QbbEgressSource
      */
     virtual Ptr<Packet> DequeueNext(const std::array<bool, QBB_N_PRIO>& pausedPrio,
                                     uint8_t& prioOut) = 0;
+    /**
+     * Whether DequeueNext could return a packet at the end of the frame now
+     * starting. False lets the device skip its transmit-complete event; the
+     * owner must then call TriggerTransmit() when something new is queued
+     * (it does anyway). True is always safe.
+     */
+    virtual bool HasPending() const
+    {
+        return true;
+    }
     /// Bytes queued for a priority (for traces and tests); 0 if unknown.
     virtual uint64_t GetQueueBytes(uint8_t prio) const
     {
@@ -135,6 +151,8 @@ class QbbNetDevice : public NetDevice
     Time BitTime(uint64_t bits) const;
     /// Whether a frame is being serialized now.
     bool IsBusy() const;
+    /// Transmit-complete events scheduled so far (one per frame at most).
+    uint64_t GetTxDoneEvents() const;
 
     /// PAUSE frames (quanta > 0) sent / received for a priority.
     uint64_t GetPausesSent(uint8_t prio) const;
@@ -202,6 +220,8 @@ class QbbNetDevice : public NetDevice
     class TxDoneEvent;
     void TransmitNext();
     void TransmitComplete();
+    /// Schedule the transmit-complete event at m_txEnd (once).
+    void ScheduleTxDone();
     void StartFrame(Ptr<Packet> packet, uint32_t wireBytes, bool macControl);
     /// A copy of packet with the Ethernet header (and FCS if withFcs) it travels in.
     Ptr<Packet> MakeFrame(Ptr<const Packet> packet, bool macControl, bool outgoing,
@@ -221,7 +241,10 @@ class QbbNetDevice : public NetDevice
     uint32_t m_ifIndex;
     uint16_t m_mtu;
     DataRate m_rate;
-    bool m_txBusy;
+    bool m_inDequeue; //!< inside the source's DequeueNext: no re-entry
+    int64_t m_txEnd;  //!< time step the frame on the line ends (past: line idle)
+    bool m_txDonePending;
+    uint64_t m_txDoneEvents = 0;
     uint64_t m_txCarry; //!< remainder (in 1/rate time steps) owed by back-to-back frames
     /// Time steps per second, taken at the first frame (the resolution is
     /// fixed by then): Seconds(1) is a 128-bit multiply per call.
@@ -230,8 +253,8 @@ class QbbNetDevice : public NetDevice
     /// and TransmitNext skips reading the clock.
     bool m_pauseSeen = false;
     /// The transmit-complete event, one object scheduled again for every
-    /// frame (a device has one frame on the line at a time) instead of an
-    /// event allocated and freed per frame; same times, same event order.
+    /// frame that needs it (a device has one frame on the line at a time)
+    /// instead of an event allocated and freed per frame.
     Ptr<EventImpl> m_txDone;
     Mac48Address m_peerMac;
     bool m_peerMacKnown;

@@ -254,6 +254,12 @@ RdmaNic::GetQueueBytes(uint8_t prio) const
     return prio == m_ackPrio ? m_ctrlBytes : 0;
 }
 
+bool
+RdmaNic::HasPending() const
+{
+    return !m_ctrl.empty() || !m_active.empty();
+}
+
 void
 RdmaNic::EnqueueControl(Ptr<Packet> p)
 {

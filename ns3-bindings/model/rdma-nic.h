@@ -77,6 +77,8 @@ class RdmaNic : public Object, public QbbEgressSource
     Ptr<Packet> DequeueNext(const std::array<bool, QBB_N_PRIO>& pausedPrio,
                             uint8_t& prioOut) override;
     uint64_t GetQueueBytes(uint8_t prio) const override;
+    /// Control packets queued or a flow still sending (paced or window-bound flows count).
+    bool HasPending() const override;
 
     uint32_t GetNTxQueuePairs() const
     {

@@ -148,6 +148,11 @@ class SwitchNode::Port : public QbbEgressSource
         return prio < QBB_N_PRIO ? m_bytes[prio] : 0;
     }
 
+    bool HasPending() const override
+    {
+        return m_total > 0;
+    }
+
     SwitchNode* m_sw;
     uint32_t m_index;
     Ptr<QbbNetDevice> m_dev;
