@@ -1,0 +1,364 @@
+// SPDX-License-Identifier: GPL-2.0-only
+#include "libcc-simulator-impl.h"
+
+#include "ns3/fatal-error.h"
+#include "ns3/global-value.h"
+#include "ns3/simulator.h"
+#include "ns3/string.h"
+
+// No NS_LOG anywhere in this file: Debian's ns-3 is built with logging, and
+// even a disabled NS_LOG costs a LogComponent::IsEnabled call per event.
+
+namespace ns3
+{
+
+NS_OBJECT_ENSURE_REGISTERED(LibccSimulatorImpl);
+
+namespace
+{
+
+[[noreturn, gnu::cold, gnu::noinline]] void
+NegativeDelay(const char* where, const Time& delay)
+{
+    NS_FATAL_ERROR("LibccSimulatorImpl::" << where << ": negative delay " << delay);
+}
+
+} // namespace
+
+TypeId
+LibccSimulatorImpl::GetTypeId()
+{
+    static TypeId tid = TypeId("ns3::LibccSimulatorImpl")
+                            .SetParent<SimulatorImpl>()
+                            .SetGroupName("Libcc")
+                            .AddConstructor<LibccSimulatorImpl>();
+    return tid;
+}
+
+void
+LibccSimulatorImpl::Install()
+{
+    GlobalValue::Bind("SimulatorImplementationType", StringValue("ns3::LibccSimulatorImpl"));
+}
+
+LibccSimulatorImpl::LibccSimulatorImpl()
+    : m_currentTs(0)
+    , m_eventCount(0)
+    , m_currentUid(EventId::UID::INVALID)
+    , m_currentContext(Simulator::NO_CONTEXT)
+    , m_uid(EventId::UID::VALID)
+    , m_stop(false)
+{
+    // A dumbbell keeps a few hundred events pending: avoid the first regrowths.
+    m_heap.reserve(1024);
+}
+
+LibccSimulatorImpl::~LibccSimulatorImpl() = default;
+
+void
+LibccSimulatorImpl::DoDispose()
+{
+    // Events never run still hold the queue's reference.
+    for (const Entry& e : m_heap)
+    {
+        e.impl->Unref();
+    }
+    m_heap.clear();
+    m_heap.shrink_to_fit();
+    SimulatorImpl::DoDispose();
+}
+
+void
+LibccSimulatorImpl::Destroy()
+{
+    // A destroy event may schedule another one: it runs too, as in Default.
+    while (!m_destroyEvents.empty())
+    {
+        Ptr<EventImpl> ev = m_destroyEvents.front().PeekEventImpl();
+        m_destroyEvents.pop_front();
+        if (!ev->IsCancelled())
+        {
+            ev->Invoke();
+        }
+    }
+}
+
+void
+LibccSimulatorImpl::SetScheduler(ObjectFactory schedulerFactory)
+{
+    // The Simulator always calls this with the SchedulerType global value.
+    // The order is (ts, uid) under every ns-3 scheduler, and so it is in our
+    // own heap: nothing to migrate, nothing to create.
+    (void)schedulerFactory;
+}
+
+uint32_t
+LibccSimulatorImpl::GetSystemId() const
+{
+    return 0;
+}
+
+bool
+LibccSimulatorImpl::IsFinished() const
+{
+    return m_heap.empty() || m_stop;
+}
+
+void
+LibccSimulatorImpl::Run()
+{
+    m_stop = false;
+    while (!m_heap.empty() && !m_stop)
+    {
+        Entry next = PopMin();
+        // Cancelled events are popped, counted and become "current" exactly
+        // as in Default: IsExpired and GetEventCount depend on it.
+        m_eventCount++;
+        m_currentTs = next.ts;
+        m_currentContext = next.context;
+        m_currentUid = next.uid;
+        next.impl->Invoke();
+        next.impl->Unref();
+    }
+}
+
+void
+LibccSimulatorImpl::Stop()
+{
+    m_stop = true;
+}
+
+void
+LibccSimulatorImpl::Stop(const Time& delay)
+{
+    // Through the Simulator like Default, so the stop event takes a uid.
+    Simulator::Schedule(delay, static_cast<void (*)()>(&Simulator::Stop));
+}
+
+EventId
+LibccSimulatorImpl::Schedule(const Time& delay, EventImpl* event)
+{
+    if (delay.IsStrictlyNegative())
+    {
+        NegativeDelay("Schedule", delay);
+    }
+    uint64_t ts = m_currentTs + static_cast<uint64_t>(delay.GetTimeStep());
+    uint32_t uid = m_uid;
+    Insert(ts, m_currentContext, event);
+    return EventId(event, ts, m_currentContext, uid);
+}
+
+void
+LibccSimulatorImpl::ScheduleWithContext(uint32_t context, const Time& delay, EventImpl* event)
+{
+    // Single-threaded by design (see the header): no thread check, no mutex.
+    if (delay.IsStrictlyNegative())
+    {
+        NegativeDelay("ScheduleWithContext", delay);
+    }
+    Insert(m_currentTs + static_cast<uint64_t>(delay.GetTimeStep()), context, event);
+}
+
+EventId
+LibccSimulatorImpl::ScheduleNow(EventImpl* event)
+{
+    uint32_t uid = m_uid;
+    Insert(m_currentTs, m_currentContext, event);
+    return EventId(event, m_currentTs, m_currentContext, uid);
+}
+
+EventId
+LibccSimulatorImpl::ScheduleDestroy(EventImpl* event)
+{
+    // The list entry takes over the caller's reference (no extra Ref), and
+    // the uid counter moves although the id carries UID::DESTROY: Default
+    // does both, and later uids must match its.
+    EventId id(Ptr<EventImpl>(event, false), m_currentTs, 0xffffffff, EventId::UID::DESTROY);
+    m_destroyEvents.push_back(id);
+    m_uid++;
+    return id;
+}
+
+Time
+LibccSimulatorImpl::Now() const
+{
+    return TimeStep(m_currentTs);
+}
+
+Time
+LibccSimulatorImpl::GetDelayLeft(const EventId& id) const
+{
+    if (IsExpired(id))
+    {
+        return TimeStep(0);
+    }
+    return TimeStep(id.GetTs() - m_currentTs);
+}
+
+void
+LibccSimulatorImpl::Remove(const EventId& id)
+{
+    if (id.GetUid() == EventId::UID::DESTROY)
+    {
+        for (auto i = m_destroyEvents.begin(); i != m_destroyEvents.end(); ++i)
+        {
+            if (*i == id)
+            {
+                m_destroyEvents.erase(i);
+                break;
+            }
+        }
+        return;
+    }
+    if (IsExpired(id))
+    {
+        return;
+    }
+    // Linear: Remove is rare (most code Cancels). uid alone is unique within
+    // one simulator; impl also guards against an id from an earlier one.
+    EventImpl* impl = id.PeekEventImpl();
+    for (size_t i = 0; i < m_heap.size(); ++i)
+    {
+        if (m_heap[i].uid == id.GetUid() && m_heap[i].impl == impl)
+        {
+            Entry last = m_heap.back();
+            m_heap.pop_back();
+            if (i < m_heap.size())
+            {
+                if (i > 0 && Before(last, m_heap[(i - 1) / 4]))
+                {
+                    SiftUp(i, last);
+                }
+                else
+                {
+                    SiftDown(i, last);
+                }
+            }
+            impl->Cancel();
+            impl->Unref();
+            return;
+        }
+    }
+}
+
+void
+LibccSimulatorImpl::Cancel(const EventId& id)
+{
+    if (!IsExpired(id))
+    {
+        id.PeekEventImpl()->Cancel();
+    }
+}
+
+bool
+LibccSimulatorImpl::IsExpired(const EventId& id) const
+{
+    EventImpl* impl = id.PeekEventImpl();
+    if (id.GetUid() == EventId::UID::DESTROY)
+    {
+        if (impl == nullptr || impl->IsCancelled())
+        {
+            return true;
+        }
+        for (const EventId& d : m_destroyEvents)
+        {
+            if (d == id)
+            {
+                return false;
+            }
+        }
+        return true;
+    }
+    return impl == nullptr || id.GetTs() < m_currentTs ||
+           (id.GetTs() == m_currentTs && id.GetUid() <= m_currentUid) || impl->IsCancelled();
+}
+
+Time
+LibccSimulatorImpl::GetMaximumSimulationTime() const
+{
+    return TimeStep(0x7fffffffffffffffLL);
+}
+
+uint32_t
+LibccSimulatorImpl::GetContext() const
+{
+    return m_currentContext;
+}
+
+uint64_t
+LibccSimulatorImpl::GetEventCount() const
+{
+    return m_eventCount;
+}
+
+void
+LibccSimulatorImpl::Insert(uint64_t ts, uint32_t context, EventImpl* event)
+{
+    Entry e{ts, m_uid++, context, event};
+    m_heap.emplace_back();
+    SiftUp(m_heap.size() - 1, e);
+}
+
+LibccSimulatorImpl::Entry
+LibccSimulatorImpl::PopMin()
+{
+    Entry top = m_heap.front();
+    Entry last = m_heap.back();
+    m_heap.pop_back();
+    if (!m_heap.empty())
+    {
+        SiftDown(0, last);
+    }
+    return top;
+}
+
+void
+LibccSimulatorImpl::SiftUp(size_t i, Entry e)
+{
+    // Move the hole up instead of swapping: one store per level.
+    Entry* h = m_heap.data();
+    while (i > 0)
+    {
+        size_t parent = (i - 1) / 4;
+        if (!Before(e, h[parent]))
+        {
+            break;
+        }
+        h[i] = h[parent];
+        i = parent;
+    }
+    h[i] = e;
+}
+
+void
+LibccSimulatorImpl::SiftDown(size_t i, Entry e)
+{
+    Entry* h = m_heap.data();
+    size_t n = m_heap.size();
+    for (;;)
+    {
+        size_t first = 4 * i + 1;
+        if (first >= n)
+        {
+            break;
+        }
+        size_t end = first + 4 < n ? first + 4 : n;
+        size_t best = first;
+        for (size_t c = first + 1; c < end; ++c)
+        {
+            if (Before(h[c], h[best]))
+            {
+                best = c;
+            }
+        }
+        if (!Before(h[best], e))
+        {
+            break;
+        }
+        h[i] = h[best];
+        i = best;
+    }
+    h[i] = e;
+}
+
+} // namespace ns3
