@@ -15,7 +15,7 @@ NS3_LIBS = $(shell $(PKG_CONFIG) --libs $(NS3_MODULES) 2>/dev/null || echo -lns3
 
 NS3_DIR := ns3-bindings
 NS3_INCLUDES := -I$(NS3_DIR)/model -I$(NS3_DIR)/helper -Ilibcc/include
-NS3_CXXFLAGS := -std=c++17 -O2 -g -fPIC -Wall -Wextra -MMD -MP $(NS3_INCLUDES)
+NS3_CXXFLAGS := -std=c++17 -O2 -g -fPIC -fno-semantic-interposition -Wall -Wextra -MMD -MP $(NS3_INCLUDES)
 
 NS3_SRCS := $(sort $(wildcard $(NS3_DIR)/model/*.cc $(NS3_DIR)/helper/*.cc))
 NS3_OBJS := $(NS3_SRCS:%.cc=$(BUILD)/ns3/%.o)
@@ -44,7 +44,7 @@ $(BUILD)/ns3/%.o: %.cc
 
 $(NS3_LIB): $(NS3_OBJS) $(STATIC_LIB)
 	@mkdir -p $(dir $@)
-	$(CXX) -shared -Wl,-soname,libns3-libcc.so -o $@ $(NS3_OBJS) $(STATIC_LIB) $(NS3_LIBS)
+	$(CXX) -shared -Wl,-soname,libns3-libcc.so -Wl,-Bsymbolic-functions -o $@ $(NS3_OBJS) $(STATIC_LIB) $(NS3_LIBS)
 
 define NS3_EXAMPLE_RULE
 $(BUILD)/bin/$(1): examples/$(1)/$(1).cc $(NS3_LIB)
