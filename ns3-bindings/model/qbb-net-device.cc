@@ -262,18 +262,19 @@ QbbNetDevice::TriggerTransmit()
     {
         return; // the frame's end will ask the source anyway
     }
-    if (Simulator::Now().GetTimeStep() < m_txEnd)
+    int64_t now = Simulator::Now().GetTimeStep();
+    if (now < m_txEnd)
     {
         // A frame is on the line and started with nothing behind it: its end
         // becomes an event only now that there may be something to send.
-        ScheduleTxDone();
+        ScheduleTxDone(now);
         return;
     }
-    TransmitNext();
+    TransmitNext(now);
 }
 
 void
-QbbNetDevice::ScheduleTxDone()
+QbbNetDevice::ScheduleTxDone(int64_t now)
 {
     if (!m_txDone)
     {
@@ -285,7 +286,7 @@ QbbNetDevice::ScheduleTxDone()
     // EventId nobody keeps; the scheduler owns one reference.
     m_txDone->Ref();
     Simulator::ScheduleWithContext(Simulator::GetContext(),
-                                   TimeStep(m_txEnd - Simulator::Now().GetTimeStep()),
+                                   TimeStep(m_txEnd - now),
                                    PeekPointer(m_txDone));
 }
 
@@ -347,7 +348,7 @@ QbbNetDevice::MakeFrame(Ptr<const Packet> packet, bool macControl, bool outgoing
 }
 
 void
-QbbNetDevice::TransmitNext()
+QbbNetDevice::TransmitNext(int64_t now)
 {
     if (!m_channel)
     {
@@ -357,7 +358,7 @@ QbbNetDevice::TransmitNext()
     {
         Ptr<Packet> body = m_pfcQueue.front();
         m_pfcQueue.pop_front();
-        StartFrame(body, PAUSE_WIRE_BYTES, true);
+        StartFrame(body, PAUSE_WIRE_BYTES, true, now);
         return;
     }
     if (!m_source)
@@ -367,10 +368,9 @@ QbbNetDevice::TransmitNext()
     std::array<bool, QBB_N_PRIO> paused{};
     if (m_pauseSeen)
     {
-        Time now = Simulator::Now();
         for (uint32_t p = 0; p < QBB_N_PRIO; p++)
         {
-            paused[p] = m_pausedUntil[p] > now;
+            paused[p] = m_pausedUntil[p].GetTimeStep() > now;
         }
     }
     uint8_t prio = 0;
@@ -386,15 +386,15 @@ QbbNetDevice::TransmitNext()
             // Asked for while the source had nothing to give.
             Ptr<Packet> body = m_pfcQueue.front();
             m_pfcQueue.pop_front();
-            StartFrame(body, PAUSE_WIRE_BYTES, true);
+            StartFrame(body, PAUSE_WIRE_BYTES, true, now);
         }
         return;
     }
-    StartFrame(packet, WireBytes(packet->GetSize()), false);
+    StartFrame(packet, WireBytes(packet->GetSize()), false, now);
 }
 
 void
-QbbNetDevice::StartFrame(Ptr<Packet> packet, uint32_t wireBytes, bool macControl)
+QbbNetDevice::StartFrame(Ptr<Packet> packet, uint32_t wireBytes, bool macControl, int64_t now)
 {
     // Exact serialization: carry the sub-step remainder to the next frame so
     // that back-to-back frames average exactly DataRate at any resolution.
@@ -403,7 +403,6 @@ QbbNetDevice::StartFrame(Ptr<Packet> packet, uint32_t wireBytes, bool macControl
     {
         m_stepsPerSecond = static_cast<uint64_t>(Seconds(1).GetTimeStep());
     }
-    int64_t now = Simulator::Now().GetTimeStep();
     if (now > m_txEnd)
     {
         // The line was idle: this frame starts on a whole time step, nothing is owed.
@@ -433,7 +432,7 @@ QbbNetDevice::StartFrame(Ptr<Packet> packet, uint32_t wireBytes, bool macControl
     m_channel->Transmit(packet, this, txTime, macControl);
     if (!m_pfcQueue.empty() || (m_source && m_source->HasPending()))
     {
-        ScheduleTxDone();
+        ScheduleTxDone(now);
     }
 }
 
@@ -441,7 +440,8 @@ void
 QbbNetDevice::TransmitComplete()
 {
     m_txDonePending = false;
-    TransmitNext();
+    // The event was scheduled for the frame's end, and no frame starts while it is pending.
+    TransmitNext(m_txEnd);
 }
 
 void

@@ -218,11 +218,12 @@ class QbbNetDevice : public NetDevice
 
   private:
     class TxDoneEvent;
-    void TransmitNext();
+    // `now` is the current time step, passed down: one clock read per call chain.
+    void TransmitNext(int64_t now);
     void TransmitComplete();
     /// Schedule the transmit-complete event at m_txEnd (once).
-    void ScheduleTxDone();
-    void StartFrame(Ptr<Packet> packet, uint32_t wireBytes, bool macControl);
+    void ScheduleTxDone(int64_t now);
+    void StartFrame(Ptr<Packet> packet, uint32_t wireBytes, bool macControl, int64_t now);
     /// A copy of packet with the Ethernet header (and FCS if withFcs) it travels in.
     Ptr<Packet> MakeFrame(Ptr<const Packet> packet, bool macControl, bool outgoing,
                           bool withFcs) const;
