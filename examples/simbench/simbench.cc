@@ -1,0 +1,91 @@
+// SPDX-License-Identifier: GPL-2.0-only
+//
+// Simulator-core micro-benchmark: N self-rescheduling events with a fixed
+// number pending (a dumbbell keeps tens to hundreds), half through Schedule
+// and half through ScheduleWithContext like devices and channels do, under
+// ns-3's DefaultSimulatorImpl or LibccSimulatorImpl (docs/simulator-impl.md).
+//
+//   build/bin/simbench --impl=default --events=10000000 --pending=50
+//   build/bin/simbench --impl=libcc   --events=10000000 --pending=50
+//
+// The last line (end time, events) must be the same for both impls.
+
+#include "libcc-simulator-impl.h"
+
+#include <ns3/core-module.h>
+
+#include <chrono>
+#include <cinttypes>
+#include <cstdio>
+
+using namespace ns3;
+
+namespace
+{
+
+uint64_t g_left;    // reschedules still to do
+uint32_t g_lcg = 1; // delays from a fixed LCG: the same run for both impls
+
+void
+Tick(uint32_t slot)
+{
+    if (g_left == 0)
+    {
+        return;
+    }
+    g_left--;
+    g_lcg = g_lcg * 1664525u + 1013904223u;
+    // 1..1000 ns: ties are rare but the queue stays mixed, as with links.
+    Time delay = NanoSeconds(1 + (g_lcg >> 8) % 1000);
+    if (slot & 1)
+    {
+        Simulator::ScheduleWithContext(slot, delay, &Tick, slot);
+    }
+    else
+    {
+        Simulator::Schedule(delay, &Tick, slot);
+    }
+}
+
+} // namespace
+
+int
+main(int argc, char* argv[])
+{
+    std::string impl = "default";
+    uint64_t events = 10000000;
+    uint32_t pending = 50;
+    // The dumbbell's scheduler (docs/performance.md); --SchedulerType overrides it.
+    GlobalValue::Bind("SchedulerType", StringValue("ns3::PriorityQueueScheduler"));
+    CommandLine cmd(__FILE__);
+    cmd.AddValue("impl", "simulator core: default or libcc", impl);
+    cmd.AddValue("events", "events to run", events);
+    cmd.AddValue("pending", "events kept pending", pending);
+    cmd.Parse(argc, argv);
+    if (impl == "libcc")
+    {
+        LibccSimulatorImpl::Install(); // before the first Simulator call
+    }
+    else if (impl != "default")
+    {
+        std::fprintf(stderr, "simbench: --impl must be default or libcc, not %s\n", impl.c_str());
+        return 2;
+    }
+
+    g_left = events; // every Tick that schedules counts, the first ones too
+    for (uint32_t i = 0; i < pending; ++i)
+    {
+        Tick(i);
+    }
+    auto t0 = std::chrono::steady_clock::now();
+    Simulator::Run();
+    auto t1 = std::chrono::steady_clock::now();
+    double s = std::chrono::duration<double>(t1 - t0).count();
+    uint64_t n = Simulator::GetEventCount();
+    std::printf("impl %s (%s): %" PRIu64 " events in %.3f s: %.2f M events/s, %.1f ns/event\n",
+                impl.c_str(), Simulator::GetImplementation()->GetInstanceTypeId().GetName().c_str(),
+                n, s, n / s / 1e6, s * 1e9 / n);
+    std::printf("end %" PRId64 " ns, %" PRIu64 " events\n", Simulator::Now().GetNanoSeconds(), n);
+    Simulator::Destroy();
+    return 0;
+}
