@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
 #include "switch-mmu.h"
 
+#include <algorithm>
+
 namespace ns3
 {
 
@@ -120,16 +122,17 @@ SwitchMmu::Release(uint32_t in, uint32_t out, uint8_t prio, uint32_t bytes, Char
         return Pfc::NONE;
     }
     m_egress[out][prio] -= bytes;
-    if (charge == Charge::SHARED)
-    {
-        m_sharedUsed -= bytes;
-        m_inShared[in][prio] -= bytes;
-    }
-    else
-    {
-        m_inHeadroom[in][prio] -= bytes;
-        m_portHeadroom[in] -= bytes;
-    }
+    // Counters, not per-packet charges: whichever packet leaves, the bytes
+    // come off the headroom first (as an ASIC's ingress counters and the
+    // HPCC simulator's MMU do). The headroom-charged packets arrived last and
+    // sit at the tail; releasing them last would hold XOFF until the queue
+    // had nearly drained and idle the paused link.
+    uint64_t fromHeadroom = std::min<uint64_t>(bytes, m_inHeadroom[in][prio]);
+    uint64_t fromShared = bytes - fromHeadroom;
+    m_inHeadroom[in][prio] -= fromHeadroom;
+    m_portHeadroom[in] -= fromHeadroom;
+    m_inShared[in][prio] -= fromShared;
+    m_sharedUsed -= fromShared;
     if (m_xoff[in][prio] && m_inHeadroom[in][prio] == 0 &&
         (m_inShared[in][prio] == 0 ||
          m_inShared[in][prio] + m_cfg.xonOffsetBytes <= GetThreshold()))

@@ -19,6 +19,10 @@
 //                XOFF for (i,p) when a packet is charged to headroom.
 //   lossy p:     dropped if egress(e,p) + s > LossyQueueLimit or the pool is
 //                full; else charged to the shared pool. Never pauses.
+// Release of s bytes of (i,p), whichever packet leaves: min(s, headroom(i,p))
+// comes off the headroom, the rest off shared(i,p) and the pool (counters,
+// not per-packet charges, so the tail packets that went to headroom do not
+// hold XOFF until the queue has drained).
 // XON (hysteresis) for (i,p) in XOFF when, after a release, headroom(i,p) is
 // empty and shared(i,p) + XonOffset <= T (or shared(i,p) is 0).
 #ifndef SWITCH_MMU_H
@@ -76,7 +80,9 @@ class SwitchMmu
     uint32_t GetNPorts() const;
 
     Result Admit(uint32_t inPort, uint32_t outPort, uint8_t prio, uint32_t bytes);
-    /// A packet admitted with `charge` left egress outPort.
+    /// A packet admitted with `charge` left egress outPort. For a lossless
+    /// priority its bytes come off the headroom of (inPort, prio) first,
+    /// whatever its own charge; DROPPED releases nothing.
     Pfc Release(uint32_t inPort, uint32_t outPort, uint8_t prio, uint32_t bytes, Charge charge);
 
     bool IsLossless(uint8_t prio) const;

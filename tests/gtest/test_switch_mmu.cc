@@ -152,6 +152,50 @@ TEST(SwitchMmuArithmetic, XonWaitsForTheHysteresisBelowTheThreshold)
     EXPECT_EQ(m.Release(0, 1, 3, 1000, SwitchMmu::Charge::SHARED), SwitchMmu::Pfc::XON);
 }
 
+TEST(SwitchMmuArithmetic, ReleaseTakesHeadroomFirstSoXonComesBeforeTheTailDrains)
+{
+    SwitchMmu m;
+    SwitchMmu::Config c;
+    c.bufferBytes = 1000000;
+    c.headroomBytes = 10000;
+    c.pfcStaticThreshold = 5000;
+    c.xonOffsetBytes = 2000;
+    m.Configure(c, 2);
+    // 5 x 1000 to shared (5000 <= T), then 3 x 1000 to headroom (XOFF at the first).
+    std::vector<SwitchMmu::Charge> charges;
+    for (int i = 0; i < 8; i++)
+    {
+        charges.push_back(m.Admit(0, 1, 3, 1000).charge);
+    }
+    EXPECT_EQ(charges[4], SwitchMmu::Charge::SHARED);
+    EXPECT_EQ(charges[5], SwitchMmu::Charge::HEADROOM);
+    EXPECT_EQ(m.GetIngressHeadroom(0, 3), 3000u);
+    EXPECT_EQ(m.GetSharedUsed(), 5000u);
+    // The queue is FIFO: the 5 shared-charged packets leave first. Each
+    // release comes off the headroom first: after 3 releases headroom is 0
+    // and shared still 5000 (5000 + 2000 > 5000: XOFF holds); the 4th takes
+    // shared to 4000 (6000 > 5000), the 5th to 3000 (3000 + 2000 <= 5000):
+    // XON with 3 packets (3000 bytes) still queued, not after the last one.
+    for (int i = 0; i < 4; i++)
+    {
+        EXPECT_EQ(m.Release(0, 1, 3, 1000, charges[i]), SwitchMmu::Pfc::NONE) << "release " << i;
+    }
+    EXPECT_EQ(m.GetIngressHeadroom(0, 3), 0u);
+    EXPECT_EQ(m.GetPortHeadroom(0), 0u);
+    EXPECT_EQ(m.GetIngressShared(0, 3), 4000u);
+    EXPECT_EQ(m.GetSharedUsed(), 4000u);
+    EXPECT_EQ(m.Release(0, 1, 3, 1000, charges[4]), SwitchMmu::Pfc::XON);
+    EXPECT_EQ(m.GetEgressBytes(1, 3), 3000u);
+    // The rest drains the shared counters exactly to zero.
+    for (int i = 5; i < 8; i++)
+    {
+        EXPECT_EQ(m.Release(0, 1, 3, 1000, charges[i]), SwitchMmu::Pfc::NONE);
+    }
+    EXPECT_EQ(m.GetIngressShared(0, 3), 0u);
+    EXPECT_EQ(m.GetSharedUsed(), 0u);
+    EXPECT_EQ(m.GetEgressBytes(1, 3), 0u);
+}
+
 TEST_F(SwitchMmuTest, XoffWhenIngressPassesThresholdXonWhenItDrains)
 {
     // H0 (100G) -> SW -> H1 (10G), static threshold 5000 B, XON offset 2148.
@@ -161,11 +205,13 @@ TEST_F(SwitchMmuTest, XoffWhenIngressPassesThresholdXonWhenItDrains)
     //  - packet 1 leaves at once; 2..5 are charged to shared: 4 x 1074 = 4296;
     //  - packet 6 would make 5370 > 5000: headroom, XOFF at 1525.12 ns;
     //  - 7..10 also go to headroom (5 x 1074 = 5370 in headroom by 1875.2 ns);
-    //  - 2..5 leave first (shared 0, headroom still 5370: no XON);
-    //  - packet 10 leaves at 1087.52 + 9 x 875.2 = 8964.32 ns: headroom 0,
-    //    shared 0: XON then.
+    //  - every release comes off the headroom first: packets 2..6 (released
+    //    at 1962.72 .. 5463.52 ns) empty it, shared stays 4296
+    //    (4296 + 2148 > 5000); packet 7 takes shared to 3222 (5370 > 5000),
+    //    packet 8 at 1087.52 + 7 x 875.2 = 7213.92 ns to 2148:
+    //    2148 + 2148 <= 5000, XON then, with packets 9 and 10 still queued.
     // PAUSE/RESUME frames (84 line bytes = 6.72 ns at 100G) reach H0 at
-    // 1525.12 + 6.72 + 1000 = 2531.84 ns and 8964.32 + 1006.72 = 9971.04 ns.
+    // 1525.12 + 6.72 + 1000 = 2531.84 ns and 7213.92 + 1006.72 = 8220.64 ns.
     Star st(
         {"100Gbps", "10Gbps"},
         {{"PfcStaticThreshold", "5000"}, {"XonOffsetBytes", "2148"}, {"HeadroomBytes", "100000"}});
@@ -198,12 +244,12 @@ TEST_F(SwitchMmuTest, XoffWhenIngressPassesThresholdXonWhenItDrains)
     EXPECT_EQ(pfc[0].port, 0u);
     EXPECT_EQ(pfc[0].prio, 3);
     EXPECT_TRUE(pfc[0].pause);
-    EXPECT_EQ(pfc[1].t, Ps(8964320));
+    EXPECT_EQ(pfc[1].t, Ps(7213920));
     EXPECT_EQ(pfc[1].port, 0u);
     EXPECT_FALSE(pfc[1].pause);
     ASSERT_EQ(pfcAtHost.size(), 2u);
     EXPECT_EQ(pfcAtHost[0], Ps(2531840));
-    EXPECT_EQ(pfcAtHost[1], Ps(9971040));
+    EXPECT_EQ(pfcAtHost[1], Ps(8220640));
     EXPECT_EQ(st.H(0).dev->GetPausesReceived(3), 1u);
     EXPECT_EQ(st.H(0).dev->GetResumesReceived(3), 1u);
     EXPECT_EQ(st.sw->GetPort(0)->GetPausesSent(3), 1u);
@@ -219,8 +265,8 @@ TEST_F(SwitchMmuTest, PauseIsRefreshedWhileXoffLasts)
 {
     // PauseQuanta 100 at 100G lasts 512 ns; the switch re-sends it every
     // 256 ns while XOFF. Same traffic as above: XOFF from 1525.12 ns to
-    // 8964.32 ns, refreshes at 1525.12 + 256 k ns for k = 1..29
-    // (1525.12 + 29 x 256 = 8949.12 < 8964.32 < 1525.12 + 30 x 256).
+    // 7213.92 ns, refreshes at 1525.12 + 256 k ns for k = 1..22
+    // (1525.12 + 22 x 256 = 7157.12 < 7213.92 < 1525.12 + 23 x 256).
     Star st({"100Gbps", "10Gbps"}, {{"PfcStaticThreshold", "5000"},
                                     {"XonOffsetBytes", "2148"},
                                     {"HeadroomBytes", "100000"},
@@ -231,7 +277,7 @@ TEST_F(SwitchMmuTest, PauseIsRefreshedWhileXoffLasts)
                             MakeData("10.0.0.1", "10.0.0.2", 1000, 1000), 3);
     }
     Simulator::Run();
-    EXPECT_EQ(st.sw->GetPort(0)->GetPausesSent(3), 30u);
+    EXPECT_EQ(st.sw->GetPort(0)->GetPausesSent(3), 23u);
     EXPECT_EQ(st.sw->GetPort(0)->GetResumesSent(3), 1u);
     EXPECT_EQ(st.H(1).rx.size(), 10u);
 }
