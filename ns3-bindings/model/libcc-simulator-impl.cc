@@ -42,15 +42,16 @@ LibccSimulatorImpl::Install()
 }
 
 LibccSimulatorImpl::LibccSimulatorImpl()
-    : m_currentTs(0)
+    : m_size(0)
+    , m_currentTs(0)
     , m_eventCount(0)
     , m_currentUid(EventId::UID::INVALID)
     , m_currentContext(Simulator::NO_CONTEXT)
     , m_uid(EventId::UID::VALID)
     , m_stop(false)
 {
-    // A dumbbell keeps a few hundred events pending: avoid the first regrowths.
-    m_heap.reserve(1024);
+    // A dumbbell keeps a few hundred events pending: no regrowth in the run.
+    m_heap.resize(1024);
 }
 
 LibccSimulatorImpl::~LibccSimulatorImpl() = default;
@@ -59,12 +60,12 @@ void
 LibccSimulatorImpl::DoDispose()
 {
     // Events never run still hold the queue's reference.
-    for (const Entry& e : m_heap)
+    for (size_t i = 0; i < m_size; ++i)
     {
-        e.impl->Unref();
+        m_heap[i].impl->Unref();
     }
-    m_heap.clear();
-    m_heap.shrink_to_fit();
+    m_size = 0;
+    std::vector<Entry>().swap(m_heap);
     SimulatorImpl::DoDispose();
 }
 
@@ -101,14 +102,14 @@ LibccSimulatorImpl::GetSystemId() const
 bool
 LibccSimulatorImpl::IsFinished() const
 {
-    return m_heap.empty() || m_stop;
+    return m_size == 0 || m_stop;
 }
 
 void
 LibccSimulatorImpl::Run()
 {
     m_stop = false;
-    while (!m_heap.empty() && !m_stop)
+    while (m_size != 0 && !m_stop)
     {
         Entry next = PopMin();
         // Cancelled events are popped, counted and become "current" exactly
@@ -217,13 +218,12 @@ LibccSimulatorImpl::Remove(const EventId& id)
     // Linear: Remove is rare (most code Cancels). uid alone is unique within
     // one simulator; impl also guards against an id from an earlier one.
     EventImpl* impl = id.PeekEventImpl();
-    for (size_t i = 0; i < m_heap.size(); ++i)
+    for (size_t i = 0; i < m_size; ++i)
     {
         if (m_heap[i].Uid() == id.GetUid() && m_heap[i].impl == impl)
         {
-            Entry last = m_heap.back();
-            m_heap.pop_back();
-            if (i < m_heap.size())
+            Entry last = m_heap[--m_size];
+            if (i < m_size)
             {
                 if (i > 0 && Before(last, m_heap[(i - 1) / 4]))
                 {
@@ -295,8 +295,11 @@ void
 LibccSimulatorImpl::Insert(uint64_t ts, uint32_t context, EventImpl* event)
 {
     Entry e{ts, (uint64_t(m_uid++) << 32) | context, event};
-    m_heap.emplace_back();
-    SiftUp(m_heap.size() - 1, e);
+    if (m_size == m_heap.size())
+    {
+        m_heap.resize(2 * m_heap.size() + 1024);
+    }
+    SiftUp(m_size++, e);
 }
 
 LibccSimulatorImpl::Entry
@@ -304,9 +307,8 @@ LibccSimulatorImpl::PopMin()
 {
     Entry* h = m_heap.data();
     Entry top = h[0];
-    Entry last = m_heap.back();
-    m_heap.pop_back();
-    size_t n = m_heap.size();
+    size_t n = --m_size;
+    Entry last = h[n];
     if (n == 0)
     {
         return top;
@@ -373,7 +375,7 @@ void
 LibccSimulatorImpl::SiftDown(size_t i, Entry e)
 {
     Entry* h = m_heap.data();
-    size_t n = m_heap.size();
+    size_t n = m_size;
     for (;;)
     {
         size_t first = 4 * i + 1;

@@ -106,7 +106,11 @@ class LibccSimulatorImpl final : public SimulatorImpl
     void SiftUp(size_t i, Entry e);
     void SiftDown(size_t i, Entry e);
 
-    std::vector<Entry> m_heap;          ///< 4-ary min-heap: children of i are 4i+1..4i+4
+    /// 4-ary min-heap in m_heap[0, m_size): children of i are 4i+1..4i+4.
+    /// The vector only grows (its size is the capacity), so an insert is a
+    /// compare and a store, not emplace_back's construct-then-overwrite.
+    std::vector<Entry> m_heap;
+    size_t m_size;
     std::list<EventId> m_destroyEvents; ///< Run FIFO by Destroy(); each holds the queue's ref
     uint64_t m_currentTs;
     uint64_t m_eventCount;

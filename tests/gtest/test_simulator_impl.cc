@@ -235,6 +235,25 @@ TEST_F(LibccSimulatorImpl, RemoveFromTheMiddleKeepsTheHeapOrdered)
     EXPECT_EQ(Simulator::GetEventCount(), 20u);
 }
 
+TEST_F(LibccSimulatorImpl, QueueGrowsPastItsInitialCapacity)
+{
+    // 5000 pending (the heap starts with room for 1024). i * 7919 mod 5000
+    // is a permutation of 0..4999 (7919 is prime, coprime with 5000), so
+    // the events run at 0, 1, ..., 4999 ns, each at its own time.
+    for (int i = 0; i < 5000; ++i)
+    {
+        int t = static_cast<int>((int64_t(i) * 7919) % 5000);
+        At(t, t);
+    }
+    Simulator::Run();
+    ASSERT_EQ(m_log.size(), 5000u);
+    for (int t = 0; t < 5000; ++t)
+    {
+        ASSERT_EQ(m_log[t].tag, t);
+        ASSERT_EQ(m_log[t].t, NanoSeconds(t));
+    }
+}
+
 TEST_F(LibccSimulatorImpl, QueueReleasesEveryEvent)
 {
     // Each event holds a copy of token; use_count() tells whether the queue
