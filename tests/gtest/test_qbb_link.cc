@@ -121,6 +121,49 @@ TEST_F(QbbLinkTest, BackToBackFramesKeepTheExactRateAtNanosecondSteps)
     EXPECT_EQ(l.da->BitTime(100 * 512), NanoSeconds(512));
 }
 
+TEST_F(QbbLinkTest, LineEndIsAnEventOnlyWithSomethingBehindTheFrame)
+{
+    // 1094 line bytes = 87.52 ns per DATA frame at 100 Gbps, delay 1 us.
+    // t = 0: three frames queued. Frames 1 and 2 start with something behind
+    // them (their end is an event), frame 3 with nothing (no event): 2 events.
+    // Starts 0, 87.52, 175.04 ns; arrivals + 87.52 ns + 1 us.
+    // t = 300 ns: the line has been idle since 262.56 ns, frame 4 starts at
+    // once (no event: nothing behind it). It ends at 387.52 ns.
+    // t = 330 ns: frame 5 is queued while frame 4 is on the line: its end
+    // becomes an event then (the 3rd), and frame 5 starts exactly at
+    // 387.52 ns, arriving at 475.04 ns + 1 us.
+    Link l("100Gbps", MicroSeconds(1));
+    for (int i = 0; i < 3; i++)
+    {
+        Simulator::Schedule(Time(0), &TestHost::Send, &l.ha,
+                            MakeData("10.0.0.1", "10.0.0.2", 1000, 1000), 3);
+    }
+    Simulator::Schedule(NanoSeconds(300), &TestHost::Send, &l.ha,
+                        MakeData("10.0.0.1", "10.0.0.2", 1000, 1000), 3);
+    Simulator::Schedule(NanoSeconds(330), &TestHost::Send, &l.ha,
+                        MakeData("10.0.0.1", "10.0.0.2", 1000, 1000), 3);
+    uint64_t eventsAt290 = 0;
+    bool busyAt330 = false;
+    bool busyAt500 = true;
+    Simulator::Schedule(NanoSeconds(290), [&]() { eventsAt290 = l.da->GetTxDoneEvents(); });
+    Simulator::Schedule(NanoSeconds(330), [&]() { busyAt330 = l.da->IsBusy(); });
+    Simulator::Schedule(NanoSeconds(500), [&]() { busyAt500 = l.da->IsBusy(); });
+    Simulator::Run();
+    EXPECT_EQ(eventsAt290, 2u);
+    EXPECT_EQ(l.da->GetTxDoneEvents(), 3u);
+    EXPECT_TRUE(busyAt330);
+    EXPECT_FALSE(busyAt500);
+    ASSERT_EQ(l.hb.rx.size(), 5u);
+    const int64_t f = DATA1000_PS_100G;
+    const int64_t d = 1000000;
+    EXPECT_EQ(l.hb.rx[0].t, Ps(f + d));
+    EXPECT_EQ(l.hb.rx[1].t, Ps(2 * f + d));
+    EXPECT_EQ(l.hb.rx[2].t, Ps(3 * f + d));
+    EXPECT_EQ(l.hb.rx[3].t, Ps(300000 + f + d));
+    EXPECT_EQ(l.hb.rx[4].t, Ps(300000 + 2 * f + d));
+    EXPECT_EQ(l.da->GetTxPackets(), 5u);
+}
+
 TEST_F(QbbLinkTest, PauseHoldsOnlyItsPriorityForQuantaTimes512BitTimes)
 {
     Link l("100Gbps", MicroSeconds(1));

@@ -55,6 +55,18 @@ class TestHost : public QbbEgressSource
         return nullptr;
     }
 
+    bool HasPending() const override
+    {
+        for (const auto& d : q)
+        {
+            if (!d.empty())
+            {
+                return true;
+            }
+        }
+        return false;
+    }
+
     void Receive(Ptr<QbbNetDevice>, Ptr<Packet> p)
     {
         rx.push_back({Simulator::Now(), p});
