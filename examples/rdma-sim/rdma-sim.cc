@@ -10,6 +10,7 @@
 
 #include "hpcc-format.h"
 #include "libcc-config.h"
+#include "libcc-simulator-impl.h"
 #include "rdma-network.h"
 #include "rdma-trace.h"
 
@@ -59,6 +60,12 @@ main(int argc, char* argv[])
     bool traces = true;
     bool pcap = false;
 
+    // Our simulator core: ns-3's event order (same results) at a lower cost
+    // per event (docs/simulator-impl.md). --SimulatorImplementationType=
+    // ns3::DefaultSimulatorImpl selects ns-3's own, which then uses the
+    // fastest of its schedulers for this workload (docs/performance.md);
+    // --SchedulerType overrides that.
+    LibccSimulatorImpl::Install();
     GlobalValue::Bind("SchedulerType", StringValue("ns3::PriorityQueueScheduler"));
     CommandLine cmd(__FILE__);
     cmd.Usage("Run HPCC-simulator topology and flow files with a libcc algorithm; "
