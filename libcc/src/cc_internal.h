@@ -121,6 +121,10 @@ typedef struct libcc_algo {
      * order) and check relations between parameters; on failure write a
      * message naming the parameters into err and return an LIBCC_ERR_*. */
     int (*cfg_init)(void *cfg, const double *values, char *err, size_t err_len);
+    /* Named parameter sets (may be NULL with 0); no assignment in them may
+     * itself be a preset. */
+    const libcc_preset_desc *presets;
+    size_t n_presets;
 
     /* Reaction Point. Any op may be NULL: the event is then ignored. */
     const libcc_param_desc *rp_vars;

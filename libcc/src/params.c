@@ -40,6 +40,19 @@ int libcc_algorithm_params(const char *algorithm, const libcc_param_desc **table
     return LIBCC_OK;
 }
 
+int libcc_algorithm_presets(const char *algorithm, const libcc_preset_desc **table,
+                            size_t *count)
+{
+    const libcc_algo *a = libcc_algo_find(algorithm);
+    if (!table || !count)
+        return LIBCC_ERR_INVALID_ARG;
+    if (!a)
+        return LIBCC_ERR_UNKNOWN_ALGORITHM;
+    *table = a->presets;
+    *count = a->n_presets;
+    return LIBCC_OK;
+}
+
 /* Descriptor i of the combined (common, then algorithm) list. */
 static const libcc_param_desc *desc_at(const libcc_params *p, size_t i)
 {
@@ -150,6 +163,8 @@ int libcc_params_set(libcc_params *params, const char *name, const char *value)
     if (!params || !name || !value)
         return LIBCC_ERR_INVALID_ARG;
     params->err[0] = '\0';
+    if (strcmp(name, "preset") == 0)
+        return libcc_params_apply_preset(params, value);
     if (find_param(params, name, &i))
         return fail(params, LIBCC_ERR_UNKNOWN_PARAM, "unknown parameter '%s' for algorithm '%s'",
                     name, params->algo->name);
@@ -166,6 +181,26 @@ int libcc_params_set(libcc_params *params, const char *name, const char *value)
         return rc;
     params->values[i] = v;
     return LIBCC_OK;
+}
+
+int libcc_params_apply_preset(libcc_params *params, const char *preset)
+{
+    if (!params || !preset)
+        return LIBCC_ERR_INVALID_ARG;
+    params->err[0] = '\0';
+    const libcc_algo *a = params->algo;
+    char names[160] = "";
+    size_t used = 0;
+    for (size_t i = 0; i < a->n_presets; i++) {
+        if (strcmp(a->presets[i].name, preset) == 0)
+            return libcc_params_parse(params, a->presets[i].assignments);
+        int n = snprintf(names + used, sizeof names - used, "%s%s", i ? ", " : "",
+                         a->presets[i].name);
+        if (n > 0 && (size_t)n < sizeof names - used)
+            used += (size_t)n;
+    }
+    return fail(params, LIBCC_ERR_NOT_FOUND, "unknown preset '%s' for algorithm '%s' (presets: %s)",
+                preset, a->name, a->n_presets ? names : "none");
 }
 
 int libcc_params_parse(libcc_params *params, const char *assignments)

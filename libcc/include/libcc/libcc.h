@@ -108,6 +108,19 @@ LIBCC_API int libcc_format_value(libcc_unit unit, double value, char *buf, size_
 /* Parse a value text for a unit into its base unit, without a table. */
 LIBCC_API int libcc_parse_value(libcc_unit unit, const char *text, double *value);
 
+/* A named set of parameter values an algorithm ships, e.g. the values of
+ * the paper that defined it (static storage). `assignments` is in
+ * libcc_params_parse syntax and is applied over the current values. */
+typedef struct libcc_preset_desc {
+    const char *name;
+    const char *assignments;
+    const char *doc;
+} libcc_preset_desc;
+
+/* The presets of an algorithm (count 0 if it has none). */
+LIBCC_API int libcc_algorithm_presets(const char *algorithm, const libcc_preset_desc **table,
+                                      size_t *count);
+
 /* A validated set of parameter values for one algorithm. */
 typedef struct libcc_params libcc_params;
 
@@ -123,6 +136,12 @@ LIBCC_API int libcc_params_set_value(libcc_params *params, const char *name, dou
 /* Parse "name=value" items separated by commas, spaces or newlines. Stops at
  * the first bad item. */
 LIBCC_API int libcc_params_parse(libcc_params *params, const char *assignments);
+/* Apply a preset of the params' algorithm: its assignments over the current
+ * values. LIBCC_ERR_NOT_FOUND (the message lists the presets) if the
+ * algorithm has none by that name. libcc_params_set and libcc_params_parse
+ * also take it as the pseudo-parameter "preset": "preset=paper,kmax=400KB"
+ * applies the preset, then kmax (items apply left to right). */
+LIBCC_API int libcc_params_apply_preset(libcc_params *params, const char *preset);
 /* Check relations between parameters (kmin <= kmax, ...) that single
  * set calls cannot; objects created from params run the same check. */
 LIBCC_API int libcc_params_validate(libcc_params *params);

@@ -122,11 +122,25 @@ int libcc_dcqcn_cfg_init(void *cfgp, const double *v, char *err, size_t err_len)
     return LIBCC_OK;
 }
 
+/* [dcqcn:presets] The defaults are the firmware's; these are the other two
+ * settings the literature runs DCQCN with (docs/algorithms/dcqcn.md). */
+static const libcc_preset_desc dcqcn_presets[] = {
+    {"paper",
+     "g=1/256 dce_tcp_rtt=55us rpg_time_reset=55us rpg_byte_reset=10MB rpg_threshold=5 "
+     "rpg_ai_rate=40Mbps rpg_hai_scale_by_stage=1 rate_reduce_monitor_period=0ns "
+     "min_time_between_cnps=50us kmin=5KB kmax=200KB pmax=1%",
+     "the DCQCN paper (Zhu et al., SIGCOMM 2015), as the FNCC paper compares against it"},
+    {"hpcc-sim", "rpg_byte_reset=0B rpg_min_rate=1Gbps",
+     "the HPCC simulator's DCQCN: the firmware timers, no byte counter, 1 Gbps floor"},
+};
+
 const libcc_algo libcc_algo_dcqcn = {
     .name = "dcqcn",
     .params = libcc_dcqcn_params,
     .n_params = DCQCN_N_PARAMS,
     .cfg_init = libcc_dcqcn_cfg_init,
+    .presets = dcqcn_presets,
+    .n_presets = sizeof dcqcn_presets / sizeof dcqcn_presets[0],
 
     .rp_vars = libcc_dcqcn_rp_vars,
     .n_rp_vars = DCQCN_N_RP_VARS,
