@@ -143,6 +143,25 @@ AlgorithmsHelp()
     return s;
 }
 
+// --preset then --cc as one libcc parameter text (items apply left to right).
+std::string
+EffectiveCcParams(const std::string& algo, const std::string& preset, const std::string& cc)
+{
+    std::string p = preset;
+    if (p == "auto")
+    {
+        // The FNCC paper (section 5.1) ran DCQCN with the values the DCQCN
+        // paper recommends; libcc's own defaults are the NIC firmware's.
+        p = algo == "dcqcn" ? "paper" : "defaults";
+    }
+    std::string text = p == "defaults" ? "" : "preset=" + p;
+    if (!cc.empty())
+    {
+        text += (text.empty() ? "" : ",") + cc;
+    }
+    return text;
+}
+
 } // namespace
 
 int
@@ -150,6 +169,7 @@ main(int argc, char* argv[])
 {
     std::string algo = "dcqcn";
     std::string ccParams;
+    std::string preset = "auto";
     uint32_t rateGbps = 100;
     Time delay = NanoSeconds(1500);
     uint32_t payload = 1000;
@@ -179,6 +199,11 @@ main(int argc, char* argv[])
     cmd.AddValue("algo", "congestion control: none, dcqcn, hpcc, hpcc++, fncc", algo);
     cmd.AddValue("cc", "libcc parameters, name=value[,name=value] (units as in the tables below)",
                  ccParams);
+    cmd.AddValue("preset",
+                 "libcc preset applied before --cc: auto (dcqcn: paper, the DCQCN paper's "
+                 "values the FNCC paper compares against; others: libcc defaults), defaults, "
+                 "or a preset name of the algorithm (dcqcn: paper, hpcc-sim)",
+                 preset);
     cmd.AddValue("rate", "link rate of every link, Gbps (100, 200 or 400)", rateGbps);
     cmd.AddValue("delay", "propagation delay of every link, time (e.g. 1.5us)", delay);
     cmd.AddValue("payload", "payload of a full data packet, bytes (1000: 1074-byte frames)",
@@ -212,7 +237,7 @@ main(int argc, char* argv[])
     RdmaNetwork net;
     try
     {
-        net.SetCongestionControl(algo, ccParams);
+        net.SetCongestionControl(algo, EffectiveCcParams(algo, preset, ccParams));
     }
     catch (const std::exception& e)
     {
@@ -319,6 +344,7 @@ main(int argc, char* argv[])
             continue;
         }
         std::fprintf(f, "algorithm=%s\n", algo.c_str());
+        std::fprintf(f, "cc=%s\n", EffectiveCcParams(algo, preset, ccParams).c_str());
         std::fprintf(f, "rate_gbps=%u\n", rateGbps);
         std::fprintf(f, "cp_node=%u\n", sw0);
         std::fprintf(f, "cp_port=%u\n", w.port);
