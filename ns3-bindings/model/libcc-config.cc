@@ -445,6 +445,16 @@ LibccConfig::Describe(const std::string& algorithm)
         os << "    " << d.name << "=" << Format(d.unit, d.def) << "  [" << Format(d.unit, d.min)
            << " .. " << Format(d.unit, d.max) << "]  " << (d.doc ? d.doc : "") << "\n";
     }
+    const libcc_preset_desc* presets = nullptr;
+    size_t n = 0;
+    if (libcc_algorithm_presets(algorithm.c_str(), &presets, &n) == LIBCC_OK)
+    {
+        for (size_t i = 0; i < n; i++)
+        {
+            os << "    preset=" << presets[i].name << "  " << presets[i].doc << ": "
+               << presets[i].assignments << "\n";
+        }
+    }
     return os.str();
 }
 

@@ -133,6 +133,25 @@ TEST(RdmaLibccConfig, NameValueTextAndErrorsNameTheParameter)
     EXPECT_DOUBLE_EQ(c->Get("max_hops"), 3);
 }
 
+TEST(RdmaLibccConfig, PresetsApplyAndAreListedInTheHelp)
+{
+    // The DCQCN paper's values (Zhu et al. 2015): Kmin 5 KB, Kmax 200 KB,
+    // 55 us increase timer; an item after the preset wins.
+    Ptr<LibccConfig> c = LibccConfig::Create("dcqcn", "preset=paper,kmax=300KB");
+    EXPECT_DOUBLE_EQ(c->Get("kmin"), 5000);
+    EXPECT_DOUBLE_EQ(c->Get("kmax"), 300000);
+    EXPECT_DOUBLE_EQ(c->Get("rpg_time_reset"), 55000);
+    std::string err;
+    EXPECT_TRUE(c->Set("preset", "hpcc-sim", &err)) << err;
+    EXPECT_DOUBLE_EQ(c->Get("rpg_min_rate"), 1e9);
+    EXPECT_FALSE(c->Set("preset", "nope", &err));
+    EXPECT_NE(err.find("nope"), std::string::npos) << err;
+    std::string help = LibccConfig::Describe("dcqcn");
+    EXPECT_NE(help.find("preset=paper"), std::string::npos) << help;
+    EXPECT_NE(help.find("preset=hpcc-sim"), std::string::npos) << help;
+    EXPECT_EQ(LibccConfig::Describe("hpcc").find("preset="), std::string::npos);
+}
+
 TEST(RdmaLibccConfig, AssignmentsRoundTripExactly)
 {
     Ptr<LibccConfig> a = LibccConfig::Create("dcqcn", "rpg_ai_rate=12345678bps,g=0.0123");
