@@ -28,13 +28,23 @@ void libcc_common_params(const libcc_param_desc **table, size_t *count)
         *count = LIBCC_COMMON_COUNT;
 }
 
-int libcc_algorithm_params(const char *algorithm, const libcc_param_desc **table, size_t *count)
+/* The algorithm behind a table query, after the argument checks every such
+ * query makes. */
+static int table_query(const char *algorithm, const void *table, const size_t *count,
+                       const libcc_algo **a)
 {
-    const libcc_algo *a = libcc_algo_find(algorithm);
     if (!table || !count)
         return LIBCC_ERR_INVALID_ARG;
-    if (!a)
-        return LIBCC_ERR_UNKNOWN_ALGORITHM;
+    *a = libcc_algo_find(algorithm);
+    return *a ? LIBCC_OK : LIBCC_ERR_UNKNOWN_ALGORITHM;
+}
+
+int libcc_algorithm_params(const char *algorithm, const libcc_param_desc **table, size_t *count)
+{
+    const libcc_algo *a;
+    int rc = table_query(algorithm, table, count, &a);
+    if (rc)
+        return rc;
     *table = a->params;
     *count = a->n_params;
     return LIBCC_OK;
@@ -43,11 +53,10 @@ int libcc_algorithm_params(const char *algorithm, const libcc_param_desc **table
 int libcc_algorithm_presets(const char *algorithm, const libcc_preset_desc **table,
                             size_t *count)
 {
-    const libcc_algo *a = libcc_algo_find(algorithm);
-    if (!table || !count)
-        return LIBCC_ERR_INVALID_ARG;
-    if (!a)
-        return LIBCC_ERR_UNKNOWN_ALGORITHM;
+    const libcc_algo *a;
+    int rc = table_query(algorithm, table, count, &a);
+    if (rc)
+        return rc;
     *table = a->presets;
     *count = a->n_presets;
     return LIBCC_OK;

@@ -38,6 +38,21 @@ OnPfc(std::vector<PfcRecord>* v, Time t, uint32_t node, uint32_t port, uint8_t p
     v->push_back({t, node, port, prio, pause});
 }
 
+// 2 ports, 1 MB buffer, 10 KB headroom, static threshold T = 5000 B, XON
+// at 2000 B below T.
+SwitchMmu
+StaticThresholdMmu()
+{
+    SwitchMmu m;
+    SwitchMmu::Config c;
+    c.bufferBytes = 1000000;
+    c.headroomBytes = 10000;
+    c.pfcStaticThreshold = 5000;
+    c.xonOffsetBytes = 2000;
+    m.Configure(c, 2);
+    return m;
+}
+
 // DATA of 1000 payload bytes: IPv4 1056 B, frame 1074 B (what the MMU
 // counts), 1094 line bytes: 87.52 ns at 100 Gbps, 875.2 ns at 10 Gbps.
 constexpr uint64_t FRAME = 1074;
@@ -132,13 +147,7 @@ TEST(SwitchMmuArithmetic, HeadroomIsReservedPerPortAndSharedByItsPriorities)
 
 TEST(SwitchMmuArithmetic, XonWaitsForTheHysteresisBelowTheThreshold)
 {
-    SwitchMmu m;
-    SwitchMmu::Config c;
-    c.bufferBytes = 1000000;
-    c.headroomBytes = 10000;
-    c.pfcStaticThreshold = 5000;
-    c.xonOffsetBytes = 2000;
-    m.Configure(c, 2);
+    SwitchMmu m = StaticThresholdMmu();
     for (int i = 0; i < 5; i++)
     {
         EXPECT_EQ(m.Admit(0, 1, 3, 1000).charge, SwitchMmu::Charge::SHARED); // 5000 <= 5000
@@ -154,13 +163,7 @@ TEST(SwitchMmuArithmetic, XonWaitsForTheHysteresisBelowTheThreshold)
 
 TEST(SwitchMmuArithmetic, ReleaseTakesHeadroomFirstSoXonComesBeforeTheTailDrains)
 {
-    SwitchMmu m;
-    SwitchMmu::Config c;
-    c.bufferBytes = 1000000;
-    c.headroomBytes = 10000;
-    c.pfcStaticThreshold = 5000;
-    c.xonOffsetBytes = 2000;
-    m.Configure(c, 2);
+    SwitchMmu m = StaticThresholdMmu();
     // 5 x 1000 to shared (5000 <= T), then 3 x 1000 to headroom (XOFF at the first).
     std::vector<SwitchMmu::Charge> charges;
     for (int i = 0; i < 8; i++)
