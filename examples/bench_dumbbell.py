@@ -52,7 +52,8 @@ def main():
             rows.append(runs[1])
     links = 5  # dumbbell: 2 + 2 + 1 links, both directions carry packets
     lines = [
-        "Dumbbell (2 senders, 3 switches, 100 Gbps), 2 ms simulated, no CSV traces; "
+        "Dumbbell (2 senders, 3 switches, 100 Gbps), 2 ms simulated, no CSV traces, "
+        "the example's defaults (LibccSimulatorImpl; dcqcn with the `paper` preset); "
         "median of 3 runs on `%s` (%d CPUs), %s." % (platform.node(), os.cpu_count(),
                                                       time.strftime("%Y-%m-%d")),
         "",
