@@ -285,8 +285,7 @@ QbbNetDevice::ScheduleTxDone(int64_t now)
     // Same key as Schedule (current context, next uid) without building the
     // EventId nobody keeps; the scheduler owns one reference.
     m_txDone->Ref();
-    Simulator::ScheduleWithContext(Simulator::GetContext(),
-                                   TimeStep(m_txEnd - now),
+    Simulator::ScheduleWithContext(Simulator::GetContext(), TimeStep(m_txEnd - now),
                                    PeekPointer(m_txDone));
 }
 

@@ -271,9 +271,7 @@ RdmaNic::EnqueueControl(Ptr<Packet> p)
 // The fields a flow's data and probe packets share: same 5-tuple (so ECMP
 // sends probes along the data path), same priority, ECN-capable.
 void
-RdmaNic::FillFlowFields(RocePacketInfo& info,
-                        RocePktType type,
-                        const RdmaFlowParams& f,
+RdmaNic::FillFlowFields(RocePacketInfo& info, RocePktType type, const RdmaFlowParams& f,
                         const RdmaTxQueuePair& qp) const
 {
     info.type = type;

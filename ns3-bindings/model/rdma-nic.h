@@ -157,9 +157,7 @@ class RdmaNic : public Object, public QbbEgressSource
     size_t m_rr;
     std::vector<RdmaRxQueuePair> m_rx;
     std::deque<Ptr<Packet>> m_ctrl;
-    void FillFlowFields(RocePacketInfo& info,
-                        RocePktType type,
-                        const RdmaFlowParams& f,
+    void FillFlowFields(RocePacketInfo& info, RocePktType type, const RdmaFlowParams& f,
                         const RdmaTxQueuePair& qp) const;
 
     // Reused per packet: a fresh RocePacketInfo zeroes its 330-byte INT list.
