@@ -25,6 +25,8 @@ NS3_RPATH := -Wl,-rpath,$(abspath $(BUILD)/lib)
 # examples/<name>/<name>.cc -> $(BUILD)/bin/<name>
 NS3_EXAMPLE_NAMES := $(foreach d,$(wildcard examples/*/),$(if $(wildcard $(d)$(notdir $(d:/=)).cc),$(notdir $(d:/=))))
 NS3_EXAMPLES := $(NS3_EXAMPLE_NAMES:%=$(BUILD)/bin/%)
+# The simulator-core micro-benchmark (docs/simulator-impl.md): a tool, not an experiment.
+NS3_BENCH := $(BUILD)/bin/simbench
 
 # tests/gtest/*.cc -> one runner; our own main (time resolution) if present.
 GTEST_SRCS := $(sort $(wildcard tests/gtest/*.cc))
@@ -36,7 +38,7 @@ NS3_PC := $(BUILD)/lib/pkgconfig/ns3-libcc.pc
 
 .PHONY: ns3 test-ns3 test-ns3-san format-ns3
 
-ns3: $(NS3_LIB) $(NS3_EXAMPLES) $(GTEST_BIN) $(NS3_PC)
+ns3: $(NS3_LIB) $(NS3_EXAMPLES) $(NS3_BENCH) $(GTEST_BIN) $(NS3_PC)
 
 $(BUILD)/ns3/%.o: %.cc
 	@mkdir -p $(dir $@)
@@ -52,6 +54,10 @@ $(BUILD)/bin/$(1): examples/$(1)/$(1).cc $(NS3_LIB)
 	$$(CXX) $$(NS3_CXXFLAGS) -MF $(BUILD)/ns3/examples/$(1).d $$(NS3_CFLAGS) -o $$@ $$< $(NS3_LIB) $$(NS3_RPATH) $$(NS3_LIBS)
 endef
 $(foreach n,$(NS3_EXAMPLE_NAMES),$(eval $(call NS3_EXAMPLE_RULE,$(n))))
+
+$(NS3_BENCH): bench/simbench.cc $(NS3_LIB)
+	@mkdir -p $(dir $@) $(BUILD)/ns3/bench
+	$(CXX) $(NS3_CXXFLAGS) -MF $(BUILD)/ns3/bench/simbench.d $(NS3_CFLAGS) -o $@ $< $(NS3_LIB) $(NS3_RPATH) $(NS3_LIBS)
 
 $(GTEST_BIN): $(GTEST_OBJS) $(NS3_LIB)
 	@mkdir -p $(dir $@)
@@ -94,7 +100,7 @@ $(NS3_PC): $(NS3_DIR)/ns3.mk
 format-ns3:
 	clang-format -i --style=file:$(NS3_DIR)/.clang-format $(NS3_SRCS) $(wildcard $(NS3_DIR)/model/*.h $(NS3_DIR)/helper/*.h)
 
--include $(NS3_OBJS:.o=.d) $(GTEST_OBJS:.o=.d) $(NS3_SAN_OBJS:.o=.d) $(NS3_EXAMPLE_NAMES:%=$(BUILD)/ns3/examples/%.d)
+-include $(NS3_OBJS:.o=.d) $(GTEST_OBJS:.o=.d) $(NS3_SAN_OBJS:.o=.d) $(NS3_EXAMPLE_NAMES:%=$(BUILD)/ns3/examples/%.d) $(BUILD)/ns3/bench/simbench.d
 
 # demo-run and bench-run (the host helper's examples).
 -include examples/examples.mk
