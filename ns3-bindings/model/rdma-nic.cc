@@ -84,13 +84,37 @@ RdmaNic::RdmaNic()
 {
 }
 
+class RdmaNic::WakeEvent : public EventImpl
+{
+  public:
+    explicit WakeEvent(RdmaNic* nic)
+        : m_nic(nic)
+    {
+    }
+
+    uint64_t m_seq = 0;
+
+  protected:
+    void Notify() override
+    {
+        m_nic->Wake(m_seq);
+    }
+
+  private:
+    RdmaNic* m_nic; //!< raw: DoDispose cancels pending wake-ups
+};
+
 RdmaNic::~RdmaNic() = default;
 
 void
 RdmaNic::DoDispose()
 {
-    m_wake.Cancel();
-    m_wake = EventId();
+    for (auto& ev : m_wakePool)
+    {
+        ev->Cancel(); // a pending one must not call into a disposed NIC
+    }
+    m_wakePool.clear();
+    m_wakeAtPs = UINT64_MAX;
     for (auto& qp : m_tx)
     {
         qp->m_rtoEvent.Cancel();
@@ -362,11 +386,10 @@ RdmaNic::DequeueNext(const std::array<bool, QBB_N_PRIO>& paused, uint8_t& prioOu
 void
 RdmaNic::WakeAt(uint64_t ps)
 {
-    if (m_wake.IsRunning() && m_wakeAtPs <= ps)
+    if (m_wakeAtPs <= ps)
     {
-        return;
+        return; // the pending wake-up comes first
     }
-    m_wake.Cancel();
     m_wakeAtPs = ps;
     uint64_t nowPs = NowPs();
     uint64_t delayPs = ps > nowPs ? ps - nowPs : 0;
@@ -376,12 +399,32 @@ RdmaNic::WakeAt(uint64_t ps)
         // Coarser resolution than ps: round up, never wake before the pacer allows.
         delay += TimeStep(1);
     }
-    m_wake = Simulator::Schedule(delay, &RdmaNic::Wake, this);
+    Ptr<WakeEvent> ev;
+    // Only the pool's reference left: it has fired.
+    if (!m_wakePool.empty() && m_wakePool.front()->GetReferenceCount() == 1)
+    {
+        ev = m_wakePool.front();
+        m_wakePool.pop_front();
+    }
+    else
+    {
+        ev = Create<WakeEvent>(this);
+    }
+    ev->m_seq = ++m_wakeSeq;
+    m_wakePool.push_back(ev);
+    // Same key as Simulator::Schedule (current context, next uid); the
+    // scheduler owns one reference.
+    ev->Ref();
+    Simulator::ScheduleWithContext(Simulator::GetContext(), delay, PeekPointer(ev));
 }
 
 void
-RdmaNic::Wake()
+RdmaNic::Wake(uint64_t seq)
 {
+    if (seq != m_wakeSeq || m_wakeAtPs == UINT64_MAX)
+    {
+        return; // superseded by an earlier wake-up, or already served
+    }
     m_wakeAtPs = UINT64_MAX;
     m_dev->TriggerTransmit();
 }

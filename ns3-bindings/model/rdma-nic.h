@@ -142,7 +142,8 @@ class RdmaNic : public Object, public QbbEgressSource
     void ArmRto(RdmaTxQueuePair* qp);
     void RtoFired(RdmaTxQueuePair* qp);
     void WakeAt(uint64_t ps);
-    void Wake();
+    /// The pacing wake-up scheduled as number seq fired.
+    void Wake(uint64_t seq);
     void EnsureNp();
 
     Ptr<Node> m_node;
@@ -165,8 +166,16 @@ class RdmaNic : public Object, public QbbEgressSource
     RocePacketInfo m_ackInfo;
     libcc_ack m_rxAck{};
     uint64_t m_ctrlBytes;
-    EventId m_wake;
-    uint64_t m_wakeAtPs;
+    /**
+     * Pacing wake-ups, reused once fired instead of an event allocated per
+     * paced packet. Moving a wake earlier does not cancel the pending one:
+     * it stays queued (as a cancelled event would) and does nothing when it
+     * fires, because its number is no longer m_wakeSeq.
+     */
+    class WakeEvent;
+    std::deque<Ptr<WakeEvent>> m_wakePool;
+    uint64_t m_wakeAtPs; ///< the pending wake-up's time, UINT64_MAX if none
+    uint64_t m_wakeSeq = 0;
     Counters m_counters;
 
     // attributes
