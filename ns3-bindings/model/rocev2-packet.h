@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
 //
-// Build and parse whole RoCEv2 packets (IPv4 | UDP | BTH | ...; see
-// rocev2-header.h for the layouts) so hosts and switches share one codec.
+// RoCEv2 packets as ns-3 Packets: the byte codec of rocev2-codec.h applied
+// to a Packet's leading bytes (one copy out, one raw header back in), so
+// hosts and switches share one codec.
 //
 // Priority: carried in the IPv4 DSCP as class selector CSp, i.e.
 // TOS = (prio << 5) | ECN; a switch maps DSCP >> 3 back to the priority.
@@ -11,6 +12,7 @@
 #ifndef ROCEV2_PACKET_H
 #define ROCEV2_PACKET_H
 
+#include "rocev2-codec.h"
 #include "rocev2-header.h"
 
 #include "ns3/ipv4-address.h"
@@ -24,59 +26,6 @@
 namespace ns3
 {
 
-/// What a RoCEv2 packet is, independent of wire opcodes.
-enum class RocePktType : uint8_t
-{
-    DATA,
-    ACK,
-    NACK,
-    CNP,
-    PROBE,
-    OTHER, //!< not RoCEv2 (not UDP 4791 or unknown opcode)
-};
-
-/// IPv4 ECN codepoints (low two TOS bits).
-enum RoceEcn : uint8_t
-{
-    ROCE_ECN_NOT_ECT = 0,
-    ROCE_ECN_ECT1 = 1,
-    ROCE_ECN_ECT0 = 2,
-    ROCE_ECN_CE = 3,
-};
-
-/// Every field a RoCEv2 packet can carry; fields a type does not use are ignored.
-struct RocePacketInfo
-{
-    RocePktType type = RocePktType::DATA;
-    Ipv4Address src;
-    Ipv4Address dst;
-    uint16_t sport = 49152; //!< UDP source port: per-QP entropy for ECMP
-    uint16_t dport = ROCEV2_UDP_PORT;
-    uint8_t prio = 3;            //!< 0..7, DSCP class selector
-    uint8_t ecn = ROCE_ECN_ECT0; //!< RoceEcn
-    uint8_t ttl = 64;
-    uint32_t destQp = 0; //!< 24 bits
-    uint32_t psn = 0;    //!< 24 bits
-    bool ackReq = false;
-    bool last = false; //!< last packet of the message
-    // DATA / PROBE
-    uint64_t seq = 0;          //!< byte offset of the first payload byte
-    uint32_t payloadBytes = 0; //!< zero-filled payload (PROBE: 0)
-    bool hasInt = false;       //!< DATA/PROBE: carries an INT header; ACK/NACK: always
-    uint8_t intFormat = RoceIntHeader::FORMAT_HPCC;
-    libcc_int_list ints{}; //!< hops (n_hops == 0 for an empty INT header)
-    // ACK / NACK
-    uint64_t ackSeq = 0;   //!< next byte expected
-    uint16_t nFlows = 0;   //!< FNCC N (0: absent)
-    uint32_t rxWindow = 0; //!< Rx-HPCC window bytes (0: absent)
-    bool ecnEcho = false;
-};
-
-/// Bytes of the IPv4 packet RoceBuild makes for info (IP header included).
-uint32_t RocePacketBytes(const RocePacketInfo& info);
-/// Header bytes of a DATA packet (IPv4 .. RETH, plus INT of nHops if hasInt).
-uint32_t RoceDataHeaderBytes(bool hasInt, uint32_t nHops);
-
 /// Build an IPv4 packet. Returns nullptr if a field is invalid (prio > 7,
 /// ecn > 3, type OTHER, more hops than LIBCC_INT_MAX_HOPS, a hop that does
 /// not encode).
@@ -86,23 +35,6 @@ Ptr<Packet> RoceBuild(const RocePacketInfo& info);
 /// that is not a well-formed RoCEv2 packet (info.type is then OTHER).
 bool RoceParse(Ptr<const Packet> packet, RocePacketInfo& info);
 
-/// Just the fields a switch forwards on, read from raw bytes (no header
-/// objects): cheap enough for every packet.
-struct RoceFlowKey
-{
-    uint32_t src = 0; //!< host order
-    uint32_t dst = 0;
-    uint16_t sport = 0;
-    uint16_t dport = 0;
-    uint8_t proto = 0;
-    uint8_t prio = 0; //!< DSCP >> 3
-    uint8_t ecn = 0;
-    RocePktType type = RocePktType::OTHER;
-    bool hasInt = false;
-    /// Hops in the INT header if hasInt and the header is whole (what
-    /// RoceIntEditor::Open accepts), else -1.
-    int8_t intHops = -1;
-};
 /// False if the packet is not IPv4 (then only nothing is valid).
 bool RocePeekKey(Ptr<const Packet> packet, RoceFlowKey& key);
 
@@ -145,7 +77,8 @@ class RoceIntEditor
     uint32_t m_oldIntLen = 0;
     /// The INT header as Open found it: Close leaves the packet alone if it
     /// is unchanged (one copy instead of a header removed and added back).
-    uint8_t m_oldInt[RoceIntHeader::BASE_BYTES + RoceIntHeader::HOP_BYTES * LIBCC_INT_MAX_HOPS] = {};
+    uint8_t m_oldInt[RoceIntHeader::BASE_BYTES + RoceIntHeader::HOP_BYTES * LIBCC_INT_MAX_HOPS] =
+        {};
     RoceIntHeader m_int;
 };
 
@@ -172,9 +105,6 @@ class RoceRawHeader : public Header
     uint8_t m_bytes[MAX_BYTES];
     uint32_t m_len;
 };
-
-/// RFC 1071 checksum of an IPv4 header of ihl bytes (its checksum field ignored).
-uint16_t RoceIpv4Checksum(const uint8_t* header, uint32_t ihl);
 
 } // namespace ns3
 

@@ -1,0 +1,398 @@
+// SPDX-License-Identifier: GPL-2.0-only
+#include "rocev2-codec.h"
+
+#include <cstring>
+
+namespace ns3
+{
+
+namespace
+{
+
+constexpr uint8_t IP_PROTO_UDP = 17;
+constexpr uint32_t IPV4_BYTES = 20;
+constexpr uint32_t UDP_BYTES = 8;
+
+bool
+IsData(RocePktType t)
+{
+    return t == RocePktType::DATA || t == RocePktType::PROBE;
+}
+
+bool
+IsAck(RocePktType t)
+{
+    return t == RocePktType::ACK || t == RocePktType::NACK;
+}
+
+RocePktType
+TypeOf(uint8_t opcode, uint8_t syndrome)
+{
+    switch (opcode)
+    {
+    case ROCE_OP_DATA:
+        return RocePktType::DATA;
+    case ROCE_OP_PROBE:
+        return RocePktType::PROBE;
+    case ROCE_OP_ACK:
+        return syndrome == RoceAckHeader::SYNDROME_NACK ? RocePktType::NACK : RocePktType::ACK;
+    case ROCE_OP_CNP:
+        return RocePktType::CNP;
+    default:
+        return RocePktType::OTHER;
+    }
+}
+
+uint8_t
+OpcodeOf(RocePktType t)
+{
+    switch (t)
+    {
+    case RocePktType::DATA:
+        return ROCE_OP_DATA;
+    case RocePktType::PROBE:
+        return ROCE_OP_PROBE;
+    case RocePktType::ACK:
+    case RocePktType::NACK:
+        return ROCE_OP_ACK;
+    case RocePktType::CNP:
+        return ROCE_OP_CNP;
+    default:
+        return 0;
+    }
+}
+
+} // namespace
+
+uint32_t
+RoceDataHeaderBytes(bool hasInt, uint32_t nHops)
+{
+    return IPV4_BYTES + UDP_BYTES + RoceBthHeader::SIZE + RoceRethHeader::SIZE +
+           (hasInt ? RoceIntHeader::Size(nHops) : 0);
+}
+
+uint32_t
+RocePacketBytes(const RocePacketInfo& info)
+{
+    uint32_t base = IPV4_BYTES + UDP_BYTES + RoceBthHeader::SIZE;
+    switch (info.type)
+    {
+    case RocePktType::DATA:
+    case RocePktType::PROBE:
+        return RoceDataHeaderBytes(info.hasInt, info.ints.n_hops) +
+               (info.type == RocePktType::DATA ? info.payloadBytes : 0);
+    case RocePktType::ACK:
+    case RocePktType::NACK:
+        return base + RoceAckHeader::SIZE + RoceIntHeader::Size(info.ints.n_hops);
+    case RocePktType::CNP:
+        return base + RoceCnpHeader::SIZE;
+    default:
+        return 0;
+    }
+}
+
+namespace
+{
+
+void
+Put16(uint8_t* b, uint32_t v)
+{
+    b[0] = static_cast<uint8_t>(v >> 8);
+    b[1] = static_cast<uint8_t>(v);
+}
+
+void
+Put32(uint8_t* b, uint32_t v)
+{
+    Put16(b, v >> 16);
+    Put16(b + 2, v & 0xFFFF);
+}
+
+void
+Put64(uint8_t* b, uint64_t v)
+{
+    Put32(b, static_cast<uint32_t>(v >> 32));
+    Put32(b + 4, static_cast<uint32_t>(v));
+}
+
+uint32_t
+Get16(const uint8_t* b)
+{
+    return (uint32_t(b[0]) << 8) | b[1];
+}
+
+uint32_t
+Get32(const uint8_t* b)
+{
+    return (Get16(b) << 16) | Get16(b + 2);
+}
+
+uint64_t
+Get64(const uint8_t* b)
+{
+    return (uint64_t(Get32(b)) << 32) | Get32(b + 4);
+}
+
+} // namespace
+
+uint32_t
+RoceWriteHeaders(const RocePacketInfo& info, uint8_t* b)
+{
+    if (info.prio > 7 || info.ecn > 3 || info.type == RocePktType::OTHER ||
+        info.ints.n_hops > LIBCC_INT_MAX_HOPS)
+    {
+        return 0;
+    }
+    // The same bytes the header classes serialize (a test holds them to it).
+    std::memset(b, 0, ROCE_MAX_HEADER_BYTES);
+    uint32_t bth = IPV4_BYTES + UDP_BYTES;
+    uint32_t ext = bth + RoceBthHeader::SIZE;
+    uint32_t len = ext + RoceCnpHeader::SIZE; // every extension header is 16 bytes
+    bool withInt = (IsData(info.type) && info.hasInt) || IsAck(info.type);
+    uint32_t payload = info.type == RocePktType::DATA ? info.payloadBytes : 0;
+    uint8_t flags = info.last ? RoceBthHeader::FLAG_LAST : 0;
+    if (withInt)
+    {
+        RoceIntHeader ih;
+        ih.SetFormat(info.intFormat);
+        if (!ih.SetList(info.ints))
+        {
+            return 0;
+        }
+        len += ih.CopyTo(b + len);
+        flags |= RoceBthHeader::FLAG_INT;
+    }
+    // IPv4: version 4, IHL 5, no identification, no fragment flags.
+    b[0] = 0x45;
+    b[1] = static_cast<uint8_t>((info.prio << 5) | info.ecn);
+    Put16(b + 2, len + payload);
+    b[8] = info.ttl;
+    b[9] = IP_PROTO_UDP;
+    Put32(b + 12, info.src.Get());
+    Put32(b + 16, info.dst.Get());
+    uint16_t csum = RoceIpv4Checksum(b, IPV4_BYTES);
+    Put16(b + 10, csum);
+    // UDP, checksum 0 as RoCEv2 sends it (the ICRC protects the payload instead).
+    Put16(b + IPV4_BYTES, info.sport);
+    Put16(b + IPV4_BYTES + 2, info.dport);
+    Put16(b + IPV4_BYTES + 4, len - IPV4_BYTES + payload);
+    // BTH
+    b[bth] = OpcodeOf(info.type);
+    b[bth + 1] = flags;
+    Put16(b + bth + 2, 0xFFFF); // default P_Key
+    Put32(b + bth + 4, info.destQp & 0xFFFFFF);
+    Put32(b + bth + 8, (info.ackReq ? 0x80000000u : 0u) | (info.psn & 0xFFFFFF));
+    if (IsData(info.type))
+    {
+        Put64(b + ext, info.seq);
+        Put32(b + ext + 12, payload); // R_Key 0, DMA length
+    }
+    else if (IsAck(info.type))
+    {
+        b[ext] = info.type == RocePktType::NACK ? RoceAckHeader::SYNDROME_NACK
+                                                : RoceAckHeader::SYNDROME_ACK;
+        b[ext + 1] = info.ecnEcho ? RoceAckHeader::FLAG_ECN_ECHO : 0;
+        Put16(b + ext + 2, info.nFlows);
+        Put32(b + ext + 4, info.rxWindow);
+        Put64(b + ext + 8, info.ackSeq);
+    }
+    return len;
+}
+
+bool
+RoceParseHeaders(const uint8_t* b, uint32_t n, uint32_t ipBytes, RocePacketInfo& info)
+{
+    info.type = RocePktType::OTHER;
+    if (!b || n < IPV4_BYTES || (b[0] >> 4) != 4)
+    {
+        return false;
+    }
+    uint32_t ihl = (b[0] & 0x0F) * 4u;
+    uint32_t bth = ihl + UDP_BYTES;
+    uint32_t ext = bth + RoceBthHeader::SIZE;
+    uint32_t ipLen = Get16(b + 2);
+    // Ethernet padding beyond the IPv4 total length is not part of the packet.
+    if (ihl < IPV4_BYTES || b[9] != IP_PROTO_UDP || n < ext + 1 || ipLen > ipBytes || ipLen < ext)
+    {
+        return false;
+    }
+    uint16_t sport = static_cast<uint16_t>(Get16(b + ihl));
+    uint16_t dport = static_cast<uint16_t>(Get16(b + ihl + 2));
+    if (sport != ROCEV2_UDP_PORT && dport != ROCEV2_UDP_PORT)
+    {
+        return false;
+    }
+    RocePktType type = TypeOf(b[bth], n > ext ? b[ext] : 0);
+    if (type == RocePktType::OTHER || ipLen < ext + RoceCnpHeader::SIZE ||
+        n < ext + RoceCnpHeader::SIZE)
+    {
+        return false;
+    }
+    RocePacketInfo out;
+    out.type = type;
+    out.src = Ipv4Address(Get32(b + 12));
+    out.dst = Ipv4Address(Get32(b + 16));
+    out.sport = sport;
+    out.dport = dport;
+    out.prio = b[1] >> 5;
+    out.ecn = b[1] & 0x3;
+    out.ttl = b[8];
+    uint8_t flags = b[bth + 1];
+    out.destQp = Get32(b + bth + 4) & 0xFFFFFF;
+    uint32_t w = Get32(b + bth + 8);
+    out.ackReq = (w & 0x80000000u) != 0;
+    out.psn = w & 0xFFFFFF;
+    out.last = (flags & RoceBthHeader::FLAG_LAST) != 0;
+    libcc_int_list_init(&out.ints);
+    uint32_t end = ext + RoceCnpHeader::SIZE;
+    bool wantInt = false;
+    if (IsData(type))
+    {
+        out.seq = Get64(b + ext);
+        wantInt = (flags & RoceBthHeader::FLAG_INT) != 0;
+    }
+    else if (IsAck(type))
+    {
+        out.ecnEcho = (b[ext + 1] & RoceAckHeader::FLAG_ECN_ECHO) != 0;
+        out.nFlows = static_cast<uint16_t>(Get16(b + ext + 2));
+        out.rxWindow = Get32(b + ext + 4);
+        out.ackSeq = Get64(b + ext + 8);
+        wantInt = true;
+    }
+    if (wantInt)
+    {
+        if (n < end + RoceIntHeader::BASE_BYTES || b[end + 1] > LIBCC_INT_MAX_HOPS ||
+            n < end + RoceIntHeader::Size(b[end + 1]) ||
+            ipLen < end + RoceIntHeader::Size(b[end + 1]))
+        {
+            return false;
+        }
+        RoceIntHeader ih;
+        ih.SetFormat(b[end]);
+        for (uint32_t h = 0; h < b[end + 1]; h++)
+        {
+            ih.PushRaw(b + end + RoceIntHeader::BASE_BYTES + RoceIntHeader::HOP_BYTES * h);
+        }
+        out.hasInt = true;
+        out.intFormat = b[end];
+        if (!ih.GetList(out.ints))
+        {
+            return false;
+        }
+        end += RoceIntHeader::Size(b[end + 1]);
+    }
+    out.payloadBytes = type == RocePktType::DATA ? ipLen - end : 0;
+    info = out;
+    return true;
+}
+
+bool
+RocePeekKeyBytes(const uint8_t* b, uint32_t n, RoceFlowKey& key)
+{
+    key = RoceFlowKey();
+    if (!b || n < IPV4_BYTES || (b[0] >> 4) != 4)
+    {
+        return false;
+    }
+    uint32_t ihl = (b[0] & 0x0F) * 4u;
+    if (ihl < IPV4_BYTES || n < ihl)
+    {
+        return false;
+    }
+    key.prio = b[1] >> 5;
+    key.ecn = b[1] & 0x3;
+    key.proto = b[9];
+    key.src = (uint32_t(b[12]) << 24) | (uint32_t(b[13]) << 16) | (uint32_t(b[14]) << 8) | b[15];
+    key.dst = (uint32_t(b[16]) << 24) | (uint32_t(b[17]) << 16) | (uint32_t(b[18]) << 8) | b[19];
+    if (key.proto != IP_PROTO_UDP || n < ihl + UDP_BYTES)
+    {
+        return true;
+    }
+    key.sport = static_cast<uint16_t>((b[ihl] << 8) | b[ihl + 1]);
+    key.dport = static_cast<uint16_t>((b[ihl + 2] << 8) | b[ihl + 3]);
+    uint32_t bth = ihl + UDP_BYTES;
+    if ((key.dport != ROCEV2_UDP_PORT && key.sport != ROCEV2_UDP_PORT) ||
+        n < bth + RoceBthHeader::SIZE + 1)
+    {
+        return true;
+    }
+    uint8_t opcode = b[bth];
+    uint8_t flags = b[bth + 1];
+    key.type = TypeOf(opcode, b[bth + RoceBthHeader::SIZE]);
+    key.hasInt = IsAck(key.type) || (IsData(key.type) && (flags & RoceBthHeader::FLAG_INT));
+    // The hop count lets a switch's CP run without opening the INT header;
+    // only a packet that gets a hop is edited (RoceIntEditor, same checks).
+    uint32_t off = bth + RoceBthHeader::SIZE + RoceRethHeader::SIZE;
+    if (key.hasInt && n >= off + RoceIntHeader::BASE_BYTES)
+    {
+        uint8_t nHops = b[off + 1];
+        if (nHops <= LIBCC_INT_MAX_HOPS && n >= off + RoceIntHeader::Size(nHops))
+        {
+            key.intHops = static_cast<int8_t>(nHops);
+        }
+    }
+    return true;
+}
+
+uint16_t
+RoceIpv4Checksum(const uint8_t* h, uint32_t ihl)
+{
+    // Sum big-endian 32-bit words (2^16 = 1 modulo 0xFFFF, so each counts as
+    // its two 16-bit halves) and take the checksum field back out: the same
+    // positive sum modulo 0xFFFF as the RFC 1071 loop, hence the same folded
+    // value, in a quarter of the steps. ihl is a multiple of 4 (IHL x 4).
+    uint64_t sum = 0;
+    uint32_t i = 0;
+    for (; i + 3 < ihl; i += 4)
+    {
+        uint32_t w;
+        std::memcpy(&w, h + i, sizeof(w));
+        sum += __builtin_bswap32(w); // bytes are big-endian, x86 loads little-endian
+    }
+    for (; i + 1 < ihl; i += 2)
+    {
+        sum += (uint32_t(h[i]) << 8) | h[i + 1];
+    }
+    if (ihl >= 12)
+    {
+        sum -= (uint32_t(h[10]) << 8) | h[11];
+    }
+    while (sum >> 16)
+    {
+        sum = (sum & 0xFFFF) + (sum >> 16);
+    }
+    return static_cast<uint16_t>(~sum & 0xFFFF);
+}
+
+namespace
+{
+
+void
+PutChecksum(uint8_t* h, uint32_t ihl)
+{
+    uint16_t c = RoceIpv4Checksum(h, ihl);
+    h[10] = static_cast<uint8_t>(c >> 8);
+    h[11] = static_cast<uint8_t>(c & 0xFF);
+}
+
+} // namespace
+
+bool
+RoceMarkCeBytes(uint8_t* h, uint32_t n)
+{
+    if (!h || n < IPV4_BYTES || (h[0] >> 4) != 4)
+    {
+        return false;
+    }
+    uint32_t ihl = (h[0] & 0x0F) * 4u;
+    if (ihl < IPV4_BYTES || n < ihl || (h[1] & 0x3) == ROCE_ECN_NOT_ECT ||
+        (h[1] & 0x3) == ROCE_ECN_CE)
+    {
+        return false; // not a whole header, not ECN-capable, or already marked upstream
+    }
+    h[1] |= ROCE_ECN_CE;
+    PutChecksum(h, ihl);
+    return true;
+}
+
+} // namespace ns3

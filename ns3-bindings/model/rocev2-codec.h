@@ -1,0 +1,135 @@
+// SPDX-License-Identifier: GPL-2.0-only
+//
+// The RoCEv2 header codec on plain bytes (IPv4 | UDP | BTH | RETH/AETH/CNP
+// body | INT; rocev2-header.h has the layouts): no ns-3 Packet, so the same
+// functions serve a Packet's leading bytes (rocev2-packet.h) and any other
+// buffer a host or switch keeps headers in.
+//
+// Priority: carried in the IPv4 DSCP as class selector CSp, i.e.
+// TOS = (prio << 5) | ECN; a switch maps DSCP >> 3 back to the priority.
+// ECN: the two low TOS bits (Not-ECT / ECT(1) / ECT(0) / CE).
+// The IPv4 checksum is computed; UDP checksum 0 as RoCEv2 sends it; the
+// RoCEv2 ICRC is not modelled.
+#ifndef ROCEV2_CODEC_H
+#define ROCEV2_CODEC_H
+
+#include "rocev2-header.h"
+
+#include "ns3/ipv4-address.h"
+
+#include "libcc/libcc.h"
+
+#include <cstdint>
+
+namespace ns3
+{
+
+/// What a RoCEv2 packet is, independent of wire opcodes.
+enum class RocePktType : uint8_t
+{
+    DATA,
+    ACK,
+    NACK,
+    CNP,
+    PROBE,
+    OTHER, //!< not RoCEv2 (not UDP 4791 or unknown opcode)
+};
+
+/// IPv4 ECN codepoints (low two TOS bits).
+enum RoceEcn : uint8_t
+{
+    ROCE_ECN_NOT_ECT = 0,
+    ROCE_ECN_ECT1 = 1,
+    ROCE_ECN_ECT0 = 2,
+    ROCE_ECN_CE = 3,
+};
+
+/// Every field a RoCEv2 packet can carry; fields a type does not use are ignored.
+struct RocePacketInfo
+{
+    RocePktType type = RocePktType::DATA;
+    Ipv4Address src;
+    Ipv4Address dst;
+    uint16_t sport = 49152; //!< UDP source port: per-QP entropy for ECMP
+    uint16_t dport = ROCEV2_UDP_PORT;
+    uint8_t prio = 3;            //!< 0..7, DSCP class selector
+    uint8_t ecn = ROCE_ECN_ECT0; //!< RoceEcn
+    uint8_t ttl = 64;
+    uint32_t destQp = 0; //!< 24 bits
+    uint32_t psn = 0;    //!< 24 bits
+    bool ackReq = false;
+    bool last = false; //!< last packet of the message
+    // DATA / PROBE
+    uint64_t seq = 0;          //!< byte offset of the first payload byte
+    uint32_t payloadBytes = 0; //!< zero-filled payload (PROBE: 0)
+    bool hasInt = false;       //!< DATA/PROBE: carries an INT header; ACK/NACK: always
+    uint8_t intFormat = RoceIntHeader::FORMAT_HPCC;
+    libcc_int_list ints{}; //!< hops (n_hops == 0 for an empty INT header)
+    // ACK / NACK
+    uint64_t ackSeq = 0;   //!< next byte expected
+    uint16_t nFlows = 0;   //!< FNCC N (0: absent)
+    uint32_t rxWindow = 0; //!< Rx-HPCC window bytes (0: absent)
+    bool ecnEcho = false;
+};
+
+/// Bytes of the IPv4 packet RoceBuild makes for info (IP header included).
+uint32_t RocePacketBytes(const RocePacketInfo& info);
+/// Header bytes of a DATA packet (IPv4 .. RETH, plus INT of nHops if hasInt).
+uint32_t RoceDataHeaderBytes(bool hasInt, uint32_t nHops);
+
+/// Just the fields a switch forwards on, read from raw bytes (no header
+/// objects): cheap enough for every packet.
+struct RoceFlowKey
+{
+    uint32_t src = 0; //!< host order
+    uint32_t dst = 0;
+    uint16_t sport = 0;
+    uint16_t dport = 0;
+    uint8_t proto = 0;
+    uint8_t prio = 0; //!< DSCP >> 3
+    uint8_t ecn = 0;
+    RocePktType type = RocePktType::OTHER;
+    bool hasInt = false;
+    /// Hops in the INT header if hasInt and the header is whole (what
+    /// RoceIntEditor::Open accepts), else -1.
+    int8_t intHops = -1;
+};
+/// Largest header block the codec writes: IPv4 without options, UDP, BTH,
+/// RETH/AETH, the largest INT header.
+constexpr uint32_t ROCE_MAX_HEADER_BYTES = 20 + 8 + RoceBthHeader::SIZE + RoceRethHeader::SIZE +
+                                           RoceIntHeader::BASE_BYTES +
+                                           RoceIntHeader::HOP_BYTES * LIBCC_INT_MAX_HOPS;
+/// Largest leading block a parser reads: as above with a 60-byte IPv4 header.
+constexpr uint32_t ROCE_MAX_PARSE_BYTES = ROCE_MAX_HEADER_BYTES + 40;
+
+/**
+ * Write every header of info into b (at least ROCE_MAX_HEADER_BYTES); the
+ * payload (info.payloadBytes of DATA) is not written but counted in the
+ * IPv4 and UDP lengths. Returns the header bytes, 0 if a field is invalid
+ * (prio > 7, ecn > 3, type OTHER, too many hops, a hop that does not encode).
+ */
+uint32_t RoceWriteHeaders(const RocePacketInfo& info, uint8_t* b);
+
+/**
+ * Parse the leading n bytes of an IPv4 packet of ipBytes bytes in all
+ * (n may stop short of the payload). False, info.type OTHER, for anything
+ * that is not a well-formed RoCEv2 packet.
+ */
+bool RoceParseHeaders(const uint8_t* b, uint32_t n, uint32_t ipBytes, RocePacketInfo& info);
+
+/// The forwarding fields of the leading n bytes. False if not IPv4.
+bool RocePeekKeyBytes(const uint8_t* b, uint32_t n, RoceFlowKey& key);
+
+/**
+ * Set the ECN bits of an IPv4 header (its first n bytes, n >= IHL) to CE
+ * and fix its checksum. Returns whether it was marked now (false if not
+ * ECN-capable, already CE, or not a whole IPv4 header).
+ */
+bool RoceMarkCeBytes(uint8_t* b, uint32_t n);
+
+/// RFC 1071 checksum of an IPv4 header of ihl bytes (its checksum field ignored).
+uint16_t RoceIpv4Checksum(const uint8_t* header, uint32_t ihl);
+
+} // namespace ns3
+
+#endif // ROCEV2_CODEC_H

@@ -1,0 +1,164 @@
+// SPDX-License-Identifier: GPL-2.0-only
+//
+// The RoCEv2 header codec on plain bytes (no ns-3 Packet): byte positions
+// and lengths from the documented layouts (IPv4 20 | UDP 8 | BTH 12 |
+// RETH/AETH 16 | INT 2 + 8 per hop), truncation at every length, and the ECN
+// rewrite checked against the RFC 1071 rule that a valid header sums to
+// 0xFFFF.
+#include "rocev2-codec.h"
+
+#include <gtest/gtest.h>
+
+#include <cstring>
+
+using namespace ns3;
+
+namespace
+{
+
+// One's-complement sum of a header's 16-bit words, checksum included: 0xFFFF
+// when the checksum is right (RFC 1071), computed here word by word.
+uint32_t
+OnesSum(const uint8_t* h, uint32_t len)
+{
+    uint32_t sum = 0;
+    for (uint32_t i = 0; i + 1 < len; i += 2)
+    {
+        sum += (uint32_t(h[i]) << 8) | h[i + 1];
+    }
+    while (sum >> 16)
+    {
+        sum = (sum & 0xFFFF) + (sum >> 16);
+    }
+    return sum;
+}
+
+RocePacketInfo
+AckWithTwoHops()
+{
+    RocePacketInfo i;
+    i.type = RocePktType::ACK;
+    i.src = Ipv4Address("10.0.0.2");
+    i.dst = Ipv4Address("10.0.0.1");
+    i.sport = 50000;
+    i.prio = 0;
+    i.ecn = ROCE_ECN_ECT0;
+    i.ackSeq = 123456789;
+    i.nFlows = 3;
+    libcc_int_list_init(&i.ints);
+    for (int h = 0; h < 2; h++)
+    {
+        libcc_int_hop hop{};
+        hop.bandwidth_bps = 100000000000ull; // 100 Gbps: in both wire tables
+        hop.ts_ns = 1000 + h;
+        hop.tx_bytes = 128 * (10 + h);
+        hop.qlen_bytes = 80 * h;
+        libcc_int_list_push(&i.ints, &hop, LIBCC_INT_MAX_HOPS);
+    }
+    return i;
+}
+
+} // namespace
+
+TEST(Rocev2Codec, WriteHeadersPutsEachFieldAtItsOffset)
+{
+    RocePacketInfo info = AckWithTwoHops();
+    uint8_t b[ROCE_MAX_HEADER_BYTES];
+    // 20 + 8 + 12 + 16 + (2 + 2 x 8) = 74 bytes, no payload.
+    uint32_t len = RoceWriteHeaders(info, b);
+    ASSERT_EQ(len, 74u);
+    EXPECT_EQ(b[0], 0x45);                     // IPv4, IHL 5
+    EXPECT_EQ(b[1], (0 << 5) | ROCE_ECN_ECT0); // DSCP CS0, ECT(0)
+    EXPECT_EQ((b[2] << 8) | b[3], 74);         // total length
+    EXPECT_EQ(b[9], 17);                       // UDP
+    EXPECT_EQ(OnesSum(b, 20), 0xFFFFu);        // IPv4 checksum valid
+    EXPECT_EQ((b[20] << 8) | b[21], 50000);    // UDP source port
+    EXPECT_EQ((b[22] << 8) | b[23], 4791);     // RoCEv2
+    EXPECT_EQ((b[24] << 8) | b[25], 74 - 20);  // UDP length
+    EXPECT_EQ(b[28], ROCE_OP_ACK);             // BTH opcode
+    EXPECT_EQ(b[29] & RoceBthHeader::FLAG_INT, RoceBthHeader::FLAG_INT);
+    EXPECT_EQ(b[40], RoceAckHeader::SYNDROME_ACK); // AETH at 20 + 8 + 12
+    EXPECT_EQ((b[42] << 8) | b[43], 3);            // N
+    EXPECT_EQ(b[57], 2);                           // INT hop count at 56 + 1
+    // Invalid fields write nothing usable: 0.
+    info.prio = 8;
+    EXPECT_EQ(RoceWriteHeaders(info, b), 0u);
+}
+
+TEST(Rocev2Codec, ParseHeadersNeedsEveryHeaderByte)
+{
+    RocePacketInfo info = AckWithTwoHops();
+    uint8_t b[ROCE_MAX_HEADER_BYTES];
+    uint32_t len = RoceWriteHeaders(info, b);
+    ASSERT_EQ(len, 74u);
+    RocePacketInfo out;
+    ASSERT_TRUE(RoceParseHeaders(b, len, len, out));
+    EXPECT_EQ(out.type, RocePktType::ACK);
+    EXPECT_EQ(out.ackSeq, 123456789u);
+    EXPECT_EQ(out.nFlows, 3);
+    ASSERT_EQ(out.ints.n_hops, 2u);
+    // 128-byte and 1-ns units keep these exactly.
+    EXPECT_EQ(out.ints.hop[1].tx_bytes, 128u * 11);
+    EXPECT_EQ(out.ints.hop[1].ts_ns, 1001u);
+    // Any byte less of the headers is not a packet.
+    for (uint32_t n = 0; n < len; n++)
+    {
+        EXPECT_FALSE(RoceParseHeaders(b, n, len, out)) << n << " bytes";
+        EXPECT_EQ(out.type, RocePktType::OTHER);
+    }
+    // A packet shorter than its IPv4 total length is truncated.
+    EXPECT_FALSE(RoceParseHeaders(b, len, len - 1, out));
+    EXPECT_FALSE(RoceParseHeaders(nullptr, len, len, out));
+}
+
+TEST(Rocev2Codec, PeekKeyReadsTheHopCountOnlyWhenTheIntHeaderIsWhole)
+{
+    RocePacketInfo info = AckWithTwoHops();
+    uint8_t b[ROCE_MAX_HEADER_BYTES];
+    uint32_t len = RoceWriteHeaders(info, b);
+    RoceFlowKey key;
+    ASSERT_TRUE(RocePeekKeyBytes(b, len, key));
+    EXPECT_EQ(key.type, RocePktType::ACK);
+    EXPECT_TRUE(key.hasInt);
+    EXPECT_EQ(key.intHops, 2);
+    EXPECT_EQ(key.src, (10u << 24) | 2u);
+    EXPECT_EQ(key.sport, 50000);
+    // Cut inside the second hop (74 - 1): the count is not trusted.
+    ASSERT_TRUE(RocePeekKeyBytes(b, len - 1, key));
+    EXPECT_EQ(key.intHops, -1);
+    // Another UDP port: forwarded by the 5-tuple, not RoCEv2.
+    b[22] = 0;
+    b[23] = 53;
+    ASSERT_TRUE(RocePeekKeyBytes(b, len, key));
+    EXPECT_EQ(key.type, RocePktType::OTHER);
+    EXPECT_FALSE(key.hasInt);
+    // Not IPv4.
+    b[0] = 0x65;
+    EXPECT_FALSE(RocePeekKeyBytes(b, len, key));
+}
+
+TEST(Rocev2Codec, MarkCeSetsBothEcnBitsAndKeepsTheChecksumValid)
+{
+    RocePacketInfo info = AckWithTwoHops();
+    uint8_t b[ROCE_MAX_HEADER_BYTES];
+    RoceWriteHeaders(info, b);
+    uint8_t before[20];
+    std::memcpy(before, b, 20);
+    ASSERT_TRUE(RoceMarkCeBytes(b, 20));
+    EXPECT_EQ(b[1] & 0x3, ROCE_ECN_CE);
+    EXPECT_EQ(b[1] >> 2, before[1] >> 2); // DSCP untouched
+    EXPECT_EQ(OnesSum(b, 20), 0xFFFFu);
+    // Already CE: nothing to do.
+    EXPECT_FALSE(RoceMarkCeBytes(b, 20));
+    // Not ECN-capable: never marked, bytes unchanged.
+    info.ecn = ROCE_ECN_NOT_ECT;
+    RoceWriteHeaders(info, b);
+    std::memcpy(before, b, 20);
+    EXPECT_FALSE(RoceMarkCeBytes(b, 20));
+    EXPECT_EQ(std::memcmp(before, b, 20), 0);
+    // Less than a whole IPv4 header.
+    info.ecn = ROCE_ECN_ECT1;
+    RoceWriteHeaders(info, b);
+    EXPECT_FALSE(RoceMarkCeBytes(b, 19));
+    EXPECT_FALSE(RoceMarkCeBytes(nullptr, 20));
+}
