@@ -115,9 +115,9 @@ SwitchMmu::Admit(uint32_t in, uint32_t out, uint8_t prio, uint32_t bytes)
 }
 
 SwitchMmu::Pfc
-SwitchMmu::Release(uint32_t in, uint32_t out, uint8_t prio, uint32_t bytes, Charge charge)
+SwitchMmu::Release(uint32_t in, uint32_t out, uint8_t prio, uint32_t bytes)
 {
-    if (in >= m_nPorts || out >= m_nPorts || prio >= N_PRIO || charge == Charge::DROPPED)
+    if (in >= m_nPorts || out >= m_nPorts || prio >= N_PRIO)
     {
         return Pfc::NONE;
     }

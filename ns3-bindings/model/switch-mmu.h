@@ -80,10 +80,10 @@ class SwitchMmu
     uint32_t GetNPorts() const;
 
     Result Admit(uint32_t inPort, uint32_t outPort, uint8_t prio, uint32_t bytes);
-    /// A packet admitted with `charge` left egress outPort. For a lossless
-    /// priority its bytes come off the headroom of (inPort, prio) first,
-    /// whatever its own charge; DROPPED releases nothing.
-    Pfc Release(uint32_t inPort, uint32_t outPort, uint8_t prio, uint32_t bytes, Charge charge);
+    /// An admitted packet of `bytes` left egress outPort. Its bytes come off
+    /// the headroom of (inPort, prio) first, whatever it was charged to at
+    /// admission (a dropped packet was never admitted: nothing to release).
+    Pfc Release(uint32_t inPort, uint32_t outPort, uint8_t prio, uint32_t bytes);
 
     bool IsLossless(uint8_t prio) const;
     bool IsXoff(uint32_t inPort, uint8_t prio) const;

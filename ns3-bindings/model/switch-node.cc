@@ -76,7 +76,6 @@ class SwitchNode::Port : public QbbEgressSource
         Ptr<Packet> packet;
         uint32_t inPort = 0;
         uint32_t frameBytes = 0;
-        SwitchMmu::Charge charge = SwitchMmu::Charge::SHARED;
         RocePktType type = RocePktType::OTHER;
         bool ecnCapable = false;
         bool hasInt = false;
@@ -781,7 +780,6 @@ SwitchNode::Receive(Ptr<QbbNetDevice> dev, Ptr<Packet> packet)
     e.packet = packet;
     e.inPort = in;
     e.frameBytes = frameBytes;
-    e.charge = r.charge;
     e.type = key.type;
     e.ecnCapable = ecnCapable;
     e.hasInt = key.hasInt;
@@ -843,7 +841,7 @@ SwitchNode::Dequeue(uint32_t portIdx, const std::array<bool, QBB_N_PRIO>& paused
     Ptr<Packet> packet = e.packet;
     uint8_t p8 = static_cast<uint8_t>(prio);
 
-    SwitchMmu::Pfc pfc = m_mmu.Release(e.inPort, portIdx, p8, e.frameBytes, e.charge);
+    SwitchMmu::Pfc pfc = m_mmu.Release(e.inPort, portIdx, p8, e.frameBytes);
 
     bool isAck = e.type == RocePktType::ACK || e.type == RocePktType::NACK;
     uint32_t ingress = e.inPort;

@@ -92,10 +92,10 @@ TEST(SwitchMmuArithmetic, DynamicThresholdHeadroomAndHysteresis)
     EXPECT_EQ(r.charge, SwitchMmu::Charge::DROPPED);
     EXPECT_EQ(m.GetHeadroomDrops(), 1u);
     // Headroom drains but 40000 + 3000 > 19000: still XOFF.
-    EXPECT_EQ(m.Release(0, 1, 0, 500, SwitchMmu::Charge::HEADROOM), SwitchMmu::Pfc::NONE);
+    EXPECT_EQ(m.Release(0, 1, 0, 500), SwitchMmu::Pfc::NONE);
     EXPECT_TRUE(m.IsXoff(0, 0));
     // Shared drains: 0 bytes left, XON.
-    EXPECT_EQ(m.Release(0, 1, 0, 40000, SwitchMmu::Charge::SHARED), SwitchMmu::Pfc::XON);
+    EXPECT_EQ(m.Release(0, 1, 0, 40000), SwitchMmu::Pfc::XON);
     EXPECT_FALSE(m.IsXoff(0, 0));
     EXPECT_EQ(m.GetSharedUsed(), 20000u);
     // Priority 1 is lossy: 5000 fits the queue limit, one byte more does not.
@@ -155,10 +155,10 @@ TEST(SwitchMmuArithmetic, XonWaitsForTheHysteresisBelowTheThreshold)
     auto r = m.Admit(0, 1, 3, 1000); // 6000 > 5000
     EXPECT_EQ(r.charge, SwitchMmu::Charge::HEADROOM);
     EXPECT_EQ(r.pfc, SwitchMmu::Pfc::XOFF);
-    EXPECT_EQ(m.Release(0, 1, 3, 1000, SwitchMmu::Charge::HEADROOM), SwitchMmu::Pfc::NONE);
+    EXPECT_EQ(m.Release(0, 1, 3, 1000), SwitchMmu::Pfc::NONE);
     // shared 5000 -> 4000 -> 3000: 3000 + 2000 <= 5000 at the second release.
-    EXPECT_EQ(m.Release(0, 1, 3, 1000, SwitchMmu::Charge::SHARED), SwitchMmu::Pfc::NONE);
-    EXPECT_EQ(m.Release(0, 1, 3, 1000, SwitchMmu::Charge::SHARED), SwitchMmu::Pfc::XON);
+    EXPECT_EQ(m.Release(0, 1, 3, 1000), SwitchMmu::Pfc::NONE);
+    EXPECT_EQ(m.Release(0, 1, 3, 1000), SwitchMmu::Pfc::XON);
 }
 
 TEST(SwitchMmuArithmetic, ReleaseTakesHeadroomFirstSoXonComesBeforeTheTailDrains)
@@ -181,18 +181,18 @@ TEST(SwitchMmuArithmetic, ReleaseTakesHeadroomFirstSoXonComesBeforeTheTailDrains
     // XON with 3 packets (3000 bytes) still queued, not after the last one.
     for (int i = 0; i < 4; i++)
     {
-        EXPECT_EQ(m.Release(0, 1, 3, 1000, charges[i]), SwitchMmu::Pfc::NONE) << "release " << i;
+        EXPECT_EQ(m.Release(0, 1, 3, 1000), SwitchMmu::Pfc::NONE) << "release " << i;
     }
     EXPECT_EQ(m.GetIngressHeadroom(0, 3), 0u);
     EXPECT_EQ(m.GetPortHeadroom(0), 0u);
     EXPECT_EQ(m.GetIngressShared(0, 3), 4000u);
     EXPECT_EQ(m.GetSharedUsed(), 4000u);
-    EXPECT_EQ(m.Release(0, 1, 3, 1000, charges[4]), SwitchMmu::Pfc::XON);
+    EXPECT_EQ(m.Release(0, 1, 3, 1000), SwitchMmu::Pfc::XON);
     EXPECT_EQ(m.GetEgressBytes(1, 3), 3000u);
     // The rest drains the shared counters exactly to zero.
     for (int i = 5; i < 8; i++)
     {
-        EXPECT_EQ(m.Release(0, 1, 3, 1000, charges[i]), SwitchMmu::Pfc::NONE);
+        EXPECT_EQ(m.Release(0, 1, 3, 1000), SwitchMmu::Pfc::NONE);
     }
     EXPECT_EQ(m.GetIngressShared(0, 3), 0u);
     EXPECT_EQ(m.GetSharedUsed(), 0u);
