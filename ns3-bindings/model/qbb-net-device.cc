@@ -353,14 +353,7 @@ QbbNetDevice::TransmitNext(int64_t now)
     {
         return;
     }
-    if (!m_pfcQueue.empty())
-    {
-        Ptr<Packet> body = m_pfcQueue.front();
-        m_pfcQueue.pop_front();
-        StartFrame(body, PAUSE_WIRE_BYTES, true, now);
-        return;
-    }
-    if (!m_source)
+    if (StartQueuedPfc(now) || !m_source)
     {
         return;
     }
@@ -380,16 +373,23 @@ QbbNetDevice::TransmitNext(int64_t now)
     m_inDequeue = false;
     if (!packet)
     {
-        if (!m_pfcQueue.empty())
-        {
-            // Asked for while the source had nothing to give.
-            Ptr<Packet> body = m_pfcQueue.front();
-            m_pfcQueue.pop_front();
-            StartFrame(body, PAUSE_WIRE_BYTES, true, now);
-        }
+        StartQueuedPfc(now); // asked for while the source had nothing to give
         return;
     }
     StartFrame(packet, WireBytes(packet->GetSize()), false, now);
+}
+
+bool
+QbbNetDevice::StartQueuedPfc(int64_t now)
+{
+    if (m_pfcQueue.empty())
+    {
+        return false;
+    }
+    Ptr<Packet> body = m_pfcQueue.front();
+    m_pfcQueue.pop_front();
+    StartFrame(body, PAUSE_WIRE_BYTES, true, now);
+    return true;
 }
 
 void

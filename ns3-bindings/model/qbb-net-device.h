@@ -221,6 +221,8 @@ class QbbNetDevice : public NetDevice
     // `now` is the current time step, passed down: one clock read per call chain.
     void TransmitNext(int64_t now);
     void TransmitComplete();
+    /// Put the oldest queued PAUSE frame on the line; false if none is queued.
+    bool StartQueuedPfc(int64_t now);
     /// Schedule the transmit-complete event at m_txEnd (once).
     void ScheduleTxDone(int64_t now);
     void StartFrame(Ptr<Packet> packet, uint32_t wireBytes, bool macControl, int64_t now);
