@@ -88,25 +88,11 @@ QbbChannel::Transmit(Ptr<Packet> packet, Ptr<QbbNetDevice> src, Time txTime, boo
         m_ctx[d] = context = node->GetId();
         m_ctxKnown[d] = true;
     }
-    std::deque<Ptr<RxEvent>>& pool = m_rxPool[d];
-    Ptr<RxEvent> ev;
-    // Only the pool's reference left: it has fired (or was never scheduled).
-    if (!pool.empty() && pool.front()->GetReferenceCount() == 1)
-    {
-        ev = pool.front();
-        pool.pop_front();
-    }
-    else
-    {
-        ev = Create<RxEvent>();
-    }
+    RxEvent* ev = m_rxPool[d].Take([] { return Create<RxEvent>(); });
     ev->m_dst = PeekPointer(dst);
     ev->m_packet = packet;
     ev->m_macControl = macControl;
-    pool.push_back(ev);
-    // The scheduler owns one reference and drops it after the event ran.
-    ev->Ref();
-    Simulator::ScheduleWithContext(context, txTime + m_delay, PeekPointer(ev));
+    ScheduleReused(context, txTime + m_delay, ev);
 }
 
 Time
@@ -135,8 +121,8 @@ QbbChannel::DoDispose()
     m_nDevices = 0;
     m_ctxKnown[0] = false;
     m_ctxKnown[1] = false;
-    m_rxPool[0].clear();
-    m_rxPool[1].clear();
+    m_rxPool[0].Clear();
+    m_rxPool[1].Clear();
     Channel::DoDispose();
 }
 

@@ -6,11 +6,12 @@
 #ifndef QBB_CHANNEL_H
 #define QBB_CHANNEL_H
 
+#include "event-pool.h"
+
 #include "ns3/channel.h"
 #include "ns3/nstime.h"
 #include "ns3/ptr.h"
 
-#include <deque>
 
 namespace ns3
 {
@@ -54,7 +55,7 @@ class QbbChannel : public Channel
     /// one allocated and freed per frame. Frames of one direction arrive in
     /// the order they were sent, so the oldest is the first to be free.
     class RxEvent;
-    std::deque<Ptr<RxEvent>> m_rxPool[2];
+    EventPool<RxEvent> m_rxPool[2];
 };
 
 } // namespace ns3

@@ -2,6 +2,7 @@
 #include "qbb-net-device.h"
 
 #include "pfc-header.h"
+#include "event-pool.h"
 #include "qbb-channel.h"
 
 #include "ns3/ethernet-header.h"
@@ -282,11 +283,7 @@ QbbNetDevice::ScheduleTxDone(int64_t now)
     }
     m_txDonePending = true;
     m_txDoneEvents++;
-    // Same key as Schedule (current context, next uid) without building the
-    // EventId nobody keeps; the scheduler owns one reference.
-    m_txDone->Ref();
-    Simulator::ScheduleWithContext(Simulator::GetContext(), TimeStep(m_txEnd - now),
-                                   PeekPointer(m_txDone));
+    ScheduleReused(Simulator::GetContext(), TimeStep(m_txEnd - now), PeekPointer(m_txDone));
 }
 
 void

@@ -109,11 +109,7 @@ RdmaNic::~RdmaNic() = default;
 void
 RdmaNic::DoDispose()
 {
-    for (auto& ev : m_wakePool)
-    {
-        ev->Cancel(); // a pending one must not call into a disposed NIC
-    }
-    m_wakePool.clear();
+    m_wakePool.Clear(); // a pending one must not call into a disposed NIC
     m_wakeAtPs = UINT64_MAX;
     for (auto& qp : m_tx)
     {
@@ -399,23 +395,9 @@ RdmaNic::WakeAt(uint64_t ps)
         // Coarser resolution than ps: round up, never wake before the pacer allows.
         delay += TimeStep(1);
     }
-    Ptr<WakeEvent> ev;
-    // Only the pool's reference left: it has fired.
-    if (!m_wakePool.empty() && m_wakePool.front()->GetReferenceCount() == 1)
-    {
-        ev = m_wakePool.front();
-        m_wakePool.pop_front();
-    }
-    else
-    {
-        ev = Create<WakeEvent>(this);
-    }
+    WakeEvent* ev = m_wakePool.Take([this] { return Create<WakeEvent>(this); });
     ev->m_seq = ++m_wakeSeq;
-    m_wakePool.push_back(ev);
-    // Same key as Simulator::Schedule (current context, next uid); the
-    // scheduler owns one reference.
-    ev->Ref();
-    Simulator::ScheduleWithContext(Simulator::GetContext(), delay, PeekPointer(ev));
+    ScheduleReused(Simulator::GetContext(), delay, ev);
 }
 
 void

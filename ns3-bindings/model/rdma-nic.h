@@ -12,6 +12,7 @@
 #ifndef RDMA_NIC_H
 #define RDMA_NIC_H
 
+#include "event-pool.h"
 #include "libcc-config.h"
 #include "qbb-net-device.h"
 #include "rdma-queue-pair.h"
@@ -173,7 +174,7 @@ class RdmaNic : public Object, public QbbEgressSource
      * fires, because its number is no longer m_wakeSeq.
      */
     class WakeEvent;
-    std::deque<Ptr<WakeEvent>> m_wakePool;
+    EventPool<WakeEvent> m_wakePool;
     uint64_t m_wakeAtPs; ///< the pending wake-up's time, UINT64_MAX if none
     uint64_t m_wakeSeq = 0;
     Counters m_counters;
