@@ -303,6 +303,20 @@ RdmaNic::FillFlowFields(RocePacketInfo& info, RocePktType type, const RdmaFlowPa
     info.destQp = qp.GetPeerQpn();
 }
 
+// The fields ACK, NACK and CNP share: back to the flow's sender on its
+// 5-tuple (ECMP takes the data path in reverse), control priority, not ECT.
+void
+RdmaNic::FillControlFields(RocePacketInfo& info, RocePktType type, const RdmaRxQueuePair& rx) const
+{
+    info.type = type;
+    info.src = m_ip;
+    info.dst = Ipv4Address(rx.flow.srcIp);
+    info.sport = rx.flow.sport;
+    info.prio = m_ackPrio;
+    info.ecn = ROCE_ECN_NOT_ECT;
+    info.destQp = rx.peerQpn;
+}
+
 Ptr<Packet>
 RdmaNic::DequeueNext(const std::array<bool, QBB_N_PRIO>& paused, uint8_t& prioOut)
 {
@@ -576,13 +590,7 @@ RdmaNic::SendAck(RdmaRxQueuePair& rx, bool nack, const libcc_np_verdict* verdict
                  uint32_t psn)
 {
     RocePacketInfo& a = m_ackInfo;
-    a.type = nack ? RocePktType::NACK : RocePktType::ACK;
-    a.src = m_ip;
-    a.dst = Ipv4Address(rx.flow.srcIp);
-    a.sport = rx.flow.sport;
-    a.prio = m_ackPrio;
-    a.ecn = ROCE_ECN_NOT_ECT;
-    a.destQp = rx.peerQpn;
+    FillControlFields(a, nack ? RocePktType::NACK : RocePktType::ACK, rx);
     a.psn = psn;
     a.ackSeq = rx.expected;
     a.hasInt = true;
@@ -627,13 +635,7 @@ RdmaNic::SendCnp(uint64_t rxQpn)
     }
     const RdmaRxQueuePair& rx = m_rx[rxQpn];
     RocePacketInfo c;
-    c.type = RocePktType::CNP;
-    c.src = m_ip;
-    c.dst = Ipv4Address(rx.flow.srcIp);
-    c.sport = rx.flow.sport;
-    c.prio = m_ackPrio;
-    c.ecn = ROCE_ECN_NOT_ECT;
-    c.destQp = rx.peerQpn;
+    FillControlFields(c, RocePktType::CNP, rx);
     m_counters.cnpsSent++;
     EnqueueControl(RoceBuild(c));
 }

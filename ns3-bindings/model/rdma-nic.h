@@ -159,6 +159,7 @@ class RdmaNic : public Object, public QbbEgressSource
     size_t m_rr;
     std::vector<RdmaRxQueuePair> m_rx;
     std::deque<Ptr<Packet>> m_ctrl;
+    void FillControlFields(RocePacketInfo& info, RocePktType type, const RdmaRxQueuePair& rx) const;
     void FillFlowFields(RocePacketInfo& info, RocePktType type, const RdmaFlowParams& f,
                         const RdmaTxQueuePair& qp) const;
 
