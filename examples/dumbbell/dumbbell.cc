@@ -234,10 +234,11 @@ main(int argc, char* argv[])
     }
 
     uint64_t rateBps = uint64_t(rateGbps) * 1000000000ull;
+    const std::string ccText = EffectiveCcParams(algo, preset, ccParams);
     RdmaNetwork net;
     try
     {
-        net.SetCongestionControl(algo, EffectiveCcParams(algo, preset, ccParams));
+        net.SetCongestionControl(algo, ccText);
     }
     catch (const std::exception& e)
     {
@@ -344,7 +345,7 @@ main(int argc, char* argv[])
             continue;
         }
         std::fprintf(f, "algorithm=%s\n", algo.c_str());
-        std::fprintf(f, "cc=%s\n", EffectiveCcParams(algo, preset, ccParams).c_str());
+        std::fprintf(f, "cc=%s\n", ccText.c_str());
         std::fprintf(f, "rate_gbps=%u\n", rateGbps);
         std::fprintf(f, "cp_node=%u\n", sw0);
         std::fprintf(f, "cp_port=%u\n", w.port);

@@ -198,11 +198,13 @@ int libcc_params_apply_preset(libcc_params *params, const char *preset)
         return LIBCC_ERR_INVALID_ARG;
     params->err[0] = '\0';
     const libcc_algo *a = params->algo;
+    for (size_t i = 0; i < a->n_presets; i++)
+        if (strcmp(a->presets[i].name, preset) == 0)
+            return libcc_params_parse(params, a->presets[i].assignments);
+    /* Not found: name the choices. */
     char names[160] = "";
     size_t used = 0;
     for (size_t i = 0; i < a->n_presets; i++) {
-        if (strcmp(a->presets[i].name, preset) == 0)
-            return libcc_params_parse(params, a->presets[i].assignments);
         int n = snprintf(names + used, sizeof names - used, "%s%s", i ? ", " : "",
                          a->presets[i].name);
         if (n > 0 && (size_t)n < sizeof names - used)
