@@ -5,6 +5,13 @@
  * in the order rate, ts, txBytes, qLen, sent big-endian; they differ only in
  * the widths of the rate code and qLen and in the rate table, so one packer
  * driven by a layout serves both.
+ *
+ * A switch encodes (and quantizes) once per data packet, so the per-call
+ * cost matters: the layouts are compile-time constants and each public
+ * function inlines the shared code twice, once with the format's default
+ * units (what callers pass: NULL or a copy of the default) so divisions and
+ * multiplications by them become shifts and constant multiplies, and once
+ * with run-time units for custom formats, which are validated per call.
  */
 #include <libcc/libcc.h>
 
@@ -16,12 +23,33 @@
 #define WIRE_TS_BITS 24u
 #define WIRE_TX_BITS 20u
 
+/* The layout and the default units become constants only where the shared
+ * code is inlined into each public function; GCC's size limits refuse that
+ * for the decoder, so insist where the compiler offers a way. */
+#if defined(__GNUC__)
+#define WIRE_INLINE static inline __attribute__((always_inline))
+#else
+#define WIRE_INLINE static inline
+#endif
+
+/* The fields of one hop as they go on the wire, before packing. */
+typedef struct wire_ticks {
+    unsigned code;
+    uint64_t ts;
+    uint64_t tx;
+    uint64_t q;
+} wire_ticks;
+
 typedef struct wire_layout {
     unsigned rate_bits;
     unsigned qlen_bits;
-    /* rate code -> bits/s; 0 marks a code that must not appear on the wire */
+    /* rate code -> bits/s, 2^rate_bits entries; 0 marks a code that must not
+     * appear on the wire */
     const uint64_t *rates;
-    size_t n_rates;
+    /* bits/s -> rate code, or -1: the inverse of rates, as compare chains
+     * the compiler can lay out better than a search of the table */
+    int (*rate_code)(uint64_t bps);
+    const libcc_int_wire_format *defaults;
 } wire_layout;
 
 /* The HPCC simulator's IntHop::lineRateValues: indices 5..7 are unused. */
@@ -38,14 +66,60 @@ static const uint64_t fncc_rates[16] = {
     0,           0,           0,           0,
 };
 
-static const wire_layout hpcc_layout = {3, 17, hpcc_rates, 8};
-static const wire_layout fncc_layout = {4, 16, fncc_rates, 16};
+/* Must stay the inverse of hpcc_rates (the tests encode every code). */
+WIRE_INLINE int hpcc_rate_code(uint64_t bps)
+{
+    switch (bps) {
+    case 25 * GBPS:
+        return 0;
+    case 50 * GBPS:
+        return 1;
+    case 100 * GBPS:
+        return 2;
+    case 200 * GBPS:
+        return 3;
+    case 400 * GBPS:
+        return 4;
+    default:
+        return -1;
+    }
+}
+
+/* Must stay the inverse of fncc_rates (the tests encode every code). */
+WIRE_INLINE int fncc_rate_code(uint64_t bps)
+{
+    switch (bps) {
+    case 10 * GBPS:
+        return 1;
+    case 25 * GBPS:
+        return 2;
+    case 40 * GBPS:
+        return 3;
+    case 50 * GBPS:
+        return 4;
+    case 100 * GBPS:
+        return 5;
+    case 200 * GBPS:
+        return 6;
+    case 400 * GBPS:
+        return 7;
+    case 800 * GBPS:
+        return 8;
+    case 1600 * GBPS:
+        return 9;
+    default:
+        return -1;
+    }
+}
 
 static const libcc_int_wire_format hpcc_default = {1, 128, 80};
 /* qLen unit 128 B: 16 bits then reach 65535 * 128 = 8,388,480 B, more than
  * a 400 Gbps port's share of today's shared buffers, while one tick stays
  * far below an MTU. ts and txBytes keep the HPCC units. */
 static const libcc_int_wire_format fncc_default = {1, 128, 128};
+
+static const wire_layout hpcc_layout = {3, 17, hpcc_rates, hpcc_rate_code, &hpcc_default};
+static const wire_layout fncc_layout = {4, 16, fncc_rates, fncc_rate_code, &fncc_default};
 
 void libcc_int_hpcc_format_default(libcc_int_wire_format *fmt)
 {
@@ -98,90 +172,196 @@ static uint64_t mask(unsigned bits)
     return (UINT64_C(1) << bits) - 1;
 }
 
-static int wire_encode(const wire_layout *lay, const libcc_int_hop *hop,
-                       const libcc_int_wire_format *fmt, uint8_t out[8])
+/* The units to quantize with: the layout's defaults for NULL or a copy of
+ * them (callers pass both), so that the code inlined for the defaults runs
+ * with constant units; a custom format if valid; NULL if not. */
+WIRE_INLINE const libcc_int_wire_format *checked_units(const wire_layout *lay,
+                                                       const libcc_int_wire_format *fmt)
 {
-    if (hop == NULL || out == NULL || !format_ok(fmt))
-        return LIBCC_ERR_INVALID_ARG;
+    const libcc_int_wire_format *def = lay->defaults;
+    if (fmt == NULL || (fmt->ts_unit_ns == def->ts_unit_ns && fmt->bytes_unit == def->bytes_unit &&
+                        fmt->qlen_unit == def->qlen_unit))
+        return def;
+    return format_ok(fmt) ? fmt : NULL;
+}
 
-    uint64_t code = lay->n_rates;
-    for (size_t i = 0; i < lay->n_rates; i++) {
-        if (lay->rates[i] != 0 && lay->rates[i] == hop->bandwidth_bps) {
-            code = i;
-            break;
-        }
-    }
-    if (code == lay->n_rates)
+/* Truncating division, as the HPCC simulator does: a counter read with a
+ * coarser tick shows the last whole tick. ts and txBytes keep only their
+ * low bits (they wrap); qLen saturates, because a wrapped queue length
+ * would report a huge queue as nearly empty. */
+static void units_to_ticks(const libcc_int_hop *hop, const libcc_int_wire_format *units,
+                           unsigned qlen_bits, wire_ticks *t)
+{
+    uint64_t q = hop->qlen_bytes / units->qlen_unit;
+    t->ts = (hop->ts_ns / units->ts_unit_ns) & mask(WIRE_TS_BITS);
+    t->tx = (hop->tx_bytes / units->bytes_unit) & mask(WIRE_TX_BITS);
+    t->q = q > mask(qlen_bits) ? mask(qlen_bits) : q;
+}
+
+/* Products fit: 2^24 ticks times a 32-bit unit is below 2^56. */
+static void ticks_to_units(const wire_ticks *t, const libcc_int_wire_format *units,
+                           libcc_int_hop *hop)
+{
+    hop->ts_ns = t->ts * units->ts_unit_ns;
+    hop->tx_bytes = t->tx * units->bytes_unit;
+    hop->qlen_bytes = t->q * units->qlen_unit;
+}
+
+/* Written byte by byte so the order does not depend on the host; compilers
+ * turn both into one load or store and a byte swap. */
+WIRE_INLINE void store_be64(uint8_t out[8], uint64_t w)
+{
+    out[0] = (uint8_t)(w >> 56);
+    out[1] = (uint8_t)(w >> 48);
+    out[2] = (uint8_t)(w >> 40);
+    out[3] = (uint8_t)(w >> 32);
+    out[4] = (uint8_t)(w >> 24);
+    out[5] = (uint8_t)(w >> 16);
+    out[6] = (uint8_t)(w >> 8);
+    out[7] = (uint8_t)w;
+}
+
+WIRE_INLINE uint64_t load_be64(const uint8_t in[8])
+{
+    return (uint64_t)in[0] << 56 | (uint64_t)in[1] << 48 | (uint64_t)in[2] << 40 |
+           (uint64_t)in[3] << 32 | (uint64_t)in[4] << 24 | (uint64_t)in[5] << 16 |
+           (uint64_t)in[6] << 8 | (uint64_t)in[7];
+}
+
+/* hop -> the fields the encoder sends; LIBCC_ERR_BAD_TELEMETRY for a rate
+ * not in the layout's table. */
+WIRE_INLINE int hop_to_ticks(const wire_layout *lay, const libcc_int_hop *hop,
+                             const libcc_int_wire_format *units, wire_ticks *t)
+{
+    int code = lay->rate_code(hop->bandwidth_bps);
+    if (code < 0)
         return LIBCC_ERR_BAD_TELEMETRY;
-
-    /* Truncating division, as the HPCC simulator does: a counter read with a
-     * coarser tick shows the last whole tick. ts and txBytes keep only their
-     * low bits (they wrap); qLen saturates, because a wrapped queue length
-     * would report a huge queue as nearly empty. */
-    uint64_t ts = (hop->ts_ns / fmt->ts_unit_ns) & mask(WIRE_TS_BITS);
-    uint64_t tx = (hop->tx_bytes / fmt->bytes_unit) & mask(WIRE_TX_BITS);
-    uint64_t q = hop->qlen_bytes / fmt->qlen_unit;
-    if (q > mask(lay->qlen_bits))
-        q = mask(lay->qlen_bits);
-
-    uint64_t w = code << (64 - lay->rate_bits);
-    w |= ts << (lay->qlen_bits + WIRE_TX_BITS);
-    w |= tx << lay->qlen_bits;
-    w |= q;
-    for (unsigned i = 0; i < 8; i++)
-        out[i] = (uint8_t)(w >> (56 - 8 * i));
+    t->code = (unsigned)code;
+    units_to_ticks(hop, units, lay->qlen_bits, t);
     return LIBCC_OK;
 }
 
-static int wire_decode(const wire_layout *lay, const uint8_t in[8],
-                       const libcc_int_wire_format *fmt, libcc_int_hop *hop)
+/* The fields the decoder received (code valid) -> hop. Reads t and units
+ * before it writes hop. */
+WIRE_INLINE void ticks_to_hop(const wire_layout *lay, const wire_ticks *t,
+                              const libcc_int_wire_format *units, libcc_int_hop *hop)
 {
-    if (in == NULL || hop == NULL || !format_ok(fmt))
-        return LIBCC_ERR_INVALID_ARG;
-
-    uint64_t w = 0;
-    for (unsigned i = 0; i < 8; i++)
-        w = (w << 8) | in[i];
-
-    uint64_t code = w >> (64 - lay->rate_bits);
-    if (lay->rates[code] == 0)
-        return LIBCC_ERR_BAD_TELEMETRY;
-
-    uint64_t ts = (w >> (lay->qlen_bits + WIRE_TX_BITS)) & mask(WIRE_TS_BITS);
-    uint64_t tx = (w >> lay->qlen_bits) & mask(WIRE_TX_BITS);
-    uint64_t q = w & mask(lay->qlen_bits);
-
-    /* Products fit: 2^24 ticks times a 32-bit unit is below 2^56. */
-    hop->bandwidth_bps = lay->rates[code];
-    hop->ts_ns = ts * fmt->ts_unit_ns;
-    hop->tx_bytes = tx * fmt->bytes_unit;
-    hop->qlen_bytes = q * fmt->qlen_unit;
+    hop->bandwidth_bps = lay->rates[t->code];
+    ticks_to_units(t, units, hop);
     /* The 8 bytes carry no identity; zero rather than leave stale values. */
     hop->switch_id = 0;
     hop->port_id = 0;
+}
+
+WIRE_INLINE int encode_in(const wire_layout *lay, const libcc_int_hop *hop,
+                          const libcc_int_wire_format *units, uint8_t out[8])
+{
+    wire_ticks t;
+    int rc = hop_to_ticks(lay, hop, units, &t);
+    if (rc != LIBCC_OK)
+        return rc;
+    uint64_t w = (uint64_t)t.code << (64 - lay->rate_bits);
+    w |= t.ts << (lay->qlen_bits + WIRE_TX_BITS);
+    w |= t.tx << lay->qlen_bits;
+    w |= t.q;
+    store_be64(out, w);
     return LIBCC_OK;
+}
+
+WIRE_INLINE int decode_in(const wire_layout *lay, const uint8_t in[8],
+                          const libcc_int_wire_format *units, libcc_int_hop *hop)
+{
+    uint64_t w = load_be64(in);
+    wire_ticks t;
+    t.code = (unsigned)(w >> (64 - lay->rate_bits));
+    if (lay->rates[t.code] == 0)
+        return LIBCC_ERR_BAD_TELEMETRY;
+    t.ts = (w >> (lay->qlen_bits + WIRE_TX_BITS)) & mask(WIRE_TS_BITS);
+    t.tx = (w >> lay->qlen_bits) & mask(WIRE_TX_BITS);
+    t.q = w & mask(lay->qlen_bits);
+    ticks_to_hop(lay, &t, units, hop);
+    return LIBCC_OK;
+}
+
+/* decode(encode(hop)) without the 8 bytes in between: what a switch needs
+ * to record a hop exactly as the wire will carry it. out may be hop. */
+WIRE_INLINE int quantize_in(const wire_layout *lay, const libcc_int_hop *hop,
+                            const libcc_int_wire_format *units, libcc_int_hop *out)
+{
+    wire_ticks t;
+    int rc = hop_to_ticks(lay, hop, units, &t);
+    if (rc == LIBCC_OK)
+        ticks_to_hop(lay, &t, units, out);
+    return rc;
+}
+
+/* In each of the following the *_in call is written twice on purpose: the
+ * first copy runs with the layout's default units as constants, so its
+ * divisions and multiplications by them become shifts and constant
+ * multiplies. */
+
+WIRE_INLINE int wire_encode(const wire_layout *lay, const libcc_int_hop *hop,
+                            const libcc_int_wire_format *fmt, uint8_t out[8])
+{
+    if (hop == NULL || out == NULL)
+        return LIBCC_ERR_INVALID_ARG;
+    const libcc_int_wire_format *units = checked_units(lay, fmt);
+    if (units == lay->defaults)
+        return encode_in(lay, hop, lay->defaults, out);
+    if (units == NULL)
+        return LIBCC_ERR_INVALID_ARG;
+    return encode_in(lay, hop, units, out);
+}
+
+WIRE_INLINE int wire_decode(const wire_layout *lay, const uint8_t in[8],
+                            const libcc_int_wire_format *fmt, libcc_int_hop *hop)
+{
+    if (in == NULL || hop == NULL)
+        return LIBCC_ERR_INVALID_ARG;
+    const libcc_int_wire_format *units = checked_units(lay, fmt);
+    if (units == lay->defaults)
+        return decode_in(lay, in, lay->defaults, hop);
+    if (units == NULL)
+        return LIBCC_ERR_INVALID_ARG;
+    return decode_in(lay, in, units, hop);
+}
+
+/* Not public yet: exposing it is libcc_int_{hpcc,fncc}_quantize in libcc.h
+ * calling this with &hpcc_layout / &fncc_layout. Same errors as the
+ * encoder. Inline, so unused it costs nothing. */
+static inline int wire_quantize(const wire_layout *lay, const libcc_int_hop *hop,
+                                const libcc_int_wire_format *fmt, libcc_int_hop *out)
+{
+    if (hop == NULL || out == NULL)
+        return LIBCC_ERR_INVALID_ARG;
+    const libcc_int_wire_format *units = checked_units(lay, fmt);
+    if (units == lay->defaults)
+        return quantize_in(lay, hop, lay->defaults, out);
+    if (units == NULL)
+        return LIBCC_ERR_INVALID_ARG;
+    return quantize_in(lay, hop, units, out);
 }
 
 int libcc_int_hpcc_encode(const libcc_int_hop *hop, const libcc_int_wire_format *fmt,
                           uint8_t out[8])
 {
-    return wire_encode(&hpcc_layout, hop, fmt != NULL ? fmt : &hpcc_default, out);
+    return wire_encode(&hpcc_layout, hop, fmt, out);
 }
 
 int libcc_int_hpcc_decode(const uint8_t in[8], const libcc_int_wire_format *fmt,
                           libcc_int_hop *hop)
 {
-    return wire_decode(&hpcc_layout, in, fmt != NULL ? fmt : &hpcc_default, hop);
+    return wire_decode(&hpcc_layout, in, fmt, hop);
 }
 
 int libcc_int_fncc_encode(const libcc_int_hop *hop, const libcc_int_wire_format *fmt,
                           uint8_t out[8])
 {
-    return wire_encode(&fncc_layout, hop, fmt != NULL ? fmt : &fncc_default, out);
+    return wire_encode(&fncc_layout, hop, fmt, out);
 }
 
 int libcc_int_fncc_decode(const uint8_t in[8], const libcc_int_wire_format *fmt,
                           libcc_int_hop *hop)
 {
-    return wire_decode(&fncc_layout, in, fmt != NULL ? fmt : &fncc_default, hop);
+    return wire_decode(&fncc_layout, in, fmt, hop);
 }
