@@ -469,6 +469,251 @@ START_TEST(test_bad_formats)
 }
 END_TEST
 
+/* Every rate code in a word whose other fields are nonzero, hand-packed:
+ * ts 1 tick, txBytes 1 tick, qLen 1 tick.
+ *   HPCC: code << 61 | 1 << 37 | 1 << 17 | 1. Byte 0 holds bits 63..56, so
+ *   the code is byte 0 = code << 5; bit 37 is bit 5 of byte 3 (bits
+ *   39..32) = 0x20; bit 17 is bit 1 of byte 5 (bits 23..16) = 0x02; bit 0
+ *   is byte 7 = 0x01.
+ *   FNCC: code << 60 | 1 << 36 | 1 << 16 | 1: byte 0 = code << 4, byte 3 =
+ *   0x10 (bit 36), byte 5 = 0x01 (bit 16), byte 7 = 0x01.
+ * Encoding must find each rate's code, and one unit more or less than the
+ * rate must be refused. */
+START_TEST(test_every_rate_code_packed)
+{
+    static const uint64_t hrate[5] = {25 * G, 50 * G, 100 * G, 200 * G, 400 * G};
+    for (unsigned c = 0; c < 5; c++) {
+        const uint8_t want[8] = {(uint8_t)(c << 5), 0, 0, 0x20, 0, 0x02, 0, 0x01};
+        libcc_int_hop h = hop4(hrate[c], 1, 128, 80), d = sentinel();
+        uint8_t w[8];
+        ck_assert_int_eq(libcc_int_hpcc_encode(&h, NULL, w), LIBCC_OK);
+        ck_assert_mem_eq(w, want, 8);
+        ck_assert_int_eq(libcc_int_hpcc_decode(want, NULL, &d), LIBCC_OK);
+        ck_assert_uint_eq(d.bandwidth_bps, hrate[c]);
+        ck_assert_uint_eq(d.ts_ns, 1);
+        ck_assert_uint_eq(d.tx_bytes, 128);
+        ck_assert_uint_eq(d.qlen_bytes, 80);
+        h.bandwidth_bps = hrate[c] - 1;
+        ck_assert_int_eq(libcc_int_hpcc_encode(&h, NULL, w), LIBCC_ERR_BAD_TELEMETRY);
+        h.bandwidth_bps = hrate[c] + 1;
+        ck_assert_int_eq(libcc_int_hpcc_encode(&h, NULL, w), LIBCC_ERR_BAD_TELEMETRY);
+    }
+    static const uint64_t frate[10] = {0,       10 * G,  25 * G,  40 * G,  50 * G,
+                                       100 * G, 200 * G, 400 * G, 800 * G, 1600 * G};
+    for (unsigned c = 1; c <= 9; c++) {
+        const uint8_t want[8] = {(uint8_t)(c << 4), 0, 0, 0x10, 0, 0x01, 0, 0x01};
+        libcc_int_hop h = hop4(frate[c], 1, 128, 128), d = sentinel();
+        uint8_t w[8];
+        ck_assert_int_eq(libcc_int_fncc_encode(&h, NULL, w), LIBCC_OK);
+        ck_assert_mem_eq(w, want, 8);
+        ck_assert_int_eq(libcc_int_fncc_decode(want, NULL, &d), LIBCC_OK);
+        ck_assert_uint_eq(d.bandwidth_bps, frate[c]);
+        ck_assert_uint_eq(d.ts_ns, 1);
+        ck_assert_uint_eq(d.tx_bytes, 128);
+        ck_assert_uint_eq(d.qlen_bytes, 128);
+        h.bandwidth_bps = frate[c] - 1;
+        ck_assert_int_eq(libcc_int_fncc_encode(&h, NULL, w), LIBCC_ERR_BAD_TELEMETRY);
+        h.bandwidth_bps = frate[c] + 1;
+        ck_assert_int_eq(libcc_int_fncc_encode(&h, NULL, w), LIBCC_ERR_BAD_TELEMETRY);
+    }
+}
+END_TEST
+
+/* Custom units {4 ns, 256 B, 100 B}, hand-packed. Hop: 400 Gbps, ts 4003 ns
+ * -> 1000 ticks = 0x3E8, txBytes 198912 = 777 x 256 -> 0x309, qLen 12345 ->
+ * 123 ticks = 0x7B.
+ *   HPCC (code 4): 4 << 61 = 0x8000000000000000; 0x3E8 << 37 = (0x3E8 << 5)
+ *   << 32 = 0x7D00 << 32; 0x309 << 17 = 0x612 << 16 = 0x06120000; 0x7B.
+ *   Sum 0x80007D000612007B.
+ *   FNCC (code 7): 7 << 60 = 0x7000000000000000; 0x3E8 << 36 = 0x3E80 << 32;
+ *   0x309 << 16 = 0x03090000; 0x7B. Sum 0x70003E800309007B.
+ * Both decode to ts 4000, txBytes 198912, qLen 12300. */
+START_TEST(test_custom_format_exact_bytes)
+{
+    static const uint8_t hwant[8] = {0x80, 0x00, 0x7D, 0x00, 0x06, 0x12, 0x00, 0x7B};
+    static const uint8_t fwant[8] = {0x70, 0x00, 0x3E, 0x80, 0x03, 0x09, 0x00, 0x7B};
+    libcc_int_wire_format f = {4, 256, 100};
+    libcc_int_hop h = hop4(400 * G, 4003, 198912, 12345), d = sentinel();
+    uint8_t w[8];
+    ck_assert_int_eq(libcc_int_hpcc_encode(&h, &f, w), LIBCC_OK);
+    ck_assert_mem_eq(w, hwant, 8);
+    ck_assert_int_eq(libcc_int_hpcc_decode(hwant, &f, &d), LIBCC_OK);
+    ck_assert_uint_eq(d.bandwidth_bps, 400 * G);
+    ck_assert_uint_eq(d.ts_ns, 4000);
+    ck_assert_uint_eq(d.tx_bytes, 198912);
+    ck_assert_uint_eq(d.qlen_bytes, 12300);
+    ck_assert_uint_eq(d.switch_id, 0);
+    ck_assert_uint_eq(d.port_id, 0);
+
+    d = sentinel();
+    ck_assert_int_eq(libcc_int_fncc_encode(&h, &f, w), LIBCC_OK);
+    ck_assert_mem_eq(w, fwant, 8);
+    ck_assert_int_eq(libcc_int_fncc_decode(fwant, &f, &d), LIBCC_OK);
+    ck_assert_uint_eq(d.bandwidth_bps, 400 * G);
+    ck_assert_uint_eq(d.ts_ns, 4000);
+    ck_assert_uint_eq(d.tx_bytes, 198912);
+    ck_assert_uint_eq(d.qlen_bytes, 12300);
+    ck_assert_uint_eq(d.switch_id, 0);
+    ck_assert_uint_eq(d.port_id, 0);
+}
+END_TEST
+
+/* A format that differs from the default in one unit only is a custom
+ * format, not the default (the codec has a fast path for the default, so
+ * each unit must be compared). HPCC default {1, 128, 80}; hop 100 Gbps,
+ * ts 7, txBytes 1000, qLen 8100:
+ *   default:      7 ns, 7 x 128 = 896 B,  101 x 80 = 8080 B
+ *   {2, 128, 80}: 3 x 2 = 6 ns (7 / 2 = 3), 896 B, 8080 B
+ *   {1, 256, 80}: 7 ns, 3 x 256 = 768 B (1000 / 256 = 3), 8080 B
+ *   {1, 128, 81}: 7 ns, 896 B, 100 x 81 = 8100 B (8100 / 81 = 100)
+ * FNCC default {1, 128, 128}; qLen 1270 with {1, 128, 127}: 10 x 127 =
+ * 1270 B, where the default gives 9 x 128 = 1152 B. The default passed as a
+ * copy gives the same as NULL. */
+START_TEST(test_near_default_formats_are_custom)
+{
+    static const libcc_int_wire_format hf[4] = {{1, 128, 80}, {2, 128, 80}, {1, 256, 80}, {1, 128, 81}};
+    static const uint64_t ts[4] = {7, 6, 7, 7};
+    static const uint64_t tx[4] = {896, 896, 768, 896};
+    static const uint64_t q[4] = {8080, 8080, 8080, 8100};
+    libcc_int_hop h = hop4(100 * G, 7, 1000, 8100);
+    for (unsigned i = 0; i < 4; i++) {
+        uint8_t w[8];
+        libcc_int_hop d = sentinel();
+        ck_assert_int_eq(libcc_int_hpcc_encode(&h, &hf[i], w), LIBCC_OK);
+        ck_assert_int_eq(libcc_int_hpcc_decode(w, &hf[i], &d), LIBCC_OK);
+        ck_assert_uint_eq(d.ts_ns, ts[i]);
+        ck_assert_uint_eq(d.tx_bytes, tx[i]);
+        ck_assert_uint_eq(d.qlen_bytes, q[i]);
+    }
+    libcc_int_wire_format fdef, fq = {1, 128, 127};
+    libcc_int_fncc_format_default(&fdef);
+    libcc_int_hop g = hop4(100 * G, 0, 0, 1270), d = sentinel();
+    uint8_t w[8];
+    ck_assert_int_eq(libcc_int_fncc_encode(&g, &fq, w), LIBCC_OK);
+    ck_assert_uint_eq(w[7], 10);
+    ck_assert_int_eq(libcc_int_fncc_decode(w, &fq, &d), LIBCC_OK);
+    ck_assert_uint_eq(d.qlen_bytes, 1270);
+    ck_assert_int_eq(libcc_int_fncc_encode(&g, &fdef, w), LIBCC_OK);
+    ck_assert_uint_eq(w[7], 9);
+    ck_assert_int_eq(libcc_int_fncc_decode(w, &fdef, &d), LIBCC_OK);
+    ck_assert_uint_eq(d.qlen_bytes, 1152);
+    ck_assert_int_eq(libcc_int_fncc_encode(&g, NULL, w), LIBCC_OK);
+    ck_assert_uint_eq(w[7], 9);
+}
+END_TEST
+
+/* ts at the 24-bit wrap, default units (1 ns), HPCC 100 Gbps (code 2):
+ *   ts 2^24 - 1 = 16777215 -> ts field all ones, bits 60..37:
+ *   byte 0 = 010 11111 = 0x5F, bytes 1-2 = FF FF, byte 3 = bits 39..37 set
+ *   = 1110 0000 = 0xE0, rest 0; decodes to 16777215.
+ *   ts 2^24 = 16777216 -> field 0: 40 00 00 00 00 00 00 00, decodes to 0.
+ * Coarse custom units {4 ns, 256 B, 80 B}: the wrap is at 2^24 ticks =
+ * 2^26 ns and 2^20 ticks = 2^28 B.
+ *   ts 67108863 = 4 x 16777215 + 3 -> tick 16777215 -> 67108860 ns
+ *   ts 67108864 = 4 x 2^24 -> tick 0 -> 0 ns
+ *   txBytes 268435455 = 256 x 1048575 + 255 -> 268435200 B
+ *   txBytes 268435456 = 256 x 2^20 -> 0 B */
+START_TEST(test_ts_wrap_boundary)
+{
+    static const uint8_t top[8] = {0x5F, 0xFF, 0xFF, 0xE0, 0, 0, 0, 0};
+    static const uint8_t zero[8] = {0x40, 0, 0, 0, 0, 0, 0, 0};
+    libcc_int_hop h = hop4(100 * G, 16777215, 0, 0), d = sentinel();
+    uint8_t w[8];
+    ck_assert_int_eq(libcc_int_hpcc_encode(&h, NULL, w), LIBCC_OK);
+    ck_assert_mem_eq(w, top, 8);
+    ck_assert_int_eq(libcc_int_hpcc_decode(w, NULL, &d), LIBCC_OK);
+    ck_assert_uint_eq(d.ts_ns, 16777215);
+    h.ts_ns = 16777216;
+    ck_assert_int_eq(libcc_int_hpcc_encode(&h, NULL, w), LIBCC_OK);
+    ck_assert_mem_eq(w, zero, 8);
+    ck_assert_int_eq(libcc_int_hpcc_decode(w, NULL, &d), LIBCC_OK);
+    ck_assert_uint_eq(d.ts_ns, 0);
+
+    libcc_int_wire_format f = {4, 256, 80};
+    libcc_int_hop c = hop4(100 * G, UINT64_C(67108863), UINT64_C(268435455), 0);
+    ck_assert_int_eq(libcc_int_hpcc_encode(&c, &f, w), LIBCC_OK);
+    ck_assert_int_eq(libcc_int_hpcc_decode(w, &f, &d), LIBCC_OK);
+    ck_assert_uint_eq(d.ts_ns, UINT64_C(67108860));
+    ck_assert_uint_eq(d.tx_bytes, UINT64_C(268435200));
+    ck_assert_int_eq(libcc_int_fncc_encode(&c, &f, w), LIBCC_OK);
+    ck_assert_int_eq(libcc_int_fncc_decode(w, &f, &d), LIBCC_OK);
+    ck_assert_uint_eq(d.ts_ns, UINT64_C(67108860));
+    ck_assert_uint_eq(d.tx_bytes, UINT64_C(268435200));
+    c.ts_ns = UINT64_C(67108864);
+    c.tx_bytes = UINT64_C(268435456);
+    ck_assert_int_eq(libcc_int_hpcc_encode(&c, &f, w), LIBCC_OK);
+    ck_assert_int_eq(libcc_int_hpcc_decode(w, &f, &d), LIBCC_OK);
+    ck_assert_uint_eq(d.ts_ns, 0);
+    ck_assert_uint_eq(d.tx_bytes, 0);
+}
+END_TEST
+
+/* qLen one byte below, at and past the saturation point, and the largest
+ * input (no overflow on the way).
+ *   HPCC x80: 10485679 -> 131070 ticks (131071 x 80 = 10485680) = 0x1FFFE,
+ *   10485680 -> 0x1FFFF, UINT64_MAX -> 0x1FFFF. Low 17 bits: byte 5 bit 0,
+ *   bytes 6-7.
+ *   FNCC x128: 8388479 -> 65534 ticks (65535 x 128 = 8388480) = 0xFFFE,
+ *   8388480 -> 0xFFFF, 8388608 (65536 ticks) -> 0xFFFF, UINT64_MAX -> 0xFFFF.
+ *   Bytes 6-7. */
+START_TEST(test_qlen_saturation_boundary)
+{
+    static const uint64_t hq[3] = {UINT64_C(10485679), UINT64_C(10485680), UINT64_MAX};
+    static const uint8_t h7[3] = {0xFE, 0xFF, 0xFF};
+    static const uint64_t hd[3] = {UINT64_C(10485600), UINT64_C(10485680), UINT64_C(10485680)};
+    for (unsigned i = 0; i < 3; i++) {
+        libcc_int_hop h = hop4(25 * G, 0, 0, hq[i]), d = sentinel();
+        uint8_t w[8];
+        ck_assert_int_eq(libcc_int_hpcc_encode(&h, NULL, w), LIBCC_OK);
+        ck_assert_uint_eq(w[5], 0x01);
+        ck_assert_uint_eq(w[6], 0xFF);
+        ck_assert_uint_eq(w[7], h7[i]);
+        ck_assert_int_eq(libcc_int_hpcc_decode(w, NULL, &d), LIBCC_OK);
+        ck_assert_uint_eq(d.qlen_bytes, hd[i]); /* 131070 x 80 = 10485600 */
+    }
+    static const uint64_t fq[4] = {UINT64_C(8388479), UINT64_C(8388480), UINT64_C(8388608),
+                                   UINT64_MAX};
+    static const uint8_t f7[4] = {0xFE, 0xFF, 0xFF, 0xFF};
+    static const uint64_t fd[4] = {UINT64_C(8388352), UINT64_C(8388480), UINT64_C(8388480),
+                                   UINT64_C(8388480)};
+    for (unsigned i = 0; i < 4; i++) {
+        libcc_int_hop h = hop4(10 * G, 0, 0, fq[i]), d = sentinel();
+        uint8_t w[8];
+        ck_assert_int_eq(libcc_int_fncc_encode(&h, NULL, w), LIBCC_OK);
+        ck_assert_uint_eq(w[5], 0x00);
+        ck_assert_uint_eq(w[6], 0xFF);
+        ck_assert_uint_eq(w[7], f7[i]);
+        ck_assert_int_eq(libcc_int_fncc_decode(w, NULL, &d), LIBCC_OK);
+        ck_assert_uint_eq(d.qlen_bytes, fd[i]); /* 65534 x 128 = 8388352 */
+    }
+}
+END_TEST
+
+/* Which error wins: a NULL pointer or a bad format is LIBCC_ERR_INVALID_ARG
+ * even when the rate (encode) or the rate code (decode) is also bad; a good
+ * custom format with a bad rate code is LIBCC_ERR_BAD_TELEMETRY and leaves
+ * the hop untouched. */
+START_TEST(test_error_precedence)
+{
+    libcc_int_wire_format bad = {3, 128, 80}, good = {4, 256, 100};
+    libcc_int_hop h = hop4(30 * G, 1, 1, 1), d = sentinel(), s = sentinel();
+    uint8_t w[8];
+    static const uint8_t hcode7[8] = {0xE0, 0, 0, 0, 0, 0, 0, 0};
+    static const uint8_t fcode0[8] = {0x00, 0, 0, 0, 0, 0, 0, 0};
+    ck_assert_int_eq(libcc_int_hpcc_encode(&h, &bad, w), LIBCC_ERR_INVALID_ARG);
+    ck_assert_int_eq(libcc_int_fncc_encode(&h, &bad, w), LIBCC_ERR_INVALID_ARG);
+    ck_assert_int_eq(libcc_int_hpcc_encode(&h, NULL, NULL), LIBCC_ERR_INVALID_ARG);
+    ck_assert_int_eq(libcc_int_fncc_encode(&h, NULL, NULL), LIBCC_ERR_INVALID_ARG);
+    ck_assert_int_eq(libcc_int_hpcc_encode(&h, &good, w), LIBCC_ERR_BAD_TELEMETRY);
+    ck_assert_int_eq(libcc_int_fncc_encode(&h, &good, w), LIBCC_ERR_BAD_TELEMETRY);
+    ck_assert_int_eq(libcc_int_hpcc_decode(hcode7, &bad, &d), LIBCC_ERR_INVALID_ARG);
+    ck_assert_int_eq(libcc_int_fncc_decode(fcode0, &bad, &d), LIBCC_ERR_INVALID_ARG);
+    ck_assert_int_eq(libcc_int_hpcc_decode(hcode7, &good, &d), LIBCC_ERR_BAD_TELEMETRY);
+    ck_assert_int_eq(libcc_int_fncc_decode(fcode0, &good, &d), LIBCC_ERR_BAD_TELEMETRY);
+    ck_assert_mem_eq(&d, &s, sizeof(d));
+}
+END_TEST
+
 Suite *int_wire_suite(void)
 {
     Suite *s = suite_create("int_wire");
@@ -492,6 +737,12 @@ Suite *int_wire_suite(void)
     tcase_add_test(tc, test_encode_rate_not_in_table);
     tcase_add_test(tc, test_null_args);
     tcase_add_test(tc, test_bad_formats);
+    tcase_add_test(tc, test_every_rate_code_packed);
+    tcase_add_test(tc, test_custom_format_exact_bytes);
+    tcase_add_test(tc, test_near_default_formats_are_custom);
+    tcase_add_test(tc, test_ts_wrap_boundary);
+    tcase_add_test(tc, test_qlen_saturation_boundary);
+    tcase_add_test(tc, test_error_precedence);
     suite_add_tcase(s, tc);
     return s;
 }
