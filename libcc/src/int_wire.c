@@ -329,8 +329,8 @@ WIRE_INLINE int wire_decode(const wire_layout *lay, const uint8_t in[8],
 /* Not public yet: exposing it is libcc_int_{hpcc,fncc}_quantize in libcc.h
  * calling this with &hpcc_layout / &fncc_layout. Same errors as the
  * encoder. Inline, so unused it costs nothing. */
-static inline int wire_quantize(const wire_layout *lay, const libcc_int_hop *hop,
-                                const libcc_int_wire_format *fmt, libcc_int_hop *out)
+WIRE_INLINE int wire_quantize(const wire_layout *lay, const libcc_int_hop *hop,
+                              const libcc_int_wire_format *fmt, libcc_int_hop *out)
 {
     if (hop == NULL || out == NULL)
         return LIBCC_ERR_INVALID_ARG;
