@@ -6,6 +6,8 @@
 #ifndef EVENT_POOL_H
 #define EVENT_POOL_H
 
+#include "sim-fast.h"
+
 #include "ns3/event-impl.h"
 #include "ns3/nstime.h"
 #include "ns3/ptr.h"
@@ -27,7 +29,9 @@ inline void
 ScheduleReused(uint32_t context, const Time& delay, EventImpl* event)
 {
     event->Ref();
-    Simulator::ScheduleWithContext(context, delay, event);
+    // Inline insert under LibccSimulatorImpl (sim-fast.h): this is the
+    // per-frame schedule of channels, NICs and devices.
+    SimScheduleWithContext(context, delay.GetTimeStep(), event);
 }
 
 /**

@@ -13,24 +13,28 @@
 #include <ns3/nstime.h>
 #include <ns3/simulator.h>
 
+#include "sim-fast.h"
+
 #include <libcc/libcc.h>
 
 namespace ns3
 {
 
 /// ns time as libcc wants it, whatever the simulator's time resolution
-/// (tests run with ps resolution).
+/// (tests run with ps resolution). The clock comes from SimNowStep (inline
+/// under LibccSimulatorImpl: called per packet) and is converted by Time, so
+/// the result is Simulator::Now().GetNanoSeconds()'s to the step.
 inline uint64_t
 LibccNow()
 {
-    return static_cast<uint64_t>(Simulator::Now().GetNanoSeconds());
+    return static_cast<uint64_t>(TimeStep(SimNowStep()).GetNanoSeconds());
 }
 
 /// Now in ps (the NIC paces in ps so rounding never costs throughput).
 inline uint64_t
 NowPs()
 {
-    return static_cast<uint64_t>(Simulator::Now().GetPicoSeconds());
+    return static_cast<uint64_t>(TimeStep(SimNowStep()).GetPicoSeconds());
 }
 
 /// One flow's Reaction Point. Not copyable; lives as long as its queue pair.

@@ -14,6 +14,8 @@ namespace ns3
 
 NS_OBJECT_ENSURE_REGISTERED(LibccSimulatorImpl);
 
+LibccSimulatorImpl* LibccSimulatorImpl::s_running = nullptr;
+
 namespace
 {
 
@@ -59,6 +61,10 @@ LibccSimulatorImpl::~LibccSimulatorImpl() = default;
 void
 LibccSimulatorImpl::DoDispose()
 {
+    if (s_running == this)
+    {
+        s_running = nullptr;
+    }
     // Events never run still hold the queue's reference.
     for (size_t i = 0; i < m_size; ++i)
     {
@@ -72,6 +78,12 @@ LibccSimulatorImpl::DoDispose()
 void
 LibccSimulatorImpl::Destroy()
 {
+    // Simulator::Destroy() from inside an event: the rest of that event must
+    // not reach this instance through the fast path once it is released.
+    if (s_running == this)
+    {
+        s_running = nullptr;
+    }
     // A destroy event may schedule another one: it runs too, as in Default.
     while (!m_destroyEvents.empty())
     {
@@ -108,6 +120,18 @@ LibccSimulatorImpl::IsFinished() const
 void
 LibccSimulatorImpl::Run()
 {
+    // Restored, not cleared, on the way out: a Run() nested in an event of
+    // an outer one returns to the outer's fast path. A destructor, so an
+    // exception leaving an event does not leave a stale pointer behind.
+    struct RunningGuard
+    {
+        LibccSimulatorImpl* outer;
+        ~RunningGuard()
+        {
+            s_running = outer;
+        }
+    } guard{s_running};
+    s_running = this;
     m_stop = false;
     while (m_size != 0 && !m_stop)
     {
@@ -292,14 +316,15 @@ LibccSimulatorImpl::GetEventCount() const
 }
 
 void
-LibccSimulatorImpl::Insert(uint64_t ts, uint32_t context, EventImpl* event)
+LibccSimulatorImpl::Grow()
 {
-    Entry e{ts, (uint64_t(m_uid++) << 32) | context, event};
-    if (m_size == m_heap.size())
-    {
-        m_heap.resize(2 * m_heap.size() + 1024);
-    }
-    SiftUp(m_size++, e);
+    m_heap.resize(2 * m_heap.size() + 1024);
+}
+
+void
+LibccSimulatorImpl::NegativeDelaySteps(int64_t delaySteps)
+{
+    NegativeDelay("ScheduleWithContext", TimeStep(delaySteps));
 }
 
 LibccSimulatorImpl::Entry
@@ -351,24 +376,6 @@ LibccSimulatorImpl::PopMin()
     }
     SiftUp(hole, last);
     return top;
-}
-
-void
-LibccSimulatorImpl::SiftUp(size_t i, Entry e)
-{
-    // Move the hole up instead of swapping: one store per level.
-    Entry* h = m_heap.data();
-    while (i > 0)
-    {
-        size_t parent = (i - 1) / 4;
-        if (!Before(e, h[parent]))
-        {
-            break;
-        }
-        h[i] = h[parent];
-        i = parent;
-    }
-    h[i] = e;
 }
 
 void

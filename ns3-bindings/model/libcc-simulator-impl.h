@@ -73,6 +73,43 @@ class LibccSimulatorImpl final : public SimulatorImpl
     uint32_t GetContext() const override;
     uint64_t GetEventCount() const override;
 
+    /**
+     * The instance whose Run() is executing, nullptr outside Run(). Model
+     * code only runs inside Run() (or before/after it, where the Simulator::
+     * calls are not hot), so sim-fast.h reads the clock and inserts events
+     * through this pointer without the Simulator:: wrapper, its log check and
+     * the virtual call; whenever it is nullptr (another SimulatorImpl, set-up,
+     * destroy events) it falls back to the Simulator:: calls.
+     */
+    static LibccSimulatorImpl* Running()
+    {
+        return s_running;
+    }
+
+    /// Now() as a time step, without building a Time.
+    int64_t NowStep() const
+    {
+        return static_cast<int64_t>(m_currentTs);
+    }
+
+    /// GetContext(), non-virtual.
+    uint32_t CurrentContext() const
+    {
+        return m_currentContext;
+    }
+
+    /// ScheduleWithContext(context, TimeStep(delaySteps), event), inline:
+    /// the same key (now + delay, next uid) and the queue takes over the
+    /// caller's reference, as there.
+    void ScheduleWithContextSteps(uint32_t context, int64_t delaySteps, EventImpl* event)
+    {
+        if (__builtin_expect(delaySteps < 0, 0))
+        {
+            NegativeDelaySteps(delaySteps);
+        }
+        Insert(m_currentTs + static_cast<uint64_t>(delaySteps), context, event);
+    }
+
   private:
     /// One queued event, 24 bytes. The queue owns one reference to impl.
     struct Entry
@@ -101,10 +138,38 @@ class LibccSimulatorImpl final : public SimulatorImpl
         using U128 = unsigned __int128;
         return ((U128(a.ts) << 64) | a.uidContext) < ((U128(b.ts) << 64) | b.uidContext);
     }
-    void Insert(uint64_t ts, uint32_t context, EventImpl* event);
+    /// Inline (with SiftUp) so that sim-fast.h's schedule has no call.
+    void Insert(uint64_t ts, uint32_t context, EventImpl* event)
+    {
+        Entry e{ts, (uint64_t(m_uid++) << 32) | context, event};
+        if (__builtin_expect(m_size == m_heap.size(), 0))
+        {
+            Grow();
+        }
+        SiftUp(m_size++, e);
+    }
+    void SiftUp(size_t i, Entry e)
+    {
+        // Move the hole up instead of swapping: one store per level.
+        Entry* h = m_heap.data();
+        while (i > 0)
+        {
+            size_t parent = (i - 1) / 4;
+            if (!Before(e, h[parent]))
+            {
+                break;
+            }
+            h[i] = h[parent];
+            i = parent;
+        }
+        h[i] = e;
+    }
+    [[gnu::cold, gnu::noinline]] void Grow();
+    [[noreturn, gnu::cold, gnu::noinline]] static void NegativeDelaySteps(int64_t delaySteps);
     Entry PopMin();
-    void SiftUp(size_t i, Entry e);
     void SiftDown(size_t i, Entry e);
+
+    static LibccSimulatorImpl* s_running; ///< See Running()
 
     /// 4-ary min-heap in m_heap[0, m_size): children of i are 4i+1..4i+4.
     /// The vector only grows (its size is the capacity), so an insert is a

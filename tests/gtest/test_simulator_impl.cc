@@ -7,10 +7,14 @@
 //
 // Every test installs the impl itself and destroys it at the end, so suites
 // that run before or after (shuffled or not) get ns-3's default impl.
+#include "event-pool.h"
+#include "libcc-agent.h"
 #include "libcc-simulator-impl.h"
+#include "sim-fast.h"
 
 #include "ns3/default-simulator-impl.h"
 #include "ns3/global-value.h"
+#include "ns3/make-event.h"
 #include "ns3/object-factory.h"
 #include "ns3/simulator.h"
 #include "ns3/string.h"
@@ -613,4 +617,292 @@ TEST_F(LibccSimulatorImpl, SameEventOrderAsDefaultSimulatorImpl)
         EXPECT_EQ(ref.eventCount, mine.eventCount);
         EXPECT_EQ(ref.end, mine.end);
     }
+}
+
+// ---------------------------------------------------------------------------
+// sim-fast.h: SimNowStep, SimNow, SimContext, SimScheduleWithContext must be
+// the Simulator:: calls they stand for, inside Run (fast path), outside Run
+// and under DefaultSimulatorImpl (fallback). The runner's resolution is 1 ps
+// (gtest_main.cc), so 1 ns = 1000 steps.
+
+namespace
+{
+
+/// What an event saw: the fast functions next to the Simulator:: calls.
+struct Seen
+{
+    int tag;
+    int64_t step;     ///< SimNowStep()
+    int64_t refStep;  ///< Simulator::Now().GetTimeStep()
+    Time now;         ///< SimNow()
+    uint32_t ctx;     ///< SimContext()
+    uint32_t refCtx;  ///< Simulator::GetContext()
+    bool fast;        ///< LibccSimulatorImpl::Running() != nullptr
+};
+
+Seen
+Look(int tag)
+{
+    return {tag,
+            ns3::SimNowStep(),
+            Simulator::Now().GetTimeStep(),
+            ns3::SimNow(),
+            ns3::SimContext(),
+            Simulator::GetContext(),
+            ns3::LibccSimulatorImpl::Running() != nullptr};
+}
+
+/// The interleaving scenario shared by the Libcc and Default tests; returns
+/// what every event saw, in run order, and the uids of the EventIds that
+/// Simulator::Schedule handed out inside X.
+void
+Interleave(std::vector<Seen>& seen, std::vector<uint32_t>& uids)
+{
+    auto ev = [&seen](int tag) { return ns3::MakeEvent([&seen, tag] { seen.push_back(Look(tag)); }); };
+    // Before Run (fallback path everywhere): the uid counter starts at 4.
+    //   X: ScheduleWithContext(1, 10 ns)          uid 4, ts 10 ns, ctx 1
+    //   G: SimScheduleWithContext(6, 15 ns)       uid 5, ts 15 ns, ctx 6
+    //   H: Schedule(10 ns)                        uid 6, ts 10 ns, ctx NO_CONTEXT
+    Simulator::ScheduleWithContext(1, NanoSeconds(10), [&seen, &uids, ev] {
+        seen.push_back(Look('X'));
+        // Inside X (now 10 ns, context 1), uids go on from 7:
+        //   A: Schedule(5 ns)                     uid 7,  ts 15, ctx 1 (inherited)
+        //   B: SimScheduleWithContext(2, 5 ns)    uid 8,  ts 15, ctx 2
+        //   C: Schedule(0)                        uid 9,  ts 10, ctx 1
+        //   D: SimScheduleWithContext(3, 0)       uid 10, ts 10, ctx 3
+        //   E: Simulator::ScheduleWithContext(4, 5 ns) uid 11, ts 15, ctx 4
+        //   F: SimScheduleWithContext(5, 2 ns)    uid 12, ts 12, ctx 5
+        uids.push_back(Simulator::Schedule(NanoSeconds(5), [&seen] { seen.push_back(Look('A')); })
+                           .GetUid());
+        ns3::SimScheduleWithContext(2, NanoSeconds(5).GetTimeStep(), ev('B'));
+        uids.push_back(Simulator::Schedule(Time(0), [&seen] { seen.push_back(Look('C')); }).GetUid());
+        ns3::SimScheduleWithContext(3, 0, ev('D'));
+        Simulator::ScheduleWithContext(4, NanoSeconds(5), [&seen] { seen.push_back(Look('E')); });
+        ns3::SimScheduleWithContext(5, NanoSeconds(2).GetTimeStep(), ev('F'));
+        // The next uid must be 13 if the fast path took 8, 10 and 12.
+        uids.push_back(Simulator::Schedule(NanoSeconds(100), [] {}).GetUid());
+    });
+    ns3::SimScheduleWithContext(6, NanoSeconds(15).GetTimeStep(), ev('G'));
+    Simulator::Schedule(NanoSeconds(10), [&seen] { seen.push_back(Look('H')); });
+    Simulator::Run();
+}
+
+/// (ts, uid) order of the scenario above, by hand:
+///   10 ns: X(4) H(6) C(9) D(10); 12 ns: F(12); 15 ns: G(5) A(7) B(8) E(11).
+void
+ExpectInterleaveOrder(const std::vector<Seen>& seen, const std::vector<uint32_t>& uids)
+{
+    const uint32_t none = Simulator::NO_CONTEXT;
+    struct Want
+    {
+        int tag;
+        int64_t step;
+        uint32_t ctx;
+    };
+    const Want want[] = {{'X', 10000, 1},   {'H', 10000, none}, {'C', 10000, 1}, {'D', 10000, 3},
+                         {'F', 12000, 5},   {'G', 15000, 6},    {'A', 15000, 1}, {'B', 15000, 2},
+                         {'E', 15000, 4}};
+    ASSERT_EQ(seen.size(), 9u);
+    for (size_t i = 0; i < 9; ++i)
+    {
+        SCOPED_TRACE(static_cast<char>(want[i].tag));
+        EXPECT_EQ(seen[i].tag, want[i].tag);
+        EXPECT_EQ(seen[i].step, want[i].step);
+        EXPECT_EQ(seen[i].refStep, want[i].step);
+        EXPECT_EQ(seen[i].now, TimeStep(want[i].step));
+        EXPECT_EQ(seen[i].ctx, want[i].ctx);
+        EXPECT_EQ(seen[i].refCtx, want[i].ctx);
+    }
+    EXPECT_EQ(uids, (std::vector<uint32_t>{7, 9, 13}));
+}
+
+} // namespace
+
+TEST_F(LibccSimulatorImpl, SimFastFunctionsOutsideRunFallBackToTheSimulator)
+{
+    // Before any event: time 0, NO_CONTEXT, and no fast path.
+    EXPECT_EQ(ns3::LibccSimulatorImpl::Running(), nullptr);
+    EXPECT_EQ(ns3::SimNowStep(), 0);
+    EXPECT_EQ(ns3::SimNow(), Time(0));
+    EXPECT_EQ(ns3::SimContext(), static_cast<uint32_t>(Simulator::NO_CONTEXT));
+    // A run that ends with an event of context 9 at 25 ns + 3 ps.
+    Simulator::ScheduleWithContext(9, NanoSeconds(25) + ns3::PicoSeconds(3), [] {});
+    Simulator::Run();
+    // After Run: the pointer is cleared, the values are the last event's.
+    EXPECT_EQ(ns3::LibccSimulatorImpl::Running(), nullptr);
+    EXPECT_EQ(ns3::SimNowStep(), 25003);
+    EXPECT_EQ(ns3::SimNow(), ns3::PicoSeconds(25003));
+    EXPECT_EQ(ns3::SimContext(), 9u);
+    // LibccNow truncates to ns (25003 ps -> 25), NowPs is the step itself.
+    EXPECT_EQ(ns3::LibccNow(), 25u);
+    EXPECT_EQ(ns3::NowPs(), 25003u);
+}
+
+TEST_F(LibccSimulatorImpl, SimFastFunctionsInsideRunReadTheRunningImpl)
+{
+    std::vector<Seen> seen;
+    SimulatorImpl* running = nullptr;
+    uint64_t libccNow = 0;
+    uint64_t nowPs = 0;
+    Simulator::ScheduleWithContext(7, NanoSeconds(10) + ns3::PicoSeconds(1999), [&] {
+        seen.push_back(Look(1));
+        running = ns3::LibccSimulatorImpl::Running();
+        libccNow = ns3::LibccNow();
+        nowPs = ns3::NowPs();
+    });
+    Simulator::Run();
+    ASSERT_EQ(seen.size(), 1u);
+    EXPECT_TRUE(seen[0].fast);
+    // The pointer is the Simulator's own implementation.
+    EXPECT_EQ(running, ns3::PeekPointer(Simulator::GetImplementation()));
+    EXPECT_EQ(seen[0].step, 11999); // 10 ns + 1999 ps
+    EXPECT_EQ(seen[0].refStep, 11999);
+    EXPECT_EQ(seen[0].now, ns3::PicoSeconds(11999));
+    EXPECT_EQ(seen[0].ctx, 7u);
+    EXPECT_EQ(seen[0].refCtx, 7u);
+    EXPECT_EQ(libccNow, 11u); // 11999 ps truncates to 11 ns, as GetNanoSeconds does
+    EXPECT_EQ(nowPs, 11999u);
+}
+
+TEST_F(LibccSimulatorImpl, SimScheduleWithContextInterleavesByTimeThenUid)
+{
+    std::vector<Seen> seen;
+    std::vector<uint32_t> uids;
+    Interleave(seen, uids);
+    ExpectInterleaveOrder(seen, uids);
+    // Every event ran inside Run: all saw the fast path.
+    for (const Seen& s : seen)
+    {
+        EXPECT_TRUE(s.fast);
+    }
+}
+
+TEST_F(LibccSimulatorImpl, SimScheduleWithContextTakesOverTheCallersReference)
+{
+    // One reference held here, one handed to the queue (as ScheduleReused
+    // does): 2 while queued, back to 1 once the event ran and was released.
+    int runs = 0;
+    // MakeEvent's reference, taken over by the Ptr (false: no extra Ref).
+    Ptr<ns3::EventImpl> kept(ns3::MakeEvent([&runs] { runs++; }), false);
+    EXPECT_EQ(kept->GetReferenceCount(), 1u);
+    Simulator::Schedule(NanoSeconds(1), [&kept] {
+        ns3::ScheduleReused(4, NanoSeconds(1), ns3::PeekPointer(kept)); // fast path
+        EXPECT_EQ(kept->GetReferenceCount(), 2u);
+    });
+    Simulator::Run();
+    EXPECT_EQ(runs, 1);
+    EXPECT_EQ(kept->GetReferenceCount(), 1u);
+    // Fallback path, and an event that never runs: the queue's reference
+    // goes when the simulator is destroyed.
+    ns3::ScheduleReused(4, NanoSeconds(1), ns3::PeekPointer(kept));
+    EXPECT_EQ(kept->GetReferenceCount(), 2u);
+    Simulator::Destroy();
+    EXPECT_EQ(kept->GetReferenceCount(), 1u);
+    EXPECT_EQ(runs, 1);
+}
+
+TEST_F(LibccSimulatorImpl, RunningIsRestoredAfterANestedRun)
+{
+    std::vector<bool> fast;
+    int64_t after = -1;
+    Simulator::Schedule(NanoSeconds(1), [&] {
+        // A Run() nested in an event runs the 2 ns event (the only one
+        // queued) and returns to this one: still inside the outer Run, so
+        // still the fast path, with the clock the nested run moved to 2 ns.
+        Simulator::Schedule(NanoSeconds(1), [&fast] {
+            fast.push_back(ns3::LibccSimulatorImpl::Running() != nullptr);
+        });
+        Simulator::Run();
+        fast.push_back(ns3::LibccSimulatorImpl::Running() != nullptr);
+        after = ns3::SimNowStep();
+    });
+    Simulator::Run();
+    EXPECT_EQ(fast, (std::vector<bool>{true, true}));
+    EXPECT_EQ(after, 2000);
+    EXPECT_EQ(ns3::LibccSimulatorImpl::Running(), nullptr);
+}
+
+TEST_F(LibccSimulatorImpl, RunningIsClearedWhenStopEndsRun)
+{
+    bool fastAfterResume = false;
+    Simulator::Schedule(NanoSeconds(5), [] { Simulator::Stop(); });
+    Simulator::Schedule(NanoSeconds(6), [&fastAfterResume] {
+        fastAfterResume = ns3::LibccSimulatorImpl::Running() != nullptr;
+    });
+    Simulator::Run();
+    // Stopped at 5 ns with the 6 ns event pending: outside Run, the
+    // fallback gives the stop time.
+    EXPECT_EQ(ns3::LibccSimulatorImpl::Running(), nullptr);
+    EXPECT_EQ(ns3::SimNowStep(), 5000);
+    EXPECT_FALSE(fastAfterResume);
+    // A second Run() resumes on the fast path.
+    Simulator::Run();
+    EXPECT_TRUE(fastAfterResume);
+    EXPECT_EQ(ns3::SimNowStep(), 6000);
+    EXPECT_EQ(ns3::LibccSimulatorImpl::Running(), nullptr);
+}
+
+TEST_F(LibccSimulatorImpl, DestroyEventsUseTheFallback)
+{
+    // Destroy events run in Simulator::Destroy(), outside Run: the fallback
+    // must still see the simulator's last time (3 ns).
+    bool fast = true;
+    int64_t step = -1;
+    Simulator::Schedule(NanoSeconds(3), [] {});
+    Simulator::ScheduleDestroy([&] {
+        fast = ns3::LibccSimulatorImpl::Running() != nullptr;
+        step = ns3::SimNowStep();
+    });
+    Simulator::Run();
+    Simulator::Destroy();
+    EXPECT_FALSE(fast);
+    EXPECT_EQ(step, 3000);
+}
+
+TEST_F(LibccSimulatorImpl, SimScheduleWithContextNegativeDelayIsFatal)
+{
+    // Fast path (inside Run) and fallback (outside): both refuse.
+    EXPECT_DEATH(
+        {
+            Simulator::Schedule(Time(0), [] { ns3::SimScheduleWithContext(1, -1, ns3::MakeEvent([] {})); });
+            Simulator::Run();
+        },
+        "negative delay");
+    EXPECT_DEATH(ns3::SimScheduleWithContext(1, -1, ns3::MakeEvent([] {})), "negative delay");
+}
+
+class SimFastUnderDefault : public ::testing::Test
+{
+  protected:
+    void SetUp() override
+    {
+        // Right after a LibccSimulatorImpl simulation in the same process:
+        // nothing of it may leak into the Default one.
+        Simulator::Destroy();
+        Simulator::SetImplementation(CreateObject<ns3::LibccSimulatorImpl>());
+        Simulator::Schedule(NanoSeconds(40), [] {});
+        Simulator::Run();
+        Simulator::Destroy();
+        Simulator::SetImplementation(CreateObject<ns3::DefaultSimulatorImpl>());
+    }
+
+    void TearDown() override
+    {
+        Simulator::Destroy();
+    }
+};
+
+TEST_F(SimFastUnderDefault, SameValuesAndOrderThroughTheSimulator)
+{
+    EXPECT_EQ(ns3::SimNowStep(), 0); // a fresh simulator, not the 40 ns of the last one
+    std::vector<Seen> seen;
+    std::vector<uint32_t> uids;
+    Interleave(seen, uids);
+    ExpectInterleaveOrder(seen, uids);
+    for (const Seen& s : seen)
+    {
+        EXPECT_FALSE(s.fast);
+    }
+    EXPECT_EQ(ns3::SimNowStep(), 110000); // the last event: X's +100 ns one, at 110 ns
+    EXPECT_EQ(ns3::SimContext(), 1u);     // it inherited X's context
 }
