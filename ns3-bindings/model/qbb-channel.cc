@@ -2,7 +2,9 @@
 #include "qbb-channel.h"
 
 #include "qbb-net-device.h"
+#include "rocev2-packet.h"
 
+#include "ns3/boolean.h"
 #include "ns3/node.h"
 #include "ns3/packet.h"
 #include "ns3/simulator.h"
@@ -16,15 +18,12 @@ class QbbChannel::RxEvent : public EventImpl
 {
   public:
     QbbNetDevice* m_dst = nullptr; //!< raw: pending events never outlive the run
-    Ptr<Packet> m_packet;
-    bool m_macControl = false;
+    QbbFramePtr m_frame;
 
   protected:
     void Notify() override
     {
-        // Let go of the packet before the device forwards it on.
-        Ptr<Packet> packet = std::move(m_packet);
-        m_dst->ReceivePacket(packet, m_macControl);
+        m_dst->ReceiveFrame(std::move(m_frame));
     }
 };
 
@@ -38,7 +37,13 @@ QbbChannel::GetTypeId()
             .AddConstructor<QbbChannel>()
             .AddAttribute("Delay", "Propagation delay of the wire, each direction (time).",
                           TimeValue(MicroSeconds(1)), MakeTimeAccessor(&QbbChannel::m_delay),
-                          MakeTimeChecker(Time(0)));
+                          MakeTimeChecker(Time(0)))
+            .AddAttribute("VerifyWireFormat",
+                          "Check every RoCEv2 frame sent as header fields against its bytes: "
+                          "serialize, parse back, compare (GetWireChecks / GetWireMismatches). "
+                          "For tests; costs a Packet per frame.",
+                          BooleanValue(false), MakeBooleanAccessor(&QbbChannel::m_verifyWire),
+                          MakeBooleanChecker());
     return tid;
 }
 
@@ -70,13 +75,13 @@ QbbChannel::GetPeer(Ptr<const QbbNetDevice> self) const
 }
 
 void
-QbbChannel::Transmit(Ptr<Packet> packet, Ptr<QbbNetDevice> src, Time txTime, bool macControl)
+QbbChannel::Transmit(QbbFramePtr frame, const QbbNetDevice* src, Time txTime)
 {
     if (m_nDevices < 2)
     {
         return; // an unconnected end: the frame leaves into the void
     }
-    uint32_t d = PeekPointer(m_dev[0]) == PeekPointer(src) ? 1 : 0;
+    uint32_t d = PeekPointer(m_dev[0]) == src ? 1 : 0;
     const Ptr<QbbNetDevice>& dst = m_dev[d];
     uint32_t context = 0;
     if (m_ctxKnown[d])
@@ -88,11 +93,43 @@ QbbChannel::Transmit(Ptr<Packet> packet, Ptr<QbbNetDevice> src, Time txTime, boo
         m_ctx[d] = context = node->GetId();
         m_ctxKnown[d] = true;
     }
+    if (m_verifyWire)
+    {
+        VerifyWire(*frame);
+    }
     RxEvent* ev = m_rxPool[d].Take([] { return Create<RxEvent>(); });
     ev->m_dst = PeekPointer(dst);
-    ev->m_packet = packet;
-    ev->m_macControl = macControl;
+    ev->m_frame = std::move(frame);
     ScheduleReused(context, txTime + m_delay, ev);
+}
+
+void
+QbbChannel::VerifyWire(const QbbFrame& frame)
+{
+    if (frame.packet)
+    {
+        return; // already bytes
+    }
+    m_wireChecks++;
+    Ptr<Packet> bytes = RoceBuild(frame.roce);
+    RocePacketInfo parsed;
+    if (!bytes || bytes->GetSize() != frame.ipBytes || !RoceParse(bytes, parsed) ||
+        !RoceWireEqual(frame.roce, parsed))
+    {
+        m_wireMismatches++;
+    }
+}
+
+uint64_t
+QbbChannel::GetWireChecks() const
+{
+    return m_wireChecks;
+}
+
+uint64_t
+QbbChannel::GetWireMismatches() const
+{
+    return m_wireMismatches;
 }
 
 Time

@@ -7,11 +7,11 @@
 #define QBB_CHANNEL_H
 
 #include "event-pool.h"
+#include "qbb-frame.h"
 
 #include "ns3/channel.h"
 #include "ns3/nstime.h"
 #include "ns3/ptr.h"
-
 
 namespace ns3
 {
@@ -30,10 +30,12 @@ class QbbChannel : public Channel
     /**
      * The frame's first bit leaves src now and its last bit after txTime;
      * the peer receives it txTime + Delay from now. The Ethernet framing is
-     * not carried in the packet: `packet` is the IPv4 packet, or the PFC
-     * body when macControl (the EtherType the frame would carry).
+     * not carried in the frame (it is line time only).
      */
-    void Transmit(Ptr<Packet> packet, Ptr<QbbNetDevice> src, Time txTime, bool macControl = false);
+    void Transmit(QbbFramePtr frame, const QbbNetDevice* src, Time txTime);
+    /// Frames checked by VerifyWireFormat, and those whose fields did not survive their bytes.
+    uint64_t GetWireChecks() const;
+    uint64_t GetWireMismatches() const;
     Ptr<QbbNetDevice> GetPeer(Ptr<const QbbNetDevice> self) const;
     Time GetDelay() const;
 
@@ -44,7 +46,12 @@ class QbbChannel : public Channel
     void DoDispose() override;
 
   private:
+    void VerifyWire(const QbbFrame& frame);
+
     Time m_delay;
+    bool m_verifyWire = false;
+    uint64_t m_wireChecks = 0;
+    uint64_t m_wireMismatches = 0;
     Ptr<QbbNetDevice> m_dev[2];
     std::size_t m_nDevices;
     /// Event context (node id) of each end, looked up once it has a node

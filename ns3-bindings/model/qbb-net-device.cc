@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
 #include "qbb-net-device.h"
 
-#include "pfc-header.h"
 #include "event-pool.h"
+#include "pfc-header.h"
 #include "qbb-channel.h"
 
 #include "ns3/ethernet-header.h"
@@ -110,6 +110,7 @@ QbbNetDevice::DoDispose()
     m_source = nullptr;
     m_pfcQueue.clear();
     m_qbbRx = QbbReceiveCallback();
+    m_frameRx = nullptr;
     m_rxCallback = NetDevice::ReceiveCallback();
     m_promiscCallback = NetDevice::PromiscReceiveCallback();
     m_pcap = nullptr;
@@ -138,6 +139,12 @@ void
 QbbNetDevice::SetQbbReceiveCallback(QbbReceiveCallback cb)
 {
     m_qbbRx = cb;
+}
+
+void
+QbbNetDevice::SetFrameReceiver(QbbFrameReceiver* receiver)
+{
+    m_frameRx = receiver;
 }
 
 bool
@@ -297,7 +304,7 @@ QbbNetDevice::SendPfc(uint8_t prio, uint16_t quanta)
     pfc.SetQuanta(prio, quanta);
     Ptr<Packet> body = Create<Packet>();
     body->AddHeader(pfc);
-    m_pfcQueue.push_back(body);
+    m_pfcQueue.push_back(QbbFrameFromPacket(body, true));
     if (quanta > 0)
     {
         m_pausesSent[prio]++;
@@ -366,14 +373,15 @@ QbbNetDevice::TransmitNext(int64_t now)
     // The source may make us send PFC (an XON) while asking: it must queue
     // behind this frame instead of re-entering TransmitNext.
     m_inDequeue = true;
-    Ptr<Packet> packet = m_source->DequeueNext(paused, prio);
+    QbbFramePtr frame = m_source->DequeueFrame(paused, prio);
     m_inDequeue = false;
-    if (!packet)
+    if (!frame)
     {
         StartQueuedPfc(now); // asked for while the source had nothing to give
         return;
     }
-    StartFrame(packet, WireBytes(packet->GetSize()), false, now);
+    uint32_t wire = WireBytes(frame->ipBytes);
+    StartFrame(std::move(frame), wire, now);
 }
 
 bool
@@ -383,14 +391,14 @@ QbbNetDevice::StartQueuedPfc(int64_t now)
     {
         return false;
     }
-    Ptr<Packet> body = m_pfcQueue.front();
+    QbbFramePtr pfc = std::move(m_pfcQueue.front());
     m_pfcQueue.pop_front();
-    StartFrame(body, PAUSE_WIRE_BYTES, true, now);
+    StartFrame(std::move(pfc), PAUSE_WIRE_BYTES, now);
     return true;
 }
 
 void
-QbbNetDevice::StartFrame(Ptr<Packet> packet, uint32_t wireBytes, bool macControl, int64_t now)
+QbbNetDevice::StartFrame(QbbFramePtr frame, uint32_t wireBytes, int64_t now)
 {
     // Exact serialization: carry the sub-step remainder to the next frame so
     // that back-to-back frames average exactly DataRate at any resolution.
@@ -414,18 +422,19 @@ QbbNetDevice::StartFrame(Ptr<Packet> packet, uint32_t wireBytes, bool macControl
     m_txPackets++;
     // The Ethernet framing exists on the wire (its bytes are in wireBytes);
     // build it as packet bytes only for someone who looks at frames.
-    if (m_pcap || !m_txTrace.IsEmpty())
+    Ptr<Packet> bytes;
+    if ((m_pcap || !m_txTrace.IsEmpty()) && (bytes = frame->ToPacket()))
     {
         PeerMac();
-        Ptr<Packet> frame = MakeFrame(packet, macControl, true, false);
-        WritePcap(frame);
+        Ptr<Packet> eth = MakeFrame(bytes, frame->macControl, true, false);
+        WritePcap(eth);
         if (!m_txTrace.IsEmpty())
         {
-            frame->AddTrailer(EthernetTrailer());
-            m_txTrace(frame);
+            eth->AddTrailer(EthernetTrailer());
+            m_txTrace(eth);
         }
     }
-    m_channel->Transmit(packet, this, txTime, macControl);
+    m_channel->Transmit(std::move(frame), this, txTime);
     if (!m_pfcQueue.empty() || (m_source && m_source->HasPending()))
     {
         ScheduleTxDone(now);
@@ -453,28 +462,51 @@ QbbNetDevice::Receive(Ptr<Packet> frame)
 void
 QbbNetDevice::ReceivePacket(Ptr<Packet> packet, bool macControl)
 {
-    m_rxBytes += macControl ? PAUSE_WIRE_BYTES : WireBytes(packet->GetSize());
-    if (m_pcap || !m_rxTrace.IsEmpty())
+    ReceiveFrame(QbbFrameFromPacket(packet, macControl));
+}
+
+void
+QbbNetDevice::ReceiveFrame(QbbFramePtr frame)
+{
+    bool macControl = frame->macControl;
+    m_rxBytes += macControl ? PAUSE_WIRE_BYTES : WireBytes(frame->ipBytes);
+    Ptr<Packet> bytes;
+    if ((m_pcap || !m_rxTrace.IsEmpty()) && (bytes = frame->ToPacket()))
     {
         PeerMac();
-        Ptr<Packet> frame = MakeFrame(packet, macControl, false, false);
-        WritePcap(frame);
+        Ptr<Packet> eth = MakeFrame(bytes, macControl, false, false);
+        WritePcap(eth);
         if (!m_rxTrace.IsEmpty())
         {
-            frame->AddTrailer(EthernetTrailer());
-            m_rxTrace(frame);
+            eth->AddTrailer(EthernetTrailer());
+            m_rxTrace(eth);
         }
     }
     if (macControl)
     {
-        HandlePause(packet);
+        HandlePause(frame->packet);
+        return;
+    }
+    if (m_frameRx)
+    {
+        m_frameRx->ReceiveFrame(this, std::move(frame));
+        return;
+    }
+    if (m_qbbRx.IsNull() && m_rxCallback.IsNull())
+    {
+        return;
+    }
+    Ptr<Packet> packet = frame->ToPacket();
+    frame.reset(); // back to the pool before the receiver sends anything
+    if (!packet)
+    {
         return;
     }
     if (!m_qbbRx.IsNull())
     {
         m_qbbRx(this, packet);
     }
-    else if (!m_rxCallback.IsNull())
+    else
     {
         m_rxCallback(this, packet, ETHERTYPE_IPV4, PeerMac());
     }

@@ -11,9 +11,14 @@
 // go out ahead of anything the source offers, but never preempt a frame
 // already on the wire.
 //
-// Packets exchanged with the owner are IPv4 packets (no Ethernet framing);
-// the device adds an Ethernet II header and FCS trailer on transmit and
-// strips them on receive.
+// What crosses the link is a QbbFrame (qbb-frame.h): an IPv4 packet (no
+// Ethernet framing, which counts as line time only) as parsed RoCEv2 header
+// fields between our own nodes, or as Packet bytes from a Packet-based
+// source. Owners that speak frames implement DequeueFrame and
+// QbbFrameReceiver; Packet-based owners (DequeueNext, SetQbbReceiveCallback,
+// ns-3's ReceiveCallback) get Packets built from the frames. pcap and the
+// PhyTx/PhyRx traces see whole Ethernet frames, built only when someone
+// listens.
 //
 // Transmit-complete: a frame's end is an event only if the source still has
 // something queued when the frame starts (HasPending); an idle line just
@@ -27,6 +32,8 @@
 // handed up) when its last bit arrived: start + wire time + channel Delay.
 #ifndef QBB_NET_DEVICE_H
 #define QBB_NET_DEVICE_H
+
+#include "qbb-frame.h"
 
 #include "ns3/callback.h"
 #include "ns3/data-rate.h"
@@ -67,7 +74,23 @@ class QbbEgressSource
      * owner then calls TriggerTransmit() when that changes).
      */
     virtual Ptr<Packet> DequeueNext(const std::array<bool, QBB_N_PRIO>& pausedPrio,
-                                    uint8_t& prioOut) = 0;
+                                    uint8_t& prioOut)
+    {
+        (void)pausedPrio;
+        (void)prioOut;
+        return nullptr;
+    }
+    /**
+     * What the device calls: the next frame, as DequeueNext describes. The
+     * default wraps DequeueNext's packet; our own nodes override it and hand
+     * over parsed RoCEv2 frames without building a Packet.
+     */
+    virtual QbbFramePtr DequeueFrame(const std::array<bool, QBB_N_PRIO>& pausedPrio,
+                                     uint8_t& prioOut)
+    {
+        Ptr<Packet> p = DequeueNext(pausedPrio, prioOut);
+        return p ? QbbFrameFromPacket(p, false) : nullptr;
+    }
     /**
      * Whether DequeueNext could return a packet at the end of the frame now
      * starting. False lets the device skip its transmit-complete event; the
@@ -84,6 +107,17 @@ class QbbEgressSource
         (void)prio;
         return 0;
     }
+};
+
+class QbbNetDevice;
+
+/// A node that takes received frames as they are (no Packet built for it).
+class QbbFrameReceiver
+{
+  public:
+    virtual ~QbbFrameReceiver() = default;
+    /// A non-PFC frame fully arrived on dev; the receiver owns it now.
+    virtual void ReceiveFrame(QbbNetDevice* dev, QbbFramePtr frame) = 0;
 };
 
 class QbbNetDevice : public NetDevice
@@ -131,6 +165,12 @@ class QbbNetDevice : public NetDevice
     typedef Callback<void, Ptr<QbbNetDevice>, Ptr<Packet>> QbbReceiveCallback;
     /// Received non-PFC packets (IPv4, Ethernet framing removed) go here.
     void SetQbbReceiveCallback(QbbReceiveCallback cb);
+    /**
+     * Received non-PFC frames go to receiver as frames (it must outlive the
+     * device's use of it; nullptr detaches). Takes precedence over the
+     * Packet callbacks.
+     */
+    void SetFrameReceiver(QbbFrameReceiver* receiver);
 
     /**
      * Ask the peer to stop sending priority prio for quanta x 512 bit times
@@ -176,10 +216,11 @@ class QbbNetDevice : public NetDevice
     /**
      * Called by the channel when the last bit of a frame arrived. Frames on
      * a QbbChannel carry their Ethernet framing as a length only (it costs
-     * line time, see WireBytes, but no header objects per hop): packet is
-     * the IPv4 packet, or the PFC body when macControl. Traces and pcap see
-     * full frames, built only when someone listens.
+     * line time, see WireBytes, but no header objects per hop). Traces and
+     * pcap see full frames, built only when someone listens.
      */
+    void ReceiveFrame(QbbFramePtr frame);
+    /// ReceiveFrame for an IPv4 packet, or a PFC body when macControl.
     void ReceivePacket(Ptr<Packet> packet, bool macControl);
 
     // NetDevice
@@ -225,7 +266,7 @@ class QbbNetDevice : public NetDevice
     bool StartQueuedPfc(int64_t now);
     /// Schedule the transmit-complete event at m_txEnd (once).
     void ScheduleTxDone(int64_t now);
-    void StartFrame(Ptr<Packet> packet, uint32_t wireBytes, bool macControl, int64_t now);
+    void StartFrame(QbbFramePtr frame, uint32_t wireBytes, int64_t now);
     /// A copy of packet with the Ethernet header (and FCS if withFcs) it travels in.
     Ptr<Packet> MakeFrame(Ptr<const Packet> packet, bool macControl, bool outgoing,
                           bool withFcs) const;
@@ -238,6 +279,7 @@ class QbbNetDevice : public NetDevice
     Ptr<QbbChannel> m_channel;
     QbbEgressSource* m_source;
     QbbReceiveCallback m_qbbRx;
+    QbbFrameReceiver* m_frameRx = nullptr;
     NetDevice::ReceiveCallback m_rxCallback;
     NetDevice::PromiscReceiveCallback m_promiscCallback;
     Mac48Address m_address;
@@ -261,7 +303,7 @@ class QbbNetDevice : public NetDevice
     Ptr<EventImpl> m_txDone;
     Mac48Address m_peerMac;
     bool m_peerMacKnown;
-    std::deque<Ptr<Packet>> m_pfcQueue; //!< PAUSE bodies waiting for the line
+    std::deque<QbbFramePtr> m_pfcQueue; //!< PAUSE frames waiting for the line
     std::array<Time, QBB_N_PRIO> m_pausedUntil;
     std::array<EventId, QBB_N_PRIO> m_pauseEvent;
     std::array<uint64_t, QBB_N_PRIO> m_pausesSent;

@@ -27,6 +27,29 @@ CopyInts(const libcc_int_list& from, libcc_int_list& to)
     std::copy(from.hop, from.hop + n, to.hop);
 }
 
+/**
+ * The hops an ACK of INT format `format` echoes, as its header would carry
+ * them. Hops that arrived in the same format (HPCC's echo of the data
+ * packet's INT) already hold what those bytes hold and are copied; others
+ * go through the encoding hop by hop. False if a hop does not encode (the
+ * bytes could not be built).
+ */
+bool
+CopyEchoedHops(const libcc_int_list& from, uint8_t fromFormat, uint8_t format, libcc_int_list& to)
+{
+    uint8_t n = from.n_hops <= LIBCC_INT_MAX_HOPS ? from.n_hops : LIBCC_INT_MAX_HOPS;
+    for (uint8_t h = 0; h < n; h++)
+    {
+        to.hop[h] = from.hop[h];
+        if (fromFormat != format && !RoceIntHeader::QuantizeHop(format, to.hop[h]))
+        {
+            return false;
+        }
+    }
+    to.n_hops = n;
+    return true;
+}
+
 } // namespace
 
 NS_OBJECT_ENSURE_REGISTERED(RdmaNic);
@@ -128,6 +151,7 @@ RdmaNic::DoDispose()
     if (m_dev)
     {
         m_dev->SetEgressSource(nullptr);
+        m_dev->SetFrameReceiver(nullptr);
     }
     m_dev = nullptr;
     m_node = nullptr;
@@ -142,7 +166,7 @@ RdmaNic::Setup(Ptr<Node> node, Ptr<QbbNetDevice> dev, Ipv4Address ip)
     m_dev = dev;
     m_ip = ip;
     dev->SetEgressSource(this);
-    dev->SetQbbReceiveCallback(MakeCallback(&RdmaNic::Receive, this));
+    dev->SetFrameReceiver(this);
 }
 
 void
@@ -281,10 +305,10 @@ RdmaNic::HasPending() const
 }
 
 void
-RdmaNic::EnqueueControl(Ptr<Packet> p)
+RdmaNic::EnqueueControl(QbbFramePtr f)
 {
-    m_ctrlBytes += p->GetSize();
-    m_ctrl.push_back(p);
+    m_ctrlBytes += f->ipBytes;
+    m_ctrl.push_back(std::move(f));
     m_dev->TriggerTransmit();
 }
 
@@ -317,16 +341,16 @@ RdmaNic::FillControlFields(RocePacketInfo& info, RocePktType type, const RdmaRxQ
     info.destQp = rx.peerQpn;
 }
 
-Ptr<Packet>
-RdmaNic::DequeueNext(const std::array<bool, QBB_N_PRIO>& paused, uint8_t& prioOut)
+QbbFramePtr
+RdmaNic::DequeueFrame(const std::array<bool, QBB_N_PRIO>& paused, uint8_t& prioOut)
 {
     if (!m_ctrl.empty() && !paused[m_ackPrio])
     {
-        Ptr<Packet> p = m_ctrl.front();
+        QbbFramePtr f = std::move(m_ctrl.front());
         m_ctrl.pop_front();
-        m_ctrlBytes -= p->GetSize();
+        m_ctrlBytes -= f->ipBytes;
         prioOut = m_ackPrio;
-        return p;
+        return f;
     }
     uint64_t nowPs = NowPs();
     uint64_t earliest = UINT64_MAX;
@@ -344,17 +368,20 @@ RdmaNic::DequeueNext(const std::array<bool, QBB_N_PRIO>& paused, uint8_t& prioOu
         {
             // HPCC++ probe: no payload, collects INT along the data path.
             qp->ClearProbe();
-            RocePacketInfo pr;
+            QbbFramePtr fr = QbbFrameNew();
+            RocePacketInfo& pr = fr->roce;
             FillFlowFields(pr, RocePktType::PROBE, f, *qp);
             pr.psn = PROBE_PSN;
             pr.seq = qp->GetSndNxt();
             pr.payloadBytes = 0;
             pr.hasInt = true;
             pr.intFormat = RoceIntHeader::FORMAT_HPCC;
+            RoceIntHeader::InitWireList(pr.intFormat, pr.ints);
+            fr->ipBytes = RocePacketBytes(pr);
             m_rr = (idx + 1) % n;
             prioOut = f.prio;
             m_counters.probesSent++;
-            return RoceBuild(pr);
+            return fr;
         }
         if (!qp->HasDataToSend() || !qp->WindowOpen())
         {
@@ -368,7 +395,8 @@ RdmaNic::DequeueNext(const std::array<bool, QBB_N_PRIO>& paused, uint8_t& prioOu
         uint64_t seq = qp->GetSndNxt();
         uint32_t payload = qp->NextPayload();
         unsigned flags = qp->CcOnTx(payload);
-        RocePacketInfo& info = m_txInfo; // its INT list stays empty
+        QbbFramePtr fr = QbbFrameNew();
+        RocePacketInfo& info = fr->roce;
         FillFlowFields(info, RocePktType::DATA, f, *qp);
         info.psn = static_cast<uint32_t>((seq / m_payload) % PROBE_PSN);
         info.last = seq + payload == f.sizeBytes;
@@ -376,15 +404,19 @@ RdmaNic::DequeueNext(const std::array<bool, QBB_N_PRIO>& paused, uint8_t& prioOu
         info.payloadBytes = payload;
         info.hasInt = (flags & LIBCC_TX_REQUEST_INT) != 0;
         info.intFormat = RoceIntHeader::FORMAT_HPCC;
-        Ptr<Packet> p = RoceBuild(info);
+        if (info.hasInt)
+        {
+            RoceIntHeader::InitWireList(info.intFormat, info.ints);
+        }
+        fr->ipBytes = RocePacketBytes(info);
         bool retx = qp->IsRetransmission();
-        qp->OnSent(payload, QbbNetDevice::WireBytes(p->GetSize()), nowPs);
+        qp->OnSent(payload, QbbNetDevice::WireBytes(fr->ipBytes), nowPs);
         m_txData(f.flowId, seq, payload, retx);
         ArmRto(qp);
         m_counters.dataSent++;
         m_rr = (idx + 1) % n;
         prioOut = f.prio;
-        return p;
+        return fr;
     }
     if (earliest != UINT64_MAX)
     {
@@ -457,7 +489,18 @@ RdmaNic::RtoFired(RdmaTxQueuePair* qp)
 }
 
 void
-RdmaNic::Receive(Ptr<QbbNetDevice>, Ptr<Packet> p)
+RdmaNic::ReceiveFrame(QbbNetDevice*, QbbFramePtr frame)
+{
+    if (frame->packet)
+    {
+        ReceiveBytes(frame->packet);
+        return;
+    }
+    Dispatch(frame->roce);
+}
+
+void
+RdmaNic::ReceiveBytes(Ptr<const Packet> p)
 {
     RocePacketInfo info;
     if (!RoceParse(p, info))
@@ -465,6 +508,12 @@ RdmaNic::Receive(Ptr<QbbNetDevice>, Ptr<Packet> p)
         m_counters.badPackets++;
         return;
     }
+    Dispatch(info);
+}
+
+void
+RdmaNic::Dispatch(const RocePacketInfo& info)
+{
     switch (info.type)
     {
     case RocePktType::DATA:
@@ -538,7 +587,7 @@ RdmaNic::OnData(const RocePacketInfo& info)
     {
         // Already delivered (a go-back-N resend): re-acknowledge so the
         // sender moves past it, without counting it as new data in libcc.
-        SendAck(rx, false, nullptr, ce, info.psn);
+        SendAck(rx, false, nullptr, ce, info.psn, info.intFormat);
         return;
     }
     if (v == RdmaRxQueuePair::IN_ORDER)
@@ -569,14 +618,14 @@ RdmaNic::OnData(const RocePacketInfo& info)
         {
             rx.nackSeq = rx.expected;
             rx.nackNs = now;
-            SendAck(rx, true, &verdict, ce, info.psn);
+            SendAck(rx, true, &verdict, ce, info.psn, info.intFormat);
         }
         return;
     }
     bool complete = rx.expected >= rx.flow.sizeBytes && !probe;
     if (verdict.send_ack || complete || probe)
     {
-        SendAck(rx, false, &verdict, ce, probe ? PROBE_PSN : info.psn);
+        SendAck(rx, false, &verdict, ce, probe ? PROBE_PSN : info.psn, info.intFormat);
     }
     if (complete && !rx.done)
     {
@@ -587,34 +636,33 @@ RdmaNic::OnData(const RocePacketInfo& info)
 
 void
 RdmaNic::SendAck(RdmaRxQueuePair& rx, bool nack, const libcc_np_verdict* verdict, bool ce,
-                 uint32_t psn)
+                 uint32_t psn, uint8_t echoFormat)
 {
-    RocePacketInfo& a = m_ackInfo;
+    QbbFramePtr fr = QbbFrameNew();
+    RocePacketInfo& a = fr->roce;
     FillControlFields(a, nack ? RocePktType::NACK : RocePktType::ACK, rx);
     a.psn = psn;
     a.ackSeq = rx.expected;
     a.hasInt = true;
     a.intFormat = m_ackIntFormat;
     a.ecnEcho = ce;
-    a.nFlows = 0;
-    a.rxWindow = 0;
-    a.ints.n_hops = 0;
+    // The wrap widths a parser of this INT header reports, whatever the
+    // echoed list says: the ACK carries only the hops.
+    RoceIntHeader::InitWireList(a.intFormat, a.ints);
     if (verdict)
     {
         a.nFlows = static_cast<uint16_t>(std::min<uint32_t>(verdict->ack.n_flows, 65535));
         a.rxWindow =
             static_cast<uint32_t>(std::min<uint64_t>(verdict->ack.rx_window_bytes, UINT32_MAX));
         a.ecnEcho = ce || verdict->ack.ecn_echo;
-        CopyInts(verdict->ack.ints, a.ints);
+        if (!CopyEchoedHops(verdict->ack.ints, echoFormat, a.intFormat, a.ints))
+        {
+            // An INT hop that does not encode: send the ACK without hops.
+            a.ints.n_hops = 0;
+            m_counters.ccErrors++;
+        }
     }
-    Ptr<Packet> p = RoceBuild(a);
-    if (!p)
-    {
-        // An INT hop that does not encode: send the ACK without hops.
-        a.ints.n_hops = 0;
-        p = RoceBuild(a);
-        m_counters.ccErrors++;
-    }
+    fr->ipBytes = RocePacketBytes(a);
     if (nack)
     {
         m_counters.nacksSent++;
@@ -623,7 +671,7 @@ RdmaNic::SendAck(RdmaRxQueuePair& rx, bool nack, const libcc_np_verdict* verdict
     {
         m_counters.acksSent++;
     }
-    EnqueueControl(p);
+    EnqueueControl(std::move(fr));
 }
 
 void
@@ -634,10 +682,11 @@ RdmaNic::SendCnp(uint64_t rxQpn)
         return;
     }
     const RdmaRxQueuePair& rx = m_rx[rxQpn];
-    RocePacketInfo c;
-    FillControlFields(c, RocePktType::CNP, rx);
+    QbbFramePtr fr = QbbFrameNew();
+    FillControlFields(fr->roce, RocePktType::CNP, rx);
+    fr->ipBytes = RocePacketBytes(fr->roce);
     m_counters.cnpsSent++;
-    EnqueueControl(RoceBuild(c));
+    EnqueueControl(std::move(fr));
 }
 
 void

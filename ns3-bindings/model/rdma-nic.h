@@ -30,7 +30,7 @@
 namespace ns3
 {
 
-class RdmaNic : public Object, public QbbEgressSource
+class RdmaNic : public Object, public QbbEgressSource, public QbbFrameReceiver
 {
   public:
     /// BTH PSN of HPCC++ probes and of the ACKs answering them: how the
@@ -75,8 +75,8 @@ class RdmaNic : public Object, public QbbEgressSource
     }
 
     // QbbEgressSource
-    Ptr<Packet> DequeueNext(const std::array<bool, QBB_N_PRIO>& pausedPrio,
-                            uint8_t& prioOut) override;
+    QbbFramePtr DequeueFrame(const std::array<bool, QBB_N_PRIO>& pausedPrio,
+                             uint8_t& prioOut) override;
     uint64_t GetQueueBytes(uint8_t prio) const override;
     /// Control packets queued or a flow still sending (paced or window-bound flows count).
     bool HasPending() const override;
@@ -132,14 +132,18 @@ class RdmaNic : public Object, public QbbEgressSource
     uint32_t AddRx(const RdmaFlowParams& flow);
     void StartFlow(RdmaTxQueuePair* qp);
     void FinishFlow(RdmaTxQueuePair* qp);
-    void Receive(Ptr<QbbNetDevice> dev, Ptr<Packet> p);
+    void ReceiveFrame(QbbNetDevice* dev, QbbFramePtr frame) override;
+    /// A frame that arrived as Packet bytes (a Packet-based sender).
+    void ReceiveBytes(Ptr<const Packet> p);
+    void Dispatch(const RocePacketInfo& info);
     void OnData(const RocePacketInfo& info);
     void OnAckPacket(const RocePacketInfo& info);
+    /// echoFormat: the INT format of the data packet whose hops the verdict echoes.
     void SendAck(RdmaRxQueuePair& rx, bool nack, const libcc_np_verdict* verdict, bool ce,
-                 uint32_t psn);
+                 uint32_t psn, uint8_t echoFormat);
     void Kick();
     void SendCnp(uint64_t rxQpn);
-    void EnqueueControl(Ptr<Packet> p);
+    void EnqueueControl(QbbFramePtr f);
     void ArmRto(RdmaTxQueuePair* qp);
     void RtoFired(RdmaTxQueuePair* qp);
     void WakeAt(uint64_t ps);
@@ -158,14 +162,11 @@ class RdmaNic : public Object, public QbbEgressSource
     std::vector<RdmaTxQueuePair*> m_active; ///< started, not finished
     size_t m_rr;
     std::vector<RdmaRxQueuePair> m_rx;
-    std::deque<Ptr<Packet>> m_ctrl;
+    std::deque<QbbFramePtr> m_ctrl;
     void FillControlFields(RocePacketInfo& info, RocePktType type, const RdmaRxQueuePair& rx) const;
     void FillFlowFields(RocePacketInfo& info, RocePktType type, const RdmaFlowParams& f,
                         const RdmaTxQueuePair& qp) const;
 
-    // Reused per packet: a fresh RocePacketInfo zeroes its 330-byte INT list.
-    RocePacketInfo m_txInfo;
-    RocePacketInfo m_ackInfo;
     libcc_ack m_rxAck{};
     uint64_t m_ctrlBytes;
     /**

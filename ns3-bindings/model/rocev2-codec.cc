@@ -395,4 +395,55 @@ RoceMarkCeBytes(uint8_t* h, uint32_t n)
     return true;
 }
 
+namespace
+{
+
+bool
+HopEqual(const libcc_int_hop& a, const libcc_int_hop& b)
+{
+    return a.bandwidth_bps == b.bandwidth_bps && a.ts_ns == b.ts_ns && a.tx_bytes == b.tx_bytes &&
+           a.qlen_bytes == b.qlen_bytes && a.switch_id == b.switch_id && a.port_id == b.port_id;
+}
+
+} // namespace
+
+bool
+RoceWireEqual(const RocePacketInfo& a, const RocePacketInfo& b)
+{
+    if (a.type != b.type || a.src != b.src || a.dst != b.dst || a.sport != b.sport ||
+        a.dport != b.dport || a.prio != b.prio || a.ecn != b.ecn || a.ttl != b.ttl ||
+        a.destQp != b.destQp || a.psn != b.psn || a.ackReq != b.ackReq || a.last != b.last)
+    {
+        return false;
+    }
+    bool data = IsData(a.type);
+    bool ack = IsAck(a.type);
+    if (data && (a.seq != b.seq || a.payloadBytes != b.payloadBytes || a.hasInt != b.hasInt))
+    {
+        return false;
+    }
+    if (ack && (a.ackSeq != b.ackSeq || a.nFlows != b.nFlows || a.rxWindow != b.rxWindow ||
+                a.ecnEcho != b.ecnEcho || a.hasInt != b.hasInt))
+    {
+        return false;
+    }
+    if ((data && a.hasInt) || ack)
+    {
+        if (a.intFormat != b.intFormat || a.ints.n_hops != b.ints.n_hops ||
+            a.ints.ts_bits != b.ints.ts_bits || a.ints.tx_bits != b.ints.tx_bits ||
+            a.ints.n_hops > LIBCC_INT_MAX_HOPS)
+        {
+            return false;
+        }
+        for (uint32_t h = 0; h < a.ints.n_hops; h++)
+        {
+            if (!HopEqual(a.ints.hop[h], b.ints.hop[h]))
+            {
+                return false;
+            }
+        }
+    }
+    return true;
+}
+
 } // namespace ns3

@@ -64,12 +64,14 @@ struct RocePacketInfo
     uint32_t payloadBytes = 0; //!< zero-filled payload (PROBE: 0)
     bool hasInt = false;       //!< DATA/PROBE: carries an INT header; ACK/NACK: always
     uint8_t intFormat = RoceIntHeader::FORMAT_HPCC;
-    libcc_int_list ints{}; //!< hops (n_hops == 0 for an empty INT header)
     // ACK / NACK
     uint64_t ackSeq = 0;   //!< next byte expected
     uint16_t nFlows = 0;   //!< FNCC N (0: absent)
     uint32_t rxWindow = 0; //!< Rx-HPCC window bytes (0: absent)
     bool ecnEcho = false;
+    /// Hops (n_hops == 0 for an empty INT header). Last, so that a reused
+    /// RocePacketInfo can be reset without its hundreds of bytes of hop slots.
+    libcc_int_list ints{};
 };
 
 /// Bytes of the IPv4 packet RoceBuild makes for info (IP header included).
@@ -126,6 +128,14 @@ bool RocePeekKeyBytes(const uint8_t* b, uint32_t n, RoceFlowKey& key);
  * ECN-capable, already CE, or not a whole IPv4 header).
  */
 bool RoceMarkCeBytes(uint8_t* b, uint32_t n);
+
+/**
+ * Whether a and b are the same packet on the wire: every field the codec
+ * writes and parses (for the INT list, the hops in use and the wrap widths;
+ * fields a type does not carry are ignored). What the fabric's
+ * VerifyWireFormat mode compares a frame's fields with their parsed bytes by.
+ */
+bool RoceWireEqual(const RocePacketInfo& a, const RocePacketInfo& b);
 
 /// RFC 1071 checksum of an IPv4 header of ihl bytes (its checksum field ignored).
 uint16_t RoceIpv4Checksum(const uint8_t* header, uint32_t ihl);

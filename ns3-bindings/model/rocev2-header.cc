@@ -532,6 +532,44 @@ MakeIntDecodeSetup(bool fncc)
 
 } // namespace
 
+void
+RoceIntHeader::InitWireList(uint8_t format, libcc_int_list& list)
+{
+    static const IntDecodeSetup hpcc = MakeIntDecodeSetup(false);
+    static const IntDecodeSetup fncc = MakeIntDecodeSetup(true);
+    const IntDecodeSetup& s = format == FORMAT_FNCC ? fncc : hpcc;
+    list.n_hops = 0;
+    list.ts_bits = s.ok ? s.tsBits : 64;
+    list.tx_bits = s.ok ? s.txBits : 64;
+}
+
+bool
+RoceIntHeader::QuantizeHop(uint8_t format, libcc_int_hop& hop)
+{
+    static const IntDecodeSetup hpcc = MakeIntDecodeSetup(false);
+    static const IntDecodeSetup fncc = MakeIntDecodeSetup(true);
+    bool isFncc = format == FORMAT_FNCC;
+    const IntDecodeSetup& s = isFncc ? fncc : hpcc;
+    uint8_t raw[HOP_BYTES];
+    libcc_int_hop out;
+    // The same calls as PushHop and GetList: the hop reads exactly as it
+    // would after a trip through the bytes.
+    int rc = isFncc ? libcc_int_fncc_encode(&hop, nullptr, raw)
+                    : libcc_int_hpcc_encode(&hop, nullptr, raw);
+    if (rc != LIBCC_OK || !s.ok)
+    {
+        return false;
+    }
+    rc = isFncc ? libcc_int_fncc_decode(raw, &s.fmt, &out)
+                : libcc_int_hpcc_decode(raw, &s.fmt, &out);
+    if (rc != LIBCC_OK)
+    {
+        return false;
+    }
+    hop = out;
+    return true;
+}
+
 bool
 RoceIntHeader::GetList(libcc_int_list& list) const
 {

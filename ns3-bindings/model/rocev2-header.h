@@ -179,6 +179,17 @@ class RoceIntHeader : public Header
   public:
     static constexpr uint8_t FORMAT_HPCC = 0;
     static constexpr uint8_t FORMAT_FNCC = 1;
+    /**
+     * Make list an empty hop list as GetList returns it for format (the
+     * wire's wrap widths); the hop slots are left as they are.
+     */
+    static void InitWireList(uint8_t format, libcc_int_list& list);
+    /**
+     * Replace hop with what a receiver decodes after format's 8-byte
+     * encoding (units, wrap, saturation; switch and port ids are not on the
+     * wire). False, hop unchanged, if it does not encode (PushHop would fail).
+     */
+    static bool QuantizeHop(uint8_t format, libcc_int_hop& hop);
     static constexpr uint32_t HOP_BYTES = 8;
     static constexpr uint32_t BASE_BYTES = 2;
     static constexpr uint32_t Size(uint32_t nHops)

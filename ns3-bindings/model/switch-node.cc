@@ -65,6 +65,40 @@ IsControl(RocePktType t)
     return t == RocePktType::ACK || t == RocePktType::NACK || t == RocePktType::CNP;
 }
 
+/// The forwarding fields of a frame carried as header fields (what
+/// RocePeekKeyBytes reads from the same frame's bytes).
+void
+KeyOf(const RocePacketInfo& r, RoceFlowKey& key)
+{
+    key.src = r.src.Get();
+    key.dst = r.dst.Get();
+    key.sport = r.sport;
+    key.dport = r.dport;
+    key.proto = 17; // UDP
+    key.prio = r.prio;
+    key.ecn = r.ecn;
+    key.type = r.type;
+    key.hasInt = r.hasInt;
+    key.intHops = r.hasInt ? static_cast<int8_t>(r.ints.n_hops) : -1;
+}
+
+/// CE-mark an ECN-capable packet; false if not ECT or already CE.
+bool
+MarkCe(QbbFrame& f)
+{
+    if (f.packet)
+    {
+        return RoceMarkCe(f.packet);
+    }
+    uint8_t& ecn = f.roce.ecn;
+    if (ecn == ROCE_ECN_NOT_ECT || ecn == ROCE_ECN_CE)
+    {
+        return false;
+    }
+    ecn = ROCE_ECN_CE; // the IPv4 checksum is computed when bytes are built
+    return true;
+}
+
 } // namespace
 
 /// One egress port: its queues, its CP, and the device's view of them.
@@ -73,7 +107,7 @@ class SwitchNode::Port : public QbbEgressSource
   public:
     struct Entry
     {
-        Ptr<Packet> packet;
+        QbbFramePtr frame;
         uint32_t inPort = 0;
         uint32_t frameBytes = 0;
         RocePktType type = RocePktType::OTHER;
@@ -102,7 +136,6 @@ class SwitchNode::Port : public QbbEgressSource
         Entry Pop()
         {
             Entry e = std::move(m_buf[m_head]);
-            m_buf[m_head].packet = nullptr;
             m_head = (m_head + 1) & (m_buf.size() - 1);
             m_size--;
             return e;
@@ -137,7 +170,7 @@ class SwitchNode::Port : public QbbEgressSource
     {
     }
 
-    Ptr<Packet> DequeueNext(const std::array<bool, QBB_N_PRIO>& paused, uint8_t& prioOut) override
+    QbbFramePtr DequeueFrame(const std::array<bool, QBB_N_PRIO>& paused, uint8_t& prioOut) override
     {
         return m_sw->Dequeue(m_index, paused, prioOut);
     }
@@ -314,7 +347,7 @@ SwitchNode::AttachPort(Ptr<QbbNetDevice> dev)
     }
     m_ports[idx] = std::make_unique<Port>(this, idx, dev);
     dev->SetEgressSource(m_ports[idx].get());
-    dev->SetQbbReceiveCallback(MakeCallback(&SwitchNode::Receive, this));
+    dev->SetFrameReceiver(this);
     // A port added after setup: size the MMU and the CPs again.
     m_mmuConfigured = false;
     m_cpsBuilt = false;
@@ -723,16 +756,34 @@ SwitchNode::RefreshPause(uint32_t port, uint8_t prio)
 // ---- data path -------------------------------------------------------------------
 
 void
-SwitchNode::Receive(Ptr<QbbNetDevice> dev, Ptr<Packet> packet)
+SwitchNode::ReceiveFrame(QbbNetDevice* dev, QbbFramePtr f)
 {
     if (!m_mmuConfigured || !m_cpsBuilt)
     {
         EnsureSetup();
     }
     uint32_t in = dev->GetIfIndex();
+    // Bytes from a Packet-based sender go on as header fields from here; a
+    // packet that does not parse as RoCEv2 is forwarded as it is (by its
+    // IPv4 5-tuple; never INT-stamped).
+    if (f->packet && RoceParse(f->packet, f->roce))
+    {
+        f->packet = nullptr;
+    }
     RoceFlowKey key;
     int32_t out = -1;
-    if (RocePeekKey(packet, key))
+    bool keyed = true;
+    if (!f->packet)
+    {
+        KeyOf(f->roce, key);
+    }
+    else
+    {
+        keyed = RocePeekKey(f->packet, key);
+        key.hasInt = false;
+        key.intHops = -1;
+    }
+    if (keyed)
     {
         out = LookupRoute(key.src, key.dst, key.sport, key.dport, key.proto);
     }
@@ -740,17 +791,23 @@ SwitchNode::Receive(Ptr<QbbNetDevice> dev, Ptr<Packet> packet)
     {
         m_noRoute++;
         m_drops++;
-        m_dropTrace(packet, in, 0xFFFFFFFFu, key.prio);
+        if (!m_dropTrace.IsEmpty())
+        {
+            m_dropTrace(f->ToPacket(), in, 0xFFFFFFFFu, key.prio);
+        }
         return;
     }
     Port* port = m_ports[out].get();
     uint8_t prio = key.prio;
-    uint32_t frameBytes = QbbNetDevice::FrameBytes(packet->GetSize());
+    uint32_t frameBytes = QbbNetDevice::FrameBytes(f->ipBytes);
     SwitchMmu::Result r = m_mmu.Admit(in, out, prio, frameBytes);
     if (r.charge == SwitchMmu::Charge::DROPPED)
     {
         m_drops++;
-        m_dropTrace(packet, in, out, prio);
+        if (!m_dropTrace.IsEmpty())
+        {
+            m_dropTrace(f->ToPacket(), in, out, prio);
+        }
         return;
     }
     if (r.pfc == SwitchMmu::Pfc::XOFF)
@@ -765,19 +822,19 @@ SwitchNode::Receive(Ptr<QbbNetDevice> dev, Ptr<Packet> packet)
     {
         libcc_cp_pkt cpk{};
         cpk.kind = KindOf(key.type);
-        cpk.bytes = QbbNetDevice::WireBytes(packet->GetSize());
+        cpk.bytes = QbbNetDevice::WireBytes(f->ipBytes);
         cpk.ingress_port = in;
         cpk.ecn_capable = ecnCapable;
         cpk.request_int = key.hasInt && !isAck;
         libcc_cp_on_enqueue(port->m_cp, Simulator::Now().GetNanoSeconds(), port->m_bytes[prio],
                             &cpk);
-        if (cpk.mark_ce && ecnCapable && key.ecn != ROCE_ECN_CE && RoceMarkCe(packet))
+        if (cpk.mark_ce && ecnCapable && key.ecn != ROCE_ECN_CE && MarkCe(*f))
         {
             m_ecnMarks++;
         }
     }
     Port::Entry e;
-    e.packet = packet;
+    e.frame = std::move(f);
     e.inPort = in;
     e.frameBytes = frameBytes;
     e.type = key.type;
@@ -793,7 +850,7 @@ SwitchNode::Receive(Ptr<QbbNetDevice> dev, Ptr<Packet> packet)
     port->m_dev->TriggerTransmit();
 }
 
-Ptr<Packet>
+QbbFramePtr
 SwitchNode::Dequeue(uint32_t portIdx, const std::array<bool, QBB_N_PRIO>& paused, uint8_t& prioOut)
 {
     Port* port = m_ports[portIdx].get();
@@ -838,7 +895,7 @@ SwitchNode::Dequeue(uint32_t portIdx, const std::array<bool, QBB_N_PRIO>& paused
     }
     port->m_bytes[prio] -= e.frameBytes;
     port->m_total -= e.frameBytes;
-    Ptr<Packet> packet = e.packet;
+    QbbFramePtr f = std::move(e.frame);
     uint8_t p8 = static_cast<uint8_t>(prio);
 
     SwitchMmu::Pfc pfc = m_mmu.Release(e.inPort, portIdx, p8, e.frameBytes);
@@ -849,14 +906,13 @@ SwitchNode::Dequeue(uint32_t portIdx, const std::array<bool, QBB_N_PRIO>& paused
     {
         libcc_cp_pkt cpk{};
         cpk.kind = KindOf(e.type);
-        cpk.bytes = QbbNetDevice::WireBytes(packet->GetSize());
+        cpk.bytes = QbbNetDevice::WireBytes(f->ipBytes);
         cpk.ingress_port = ingress;
         cpk.ecn_capable = e.ecnCapable;
         cpk.request_int = e.hasInt && !isAck;
         // A CP only appends to the list (it reads n_hops, never an upstream
-        // hop), so it runs on the hop count read at ingress; the slots below
-        // n_hops are never read. The INT header is opened (a copy, and a
-        // header rewrite) only for a packet that gets a hop.
+        // hop), so it runs on a scratch list of the frame's hop count; the
+        // slots below n_hops are never read.
         libcc_int_list& ints = m_cpInts;
         bool intOk = e.hasInt && e.intHops >= 0;
         if (intOk)
@@ -874,21 +930,23 @@ SwitchNode::Dequeue(uint32_t portIdx, const std::array<bool, QBB_N_PRIO>& paused
         libcc_cp_on_dequeue(port->m_cp, Simulator::Now().GetNanoSeconds(), port->m_total, &cpk);
         if (intOk && cpk.int_stamped && ints.n_hops > 0)
         {
-            RoceIntEditor& ed = m_intEditor;
-            if (ed.Open(packet))
+            // The hop as the wire keeps it (8 bytes: units, wrap), i.e. as
+            // the receiver will read it.
+            libcc_int_list& carried = f->roce.ints;
+            libcc_int_hop hop = ints.hop[ints.n_hops - 1];
+            if (carried.n_hops < LIBCC_INT_MAX_HOPS &&
+                RoceIntHeader::QuantizeHop(f->roce.intFormat, hop))
             {
-                if (ed.Int().PushHop(ints.hop[ints.n_hops - 1]))
-                {
-                    m_intStamps++;
-                }
-                else
-                {
-                    m_intEncodeErrors++;
-                }
-                ed.Close();
+                carried.hop[carried.n_hops++] = hop;
+                f->ipBytes += RoceIntHeader::HOP_BYTES;
+                m_intStamps++;
+            }
+            else
+            {
+                m_intEncodeErrors++;
             }
         }
-        if (cpk.mark_ce && e.ecnCapable && RoceMarkCe(packet))
+        if (cpk.mark_ce && e.ecnCapable && MarkCe(*f))
         {
             m_ecnMarks++;
         }
@@ -900,7 +958,7 @@ SwitchNode::Dequeue(uint32_t portIdx, const std::array<bool, QBB_N_PRIO>& paused
         OnMmuPfc(e.inPort, p8, false);
     }
     prioOut = p8;
-    return packet;
+    return f;
 }
 
 // ---- counters ------------------------------------------------------------------------

@@ -41,7 +41,7 @@
 namespace ns3
 {
 
-class SwitchNode : public Node
+class SwitchNode : public Node, public QbbFrameReceiver
 {
   public:
     static TypeId GetTypeId();
@@ -127,8 +127,8 @@ class SwitchNode : public Node
         uint32_t group = 0; //!< index into m_groups + 1; 0 = empty slot
     };
 
-    void Receive(Ptr<QbbNetDevice> dev, Ptr<Packet> packet);
-    Ptr<Packet> Dequeue(uint32_t port, const std::array<bool, QBB_N_PRIO>& paused,
+    void ReceiveFrame(QbbNetDevice* dev, QbbFramePtr frame) override;
+    QbbFramePtr Dequeue(uint32_t port, const std::array<bool, QBB_N_PRIO>& paused,
                         uint8_t& prioOut);
     void EnsureSetup();
     void BuildCps();
@@ -176,7 +176,6 @@ class SwitchNode : public Node
     uint64_t m_intStamps;
     uint64_t m_noRoute;
     uint64_t m_intEncodeErrors;
-    RoceIntEditor m_intEditor; //!< reused: no per-packet construction
     /// The hop list the CP appends to: zeroed once, only n_hops is set per
     /// packet (upstream records are not decoded; see Dequeue).
     libcc_int_list m_cpInts;
