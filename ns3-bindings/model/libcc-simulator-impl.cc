@@ -117,6 +117,61 @@ LibccSimulatorImpl::IsFinished() const
     return m_size == 0 || m_stop;
 }
 
+// Inlined into Run(): a call returns the 24-byte Entry through memory.
+[[gnu::always_inline]] inline LibccSimulatorImpl::Entry
+LibccSimulatorImpl::PopMin()
+{
+    Entry* h = m_heap.data();
+    Entry top = h[0];
+    size_t n = --m_size;
+    Entry last = h[n];
+    if (n == 0)
+    {
+        return top;
+    }
+    // Floyd's pop: walk the hole from the root to a leaf along the smallest
+    // children without comparing them to last (which nearly always belongs
+    // near the bottom anyway), then let last rise from there.
+    size_t hole = 0;
+    for (;;)
+    {
+        size_t c = 4 * hole + 1;
+        size_t best;
+        if (c + 3 < n)
+        {
+            // Tournament of the 4 children in index arithmetic: no branch
+            // to mispredict. Written with ?: gcc branches, and the pop costs
+            // ~30% more wall time (docs/simulator-impl.md).
+            size_t a = c + Before(h[c + 1], h[c]);
+            size_t b = c + 2 + Before(h[c + 3], h[c + 2]);
+            size_t m = Before(h[b], h[a]);
+            // Hide that m is 0 or 1: inlined into Run(), gcc turns the
+            // multiply back into a branch.
+            asm("" : "+r"(m));
+            best = a + m * (b - a);
+        }
+        else if (c < n)
+        {
+            best = c;
+            for (size_t k = c + 1; k < n; ++k)
+            {
+                if (Before(h[k], h[best]))
+                {
+                    best = k;
+                }
+            }
+        }
+        else
+        {
+            break;
+        }
+        h[hole] = h[best];
+        hole = best;
+    }
+    SiftUp(hole, last);
+    return top;
+}
+
 void
 LibccSimulatorImpl::Run()
 {
@@ -325,57 +380,6 @@ void
 LibccSimulatorImpl::NegativeDelaySteps(int64_t delaySteps)
 {
     NegativeDelay("ScheduleWithContext", TimeStep(delaySteps));
-}
-
-LibccSimulatorImpl::Entry
-LibccSimulatorImpl::PopMin()
-{
-    Entry* h = m_heap.data();
-    Entry top = h[0];
-    size_t n = --m_size;
-    Entry last = h[n];
-    if (n == 0)
-    {
-        return top;
-    }
-    // Floyd's pop: walk the hole from the root to a leaf along the smallest
-    // children without comparing them to last (which nearly always belongs
-    // near the bottom anyway), then let last rise from there.
-    size_t hole = 0;
-    for (;;)
-    {
-        size_t c = 4 * hole + 1;
-        size_t best;
-        if (c + 3 < n)
-        {
-            // Tournament of the 4 children in index arithmetic: no branch
-            // to mispredict. Written with ?: gcc branches, and the pop costs
-            // ~30% more wall time (docs/simulator-impl.md).
-            size_t a = c + Before(h[c + 1], h[c]);
-            size_t b = c + 2 + Before(h[c + 3], h[c + 2]);
-            size_t m = Before(h[b], h[a]);
-            best = a + m * (b - a);
-        }
-        else if (c < n)
-        {
-            best = c;
-            for (size_t k = c + 1; k < n; ++k)
-            {
-                if (Before(h[k], h[best]))
-                {
-                    best = k;
-                }
-            }
-        }
-        else
-        {
-            break;
-        }
-        h[hole] = h[best];
-        hole = best;
-    }
-    SiftUp(hole, last);
-    return top;
 }
 
 void
