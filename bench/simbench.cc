@@ -7,10 +7,16 @@
 //
 //   build/bin/simbench --impl=default --events=10000000 --pending=50
 //   build/bin/simbench --impl=libcc   --events=10000000 --pending=50
+//   build/bin/simbench --impl=libcc   --events=10000000 --pending=50 --api=fast
+//
+// --api=fast schedules the ScheduleWithContext half through sim-fast.h's
+// SimScheduleWithContext, as the fabric's reused events do (same events, same
+// order: the last line does not change).
 //
 // The last line (end time, events) must be the same for both impls.
 
 #include "libcc-simulator-impl.h"
+#include "sim-fast.h"
 
 #include <ns3/core-module.h>
 
@@ -26,6 +32,7 @@ namespace
 
 uint64_t g_left;    // reschedules still to do
 uint32_t g_lcg = 1; // delays from a fixed LCG: the same run for both impls
+bool g_fast;        // --api=fast
 
 void
 Tick(uint32_t slot)
@@ -40,7 +47,14 @@ Tick(uint32_t slot)
     Time delay = NanoSeconds(1 + (g_lcg >> 8) % 1000);
     if (slot & 1)
     {
-        Simulator::ScheduleWithContext(slot, delay, &Tick, slot);
+        if (g_fast)
+        {
+            SimScheduleWithContext(slot, delay.GetTimeStep(), MakeEvent(&Tick, slot));
+        }
+        else
+        {
+            Simulator::ScheduleWithContext(slot, delay, &Tick, slot);
+        }
     }
     else
     {
@@ -54,6 +68,7 @@ int
 main(int argc, char* argv[])
 {
     std::string impl = "default";
+    std::string api = "simulator";
     uint64_t events = 10000000;
     uint32_t pending = 50;
     // The dumbbell's scheduler (docs/performance.md); --SchedulerType overrides it.
@@ -62,7 +77,14 @@ main(int argc, char* argv[])
     cmd.AddValue("impl", "simulator core: default or libcc", impl);
     cmd.AddValue("events", "events to run", events);
     cmd.AddValue("pending", "events kept pending", pending);
+    cmd.AddValue("api", "ScheduleWithContext half: simulator or fast (sim-fast.h)", api);
     cmd.Parse(argc, argv);
+    if (api != "simulator" && api != "fast")
+    {
+        std::fprintf(stderr, "simbench: --api must be simulator or fast, not %s\n", api.c_str());
+        return 2;
+    }
+    g_fast = api == "fast";
     if (impl == "libcc")
     {
         LibccSimulatorImpl::Install(); // before the first Simulator call
@@ -87,9 +109,9 @@ main(int argc, char* argv[])
     double s = std::chrono::duration<double>(t1 - t0).count();
     double cpu = double(c1 - c0) / CLOCKS_PER_SEC;
     uint64_t n = Simulator::GetEventCount();
-    std::printf("impl %s (%s): %" PRIu64 " events in %.3f s: %.2f M events/s, %.1f ns/event"
+    std::printf("impl %s api %s (%s): %" PRIu64 " events in %.3f s: %.2f M events/s, %.1f ns/event"
                 " (CPU %.3f s, %.1f ns/event)\n",
-                impl.c_str(), Simulator::GetImplementation()->GetInstanceTypeId().GetName().c_str(),
+                impl.c_str(), api.c_str(), Simulator::GetImplementation()->GetInstanceTypeId().GetName().c_str(),
                 n, s, n / s / 1e6, s * 1e9 / n, cpu, cpu * 1e9 / n);
     std::printf("end %" PRId64 " ns, %" PRIu64 " events\n", Simulator::Now().GetNanoSeconds(), n);
     Simulator::Destroy();
