@@ -4,6 +4,7 @@
 #include "event-pool.h"
 #include "pfc-header.h"
 #include "qbb-channel.h"
+#include "sim-fast.h"
 
 #include "ns3/ethernet-header.h"
 #include "ns3/ethernet-trailer.h"
@@ -34,10 +35,11 @@ QbbNetDevice::GetTypeId()
             .SetParent<NetDevice>()
             .SetGroupName("Libcc")
             .AddConstructor<QbbNetDevice>()
-            .AddAttribute("DataRate",
-                          "Line rate of the link (bits/s); serialization of every frame.",
-                          DataRateValue(DataRate("100Gbps")),
-                          MakeDataRateAccessor(&QbbNetDevice::m_rate), MakeDataRateChecker())
+            .AddAttribute(
+                "DataRate", "Line rate of the link (bits/s); serialization of every frame.",
+                DataRateValue(DataRate("100Gbps")),
+                MakeDataRateAccessor(&QbbNetDevice::SetDataRate, &QbbNetDevice::GetDataRate),
+                MakeDataRateChecker())
             .AddAttribute("Mtu", "IP MTU reported to upper layers (bytes); not enforced.",
                           UintegerValue(1500), MakeUintegerAccessor(&QbbNetDevice::m_mtu),
                           MakeUintegerChecker<uint16_t>())
@@ -150,7 +152,7 @@ QbbNetDevice::SetFrameReceiver(QbbFrameReceiver* receiver)
 bool
 QbbNetDevice::IsPaused(uint8_t prio) const
 {
-    return prio < QBB_N_PRIO && m_pausedUntil[prio] > Simulator::Now();
+    return prio < QBB_N_PRIO && m_pausedUntil[prio].GetTimeStep() > SimNowStep();
 }
 
 Time
@@ -169,6 +171,8 @@ void
 QbbNetDevice::SetDataRate(DataRate rate)
 {
     m_rate = rate;
+    m_rateBps = rate.GetBitRate();
+    m_stepsPerSecond = 0; // work out the 64-bit bound again at the next frame
 }
 
 Time
@@ -189,7 +193,7 @@ QbbNetDevice::LineTime(uint64_t wireBytes) const
 bool
 QbbNetDevice::IsBusy() const
 {
-    return m_inDequeue || Simulator::Now().GetTimeStep() < m_txEnd;
+    return m_inDequeue || SimNowStep() < m_txEnd;
 }
 
 uint64_t
@@ -270,7 +274,7 @@ QbbNetDevice::TriggerTransmit()
     {
         return; // the frame's end will ask the source anyway
     }
-    int64_t now = Simulator::Now().GetTimeStep();
+    int64_t now = SimNowStep();
     if (now < m_txEnd)
     {
         // A frame is on the line and started with nothing behind it: its end
@@ -290,7 +294,7 @@ QbbNetDevice::ScheduleTxDone(int64_t now)
     }
     m_txDonePending = true;
     m_txDoneEvents++;
-    ScheduleReused(Simulator::GetContext(), TimeStep(m_txEnd - now), PeekPointer(m_txDone));
+    ScheduleReused(SimContext(), TimeStep(m_txEnd - now), PeekPointer(m_txDone));
 }
 
 void
@@ -402,20 +406,32 @@ QbbNetDevice::StartFrame(QbbFramePtr frame, uint32_t wireBytes, int64_t now)
 {
     // Exact serialization: carry the sub-step remainder to the next frame so
     // that back-to-back frames average exactly DataRate at any resolution.
-    uint64_t rate = m_rate.GetBitRate();
+    uint64_t rate = m_rateBps;
     if (m_stepsPerSecond == 0)
     {
         m_stepsPerSecond = static_cast<uint64_t>(Seconds(1).GetTimeStep());
+        m_maxBits64 = (UINT64_MAX - rate) / m_stepsPerSecond;
     }
     if (now > m_txEnd)
     {
         // The line was idle: this frame starts on a whole time step, nothing is owed.
         m_txCarry = 0;
     }
-    unsigned __int128 num =
-        static_cast<unsigned __int128>(wireBytes) * 8 * m_stepsPerSecond + m_txCarry;
-    Time txTime = TimeStep(static_cast<uint64_t>(num / rate));
-    m_txCarry = static_cast<uint64_t>(num % rate);
+    uint64_t bits = static_cast<uint64_t>(wireBytes) * 8;
+    Time txTime;
+    if (bits <= m_maxBits64)
+    {
+        // Any frame at ps resolution: a 64-bit division, not a 128-bit library call.
+        uint64_t num = bits * m_stepsPerSecond + m_txCarry;
+        txTime = TimeStep(num / rate);
+        m_txCarry = num % rate;
+    }
+    else
+    {
+        unsigned __int128 num = static_cast<unsigned __int128>(bits) * m_stepsPerSecond + m_txCarry;
+        txTime = TimeStep(static_cast<uint64_t>(num / rate));
+        m_txCarry = static_cast<uint64_t>(num % rate);
+    }
     m_txEnd = now + txTime.GetTimeStep();
 
     m_txBytes += wireBytes;

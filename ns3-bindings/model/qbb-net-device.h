@@ -286,6 +286,10 @@ class QbbNetDevice : public NetDevice
     uint32_t m_ifIndex;
     uint16_t m_mtu;
     DataRate m_rate;
+    /// m_rate in bits/s (DataRate::GetBitRate is a call into ns-3 per frame).
+    uint64_t m_rateBps = 100000000000ull;
+    /// Largest frame, in bits, whose serialization time fits 64-bit arithmetic.
+    uint64_t m_maxBits64 = 0;
     bool m_inDequeue; //!< inside the source's DequeueNext: no re-entry
     int64_t m_txEnd;  //!< time step the frame on the line ends (past: line idle)
     bool m_txDonePending;

@@ -443,7 +443,7 @@ RdmaNic::WakeAt(uint64_t ps)
     }
     WakeEvent* ev = m_wakePool.Take([this] { return Create<WakeEvent>(this); });
     ev->m_seq = ++m_wakeSeq;
-    ScheduleReused(Simulator::GetContext(), delay, ev);
+    ScheduleReused(SimContext(), delay, ev);
 }
 
 void

@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-only
 #include "switch-node.h"
 
+#include "libcc-agent.h"
 #include "qbb-channel.h"
 #include "rocev2-packet.h"
+#include "sim-fast.h"
 
 #include "ns3/boolean.h"
 #include "ns3/double.h"
@@ -826,8 +828,7 @@ SwitchNode::ReceiveFrame(QbbNetDevice* dev, QbbFramePtr f)
         cpk.ingress_port = in;
         cpk.ecn_capable = ecnCapable;
         cpk.request_int = key.hasInt && !isAck;
-        libcc_cp_on_enqueue(port->m_cp, Simulator::Now().GetNanoSeconds(), port->m_bytes[prio],
-                            &cpk);
+        libcc_cp_on_enqueue(port->m_cp, LibccNow(), port->m_bytes[prio], &cpk);
         if (cpk.mark_ce && ecnCapable && key.ecn != ROCE_ECN_CE && MarkCe(*f))
         {
             m_ecnMarks++;
@@ -927,7 +928,7 @@ SwitchNode::Dequeue(uint32_t portIdx, const std::array<bool, QBB_N_PRIO>& paused
                 cpk.bytes += RoceIntHeader::HOP_BYTES;
             }
         }
-        libcc_cp_on_dequeue(port->m_cp, Simulator::Now().GetNanoSeconds(), port->m_total, &cpk);
+        libcc_cp_on_dequeue(port->m_cp, LibccNow(), port->m_total, &cpk);
         if (intOk && cpk.int_stamped && ints.n_hops > 0)
         {
             // The hop as the wire keeps it (8 bytes: units, wrap), i.e. as
