@@ -14,7 +14,7 @@
 #include "ns3/simulator.h"
 
 #include <cstdint>
-#include <deque>
+#include <vector>
 
 namespace ns3
 {
@@ -46,32 +46,58 @@ template <typename E> class EventPool
     /// An event not in the simulator's queue; make() creates one if needed.
     template <typename Make> E* Take(Make make)
     {
-        Ptr<E> ev;
-        if (!m_events.empty() && m_events.front()->GetReferenceCount() == 1)
+        // A ring of the pool's events, oldest first (a power-of-two vector:
+        // a std::deque's push_back/pop_front cost more than the reuse saves).
+        size_t mask = m_ring.size() - 1;
+        if (m_size > 0 && m_ring[m_head]->GetReferenceCount() == 1)
         {
-            ev = m_events.front();
-            m_events.pop_front();
+            // The oldest is free: it becomes the newest.
+            E* ev = PeekPointer(m_ring[m_head]);
+            if (m_size < m_ring.size())
+            {
+                m_ring[(m_head + m_size) & mask] = std::move(m_ring[m_head]);
+            }
+            m_head = (m_head + 1) & mask;
+            return ev;
         }
-        else
+        if (m_size == m_ring.size())
         {
-            ev = make();
+            Grow();
+            mask = m_ring.size() - 1;
         }
-        m_events.push_back(ev);
+        Ptr<E> ev = make();
+        m_ring[(m_head + m_size) & mask] = ev;
+        m_size++;
         return PeekPointer(ev);
     }
 
     /// Cancel the pending ones (their owner is going away) and let all go.
     void Clear()
     {
-        for (Ptr<E>& ev : m_events)
+        for (size_t i = 0; i < m_size; i++)
         {
-            ev->Cancel();
+            m_ring[(m_head + i) & (m_ring.size() - 1)]->Cancel();
         }
-        m_events.clear();
+        m_ring.clear();
+        m_head = 0;
+        m_size = 0;
     }
 
   private:
-    std::deque<Ptr<E>> m_events;
+    void Grow()
+    {
+        std::vector<Ptr<E>> n(m_ring.empty() ? 8 : m_ring.size() * 2);
+        for (size_t i = 0; i < m_size; i++)
+        {
+            n[i] = std::move(m_ring[(m_head + i) & (m_ring.size() - 1)]);
+        }
+        m_ring.swap(n);
+        m_head = 0;
+    }
+
+    std::vector<Ptr<E>> m_ring;
+    size_t m_head = 0;
+    size_t m_size = 0;
 };
 
 } // namespace ns3

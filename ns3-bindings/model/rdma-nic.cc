@@ -137,6 +137,7 @@ RdmaNic::DoDispose()
     for (auto& qp : m_tx)
     {
         qp->m_rtoEvent.Cancel();
+        qp->m_rtoArmed = false;
         qp->m_startEvent.Cancel();
         // An EventId keeps its event (and what the event holds) alive.
         qp->m_rtoEvent = EventId();
@@ -262,6 +263,7 @@ void
 RdmaNic::FinishFlow(RdmaTxQueuePair* qp)
 {
     qp->m_rtoEvent.Cancel();
+    qp->m_rtoArmed = false;
     auto it = std::find(m_active.begin(), m_active.end(), qp);
     if (it != m_active.end())
     {
@@ -460,7 +462,7 @@ RdmaNic::Wake(uint64_t seq)
 void
 RdmaNic::ArmRto(RdmaTxQueuePair* qp)
 {
-    if (qp->m_rtoEvent.IsRunning())
+    if (qp->m_rtoArmed)
     {
         return;
     }
@@ -472,6 +474,7 @@ RdmaNic::ArmRto(RdmaTxQueuePair* qp)
     uint64_t now = LibccNow();
     qp->m_rtoEvent =
         Simulator::Schedule(NanoSeconds(at > now ? at - now : 0), &RdmaNic::RtoFired, this, qp);
+    qp->m_rtoArmed = true;
 }
 
 void
@@ -479,6 +482,7 @@ RdmaNic::RtoFired(RdmaTxQueuePair* qp)
 {
     // The check is lazy: ACK progress only moves a timestamp, and this event
     // re-arms itself for the new expiry instead of being re-scheduled per ACK.
+    qp->m_rtoArmed = false;
     uint64_t now = LibccNow();
     if (qp->CheckTimeout(now, m_rto.GetNanoSeconds()))
     {

@@ -173,6 +173,9 @@ class RdmaTxQueuePair : public Object
 
     /// Scheduling state owned by RdmaNic.
     EventId m_rtoEvent;
+    /// m_rtoEvent is pending (asked per data packet sent: a flag, not a
+    /// Simulator::IsExpired call through the wrapper each time).
+    bool m_rtoArmed = false;
     EventId m_startEvent;
     /// Called when the QP has something new to send outside an ACK (a probe).
     Callback<void> m_kick;
