@@ -5,7 +5,8 @@
 // same uid counter), so a simulation gives byte-identical results under
 // either, at a fraction of the per-event cost: a 4-ary heap of 24-byte POD
 // entries inlined into Run(), no Scheduler object, no virtual call, log
-// check, EventId or allocation per processed event.
+// check, EventId or allocation per processed event. sim-fast.h reads its
+// clock and inserts into its queue inline while Run() executes.
 //
 // Differences from DefaultSimulatorImpl (docs/simulator-impl.md):
 // - Single-threaded: ScheduleWithContext from a thread other than the one
