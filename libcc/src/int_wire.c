@@ -326,9 +326,8 @@ WIRE_INLINE int wire_decode(const wire_layout *lay, const uint8_t in[8],
     return decode_in(lay, in, units, hop);
 }
 
-/* Not public yet: exposing it is libcc_int_{hpcc,fncc}_quantize in libcc.h
- * calling this with &hpcc_layout / &fncc_layout. Same errors as the
- * encoder. Inline, so unused it costs nothing. */
+/* Same errors as the encoder, checked in the same order, so a caller can
+ * swap encode + decode for this without a new failure mode. */
 WIRE_INLINE int wire_quantize(const wire_layout *lay, const libcc_int_hop *hop,
                               const libcc_int_wire_format *fmt, libcc_int_hop *out)
 {
@@ -364,4 +363,16 @@ int libcc_int_fncc_decode(const uint8_t in[8], const libcc_int_wire_format *fmt,
                           libcc_int_hop *hop)
 {
     return wire_decode(&fncc_layout, in, fmt, hop);
+}
+
+int libcc_int_hpcc_quantize(const libcc_int_hop *hop, const libcc_int_wire_format *fmt,
+                            libcc_int_hop *out)
+{
+    return wire_quantize(&hpcc_layout, hop, fmt, out);
+}
+
+int libcc_int_fncc_quantize(const libcc_int_hop *hop, const libcc_int_wire_format *fmt,
+                            libcc_int_hop *out)
+{
+    return wire_quantize(&fncc_layout, hop, fmt, out);
 }

@@ -714,6 +714,240 @@ START_TEST(test_error_precedence)
 }
 END_TEST
 
+/* Asserts the four wire fields of q, and that the identity fields are
+ * zeroed (they are not on the wire). */
+static void expect_hop(const libcc_int_hop *q, uint64_t bw, uint64_t ts, uint64_t tx, uint64_t ql)
+{
+    ck_assert_uint_eq(q->bandwidth_bps, bw);
+    ck_assert_uint_eq(q->ts_ns, ts);
+    ck_assert_uint_eq(q->tx_bytes, tx);
+    ck_assert_uint_eq(q->qlen_bytes, ql);
+    ck_assert_uint_eq(q->switch_id, 0);
+    ck_assert_uint_eq(q->port_id, 0);
+}
+
+/* quantize must give the same hop as decode(encode), field for field;
+ * the expected values themselves are checked by hand in each test. */
+static void expect_hpcc_roundtrip(const libcc_int_hop *h, const libcc_int_wire_format *f,
+                                  const libcc_int_hop *q)
+{
+    libcc_int_hop d = sentinel();
+    uint8_t w[8];
+    ck_assert_int_eq(libcc_int_hpcc_encode(h, f, w), LIBCC_OK);
+    ck_assert_int_eq(libcc_int_hpcc_decode(w, f, &d), LIBCC_OK);
+    ck_assert_mem_eq(q, &d, sizeof(d));
+}
+
+static void expect_fncc_roundtrip(const libcc_int_hop *h, const libcc_int_wire_format *f,
+                                  const libcc_int_hop *q)
+{
+    libcc_int_hop d = sentinel();
+    uint8_t w[8];
+    ck_assert_int_eq(libcc_int_fncc_encode(h, f, w), LIBCC_OK);
+    ck_assert_int_eq(libcc_int_fncc_decode(w, f, &d), LIBCC_OK);
+    ck_assert_mem_eq(q, &d, sizeof(d));
+}
+
+/* HPCC defaults {1 ns, 128 B, 80 B}:
+ *   ts 2^24 + 5 = 16777221 ns -> 16777221 ticks, low 24 bits = 5 -> 5 ns
+ *   txBytes 1000 -> floor(1000/128) = 7 ticks -> 7 x 128 = 896 B
+ *   qLen 1000 -> floor(1000/80) = 12 ticks -> 12 x 80 = 960 B
+ *   txBytes 2^27 + 256 = 134217984 -> 2^20 + 2 ticks, low 20 bits = 2 -> 256 B
+ *   qLen 2^17 x 80 = 10485760 -> 131072 ticks > 2^17 - 1, saturates at
+ *   131071 ticks -> 131071 x 80 = 10485680 B
+ * Passing a copy of the default must give the same as NULL. */
+START_TEST(test_hpcc_quantize_default)
+{
+    libcc_int_wire_format def;
+    libcc_int_hpcc_format_default(&def);
+    libcc_int_hop h = hop4(100 * G, (UINT64_C(1) << 24) + 5, 1000, 1000), q = sentinel();
+    ck_assert_int_eq(libcc_int_hpcc_quantize(&h, NULL, &q), LIBCC_OK);
+    expect_hop(&q, 100 * G, 5, 896, 960);
+    expect_hpcc_roundtrip(&h, NULL, &q);
+    q = sentinel();
+    ck_assert_int_eq(libcc_int_hpcc_quantize(&h, &def, &q), LIBCC_OK);
+    expect_hop(&q, 100 * G, 5, 896, 960);
+
+    libcc_int_hop big = hop4(25 * G, 0, (UINT64_C(1) << 27) + 256, UINT64_C(10485760));
+    q = sentinel();
+    ck_assert_int_eq(libcc_int_hpcc_quantize(&big, NULL, &q), LIBCC_OK);
+    expect_hop(&q, 25 * G, 0, 256, UINT64_C(10485680));
+    expect_hpcc_roundtrip(&big, NULL, &q);
+}
+END_TEST
+
+/* FNCC defaults {1 ns, 128 B, 128 B}; 40 Gbps is in the FNCC table only:
+ *   ts 2^24 + 5 -> 5 ns (as HPCC)
+ *   txBytes 1000 -> 7 ticks -> 896 B
+ *   qLen 1000 -> floor(1000/128) = 7 ticks -> 896 B
+ *   qLen 2^16 x 128 = 8388608 -> 65536 ticks > 2^16 - 1, saturates at
+ *   65535 ticks -> 65535 x 128 = 8388480 B
+ *   1600 Gbps, ts 12345, txBytes 1280 = 10 x 128, qLen 0: all exact. */
+START_TEST(test_fncc_quantize_default)
+{
+    libcc_int_wire_format def;
+    libcc_int_fncc_format_default(&def);
+    libcc_int_hop h = hop4(40 * G, (UINT64_C(1) << 24) + 5, 1000, 1000), q = sentinel();
+    ck_assert_int_eq(libcc_int_fncc_quantize(&h, NULL, &q), LIBCC_OK);
+    expect_hop(&q, 40 * G, 5, 896, 896);
+    expect_fncc_roundtrip(&h, NULL, &q);
+    q = sentinel();
+    ck_assert_int_eq(libcc_int_fncc_quantize(&h, &def, &q), LIBCC_OK);
+    expect_hop(&q, 40 * G, 5, 896, 896);
+
+    libcc_int_hop sat = hop4(10 * G, 1, 128, UINT64_C(8388608));
+    q = sentinel();
+    ck_assert_int_eq(libcc_int_fncc_quantize(&sat, NULL, &q), LIBCC_OK);
+    expect_hop(&q, 10 * G, 1, 128, UINT64_C(8388480));
+    expect_fncc_roundtrip(&sat, NULL, &q);
+
+    libcc_int_hop exact = hop4(1600 * G, 12345, 1280, 0);
+    q = sentinel();
+    ck_assert_int_eq(libcc_int_fncc_quantize(&exact, NULL, &q), LIBCC_OK);
+    expect_hop(&q, 1600 * G, 12345, 1280, 0);
+    expect_fncc_roundtrip(&exact, NULL, &q);
+}
+END_TEST
+
+/* Every rate in each table comes back unchanged (the tables of
+ * docs/int-telemetry.md), with ts 3, txBytes 128 (1 tick), qLen 0. */
+START_TEST(test_quantize_every_rate)
+{
+    static const uint64_t hrate[5] = {25 * G, 50 * G, 100 * G, 200 * G, 400 * G};
+    static const uint64_t frate[9] = {10 * G,  25 * G,  40 * G,  50 * G,  100 * G,
+                                      200 * G, 400 * G, 800 * G, 1600 * G};
+    for (unsigned i = 0; i < 5; i++) {
+        libcc_int_hop h = hop4(hrate[i], 3, 128, 0), q = sentinel();
+        ck_assert_int_eq(libcc_int_hpcc_quantize(&h, NULL, &q), LIBCC_OK);
+        expect_hop(&q, hrate[i], 3, 128, 0);
+    }
+    for (unsigned i = 0; i < 9; i++) {
+        libcc_int_hop h = hop4(frate[i], 3, 128, 0), q = sentinel();
+        ck_assert_int_eq(libcc_int_fncc_quantize(&h, NULL, &q), LIBCC_OK);
+        expect_hop(&q, frate[i], 3, 128, 0);
+    }
+}
+END_TEST
+
+/* Custom units {4 ns, 256 B, 100 B}, 400 Gbps (in both tables):
+ *   ts 4 x 2^24 + 14 = 67108878 -> floor(/4) = 2^24 + 3 ticks, low 24 bits
+ *   = 3 -> 12 ns
+ *   txBytes 199167 -> floor(199167/256) = 777 ticks (777 x 256 = 198912,
+ *   778 x 256 = 199168 > 199167) -> 198912 B
+ *   qLen 12345 -> 123 ticks -> 12300 B
+ * A near-default HPCC format {1, 128, 81} is custom: qLen 1000 ->
+ * floor(1000/81) = 12 ticks -> 972 B (the default 80 would give 960). The
+ * HPCC default {1, 128, 80} handed to FNCC is custom there too: qLen 1000 ->
+ * 960 B (FNCC's own default gives 896). */
+START_TEST(test_quantize_custom_format)
+{
+    libcc_int_wire_format f = {4, 256, 100};
+    libcc_int_hop h = hop4(400 * G, UINT64_C(67108878), 199167, 12345), q = sentinel();
+    ck_assert_int_eq(libcc_int_hpcc_quantize(&h, &f, &q), LIBCC_OK);
+    expect_hop(&q, 400 * G, 12, 198912, 12300);
+    expect_hpcc_roundtrip(&h, &f, &q);
+    q = sentinel();
+    ck_assert_int_eq(libcc_int_fncc_quantize(&h, &f, &q), LIBCC_OK);
+    expect_hop(&q, 400 * G, 12, 198912, 12300);
+    expect_fncc_roundtrip(&h, &f, &q);
+
+    libcc_int_wire_format near = {1, 128, 81};
+    libcc_int_hop n = hop4(100 * G, 7, 1000, 1000);
+    q = sentinel();
+    ck_assert_int_eq(libcc_int_hpcc_quantize(&n, &near, &q), LIBCC_OK);
+    expect_hop(&q, 100 * G, 7, 896, 972);
+    expect_hpcc_roundtrip(&n, &near, &q);
+
+    libcc_int_wire_format hdef;
+    libcc_int_hpcc_format_default(&hdef);
+    q = sentinel();
+    ck_assert_int_eq(libcc_int_fncc_quantize(&n, &hdef, &q), LIBCC_OK);
+    expect_hop(&q, 100 * G, 7, 896, 960);
+    expect_fncc_roundtrip(&n, &hdef, &q);
+}
+END_TEST
+
+/* out == hop: the hop is read whole before it is overwritten. Same inputs
+ * and hand values as test_hpcc_quantize_default / test_fncc_quantize_default
+ * and the custom format above. Quantizing again changes nothing: every
+ * field is now a whole number of ticks within range. */
+START_TEST(test_quantize_in_place)
+{
+    libcc_int_hop h = hop4(100 * G, (UINT64_C(1) << 24) + 5, 1000, 1000);
+    ck_assert_int_eq(libcc_int_hpcc_quantize(&h, NULL, &h), LIBCC_OK);
+    expect_hop(&h, 100 * G, 5, 896, 960);
+    ck_assert_int_eq(libcc_int_hpcc_quantize(&h, NULL, &h), LIBCC_OK);
+    expect_hop(&h, 100 * G, 5, 896, 960);
+
+    libcc_int_hop g = hop4(40 * G, (UINT64_C(1) << 24) + 5, 1000, 1000);
+    ck_assert_int_eq(libcc_int_fncc_quantize(&g, NULL, &g), LIBCC_OK);
+    expect_hop(&g, 40 * G, 5, 896, 896);
+    ck_assert_int_eq(libcc_int_fncc_quantize(&g, NULL, &g), LIBCC_OK);
+    expect_hop(&g, 40 * G, 5, 896, 896);
+
+    libcc_int_wire_format f = {4, 256, 100};
+    libcc_int_hop c = hop4(400 * G, UINT64_C(67108878), 199167, 12345);
+    ck_assert_int_eq(libcc_int_fncc_quantize(&c, &f, &c), LIBCC_OK);
+    expect_hop(&c, 400 * G, 12, 198912, 12300);
+}
+END_TEST
+
+/* The encoder's errors: NULL hop or out and a bad format are
+ * LIBCC_ERR_INVALID_ARG (even with a bad rate too); a rate not in the table
+ * is LIBCC_ERR_BAD_TELEMETRY. out is untouched on every error, also when
+ * it is the hop itself. 40 Gbps is outside the HPCC table, 30 Gbps outside
+ * FNCC's, 0 outside both. */
+START_TEST(test_quantize_errors)
+{
+    static const libcc_int_wire_format bad[5] = {
+        {0, 128, 80}, {3, 128, 80}, {1, 0, 80}, {1, 100, 80}, {1, 128, 0},
+    };
+    const libcc_int_hop s = sentinel();
+    libcc_int_hop h = hop4(100 * G, 1, 128, 80), q = sentinel();
+    ck_assert_int_eq(libcc_int_hpcc_quantize(NULL, NULL, &q), LIBCC_ERR_INVALID_ARG);
+    ck_assert_int_eq(libcc_int_hpcc_quantize(&h, NULL, NULL), LIBCC_ERR_INVALID_ARG);
+    ck_assert_int_eq(libcc_int_fncc_quantize(NULL, NULL, &q), LIBCC_ERR_INVALID_ARG);
+    ck_assert_int_eq(libcc_int_fncc_quantize(&h, NULL, NULL), LIBCC_ERR_INVALID_ARG);
+    ck_assert_mem_eq(&q, &s, sizeof(q));
+    for (unsigned i = 0; i < 5; i++) {
+        ck_assert_int_eq(libcc_int_hpcc_quantize(&h, &bad[i], &q), LIBCC_ERR_INVALID_ARG);
+        ck_assert_int_eq(libcc_int_fncc_quantize(&h, &bad[i], &q), LIBCC_ERR_INVALID_ARG);
+        ck_assert_mem_eq(&q, &s, sizeof(q));
+    }
+
+    static const uint64_t hbad[3] = {0, 40 * G, 100 * G + 1};
+    static const uint64_t fbad[3] = {0, 30 * G, 3200 * G};
+    for (unsigned i = 0; i < 3; i++) {
+        libcc_int_hop hh = hop4(hbad[i], 1, 128, 80), fh = hop4(fbad[i], 1, 128, 128);
+        ck_assert_int_eq(libcc_int_hpcc_quantize(&hh, NULL, &q), LIBCC_ERR_BAD_TELEMETRY);
+        ck_assert_int_eq(libcc_int_fncc_quantize(&fh, NULL, &q), LIBCC_ERR_BAD_TELEMETRY);
+        ck_assert_mem_eq(&q, &s, sizeof(q));
+    }
+    /* 40 Gbps is fine for FNCC (code 3), 100 Gbps + 1 b/s is not. */
+    libcc_int_hop off = hop4(100 * G + 1, 1, 128, 128);
+    ck_assert_int_eq(libcc_int_fncc_quantize(&off, NULL, &q), LIBCC_ERR_BAD_TELEMETRY);
+    ck_assert_mem_eq(&q, &s, sizeof(q));
+
+    /* In place: a refused hop keeps every field, identity included. */
+    libcc_int_hop a = hop4(40 * G, 1001, 1000, 1000);
+    const libcc_int_hop a0 = a;
+    ck_assert_int_eq(libcc_int_hpcc_quantize(&a, NULL, &a), LIBCC_ERR_BAD_TELEMETRY);
+    ck_assert_mem_eq(&a, &a0, sizeof(a));
+    ck_assert_int_eq(libcc_int_fncc_quantize(&a, &bad[1], &a), LIBCC_ERR_INVALID_ARG);
+    ck_assert_mem_eq(&a, &a0, sizeof(a));
+
+    /* Precedence: bad format and bad rate together is the format's error;
+     * a good custom format with a bad rate is the rate's. */
+    libcc_int_wire_format good = {4, 256, 100};
+    libcc_int_hop both = hop4(30 * G, 1, 1, 1);
+    ck_assert_int_eq(libcc_int_hpcc_quantize(&both, &bad[1], &q), LIBCC_ERR_INVALID_ARG);
+    ck_assert_int_eq(libcc_int_fncc_quantize(&both, &bad[1], &q), LIBCC_ERR_INVALID_ARG);
+    ck_assert_int_eq(libcc_int_hpcc_quantize(&both, &good, &q), LIBCC_ERR_BAD_TELEMETRY);
+    ck_assert_int_eq(libcc_int_fncc_quantize(&both, &good, &q), LIBCC_ERR_BAD_TELEMETRY);
+    ck_assert_mem_eq(&q, &s, sizeof(q));
+}
+END_TEST
+
 Suite *int_wire_suite(void)
 {
     Suite *s = suite_create("int_wire");
@@ -743,6 +977,12 @@ Suite *int_wire_suite(void)
     tcase_add_test(tc, test_ts_wrap_boundary);
     tcase_add_test(tc, test_qlen_saturation_boundary);
     tcase_add_test(tc, test_error_precedence);
+    tcase_add_test(tc, test_hpcc_quantize_default);
+    tcase_add_test(tc, test_fncc_quantize_default);
+    tcase_add_test(tc, test_quantize_every_rate);
+    tcase_add_test(tc, test_quantize_custom_format);
+    tcase_add_test(tc, test_quantize_in_place);
+    tcase_add_test(tc, test_quantize_errors);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -211,6 +211,15 @@ LIBCC_API int libcc_int_fncc_encode(const libcc_int_hop *hop, const libcc_int_wi
                                     uint8_t out[8]);
 LIBCC_API int libcc_int_fncc_decode(const uint8_t in[8], const libcc_int_wire_format *fmt,
                                     libcc_int_hop *hop);
+/* decode(encode(hop)) without the bytes: the hop exactly as the wire
+ * carries it. Same errors as *_encode (NULL hop/out or bad fmt:
+ * LIBCC_ERR_INVALID_ARG; rate not in the table: LIBCC_ERR_BAD_TELEMETRY, out
+ * untouched). On success out = what *_decode gives: switch_id and port_id 0.
+ * fmt NULL = default. out may equal hop. */
+LIBCC_API int libcc_int_hpcc_quantize(const libcc_int_hop *hop, const libcc_int_wire_format *fmt,
+                                      libcc_int_hop *out);
+LIBCC_API int libcc_int_fncc_quantize(const libcc_int_hop *hop, const libcc_int_wire_format *fmt,
+                                      libcc_int_hop *out);
 /* A NULL fmt means the format's default. ts_unit_ns and bytes_unit must be
  * powers of two, qlen_unit nonzero (else LIBCC_ERR_INVALID_ARG); see
  * docs/int-telemetry.md. */
