@@ -546,28 +546,12 @@ RoceIntHeader::InitWireList(uint8_t format, libcc_int_list& list)
 bool
 RoceIntHeader::QuantizeHop(uint8_t format, libcc_int_hop& hop)
 {
-    static const IntDecodeSetup hpcc = MakeIntDecodeSetup(false);
-    static const IntDecodeSetup fncc = MakeIntDecodeSetup(true);
-    bool isFncc = format == FORMAT_FNCC;
-    const IntDecodeSetup& s = isFncc ? fncc : hpcc;
-    uint8_t raw[HOP_BYTES];
-    libcc_int_hop out;
-    // The same calls as PushHop and GetList: the hop reads exactly as it
-    // would after a trip through the bytes.
-    int rc = isFncc ? libcc_int_fncc_encode(&hop, nullptr, raw)
-                    : libcc_int_hpcc_encode(&hop, nullptr, raw);
-    if (rc != LIBCC_OK || !s.ok)
-    {
-        return false;
-    }
-    rc = isFncc ? libcc_int_fncc_decode(raw, &s.fmt, &out)
-                : libcc_int_hpcc_decode(raw, &s.fmt, &out);
-    if (rc != LIBCC_OK)
-    {
-        return false;
-    }
-    hop = out;
-    return true;
+    // libcc's quantize is decode(encode(hop)) without the bytes, with the
+    // default units PushHop and GetList use: the hop reads exactly as it
+    // would after a trip through the wire. On error hop is left as it is.
+    int rc = format == FORMAT_FNCC ? libcc_int_fncc_quantize(&hop, nullptr, &hop)
+                                   : libcc_int_hpcc_quantize(&hop, nullptr, &hop);
+    return rc == LIBCC_OK;
 }
 
 bool
