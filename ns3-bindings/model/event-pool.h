@@ -43,19 +43,28 @@ ScheduleReused(uint32_t context, const Time& delay, EventImpl* event)
 template <typename E> class EventPool
 {
   public:
+    EventPool() = default;
+    EventPool(const EventPool&) = delete;
+    EventPool& operator=(const EventPool&) = delete;
+    ~EventPool()
+    {
+        Release(false);
+    }
+
     /// An event not in the simulator's queue; make() creates one if needed.
     template <typename Make> E* Take(Make make)
     {
-        // A ring of the pool's events, oldest first (a power-of-two vector:
-        // a std::deque's push_back/pop_front cost more than the reuse saves).
+        // A ring of the pool's events, oldest first, each holding one
+        // reference of the pool's (raw pointers: ns-3's Ptr has no move, so
+        // rotating Ptrs would cost a Ref and an Unref per frame).
         size_t mask = m_ring.size() - 1;
         if (m_size > 0 && m_ring[m_head]->GetReferenceCount() == 1)
         {
             // The oldest is free: it becomes the newest.
-            E* ev = PeekPointer(m_ring[m_head]);
+            E* ev = m_ring[m_head];
             if (m_size < m_ring.size())
             {
-                m_ring[(m_head + m_size) & mask] = std::move(m_ring[m_head]);
+                m_ring[(m_head + m_size) & mask] = ev;
             }
             m_head = (m_head + 1) & mask;
             return ev;
@@ -65,37 +74,49 @@ template <typename E> class EventPool
             Grow();
             mask = m_ring.size() - 1;
         }
-        Ptr<E> ev = make();
+        Ptr<E> made = make();
+        E* ev = PeekPointer(made);
+        ev->Ref();
         m_ring[(m_head + m_size) & mask] = ev;
         m_size++;
-        return PeekPointer(ev);
+        return ev;
     }
 
     /// Cancel the pending ones (their owner is going away) and let all go.
     void Clear()
     {
+        Release(true);
+    }
+
+  private:
+    void Release(bool cancel)
+    {
         for (size_t i = 0; i < m_size; i++)
         {
-            m_ring[(m_head + i) & (m_ring.size() - 1)]->Cancel();
+            E* ev = m_ring[(m_head + i) & (m_ring.size() - 1)];
+            if (cancel)
+            {
+                ev->Cancel();
+            }
+            ev->Unref();
         }
         m_ring.clear();
         m_head = 0;
         m_size = 0;
     }
 
-  private:
     void Grow()
     {
-        std::vector<Ptr<E>> n(m_ring.empty() ? 8 : m_ring.size() * 2);
+        std::vector<E*> n(m_ring.empty() ? 8 : m_ring.size() * 2);
         for (size_t i = 0; i < m_size; i++)
         {
-            n[i] = std::move(m_ring[(m_head + i) & (m_ring.size() - 1)]);
+            n[i] = m_ring[(m_head + i) & (m_ring.size() - 1)];
         }
         m_ring.swap(n);
         m_head = 0;
     }
 
-    std::vector<Ptr<E>> m_ring;
+    std::vector<E*> m_ring;
     size_t m_head = 0;
     size_t m_size = 0;
 };
