@@ -14,6 +14,7 @@
 // flows took to reach a fair share.
 
 #include "hpcc-format.h"
+#include "libcc-agent.h"
 #include "libcc-config.h"
 #include "libcc-simulator-impl.h"
 #include "rdma-network.h"
@@ -62,7 +63,7 @@ void
 OnFlow0Rate(Watch* w, uint64_t oldv, uint64_t newv)
 {
     (void)oldv;
-    uint64_t now = Simulator::Now().GetNanoSeconds();
+    uint64_t now = LibccNow(); // inline clock (sim-fast.h): called per queue change
     if (now < w->flow1StartNs)
     {
         w->rateAtFlow1 = newv;
@@ -87,7 +88,7 @@ OnQueue(Watch* w, uint32_t port, uint8_t prio, uint64_t bytes)
         total += b;
     }
     w->peak = std::max(w->peak, total);
-    if (Simulator::Now().GetNanoSeconds() >= static_cast<int64_t>(w->flow1StartNs))
+    if (LibccNow() >= w->flow1StartNs)
     {
         w->peakAfter = std::max(w->peakAfter, total);
     }
@@ -97,7 +98,7 @@ void
 SampleWatch(Watch* w, Ptr<SwitchNode> sw, Ptr<RdmaTxQueuePair> f0, Ptr<RdmaTxQueuePair> f1,
             Time interval)
 {
-    uint64_t now = Simulator::Now().GetNanoSeconds();
+    uint64_t now = LibccNow(); // inline clock (sim-fast.h): called per queue change
     if (now >= w->flow1StartNs)
     {
         w->t.push_back(now);

@@ -20,6 +20,7 @@
 #include "libcc/libcc.h"
 
 #include <cstdint>
+#include <ostream>
 
 namespace ns3
 {
@@ -44,12 +45,82 @@ enum RoceEcn : uint8_t
     ROCE_ECN_CE = 3,
 };
 
+/**
+ * An IPv4 address as a RocePacketInfo holds it: the 32 bits, host order,
+ * readable inline (Ipv4Address::Get is a call into ns-3, and a switch reads
+ * both addresses of every frame at every hop). Converts to and from
+ * Ipv4Address, so code and tests use it as one.
+ */
+class RoceAddr
+{
+  public:
+    RoceAddr() = default;
+    RoceAddr(Ipv4Address a) // NOLINT: implicit, stands in for an Ipv4Address
+        : m_bits(a.Get())
+    {
+    }
+    operator Ipv4Address() const // NOLINT: implicit, as above
+    {
+        return Ipv4Address(m_bits);
+    }
+    uint32_t Get() const
+    {
+        return m_bits;
+    }
+
+  private:
+    uint32_t m_bits = 0;
+};
+
+inline bool
+operator==(RoceAddr a, RoceAddr b)
+{
+    return a.Get() == b.Get();
+}
+
+inline bool
+operator!=(RoceAddr a, RoceAddr b)
+{
+    return a.Get() != b.Get();
+}
+
+// Mixed comparisons, exact matches (either conversion would be ambiguous).
+inline bool
+operator==(RoceAddr a, const Ipv4Address& b)
+{
+    return a.Get() == b.Get();
+}
+
+inline bool
+operator==(const Ipv4Address& a, RoceAddr b)
+{
+    return a.Get() == b.Get();
+}
+
+inline bool
+operator!=(RoceAddr a, const Ipv4Address& b)
+{
+    return a.Get() != b.Get();
+}
+
+inline bool
+operator!=(const Ipv4Address& a, RoceAddr b)
+{
+    return a.Get() != b.Get();
+}
+
+inline std::ostream&
+operator<<(std::ostream& os, RoceAddr a)
+{
+    return os << Ipv4Address(a);
+}
+
 /// Every field a RoCEv2 packet can carry; fields a type does not use are ignored.
 struct RocePacketInfo
 {
     RocePktType type = RocePktType::DATA;
-    Ipv4Address src;
-    Ipv4Address dst;
+    RoceAddr src;
+    RoceAddr dst;
     uint16_t sport = 49152; //!< UDP source port: per-QP entropy for ECMP
     uint16_t dport = ROCEV2_UDP_PORT;
     uint8_t prio = 3;            //!< 0..7, DSCP class selector
