@@ -479,42 +479,41 @@ END_TEST
  *   0x10 (bit 36), byte 5 = 0x01 (bit 16), byte 7 = 0x01.
  * Encoding must find each rate's code, and one unit more or less than the
  * rate must be refused. */
+typedef int (*hop_encode_fn)(const libcc_int_hop *, const libcc_int_wire_format *, uint8_t[8]);
+typedef int (*hop_decode_fn)(const uint8_t[8], const libcc_int_wire_format *, libcc_int_hop *);
+
+/* One rate of a format: the hop {rate, ts 1, one tx tick, one qLen tick}
+ * packs to want and decodes back; the rate +-1 has no code. */
+static void check_rate_code(hop_encode_fn enc, hop_decode_fn dec, uint64_t rate, uint64_t qlen_unit,
+                            const uint8_t want[8])
+{
+    libcc_int_hop h = hop4(rate, 1, 128, qlen_unit), d = sentinel();
+    uint8_t w[8];
+    ck_assert_int_eq(enc(&h, NULL, w), LIBCC_OK);
+    ck_assert_mem_eq(w, want, 8);
+    ck_assert_int_eq(dec(want, NULL, &d), LIBCC_OK);
+    ck_assert_uint_eq(d.bandwidth_bps, rate);
+    ck_assert_uint_eq(d.ts_ns, 1);
+    ck_assert_uint_eq(d.tx_bytes, 128);
+    ck_assert_uint_eq(d.qlen_bytes, qlen_unit);
+    h.bandwidth_bps = rate - 1;
+    ck_assert_int_eq(enc(&h, NULL, w), LIBCC_ERR_BAD_TELEMETRY);
+    h.bandwidth_bps = rate + 1;
+    ck_assert_int_eq(enc(&h, NULL, w), LIBCC_ERR_BAD_TELEMETRY);
+}
+
 START_TEST(test_every_rate_code_packed)
 {
     static const uint64_t hrate[5] = {25 * G, 50 * G, 100 * G, 200 * G, 400 * G};
     for (unsigned c = 0; c < 5; c++) {
         const uint8_t want[8] = {(uint8_t)(c << 5), 0, 0, 0x20, 0, 0x02, 0, 0x01};
-        libcc_int_hop h = hop4(hrate[c], 1, 128, 80), d = sentinel();
-        uint8_t w[8];
-        ck_assert_int_eq(libcc_int_hpcc_encode(&h, NULL, w), LIBCC_OK);
-        ck_assert_mem_eq(w, want, 8);
-        ck_assert_int_eq(libcc_int_hpcc_decode(want, NULL, &d), LIBCC_OK);
-        ck_assert_uint_eq(d.bandwidth_bps, hrate[c]);
-        ck_assert_uint_eq(d.ts_ns, 1);
-        ck_assert_uint_eq(d.tx_bytes, 128);
-        ck_assert_uint_eq(d.qlen_bytes, 80);
-        h.bandwidth_bps = hrate[c] - 1;
-        ck_assert_int_eq(libcc_int_hpcc_encode(&h, NULL, w), LIBCC_ERR_BAD_TELEMETRY);
-        h.bandwidth_bps = hrate[c] + 1;
-        ck_assert_int_eq(libcc_int_hpcc_encode(&h, NULL, w), LIBCC_ERR_BAD_TELEMETRY);
+        check_rate_code(libcc_int_hpcc_encode, libcc_int_hpcc_decode, hrate[c], 80, want);
     }
     static const uint64_t frate[10] = {0,       10 * G,  25 * G,  40 * G,  50 * G,
                                        100 * G, 200 * G, 400 * G, 800 * G, 1600 * G};
     for (unsigned c = 1; c <= 9; c++) {
         const uint8_t want[8] = {(uint8_t)(c << 4), 0, 0, 0x10, 0, 0x01, 0, 0x01};
-        libcc_int_hop h = hop4(frate[c], 1, 128, 128), d = sentinel();
-        uint8_t w[8];
-        ck_assert_int_eq(libcc_int_fncc_encode(&h, NULL, w), LIBCC_OK);
-        ck_assert_mem_eq(w, want, 8);
-        ck_assert_int_eq(libcc_int_fncc_decode(want, NULL, &d), LIBCC_OK);
-        ck_assert_uint_eq(d.bandwidth_bps, frate[c]);
-        ck_assert_uint_eq(d.ts_ns, 1);
-        ck_assert_uint_eq(d.tx_bytes, 128);
-        ck_assert_uint_eq(d.qlen_bytes, 128);
-        h.bandwidth_bps = frate[c] - 1;
-        ck_assert_int_eq(libcc_int_fncc_encode(&h, NULL, w), LIBCC_ERR_BAD_TELEMETRY);
-        h.bandwidth_bps = frate[c] + 1;
-        ck_assert_int_eq(libcc_int_fncc_encode(&h, NULL, w), LIBCC_ERR_BAD_TELEMETRY);
+        check_rate_code(libcc_int_fncc_encode, libcc_int_fncc_decode, frate[c], 128, want);
     }
 }
 END_TEST

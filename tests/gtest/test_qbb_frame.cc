@@ -97,14 +97,11 @@ struct VerifyWireScope
     }
 };
 
+/// A hop with switch and port ids, which the wire does not carry.
 libcc_int_hop
-Hop(uint64_t bw, uint64_t ts, uint64_t tx, uint64_t q)
+HopWithIds(uint64_t bw, uint64_t ts, uint64_t tx, uint64_t q)
 {
-    libcc_int_hop h{};
-    h.bandwidth_bps = bw;
-    h.ts_ns = ts;
-    h.tx_bytes = tx;
-    h.qlen_bytes = q;
+    libcc_int_hop h = Hop(bw, ts, tx, q);
     h.switch_id = 7;
     h.port_id = 3;
     return h;
@@ -195,8 +192,6 @@ TEST(QbbFrameWireCheck, AFieldTheWireCannotHoldIsAMismatch)
     withInt->roce.hasInt = true;
     RoceIntHeader::InitWireList(RoceIntHeader::FORMAT_HPCC, withInt->roce.ints);
     withInt->roce.ints.hop[0] = Hop(G100, (1ull << 24) + 5, 0, 0);
-    withInt->roce.ints.hop[0].switch_id = 0;
-    withInt->roce.ints.hop[0].port_id = 0;
     withInt->roce.ints.n_hops = 1;
     withInt->ipBytes = 1056 + 2 + 8; // INT header base 2 + one 8-byte hop
     src.q.push_back(std::move(withInt));
@@ -286,7 +281,7 @@ TEST(RoceIntQuantize, HopReadsAsTheWireKeepsIt)
 {
     // HPCC format (docs/int-telemetry.md): ts in 1 ns units, 24 bits (wraps);
     // txBytes in 128-byte units; qLen in 80-byte units; no ids on the wire.
-    libcc_int_hop h = Hop(G100, (1ull << 24) + 5, 1000, 1000);
+    libcc_int_hop h = HopWithIds(G100, (1ull << 24) + 5, 1000, 1000);
     ASSERT_TRUE(RoceIntHeader::QuantizeHop(RoceIntHeader::FORMAT_HPCC, h));
     EXPECT_EQ(h.bandwidth_bps, G100);
     EXPECT_EQ(h.ts_ns, 5u);        // 2^24 + 5 mod 2^24
@@ -295,12 +290,12 @@ TEST(RoceIntQuantize, HopReadsAsTheWireKeepsIt)
     EXPECT_EQ(h.switch_id, 0u);
     EXPECT_EQ(h.port_id, 0u);
     // FNCC format: qLen in 128-byte units, and a rate table with 10 Gbps.
-    libcc_int_hop f = Hop(10000000000ull, 5, 1000, 1000);
+    libcc_int_hop f = HopWithIds(10000000000ull, 5, 1000, 1000);
     ASSERT_TRUE(RoceIntHeader::QuantizeHop(RoceIntHeader::FORMAT_FNCC, f));
     EXPECT_EQ(f.qlen_bytes, 896u);
     EXPECT_EQ(f.bandwidth_bps, 10000000000ull);
     // 10 Gbps has no HPCC rate code: refused, hop unchanged.
-    libcc_int_hop bad = Hop(10000000000ull, 5, 1000, 1000);
+    libcc_int_hop bad = HopWithIds(10000000000ull, 5, 1000, 1000);
     EXPECT_FALSE(RoceIntHeader::QuantizeHop(RoceIntHeader::FORMAT_HPCC, bad));
     EXPECT_EQ(bad.qlen_bytes, 1000u);
     EXPECT_EQ(bad.switch_id, 7u);

@@ -3,6 +3,7 @@
 // RoCEv2 packet codec: sizes from the documented layouts, round trips, the
 // switch's raw-byte key, ECN and INT rewriting, and bad inputs.
 #include "rocev2-packet.h"
+#include "test_qbb_util.h"
 
 #include "ns3/ipv4-header.h"
 #include "ns3/udp-header.h"
@@ -10,20 +11,10 @@
 #include <gtest/gtest.h>
 
 using namespace ns3;
+using qbbtest::Hop;
 
 namespace
 {
-
-libcc_int_hop
-Hop(uint64_t bps, uint64_t ts, uint64_t tx, uint64_t q)
-{
-    libcc_int_hop h{};
-    h.bandwidth_bps = bps;
-    h.ts_ns = ts;
-    h.tx_bytes = tx;
-    h.qlen_bytes = q;
-    return h;
-}
 
 // The packet as ns-3's header classes (and ours) serialize it, one object
 // per header: RoceBuild writes raw bytes and must produce exactly these.

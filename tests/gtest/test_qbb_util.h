@@ -125,6 +125,18 @@ MakeAck(const char* src, const char* dst, uint16_t sport, uint8_t prio = 3,
     return RoceBuild(i);
 }
 
+/// An INT hop with the four fields the wire carries (ids 0).
+inline libcc_int_hop
+Hop(uint64_t bps, uint64_t ts, uint64_t tx, uint64_t q)
+{
+    libcc_int_hop h{};
+    h.bandwidth_bps = bps;
+    h.ts_ns = ts;
+    h.tx_bytes = tx;
+    h.qlen_bytes = q;
+    return h;
+}
+
 /// Picoseconds as a Time (the runner uses PS resolution).
 inline Time
 Ps(int64_t ps)
