@@ -166,6 +166,7 @@ RdmaNic::Setup(Ptr<Node> node, Ptr<QbbNetDevice> dev, Ipv4Address ip)
     m_node = node;
     m_dev = dev;
     m_ip = ip;
+    m_ipBits = RoceAddr(ip);
     dev->SetEgressSource(this);
     dev->SetFrameReceiver(this);
 }
@@ -321,8 +322,8 @@ RdmaNic::FillFlowFields(RocePacketInfo& info, RocePktType type, const RdmaFlowPa
                         const RdmaTxQueuePair& qp) const
 {
     info.type = type;
-    info.src = m_ip;
-    info.dst = Ipv4Address(f.dstIp);
+    info.src = m_ipBits;
+    info.dst = RoceAddr(f.dstIp);
     info.sport = f.sport;
     info.prio = f.prio;
     info.ecn = ROCE_ECN_ECT0;
@@ -335,8 +336,8 @@ void
 RdmaNic::FillControlFields(RocePacketInfo& info, RocePktType type, const RdmaRxQueuePair& rx) const
 {
     info.type = type;
-    info.src = m_ip;
-    info.dst = Ipv4Address(rx.flow.srcIp);
+    info.src = m_ipBits;
+    info.dst = RoceAddr(rx.flow.srcIp);
     info.sport = rx.flow.sport;
     info.prio = m_ackPrio;
     info.ecn = ROCE_ECN_NOT_ECT;

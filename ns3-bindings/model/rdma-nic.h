@@ -154,6 +154,7 @@ class RdmaNic : public Object, public QbbEgressSource, public QbbFrameReceiver
     Ptr<Node> m_node;
     Ptr<QbbNetDevice> m_dev;
     Ipv4Address m_ip;
+    RoceAddr m_ipBits; ///< m_ip as frames carry it (no call into ns-3 per packet)
     Ptr<LibccConfig> m_cc;
     std::unique_ptr<LibccNp> m_np;
     uint32_t m_npCapacity;

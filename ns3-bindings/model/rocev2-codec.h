@@ -59,6 +59,11 @@ class RoceAddr
         : m_bits(a.Get())
     {
     }
+    /// From the 32 bits, host order (what Ipv4Address(uint32_t) takes).
+    explicit RoceAddr(uint32_t bits)
+        : m_bits(bits)
+    {
+    }
     operator Ipv4Address() const // NOLINT: implicit, as above
     {
         return Ipv4Address(m_bits);

@@ -764,7 +764,7 @@ SwitchNode::ReceiveFrame(QbbNetDevice* dev, QbbFramePtr f)
     {
         EnsureSetup();
     }
-    uint32_t in = dev->GetIfIndex();
+    uint32_t in = dev->QbbNetDevice::GetIfIndex(); // not virtual: dev is ours
     // Bytes from a Packet-based sender go on as header fields from here; a
     // packet that does not parse as RoCEv2 is forwarded as it is (by its
     // IPv4 5-tuple; never INT-stamped).
