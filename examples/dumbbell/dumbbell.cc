@@ -63,7 +63,7 @@ void
 OnFlow0Rate(Watch* w, uint64_t oldv, uint64_t newv)
 {
     (void)oldv;
-    uint64_t now = LibccNow(); // inline clock (sim-fast.h): called per queue change
+    uint64_t now = LibccNow(); // inline clock (sim-fast.h): called per rate change
     if (now < w->flow1StartNs)
     {
         w->rateAtFlow1 = newv;
@@ -98,7 +98,7 @@ void
 SampleWatch(Watch* w, Ptr<SwitchNode> sw, Ptr<RdmaTxQueuePair> f0, Ptr<RdmaTxQueuePair> f1,
             Time interval)
 {
-    uint64_t now = LibccNow(); // inline clock (sim-fast.h): called per queue change
+    uint64_t now = LibccNow();
     if (now >= w->flow1StartNs)
     {
         w->t.push_back(now);
