@@ -26,12 +26,19 @@ namespace ns3
  * building an EventId nobody keeps.
  */
 inline void
-ScheduleReused(uint32_t context, const Time& delay, EventImpl* event)
+ScheduleReusedSteps(uint32_t context, int64_t delaySteps, EventImpl* event)
 {
     event->Ref();
     // Inline insert under LibccSimulatorImpl (sim-fast.h): this is the
     // per-frame schedule of channels, NICs and devices.
-    SimScheduleWithContext(context, delay.GetTimeStep(), event);
+    SimScheduleWithContext(context, delaySteps, event);
+}
+
+/// ScheduleReusedSteps with the delay as a Time.
+inline void
+ScheduleReused(uint32_t context, const Time& delay, EventImpl* event)
+{
+    ScheduleReusedSteps(context, delay.GetTimeStep(), event);
 }
 
 /**

@@ -75,7 +75,7 @@ QbbChannel::GetPeer(Ptr<const QbbNetDevice> self) const
 }
 
 void
-QbbChannel::Transmit(QbbFramePtr frame, const QbbNetDevice* src, Time txTime)
+QbbChannel::Transmit(QbbFramePtr frame, const QbbNetDevice* src, int64_t txSteps)
 {
     if (m_nDevices < 2)
     {
@@ -100,7 +100,7 @@ QbbChannel::Transmit(QbbFramePtr frame, const QbbNetDevice* src, Time txTime)
     RxEvent* ev = m_rxPool[d].Take([] { return Create<RxEvent>(); });
     ev->m_dst = PeekPointer(dst);
     ev->m_frame = std::move(frame);
-    ScheduleReused(context, txTime + m_delay, ev);
+    ScheduleReusedSteps(context, txSteps + m_delay.GetTimeStep(), ev);
 }
 
 void

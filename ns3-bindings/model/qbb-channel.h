@@ -32,7 +32,8 @@ class QbbChannel : public Channel
      * the peer receives it txTime + Delay from now. The Ethernet framing is
      * not carried in the frame (it is line time only).
      */
-    void Transmit(QbbFramePtr frame, const QbbNetDevice* src, Time txTime);
+    /// txSteps: the frame's line time in simulator time steps.
+    void Transmit(QbbFramePtr frame, const QbbNetDevice* src, int64_t txSteps);
     /// Frames checked by VerifyWireFormat, and those whose fields did not survive their bytes.
     uint64_t GetWireChecks() const;
     uint64_t GetWireMismatches() const;

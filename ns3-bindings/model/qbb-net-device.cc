@@ -294,7 +294,7 @@ QbbNetDevice::ScheduleTxDone(int64_t now)
     }
     m_txDonePending = true;
     m_txDoneEvents++;
-    ScheduleReused(SimContext(), TimeStep(m_txEnd - now), PeekPointer(m_txDone));
+    ScheduleReusedSteps(SimContext(), m_txEnd - now, PeekPointer(m_txDone));
 }
 
 void
@@ -418,21 +418,23 @@ QbbNetDevice::StartFrame(QbbFramePtr frame, uint32_t wireBytes, int64_t now)
         m_txCarry = 0;
     }
     uint64_t bits = static_cast<uint64_t>(wireBytes) * 8;
-    Time txTime;
+    // Steps, not a Time: Time objects check ns-3's marking flag on every
+    // construction and destruction, and this runs per frame.
+    int64_t txSteps;
     if (bits <= m_maxBits64)
     {
         // Any frame at ps resolution: a 64-bit division, not a 128-bit library call.
         uint64_t num = bits * m_stepsPerSecond + m_txCarry;
-        txTime = TimeStep(num / rate);
+        txSteps = static_cast<int64_t>(num / rate);
         m_txCarry = num % rate;
     }
     else
     {
         unsigned __int128 num = static_cast<unsigned __int128>(bits) * m_stepsPerSecond + m_txCarry;
-        txTime = TimeStep(static_cast<uint64_t>(num / rate));
+        txSteps = static_cast<int64_t>(num / rate);
         m_txCarry = static_cast<uint64_t>(num % rate);
     }
-    m_txEnd = now + txTime.GetTimeStep();
+    m_txEnd = now + txSteps;
 
     m_txBytes += wireBytes;
     m_txPackets++;
@@ -450,7 +452,7 @@ QbbNetDevice::StartFrame(QbbFramePtr frame, uint32_t wireBytes, int64_t now)
             m_txTrace(eth);
         }
     }
-    m_channel->Transmit(std::move(frame), this, txTime);
+    m_channel->Transmit(std::move(frame), this, txSteps);
     if (!m_pfcQueue.empty() || (m_source && m_source->HasPending()))
     {
         ScheduleTxDone(now);
