@@ -21,20 +21,20 @@ namespace ns3
 {
 
 /// ns time as libcc wants it, whatever the simulator's time resolution
-/// (tests run with ps resolution). The clock comes from SimNowStep (inline
-/// under LibccSimulatorImpl: called per packet) and is converted by Time, so
-/// the result is Simulator::Now().GetNanoSeconds()'s to the step.
+/// (tests run with ps resolution). SimNowNs is inline under
+/// LibccSimulatorImpl (called per packet) and converts as Time does, so the
+/// result is Simulator::Now().GetNanoSeconds()'s to the step.
 inline uint64_t
 LibccNow()
 {
-    return static_cast<uint64_t>(TimeStep(SimNowStep()).GetNanoSeconds());
+    return static_cast<uint64_t>(SimNowNs());
 }
 
 /// Now in ps (the NIC paces in ps so rounding never costs throughput).
 inline uint64_t
 NowPs()
 {
-    return static_cast<uint64_t>(TimeStep(SimNowStep()).GetPicoSeconds());
+    return static_cast<uint64_t>(SimNowPs());
 }
 
 /// One flow's Reaction Point. Not copyable; lives as long as its queue pair.

@@ -173,6 +173,24 @@ LibccSimulatorImpl::PopMin()
 }
 
 void
+LibccSimulatorImpl::UnitConv::Set(Time::Unit unit)
+{
+    // One unit in steps (>= 1 when the resolution is as fine or finer),
+    // else one step in units.
+    int64_t stepsPerUnit = Time::FromInteger(1, unit).GetTimeStep();
+    if (stepsPerUnit >= 1)
+    {
+        mul = 1;
+        div = stepsPerUnit;
+    }
+    else
+    {
+        mul = TimeStep(1).ToInteger(unit);
+        div = 1;
+    }
+}
+
+void
 LibccSimulatorImpl::Run()
 {
     // Restored, not cleared, on the way out: a Run() nested in an event of
@@ -186,6 +204,8 @@ LibccSimulatorImpl::Run()
             s_running = outer;
         }
     } guard{s_running};
+    m_ns.Set(Time::NS);
+    m_ps.Set(Time::PS);
     s_running = this;
     m_stop = false;
     while (m_size != 0 && !m_stop)

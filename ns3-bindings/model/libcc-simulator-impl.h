@@ -93,6 +93,19 @@ class LibccSimulatorImpl final : public SimulatorImpl
         return static_cast<int64_t>(m_currentTs);
     }
 
+    /// Now().GetNanoSeconds() / GetPicoSeconds() without a Time (whose
+    /// construction and destruction check ns-3's marking flag): the same
+    /// truncating conversion by the resolution's factor, worked out when
+    /// Run() starts (the resolution is fixed by then).
+    int64_t NowNs() const
+    {
+        return m_ns.Convert(static_cast<int64_t>(m_currentTs));
+    }
+    int64_t NowPs() const
+    {
+        return m_ps.Convert(static_cast<int64_t>(m_currentTs));
+    }
+
     /// GetContext(), non-virtual.
     uint32_t CurrentContext() const
     {
@@ -171,6 +184,21 @@ class LibccSimulatorImpl final : public SimulatorImpl
     void SiftDown(size_t i, Entry e);
 
     static LibccSimulatorImpl* s_running; ///< See Running()
+
+    /// Steps -> one unit, as Time::ToInteger does it: a multiply (coarser
+    /// resolution than the unit) or a truncating divide (finer).
+    struct UnitConv
+    {
+        int64_t mul = 1;
+        int64_t div = 1;
+        void Set(Time::Unit unit);
+        int64_t Convert(int64_t steps) const
+        {
+            return div == 1 ? steps * mul : steps / div;
+        }
+    };
+    UnitConv m_ns;
+    UnitConv m_ps;
 
     /// 4-ary min-heap in m_heap[0, m_size): children of i are 4i+1..4i+4.
     /// The vector only grows (its size is the capacity), so an insert is a

@@ -45,6 +45,30 @@ SimNowStep()
     return Simulator::Now().GetTimeStep();
 }
 
+/// Simulator::Now().GetNanoSeconds(), without a Time on the fast path.
+inline int64_t
+SimNowNs()
+{
+    LibccSimulatorImpl* impl = LibccSimulatorImpl::Running();
+    if (__builtin_expect(impl != nullptr, 1))
+    {
+        return impl->NowNs();
+    }
+    return Simulator::Now().GetNanoSeconds();
+}
+
+/// Simulator::Now().GetPicoSeconds(), without a Time on the fast path.
+inline int64_t
+SimNowPs()
+{
+    LibccSimulatorImpl* impl = LibccSimulatorImpl::Running();
+    if (__builtin_expect(impl != nullptr, 1))
+    {
+        return impl->NowPs();
+    }
+    return Simulator::Now().GetPicoSeconds();
+}
+
 /// Simulator::Now(), for callers that want a Time: one inline load.
 inline Time
 SimNow()
