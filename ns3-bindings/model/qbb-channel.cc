@@ -3,6 +3,7 @@
 
 #include "qbb-net-device.h"
 #include "rocev2-packet.h"
+#include "sim-fast.h"
 
 #include "ns3/boolean.h"
 #include "ns3/node.h"
@@ -17,14 +18,21 @@ NS_OBJECT_ENSURE_REGISTERED(QbbChannel);
 class QbbChannel::RxEvent : public EventImpl
 {
   public:
-    QbbNetDevice* m_dst = nullptr; //!< raw: pending events never outlive the run
-    QbbFramePtr m_frame;
+    RxEvent(QbbChannel* ch, uint32_t d)
+        : m_ch(ch)
+        , m_d(d)
+    {
+    }
 
   protected:
     void Notify() override
     {
-        m_dst->ReceiveFrame(std::move(m_frame));
+        m_ch->Arrive(m_d);
     }
+
+  private:
+    QbbChannel* m_ch; //!< raw: DoDispose cancels a pending event
+    uint32_t m_d;
 };
 
 TypeId
@@ -97,10 +105,63 @@ QbbChannel::Transmit(QbbFramePtr frame, const QbbNetDevice* src, int64_t txSteps
     {
         VerifyWire(*frame);
     }
-    RxEvent* ev = m_rxPool[d].Take([] { return Create<RxEvent>(); });
-    ev->m_dst = PeekPointer(dst);
-    ev->m_frame = std::move(frame);
-    ScheduleReusedSteps(context, txSteps + m_delay.GetTimeStep(), ev);
+    Direction& dir = m_dir[d];
+    if (dir.size == dir.ring.size())
+    {
+        std::vector<InFlight> n(dir.ring.empty() ? 16 : dir.ring.size() * 2);
+        for (size_t i = 0; i < dir.size; i++)
+        {
+            n[i] = dir.ring[(dir.head + i) & (dir.ring.size() - 1)];
+        }
+        dir.ring.swap(n);
+        dir.head = 0;
+    }
+    int64_t delay = txSteps + m_delay.GetTimeStep();
+    dir.ring[(dir.head + dir.size) & (dir.ring.size() - 1)] = {frame.release(),
+                                                               SimNowStep() + delay};
+    if (dir.size++ == 0)
+    {
+        if (!dir.event)
+        {
+            dir.event = Create<RxEvent>(this, d);
+        }
+        ScheduleReusedSteps(context, delay, PeekPointer(dir.event));
+    }
+}
+
+void
+QbbChannel::Arrive(uint32_t d)
+{
+    Direction& dir = m_dir[d];
+    QbbFramePtr frame(dir.ring[dir.head].frame);
+    dir.head = (dir.head + 1) & (dir.ring.size() - 1);
+    if (--dir.size > 0)
+    {
+        // The next frame's arrival, in the context of the same receiver.
+        ScheduleReusedSteps(m_ctx[d], dir.ring[dir.head].arrival - SimNowStep(),
+                            PeekPointer(dir.event));
+    }
+    m_dev[d]->ReceiveFrame(std::move(frame));
+}
+
+void
+QbbChannel::ClearInFlight()
+{
+    for (Direction& dir : m_dir)
+    {
+        if (dir.event)
+        {
+            dir.event->Cancel();
+            dir.event = nullptr;
+        }
+        for (size_t i = 0; i < dir.size; i++)
+        {
+            QbbFramePtr drop(dir.ring[(dir.head + i) & (dir.ring.size() - 1)].frame);
+        }
+        dir.ring.clear();
+        dir.head = 0;
+        dir.size = 0;
+    }
 }
 
 void
@@ -158,8 +219,7 @@ QbbChannel::DoDispose()
     m_nDevices = 0;
     m_ctxKnown[0] = false;
     m_ctxKnown[1] = false;
-    m_rxPool[0].Clear();
-    m_rxPool[1].Clear();
+    ClearInFlight();
     Channel::DoDispose();
 }
 

@@ -13,6 +13,8 @@
 #include "ns3/nstime.h"
 #include "ns3/ptr.h"
 
+#include <vector>
+
 namespace ns3
 {
 
@@ -59,11 +61,30 @@ class QbbChannel : public Channel
     /// instead of through two Ptr copies and a virtual call per frame.
     uint32_t m_ctx[2] = {0, 0};
     bool m_ctxKnown[2] = {false, false};
-    /// Receive events per direction, reused once they have fired instead of
-    /// one allocated and freed per frame. Frames of one direction arrive in
-    /// the order they were sent, so the oldest is the first to be free.
+    /**
+     * Frames in flight per direction, oldest first, and one arrival event
+     * per direction for the oldest. A direction's frames arrive in the
+     * order they were sent, so only the next arrival needs to be in the
+     * simulator's queue: the queue holds a handful of events instead of one
+     * per frame on every wire, and each pop is cheaper. The event of the
+     * next frame is scheduled when the one before it arrives.
+     */
+    struct InFlight
+    {
+        QbbFrame* frame; //!< owned (a released QbbFramePtr)
+        int64_t arrival; //!< time step its last bit arrives
+    };
     class RxEvent;
-    EventPool<RxEvent> m_rxPool[2];
+    struct Direction
+    {
+        std::vector<InFlight> ring; //!< power-of-two size
+        size_t head = 0;
+        size_t size = 0;
+        Ptr<RxEvent> event;
+    };
+    void Arrive(uint32_t d);
+    void ClearInFlight();
+    Direction m_dir[2];
 };
 
 } // namespace ns3
