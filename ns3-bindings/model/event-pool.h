@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
 //
 // Event objects scheduled again and again instead of one allocated and freed
-// per use (a frame's arrival, a pacing wake-up, a frame's end): the per-packet
-// path allocates nothing beyond ns-3's Packet.
+// per use (a channel direction's next arrival, a pacing wake-up, a frame's
+// end): the per-packet path allocates nothing once warm.
 #ifndef EVENT_POOL_H
 #define EVENT_POOL_H
 
