@@ -6,6 +6,7 @@
 #ifndef EVENT_POOL_H
 #define EVENT_POOL_H
 
+#include "fifo-ring.h"
 #include "sim-fast.h"
 
 #include "ns3/event-impl.h"
@@ -14,7 +15,6 @@
 #include "ns3/simulator.h"
 
 #include <cstdint>
-#include <vector>
 
 namespace ns3
 {
@@ -61,31 +61,20 @@ template <typename E> class EventPool
     /// An event not in the simulator's queue; make() creates one if needed.
     template <typename Make> E* Take(Make make)
     {
-        // A ring of the pool's events, oldest first, each holding one
-        // reference of the pool's (raw pointers: ns-3's Ptr has no move, so
-        // rotating Ptrs would cost a Ref and an Unref per frame).
-        size_t mask = m_ring.size() - 1;
-        if (m_size > 0 && m_ring[m_head]->GetReferenceCount() == 1)
+        // The pool's events, oldest first, each holding one reference of the
+        // pool's (raw pointers: ns-3's Ptr has no move, so rotating Ptrs
+        // would cost a Ref and an Unref per use).
+        if (!m_events.Empty() && m_events.Front()->GetReferenceCount() == 1)
         {
             // The oldest is free: it becomes the newest.
-            E* ev = m_ring[m_head];
-            if (m_size < m_ring.size())
-            {
-                m_ring[(m_head + m_size) & mask] = ev;
-            }
-            m_head = (m_head + 1) & mask;
+            E* ev = m_events.Pop();
+            m_events.Push(ev);
             return ev;
-        }
-        if (m_size == m_ring.size())
-        {
-            Grow();
-            mask = m_ring.size() - 1;
         }
         Ptr<E> made = make();
         E* ev = PeekPointer(made);
         ev->Ref();
-        m_ring[(m_head + m_size) & mask] = ev;
-        m_size++;
+        m_events.Push(ev);
         return ev;
     }
 
@@ -98,34 +87,19 @@ template <typename E> class EventPool
   private:
     void Release(bool cancel)
     {
-        for (size_t i = 0; i < m_size; i++)
+        while (!m_events.Empty())
         {
-            E* ev = m_ring[(m_head + i) & (m_ring.size() - 1)];
+            E* ev = m_events.Pop();
             if (cancel)
             {
                 ev->Cancel();
             }
             ev->Unref();
         }
-        m_ring.clear();
-        m_head = 0;
-        m_size = 0;
+        m_events.Clear();
     }
 
-    void Grow()
-    {
-        std::vector<E*> n(m_ring.empty() ? 8 : m_ring.size() * 2);
-        for (size_t i = 0; i < m_size; i++)
-        {
-            n[i] = m_ring[(m_head + i) & (m_ring.size() - 1)];
-        }
-        m_ring.swap(n);
-        m_head = 0;
-    }
-
-    std::vector<E*> m_ring;
-    size_t m_head = 0;
-    size_t m_size = 0;
+    FifoRing<E*> m_events;
 };
 
 } // namespace ns3

@@ -106,20 +106,10 @@ QbbChannel::Transmit(QbbFramePtr frame, const QbbNetDevice* src, int64_t txSteps
         VerifyWire(*frame);
     }
     Direction& dir = m_dir[d];
-    if (dir.size == dir.ring.size())
-    {
-        std::vector<InFlight> n(dir.ring.empty() ? 16 : dir.ring.size() * 2);
-        for (size_t i = 0; i < dir.size; i++)
-        {
-            n[i] = dir.ring[(dir.head + i) & (dir.ring.size() - 1)];
-        }
-        dir.ring.swap(n);
-        dir.head = 0;
-    }
     int64_t delay = txSteps + m_delay.GetTimeStep();
-    dir.ring[(dir.head + dir.size) & (dir.ring.size() - 1)] = {frame.release(),
-                                                               SimNowStep() + delay};
-    if (dir.size++ == 0)
+    bool idle = dir.frames.Empty();
+    dir.frames.Push({frame.release(), SimNowStep() + delay});
+    if (idle)
     {
         if (!dir.event)
         {
@@ -133,12 +123,11 @@ void
 QbbChannel::Arrive(uint32_t d)
 {
     Direction& dir = m_dir[d];
-    QbbFramePtr frame(dir.ring[dir.head].frame);
-    dir.head = (dir.head + 1) & (dir.ring.size() - 1);
-    if (--dir.size > 0)
+    QbbFramePtr frame(dir.frames.Pop().frame);
+    if (!dir.frames.Empty())
     {
         // The next frame's arrival, in the context of the same receiver.
-        ScheduleReusedSteps(m_ctx[d], dir.ring[dir.head].arrival - SimNowStep(),
+        ScheduleReusedSteps(m_ctx[d], dir.frames.Front().arrival - SimNowStep(),
                             PeekPointer(dir.event));
     }
     m_dev[d]->ReceiveFrame(std::move(frame));
@@ -154,13 +143,10 @@ QbbChannel::ClearInFlight()
             dir.event->Cancel();
             dir.event = nullptr;
         }
-        for (size_t i = 0; i < dir.size; i++)
+        while (!dir.frames.Empty())
         {
-            QbbFramePtr drop(dir.ring[(dir.head + i) & (dir.ring.size() - 1)].frame);
+            QbbFramePtr drop(dir.frames.Pop().frame); // back to the pool
         }
-        dir.ring.clear();
-        dir.head = 0;
-        dir.size = 0;
     }
 }
 

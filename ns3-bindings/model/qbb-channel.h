@@ -7,13 +7,12 @@
 #define QBB_CHANNEL_H
 
 #include "event-pool.h"
+#include "fifo-ring.h"
 #include "qbb-frame.h"
 
 #include "ns3/channel.h"
 #include "ns3/nstime.h"
 #include "ns3/ptr.h"
-
-#include <vector>
 
 namespace ns3
 {
@@ -71,15 +70,13 @@ class QbbChannel : public Channel
      */
     struct InFlight
     {
-        QbbFrame* frame; //!< owned (a released QbbFramePtr)
-        int64_t arrival; //!< time step its last bit arrives
+        QbbFrame* frame = nullptr; //!< owned (a released QbbFramePtr)
+        int64_t arrival = 0;       //!< time step its last bit arrives
     };
     class RxEvent;
     struct Direction
     {
-        std::vector<InFlight> ring; //!< power-of-two size
-        size_t head = 0;
-        size_t size = 0;
+        FifoRing<InFlight> frames;
         Ptr<RxEvent> event;
     };
     void Arrive(uint32_t d);

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 #include "switch-node.h"
 
+#include "fifo-ring.h"
 #include "libcc-agent.h"
 #include "qbb-channel.h"
 #include "rocev2-packet.h"
@@ -118,53 +119,6 @@ class SwitchNode::Port : public QbbEgressSource
         int8_t intHops = -1; //!< RoceFlowKey::intHops
     };
 
-    /// FIFO on a power-of-two ring that only grows: no allocation once warm.
-    class Ring
-    {
-      public:
-        bool Empty() const
-        {
-            return m_size == 0;
-        }
-        void Push(Entry&& e)
-        {
-            if (m_size == m_buf.size())
-            {
-                Grow();
-            }
-            m_buf[(m_head + m_size) & (m_buf.size() - 1)] = std::move(e);
-            m_size++;
-        }
-        Entry Pop()
-        {
-            Entry e = std::move(m_buf[m_head]);
-            m_head = (m_head + 1) & (m_buf.size() - 1);
-            m_size--;
-            return e;
-        }
-        void Clear()
-        {
-            m_buf.clear();
-            m_head = 0;
-            m_size = 0;
-        }
-
-      private:
-        void Grow()
-        {
-            std::vector<Entry> n(m_buf.empty() ? 16 : m_buf.size() * 2);
-            for (size_t i = 0; i < m_size; i++)
-            {
-                n[i] = std::move(m_buf[(m_head + i) & (m_buf.size() - 1)]);
-            }
-            m_buf.swap(n);
-            m_head = 0;
-        }
-        std::vector<Entry> m_buf;
-        size_t m_head = 0;
-        size_t m_size = 0;
-    };
-
     Port(SwitchNode* sw, uint32_t index, Ptr<QbbNetDevice> dev)
         : m_sw(sw)
         , m_index(index)
@@ -190,7 +144,7 @@ class SwitchNode::Port : public QbbEgressSource
     SwitchNode* m_sw;
     uint32_t m_index;
     Ptr<QbbNetDevice> m_dev;
-    std::array<std::array<Ring, 2>, QBB_N_PRIO> m_q;
+    std::array<std::array<FifoRing<Entry>, 2>, QBB_N_PRIO> m_q;
     std::array<uint64_t, QBB_N_PRIO> m_bytes{};
     uint64_t m_total = 0;
     uint8_t m_rrNext = 0;

@@ -1,0 +1,88 @@
+// SPDX-License-Identifier: GPL-2.0-only
+//
+// FifoRing: a FIFO on a power-of-two ring that only grows, so the per-packet
+// queues of the fabric (switch egress queues, a channel's frames in flight,
+// reused events) allocate nothing once warm, unlike std::deque's blocks.
+#ifndef FIFO_RING_H
+#define FIFO_RING_H
+
+#include <cstddef>
+#include <utility>
+#include <vector>
+
+namespace ns3
+{
+
+/// T must be default-constructible and movable (move-only is fine).
+template <typename T> class FifoRing
+{
+  public:
+    bool Empty() const
+    {
+        return m_size == 0;
+    }
+    size_t Size() const
+    {
+        return m_size;
+    }
+    /// The oldest element; the ring must not be empty.
+    const T& Front() const
+    {
+        return m_buf[m_head];
+    }
+    void Push(T&& v)
+    {
+        Slot() = std::move(v);
+        m_size++;
+    }
+    void Push(const T& v)
+    {
+        Slot() = v;
+        m_size++;
+    }
+    /// Take the oldest element out; the ring must not be empty.
+    T Pop()
+    {
+        T v = std::move(m_buf[m_head]);
+        m_head = (m_head + 1) & (m_buf.size() - 1);
+        m_size--;
+        return v;
+    }
+    /// Drop every element and the storage.
+    void Clear()
+    {
+        m_buf.clear();
+        m_head = 0;
+        m_size = 0;
+    }
+
+  private:
+    /// The free slot behind the newest element (the ring grows if full).
+    T& Slot()
+    {
+        if (m_size == m_buf.size())
+        {
+            Grow();
+        }
+        return m_buf[(m_head + m_size) & (m_buf.size() - 1)];
+    }
+
+    void Grow()
+    {
+        std::vector<T> n(m_buf.empty() ? 16 : m_buf.size() * 2);
+        for (size_t i = 0; i < m_size; i++)
+        {
+            n[i] = std::move(m_buf[(m_head + i) & (m_buf.size() - 1)]);
+        }
+        m_buf.swap(n);
+        m_head = 0;
+    }
+
+    std::vector<T> m_buf;
+    size_t m_head = 0;
+    size_t m_size = 0;
+};
+
+} // namespace ns3
+
+#endif // FIFO_RING_H
