@@ -28,7 +28,6 @@ class QbbFramePool
         {
             m_free = f->m_nextFree;
             f->m_nextFree = nullptr;
-            m_nFree--;
             return f;
         }
         m_allocated++;
@@ -40,7 +39,6 @@ class QbbFramePool
         f->packet = nullptr; // a free frame does not keep a Packet alive
         f->m_nextFree = m_free;
         m_free = f;
-        m_nFree++;
     }
 
     ~QbbFramePool()
@@ -54,7 +52,6 @@ class QbbFramePool
     }
 
     uint64_t m_allocated = 0;
-    uint64_t m_nFree = 0;
 
   private:
     QbbFrame* m_free = nullptr;
@@ -105,12 +102,6 @@ uint64_t
 QbbFramesAllocated()
 {
     return QbbFramePool::Get().m_allocated;
-}
-
-uint64_t
-QbbFramesFree()
-{
-    return QbbFramePool::Get().m_nFree;
 }
 
 } // namespace ns3

@@ -68,9 +68,8 @@ QbbFramePtr QbbFrameNew();
 /// A frame carrying packet's bytes (macControl: a PFC body).
 QbbFramePtr QbbFrameFromPacket(Ptr<Packet> packet, bool macControl);
 
-/// Frames allocated so far and frames now in the pool (tests, memory figures).
+/// Frames allocated so far (tests, memory figures): the pool's size.
 uint64_t QbbFramesAllocated();
-uint64_t QbbFramesFree();
 
 } // namespace ns3
 
