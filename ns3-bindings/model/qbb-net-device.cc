@@ -438,24 +438,35 @@ QbbNetDevice::StartFrame(QbbFramePtr frame, uint32_t wireBytes, int64_t now)
 
     m_txBytes += wireBytes;
     m_txPackets++;
-    // The Ethernet framing exists on the wire (its bytes are in wireBytes);
-    // build it as packet bytes only for someone who looks at frames.
-    Ptr<Packet> bytes;
-    if ((m_pcap || !m_txTrace.IsEmpty()) && (bytes = frame->ToPacket()))
+    if (m_pcap || !m_txTrace.IsEmpty())
     {
-        PeerMac();
-        Ptr<Packet> eth = MakeFrame(bytes, frame->macControl, true, false);
-        WritePcap(eth);
-        if (!m_txTrace.IsEmpty())
-        {
-            eth->AddTrailer(EthernetTrailer());
-            m_txTrace(eth);
-        }
+        Tap(*frame, true, m_txTrace);
     }
     m_channel->Transmit(std::move(frame), this, txSteps);
     if (!m_pfcQueue.empty() || (m_source && m_source->HasPending()))
     {
         ScheduleTxDone(now);
+    }
+}
+
+void
+QbbNetDevice::Tap(const QbbFrame& frame, bool outgoing,
+                  const TracedCallback<Ptr<const Packet>>& trace)
+{
+    // The Ethernet framing exists on the wire (its bytes are in the line
+    // time); build it as packet bytes only for someone who looks at frames.
+    Ptr<Packet> bytes = frame.ToPacket();
+    if (!bytes)
+    {
+        return;
+    }
+    PeerMac();
+    Ptr<Packet> eth = MakeFrame(bytes, frame.macControl, outgoing, false);
+    WritePcap(eth);
+    if (!trace.IsEmpty())
+    {
+        eth->AddTrailer(EthernetTrailer());
+        trace(eth);
     }
 }
 
@@ -488,17 +499,9 @@ QbbNetDevice::ReceiveFrame(QbbFramePtr frame)
 {
     bool macControl = frame->macControl;
     m_rxBytes += macControl ? PAUSE_WIRE_BYTES : WireBytes(frame->ipBytes);
-    Ptr<Packet> bytes;
-    if ((m_pcap || !m_rxTrace.IsEmpty()) && (bytes = frame->ToPacket()))
+    if (m_pcap || !m_rxTrace.IsEmpty())
     {
-        PeerMac();
-        Ptr<Packet> eth = MakeFrame(bytes, macControl, false, false);
-        WritePcap(eth);
-        if (!m_rxTrace.IsEmpty())
-        {
-            eth->AddTrailer(EthernetTrailer());
-            m_rxTrace(eth);
-        }
+        Tap(*frame, false, m_rxTrace);
     }
     if (macControl)
     {

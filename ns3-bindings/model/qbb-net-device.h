@@ -274,6 +274,8 @@ class QbbNetDevice : public NetDevice
     void PauseExpired(uint8_t prio);
     void HandlePause(Ptr<Packet> frame);
     void WritePcap(Ptr<const Packet> frame);
+    /// A frame as pcap and a PhyTx/PhyRx trace see it (Ethernet header; FCS for the trace).
+    void Tap(const QbbFrame& frame, bool outgoing, const TracedCallback<Ptr<const Packet>>& trace);
 
     Ptr<Node> m_node;
     Ptr<QbbChannel> m_channel;
