@@ -320,8 +320,8 @@ RocePeekKeyBytes(const uint8_t* b, uint32_t n, RoceFlowKey& key)
     uint8_t flags = b[bth + 1];
     key.type = TypeOf(opcode, b[bth + RoceBthHeader::SIZE]);
     key.hasInt = IsAck(key.type) || (IsData(key.type) && (flags & RoceBthHeader::FLAG_INT));
-    // The hop count lets a switch's CP run without opening the INT header;
-    // only a packet that gets a hop is edited (RoceIntEditor, same checks).
+    // The hop count if the INT header is whole: RoceIntEditor::Open makes
+    // the same checks, so intHops >= 0 means the editor will open it.
     uint32_t off = bth + RoceBthHeader::SIZE + RoceRethHeader::SIZE;
     if (key.hasInt && n >= off + RoceIntHeader::BASE_BYTES)
     {

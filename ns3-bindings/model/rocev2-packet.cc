@@ -124,8 +124,7 @@ RoceIntEditor::Open(Ptr<Packet> packet)
     {
         m_int.PushRaw(b + off + RoceIntHeader::BASE_BYTES + RoceIntHeader::HOP_BYTES * h);
     }
-    // The bytes stay in the packet until Close knows a hop was added: most
-    // packets a switch sees (ACKs under HPCC, data under FNCC) get none.
+    // The bytes stay in the packet until Close knows the INT header changed.
     std::memcpy(m_oldInt, b + off, intLen);
     m_packet = packet;
     return true;

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-only
 //
 // RoCEv2 packets as ns-3 Packets: the byte codec of rocev2-codec.h applied
-// to a Packet's leading bytes (one copy out, one raw header back in), so
-// hosts and switches share one codec.
+// to a Packet's leading bytes (one copy out, one raw header back in), for
+// code that works on Packets. The fabric itself carries parsed fields
+// (qbb-frame.h) and uses these only when bytes are needed.
 //
 // Priority: carried in the IPv4 DSCP as class selector CSp, i.e.
 // TOS = (prio << 5) | ECN; a switch maps DSCP >> 3 back to the priority.
@@ -56,8 +57,8 @@ bool RoceAppendIntHop(Ptr<Packet> packet, const libcc_int_hop& hop);
  * header to the end of the INT header (one copy, no header objects); Close,
  * if the INT header changed, replaces them with one raw block with the IPv4
  * total length and checksum and the UDP length fixed for the hops added
- * (unchanged: the packet is left as it is). A switch uses it once per
- * INT-carrying packet per hop.
+ * (unchanged: the packet is left as it is). RoceAppendIntHop is one Open,
+ * a push and a Close; Packet-based code can edit several hops at once.
  */
 class RoceIntEditor
 {
