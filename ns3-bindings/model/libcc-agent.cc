@@ -38,7 +38,7 @@ MoveTimer(EventId& timer, uint64_t& timerAt, uint64_t deadline, F fire)
 
 LibccRp::LibccRp(const libcc_params* params, const libcc_flow_info& flow,
                  Callback<void, uint64_t> rate, Callback<void, uint64_t> window,
-                 Callback<void> probe)
+                 Callback<void> probe, Callback<void> wake)
     : m_rp(nullptr)
     , m_timerAt(LIBCC_NO_DEADLINE)
     , m_reschedules(0)
@@ -47,6 +47,8 @@ LibccRp::LibccRp(const libcc_params* params, const libcc_flow_info& flow,
     , m_rateCb(rate)
     , m_windowCb(window)
     , m_probeCb(probe)
+    , m_wakeCb(wake)
+    , m_fired(false)
 {
     libcc_rp_callbacks cbs{};
     cbs.rate_changed = &LibccRp::CbRate;
@@ -129,13 +131,19 @@ void
 LibccRp::OnTimer()
 {
     m_timerAt = LIBCC_NO_DEADLINE;
+    m_fired = false;
     Check(libcc_rp_on_timer(m_rp, LibccNow()));
+    if (m_fired && !m_wakeCb.IsNull())
+    {
+        m_wakeCb();
+    }
 }
 
 void
 LibccRp::CbRate(libcc_rp*, uint64_t, uint64_t rate, void* self)
 {
     auto me = static_cast<LibccRp*>(self);
+    me->m_fired = true;
     if (!me->m_rateCb.IsNull())
     {
         me->m_rateCb(rate);
@@ -146,6 +154,7 @@ void
 LibccRp::CbWindow(libcc_rp*, uint64_t, uint64_t window, void* self)
 {
     auto me = static_cast<LibccRp*>(self);
+    me->m_fired = true;
     if (!me->m_windowCb.IsNull())
     {
         me->m_windowCb(window);
@@ -166,6 +175,7 @@ void
 LibccRp::CbProbe(libcc_rp*, uint64_t, void* self)
 {
     auto me = static_cast<LibccRp*>(self);
+    me->m_fired = true;
     if (!me->m_probeCb.IsNull())
     {
         me->m_probeCb();
@@ -173,12 +183,14 @@ LibccRp::CbProbe(libcc_rp*, uint64_t, void* self)
 }
 
 LibccNp::LibccNp(const libcc_params* params, const libcc_np_info& info,
-                 Callback<void, uint64_t> cnp)
+                 Callback<void, uint64_t> cnp, Callback<void> wake)
     : m_np(nullptr)
     , m_timerAt(LIBCC_NO_DEADLINE)
     , m_errors(0)
     , m_lastError(0)
     , m_cnpCb(cnp)
+    , m_wakeCb(wake)
+    , m_fired(false)
 {
     libcc_np_callbacks cbs{};
     cbs.send_cnp = &LibccNp::CbCnp;
@@ -230,11 +242,16 @@ void
 LibccNp::OnTimer()
 {
     m_timerAt = LIBCC_NO_DEADLINE;
+    m_fired = false;
     int rc = libcc_np_on_timer(m_np, LibccNow());
     if (rc != LIBCC_OK)
     {
         m_errors++;
         m_lastError = rc;
+    }
+    if (m_fired && !m_wakeCb.IsNull())
+    {
+        m_wakeCb();
     }
 }
 
@@ -242,6 +259,7 @@ void
 LibccNp::CbCnp(libcc_np*, uint64_t, uint64_t flow, void* self)
 {
     auto me = static_cast<LibccNp*>(self);
+    me->m_fired = true;
     if (!me->m_cnpCb.IsNull())
     {
         me->m_cnpCb(flow);

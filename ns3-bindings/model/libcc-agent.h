@@ -4,6 +4,13 @@
 // deadlines onto ns-3 events. libcc owns no timers: it reports the next time
 // it must be called through deadline_changed; we keep exactly one pending
 // ns-3 event per object, cancelled and re-scheduled whenever that time moves.
+//
+// Re-entry policy, the same for every libcc callback: a callback only
+// records (a new rate, a window, a probe or a CNP to send); it never calls
+// into the device or back into libcc. Whoever made the libcc call acts on
+// what was recorded once the call returned: the NIC after an ACK, CNP or data
+// packet it handed to libcc, and these classes, through their `wake`
+// callback, after a timer call (nobody else is there to look).
 
 #ifndef LIBCC_AGENT_H
 #define LIBCC_AGENT_H
@@ -42,9 +49,10 @@ class LibccRp
 {
   public:
     /// rate: called with the new pacing rate (bits/s); window: with the new
-    /// window (bytes, LIBCC_WINDOW_UNLIMITED for none); probe: HPCC++ probe.
+    /// window (bytes, LIBCC_WINDOW_UNLIMITED for none); probe: HPCC++ probe;
+    /// wake: after a timer call in which any of those fired.
     LibccRp(const libcc_params* params, const libcc_flow_info& flow, Callback<void, uint64_t> rate,
-            Callback<void, uint64_t> window, Callback<void> probe);
+            Callback<void, uint64_t> window, Callback<void> probe, Callback<void> wake);
     ~LibccRp();
     LibccRp(const LibccRp&) = delete;
     LibccRp& operator=(const LibccRp&) = delete;
@@ -98,14 +106,18 @@ class LibccRp
     Callback<void, uint64_t> m_rateCb;
     Callback<void, uint64_t> m_windowCb;
     Callback<void> m_probeCb;
+    Callback<void> m_wakeCb;
+    bool m_fired; //!< a rate/window/probe callback fired in the current call
 };
 
 /// One receiving NIC's Notification Point.
 class LibccNp
 {
   public:
-    /// cnp: called with libcc's flow id when a CNP must be sent.
-    LibccNp(const libcc_params* params, const libcc_np_info& info, Callback<void, uint64_t> cnp);
+    /// cnp: called with libcc's flow id when a CNP must be sent; wake: after
+    /// a timer call in which cnp fired.
+    LibccNp(const libcc_params* params, const libcc_np_info& info, Callback<void, uint64_t> cnp,
+            Callback<void> wake);
     ~LibccNp();
     LibccNp(const LibccNp&) = delete;
     LibccNp& operator=(const LibccNp&) = delete;
@@ -134,6 +146,8 @@ class LibccNp
     uint64_t m_errors;
     int m_lastError;
     Callback<void, uint64_t> m_cnpCb;
+    Callback<void> m_wakeCb;
+    bool m_fired;
 };
 
 } // namespace ns3

@@ -252,11 +252,11 @@ RdmaNic::StartFlow(RdmaTxQueuePair* qp)
 void
 RdmaNic::Kick()
 {
+    // Called after a libcc timer call returned (libcc-agent.h's re-entry
+    // policy), never from inside one: the device may dequeue at once.
     if (m_dev)
     {
-        // Later, not inside the libcc call that asked: the device may call
-        // DequeueNext, which calls libcc again.
-        Simulator::ScheduleNow(&QbbNetDevice::TriggerTransmit, m_dev);
+        m_dev->TriggerTransmit();
     }
 }
 
@@ -307,12 +307,13 @@ RdmaNic::HasPending() const
     return !m_ctrl.empty() || !m_active.empty();
 }
 
+// Queues only: SendCnp runs inside libcc's send_cnp callback, so the
+// device is triggered by whoever made the libcc call, once it returned.
 void
 RdmaNic::EnqueueControl(QbbFramePtr f)
 {
     m_ctrlBytes += f->ipBytes;
     m_ctrl.push_back(std::move(f));
-    m_dev->TriggerTransmit();
 }
 
 // The fields a flow's data and probe packets share: same 5-tuple (so ECMP
@@ -534,6 +535,7 @@ RdmaNic::Dispatch(const RocePacketInfo& info)
         {
             m_counters.cnpsRcvd++;
             m_tx[info.destQp]->OnCnp();
+            m_dev->TriggerTransmit(); // the rate may have changed the pacing
         }
         else
         {
@@ -571,7 +573,8 @@ RdmaNic::EnsureNp()
         rtt = std::max(rtt, rx.flow.baseRttNs);
     }
     ni.base_rtt_ns = rtt;
-    m_np = std::make_unique<LibccNp>(m_cc->GetParams(), ni, MakeCallback(&RdmaNic::SendCnp, this));
+    m_np = std::make_unique<LibccNp>(m_cc->GetParams(), ni, MakeCallback(&RdmaNic::SendCnp, this),
+                                     MakeCallback(&RdmaNic::Kick, this));
 }
 
 void
@@ -593,6 +596,7 @@ RdmaNic::OnData(const RocePacketInfo& info)
         // Already delivered (a go-back-N resend): re-acknowledge so the
         // sender moves past it, without counting it as new data in libcc.
         SendAck(rx, false, nullptr, ce, info.psn, info.intFormat);
+        m_dev->TriggerTransmit();
         return;
     }
     if (v == RdmaRxQueuePair::IN_ORDER)
@@ -625,6 +629,7 @@ RdmaNic::OnData(const RocePacketInfo& info)
             rx.nackNs = now;
             SendAck(rx, true, &verdict, ce, info.psn, info.intFormat);
         }
+        m_dev->TriggerTransmit(); // a CNP libcc asked for may be queued
         return;
     }
     bool complete = rx.expected >= rx.flow.sizeBytes && !probe;
@@ -637,6 +642,7 @@ RdmaNic::OnData(const RocePacketInfo& info)
         rx.done = true;
         m_np->FlowEnd(rx.localQpn);
     }
+    m_dev->TriggerTransmit();
 }
 
 void

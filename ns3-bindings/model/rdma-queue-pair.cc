@@ -37,6 +37,8 @@ RdmaTxQueuePair::RdmaTxQueuePair()
     , m_sndUna(0)
     , m_maxSent(0)
     , m_nextAvailPs(0)
+    , m_gapStartPs(0)
+    , m_gapWireBytes(0)
     , m_lastProgressNs(0)
     , m_retxBytes(0)
     , m_timeouts(0)
@@ -68,30 +70,40 @@ RdmaTxQueuePair::StartCc(const libcc_params* params, uint64_t lineRateBps, uint3
     fi.line_rate_bps = lineRateBps;
     fi.base_rtt_ns = m_flow.baseRttNs;
     fi.mtu_bytes = mtuWireBytes;
-    m_cc = std::make_unique<LibccRp>(params, fi, MakeCallback(&RdmaTxQueuePair::RateChanged, this),
-                                     MakeCallback(&RdmaTxQueuePair::WindowChanged, this),
-                                     MakeCallback(&RdmaTxQueuePair::ProbeRequested, this));
+    m_cc = std::make_unique<LibccRp>(params, fi,
+                                     MakeCallback(&RdmaTxQueuePair::OnRateChanged, this),
+                                     MakeCallback(&RdmaTxQueuePair::OnWindowChanged, this),
+                                     MakeCallback(&RdmaTxQueuePair::ProbeRequested, this), m_kick);
     // The initial values are set without callbacks.
     m_rate = m_cc->GetRate();
     m_window = m_cc->GetWindow();
     m_lastProgressNs = LibccNow();
 }
 
-void
-RdmaTxQueuePair::SetRateWindow(uint64_t rateBps, uint64_t windowBytes)
+namespace
 {
-    m_rate = rateBps;
-    m_window = windowBytes;
+/// Picoseconds `wireBytes` occupy at `rateBps` (0 taken as 1 bit/s). wireBytes
+/// x 8e12 stays below 2^64 for any frame (9 KB: 7.3e16), so the division is
+/// 64-bit (a 128-bit one showed up at 1% in the profile).
+inline uint64_t
+GapPs(uint32_t wireBytes, uint64_t rateBps)
+{
+    return uint64_t(wireBytes) * 8000000000000ull / (rateBps > 0 ? rateBps : 1);
 }
+} // namespace
 
 void
-RdmaTxQueuePair::RateChanged(uint64_t bps)
+RdmaTxQueuePair::OnRateChanged(uint64_t bps)
 {
     m_rate = bps;
+    if (m_gapWireBytes > 0)
+    {
+        m_nextAvailPs = m_gapStartPs + GapPs(m_gapWireBytes, bps);
+    }
 }
 
 void
-RdmaTxQueuePair::WindowChanged(uint64_t bytes)
+RdmaTxQueuePair::OnWindowChanged(uint64_t bytes)
 {
     m_window = bytes;
 }
@@ -99,12 +111,8 @@ RdmaTxQueuePair::WindowChanged(uint64_t bytes)
 void
 RdmaTxQueuePair::ProbeRequested()
 {
+    // Recorded only: the NIC sends it when the libcc call that asked returned.
     m_probePending = true;
-    // Not sent from inside libcc's call: the NIC pulls it at its next chance.
-    if (!m_kick.IsNull())
-    {
-        m_kick();
-    }
 }
 
 unsigned
@@ -135,11 +143,9 @@ RdmaTxQueuePair::OnSent(uint32_t payload, uint32_t wireBytes, uint64_t nowPs)
     m_maxSent = std::max(m_maxSent, m_sndNxt);
     // Pace in picoseconds: at 100 Gbps a 1 KB packet takes 85.76 ns, and
     // rounding every gap to whole ns would cost up to 1% of throughput.
-    uint64_t rate = m_rate > 0 ? static_cast<uint64_t>(m_rate) : 1;
-    // wireBytes x 8e12 stays below 2^64 for any frame (9 KB: 7.3e16), so the
-    // division is 64-bit (a 128-bit one showed up at 1% in the profile).
-    uint64_t gapPs = uint64_t(wireBytes) * 8000000000000ull / rate;
-    m_nextAvailPs = std::max(m_nextAvailPs, nowPs) + gapPs;
+    m_gapStartPs = std::max(m_nextAvailPs, nowPs);
+    m_gapWireBytes = wireBytes;
+    m_nextAvailPs = m_gapStartPs + GapPs(wireBytes, m_rate);
 }
 
 bool

@@ -158,8 +158,17 @@ class RdmaTxQueuePair : public Object
     {
         return m_cc.get();
     }
-    /// Rate-independent pacing for tests without libcc: set a fixed rate/window.
-    void SetRateWindow(uint64_t rateBps, uint64_t windowBytes);
+    /**
+     * libcc set a new pacing rate. The departure of the next packet is
+     * re-timed from the start of the last packet's gap at the new rate, in
+     * both directions: a rise must not wait out the old, longer gap and a
+     * cut must not let the next packet leave at the old, shorter one (as the
+     * HPCC simulator's RdmaHw::ChangeRate does). Only records: the NIC looks
+     * at NextAvailPs when the libcc call that changed the rate returned.
+     */
+    void OnRateChanged(uint64_t bps);
+    /// libcc set a new window (bytes in flight; LIBCC_WINDOW_UNLIMITED: none).
+    void OnWindowChanged(uint64_t bytes);
 
     /// HPCC++ probe mode asked for a probe on this flow (send_probe).
     bool ProbePending() const
@@ -177,13 +186,12 @@ class RdmaTxQueuePair : public Object
     /// Simulator::IsExpired call through the wrapper each time).
     bool m_rtoArmed = false;
     EventId m_startEvent;
-    /// Called when the QP has something new to send outside an ACK (a probe).
+    /// Called when a libcc call the NIC did not make itself (a timer) changed
+    /// what this QP may send: the rate, the window or a probe request.
     Callback<void> m_kick;
 
   private:
-    void RateChanged(uint64_t bps);
     void ProbeRequested();
-    void WindowChanged(uint64_t bytes);
     bool Advance(uint64_t seq, uint64_t nowNs);
 
     RdmaFlowParams m_flow;
@@ -194,6 +202,8 @@ class RdmaTxQueuePair : public Object
     uint64_t m_sndUna;
     uint64_t m_maxSent; ///< highest byte ever sent (retransmission accounting)
     uint64_t m_nextAvailPs;
+    uint64_t m_gapStartPs;   ///< when the last packet's pacing gap began
+    uint32_t m_gapWireBytes; ///< wire bytes that gap paces (0: nothing sent yet)
     uint64_t m_lastProgressNs;
     uint64_t m_retxBytes;
     uint64_t m_timeouts;

@@ -178,6 +178,15 @@ struct Seen
         rateCalls++;
     }
     void OnWindow(uint64_t) {}
+    // The re-entry policy: wake comes after the timer call returned, so the
+    // rate it reports is the one libcc holds then.
+    int wakes = 0;
+    int rateCallsAtLastWake = 0;
+    void OnWake()
+    {
+        wakes++;
+        rateCallsAtLastWake = rateCalls;
+    }
 };
 
 // The pending event's time in ns.
@@ -200,7 +209,8 @@ TEST(RdmaLibccAgent, DeadlinesBecomeOneNs3Event)
     Seen seen;
     {
         LibccRp rp(cfg->GetParams(), fi, MakeCallback(&Seen::OnRate, &seen),
-                   MakeCallback(&Seen::OnWindow, &seen), Callback<void>());
+                   MakeCallback(&Seen::OnWindow, &seen), Callback<void>(),
+                   MakeCallback(&Seen::OnWake, &seen));
         EXPECT_EQ(rp.GetRate(), 100000000000u); // DCQCN starts at line rate
         // A CNP cuts the rate (rate_changed) and arms DCQCN's timers.
         rp.OnCnp();
@@ -227,6 +237,10 @@ TEST(RdmaLibccAgent, DeadlinesBecomeOneNs3Event)
         // rpg_time_reset (300 us by default): by 700 us two timer stages ran
         // through these events, so the rate is above the cut.
         EXPECT_GT(rp.GetRate(), cut);
+        // Each of those stages changed the rate inside a timer call and was
+        // followed by one wake, after its rate callback.
+        EXPECT_GE(seen.wakes, 2);
+        EXPECT_EQ(seen.rateCallsAtLastWake, seen.rateCalls);
     }
     // The destructor cancelled the pending event: nothing left to run.
     EXPECT_TRUE(Simulator::IsFinished());

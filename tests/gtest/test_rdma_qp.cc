@@ -21,7 +21,8 @@ MakeQp(uint64_t size, uint64_t rateBps, uint64_t window)
     f.sizeBytes = size;
     Ptr<RdmaTxQueuePair> qp = CreateObject<RdmaTxQueuePair>();
     qp->Setup(f, 0, 0, 1000);
-    qp->SetRateWindow(rateBps, window);
+    qp->OnRateChanged(rateBps);
+    qp->OnWindowChanged(window);
     return qp;
 }
 
@@ -48,6 +49,40 @@ TEST(RdmaQp, PacingGapIsWireBytesAtTheRate)
     qp->OnSent(1000, 1094, 1000000);
     EXPECT_EQ(qp->NextAvailPs(), 1175040u);
     EXPECT_EQ(qp->GetSndNxt(), 3000u);
+}
+
+// The HPCC simulator's RdmaHw::ChangeRate: the pending departure moves to
+// the start of the last gap plus that packet's time at the new rate.
+TEST(RdmaQp, RateRiseRetimesPendingDeparture)
+{
+    auto qp = MakeQp(10000, 25000000000ull, LIBCC_WINDOW_UNLIMITED);
+    // 1094 wire bytes at 25 Gbps: 8752 bits / 25e9 = 350.08 ns.
+    qp->OnSent(1000, 1094, 1000000);
+    EXPECT_EQ(qp->NextAvailPs(), 1000000u + 350080u);
+    // Four times the rate: 87.52 ns from the same start, not the old 350.08.
+    qp->OnRateChanged(100000000000ull);
+    EXPECT_EQ(qp->NextAvailPs(), 1000000u + 87520u);
+}
+
+TEST(RdmaQp, RateCutRetimesPendingDeparture)
+{
+    auto qp = MakeQp(10000, 100000000000ull, LIBCC_WINDOW_UNLIMITED);
+    qp->OnSent(1000, 1094, 0);
+    EXPECT_EQ(qp->NextAvailPs(), 87520u);
+    // Cut to 10 Gbps: the next packet waits 875.2 ns after the last one
+    // started, not the 87.52 ns the old rate allowed.
+    qp->OnRateChanged(10000000000ull);
+    EXPECT_EQ(qp->NextAvailPs(), 875200u);
+    // The following gap starts where the re-timed one ends.
+    qp->OnSent(1000, 1094, 875200);
+    EXPECT_EQ(qp->NextAvailPs(), 875200u + 875200u);
+}
+
+TEST(RdmaQp, RateChangeBeforeAnySendKeepsNoGap)
+{
+    auto qp = MakeQp(10000, 100000000000ull, LIBCC_WINDOW_UNLIMITED);
+    qp->OnRateChanged(1000000000ull);
+    EXPECT_EQ(qp->NextAvailPs(), 0u); // nothing sent: nothing to wait for
 }
 
 TEST(RdmaQp, WindowBoundsBytesInFlight)
