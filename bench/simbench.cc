@@ -3,7 +3,7 @@
 // Simulator-core micro-benchmark: N self-rescheduling events with a fixed
 // number pending (a dumbbell keeps tens to hundreds), half through Schedule
 // and half through ScheduleWithContext like devices and channels do, under
-// ns-3's DefaultSimulatorImpl or LibccSimulatorImpl (docs/simulator-impl.md).
+// ns-3's DefaultSimulatorImpl or FastSimulatorImpl (docs/simulator-impl.md).
 //
 //   build/bin/simbench --impl=default --events=10000000 --pending=50
 //   build/bin/simbench --impl=libcc   --events=10000000 --pending=50
@@ -15,7 +15,7 @@
 //
 // The last line (end time, events) must be the same for both impls.
 
-#include "libcc-simulator-impl.h"
+#include "fast-simulator-impl.h"
 #include "sim-fast.h"
 
 #include <ns3/core-module.h>
@@ -87,7 +87,7 @@ main(int argc, char* argv[])
     g_fast = api == "fast";
     if (impl == "libcc")
     {
-        LibccSimulatorImpl::Install(); // before the first Simulator call
+        FastSimulatorImpl::Install(); // before the first Simulator call
     }
     else if (impl != "default")
     {

@@ -61,7 +61,7 @@ def main():
     links = 5  # dumbbell: 2 + 2 + 1 links, both directions carry packets
     lines = [
         "Dumbbell (2 senders, 3 switches, 100 Gbps), 2 ms simulated, no CSV traces, "
-        "the example's defaults (LibccSimulatorImpl; dcqcn with the `paper` preset); "
+        "the example's defaults (FastSimulatorImpl; dcqcn with the `paper` preset); "
         "median of %d runs on `%s` (%d CPUs), %s." % (RUNS, platform.node(), os.cpu_count(),
                                                        time.strftime("%Y-%m-%d")),
         "",

@@ -14,10 +14,10 @@ NS3_CFLAGS = $(shell $(PKG_CONFIG) --cflags $(NS3_MODULES) 2>/dev/null | tr ' ' 
 NS3_LIBS = $(shell $(PKG_CONFIG) --libs $(NS3_MODULES) 2>/dev/null || echo -lns3-core -lns3-network -lns3-internet)
 
 NS3_DIR := ns3-bindings
-NS3_INCLUDES := -I$(NS3_DIR)/model -I$(NS3_DIR)/helper -Ilibcc/include
+NS3_INCLUDES := -I$(NS3_DIR)/sim -I$(NS3_DIR)/model -I$(NS3_DIR)/helper -Ilibcc/include
 NS3_CXXFLAGS := -std=c++17 -O2 -g -fPIC -fno-semantic-interposition -Wall -Wextra -MMD -MP $(NS3_INCLUDES)
 
-NS3_SRCS := $(sort $(wildcard $(NS3_DIR)/model/*.cc $(NS3_DIR)/helper/*.cc))
+NS3_SRCS := $(sort $(wildcard $(NS3_DIR)/sim/*.cc $(NS3_DIR)/model/*.cc $(NS3_DIR)/helper/*.cc))
 NS3_OBJS := $(NS3_SRCS:%.cc=$(BUILD)/ns3/%.o)
 NS3_LIB := $(BUILD)/lib/libns3-libcc.so
 NS3_RPATH := -Wl,-rpath,$(abspath $(BUILD)/lib)
@@ -94,11 +94,11 @@ $(NS3_PC): $(NS3_DIR)/ns3.mk
 	  'srcdir=$(CURDIR)' 'libdir=$(abspath $(BUILD)/lib)' '' \
 	  'Name: ns3-libcc' 'Description: ns-3 RoCEv2 fabric and RDMA hosts driven by libcc' \
 	  'Version: $(VERSION)' 'Requires: $(NS3_MODULES)' \
-	  'Cflags: -I$${srcdir}/$(NS3_DIR)/model -I$${srcdir}/$(NS3_DIR)/helper -I$${srcdir}/libcc/include' \
+	  'Cflags: -I$${srcdir}/$(NS3_DIR)/sim -I$${srcdir}/$(NS3_DIR)/model -I$${srcdir}/$(NS3_DIR)/helper -I$${srcdir}/libcc/include' \
 	  'Libs: -L$${libdir} -Wl,-rpath,$${libdir} -lns3-libcc' > $@
 
 format-ns3:
-	clang-format -i --style=file:$(NS3_DIR)/.clang-format $(NS3_SRCS) $(wildcard $(NS3_DIR)/model/*.h $(NS3_DIR)/helper/*.h)
+	clang-format -i --style=file:$(NS3_DIR)/.clang-format $(NS3_SRCS) $(wildcard $(NS3_DIR)/sim/*.h $(NS3_DIR)/model/*.h $(NS3_DIR)/helper/*.h)
 
 -include $(NS3_OBJS:.o=.d) $(GTEST_OBJS:.o=.d) $(NS3_SAN_OBJS:.o=.d) $(NS3_EXAMPLE_NAMES:%=$(BUILD)/ns3/examples/%.d) $(BUILD)/ns3/bench/simbench.d
 

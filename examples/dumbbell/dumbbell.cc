@@ -16,7 +16,7 @@
 #include "hpcc-format.h"
 #include "libcc-agent.h"
 #include "libcc-config.h"
-#include "libcc-simulator-impl.h"
+#include "fast-simulator-impl.h"
 #include "rdma-network.h"
 #include "rdma-trace.h"
 
@@ -190,7 +190,7 @@ main(int argc, char* argv[])
     // ns3::DefaultSimulatorImpl selects ns-3's own, which then uses the
     // fastest of its schedulers for this workload (docs/performance.md);
     // --SchedulerType overrides that.
-    LibccSimulatorImpl::Install();
+    FastSimulatorImpl::Install();
     GlobalValue::Bind("SchedulerType", StringValue("ns3::PriorityQueueScheduler"));
 
     CommandLine cmd(__FILE__);
@@ -250,7 +250,16 @@ main(int argc, char* argv[])
     net.SetSwitchAttribute("PfcStaticThreshold", UintegerValue(pfcThreshold));
     net.SetSwitchAttribute("BufferSize", UintegerValue(bufferBytes));
     TopologySpec topo = MakeDumbbellTopology(nSenders, nSwitches, rateBps, delay.GetNanoSeconds());
-    net.Build(topo);
+    try
+    {
+        net.Build(topo); // refuses a link rate the algorithm's INT cannot carry
+    }
+    catch (const std::exception& e)
+    {
+        std::cerr << "dumbbell: --rate=" << rateGbps << ": " << e.what() << "
+";
+        return 2;
+    }
 
     uint32_t receiver = nSenders;
     uint32_t sw0 = nSenders + 1;

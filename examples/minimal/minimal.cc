@@ -20,7 +20,7 @@ static void
 Done(const RdmaFlowRecord& r)
 {
     std::printf("flow %u: %" PRIu64 " bytes, FCT %" PRIu64 " ns, ideal %" PRIu64 " ns\n",
-                r.flow.flowId, r.flow.sizeBytes, r.fctNs, r.idealFctNs);
+                r.flow.flowId, r.flow.sizeBytes, r.fctNs, RdmaIdealFctNs(r));
 }
 
 int

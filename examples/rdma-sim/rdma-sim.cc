@@ -10,7 +10,7 @@
 
 #include "hpcc-format.h"
 #include "libcc-config.h"
-#include "libcc-simulator-impl.h"
+#include "fast-simulator-impl.h"
 #include "rdma-network.h"
 #include "rdma-trace.h"
 
@@ -65,7 +65,7 @@ main(int argc, char* argv[])
     // ns3::DefaultSimulatorImpl selects ns-3's own, which then uses the
     // fastest of its schedulers for this workload (docs/performance.md);
     // --SchedulerType overrides that.
-    LibccSimulatorImpl::Install();
+    FastSimulatorImpl::Install();
     GlobalValue::Bind("SchedulerType", StringValue("ns3::PriorityQueueScheduler"));
     CommandLine cmd(__FILE__);
     cmd.Usage("Run HPCC-simulator topology and flow files with a libcc algorithm; "

@@ -155,18 +155,12 @@ RdmaNetwork::Build(const TopologySpec& topo)
             m_firstNodeId = m_nodes[0]->GetId();
         }
     }
-    // Switch congestion control uses the exact values of the host side.
-    std::string assignments = m_cc->ToAssignments();
+    // Switches use a copy of the hosts' own parameter values.
     for (uint32_t id = 0; id < n; id++)
     {
         if (topo.isSwitch[id])
         {
-            std::string err;
-            if (GetSwitch(id)->TrySetCongestionControl(m_cc->GetAlgorithm(), assignments, err) !=
-                LIBCC_OK)
-            {
-                throw std::invalid_argument("switch congestion control: " + err);
-            }
+            GetSwitch(id)->SetCongestionControl(m_cc->GetParams());
         }
     }
     for (uint32_t li = 0; li < topo.links.size(); li++)
@@ -182,6 +176,16 @@ RdmaNetwork::Build(const TopologySpec& topo)
         m_devices.push_back(db);
         m_adj[l.a].push_back(Adj{l.b, da, li});
         m_adj[l.b].push_back(Adj{l.a, db, li});
+    }
+    // Refuse now, not at the first packet, a port libcc cannot serve (a link
+    // rate the algorithm's INT format cannot carry).
+    for (uint32_t id = 0; id < n; id++)
+    {
+        std::string err;
+        if (topo.isSwitch[id] && !GetSwitch(id)->CheckCongestionControl(err))
+        {
+            throw std::invalid_argument("node " + std::to_string(id) + ": " + err);
+        }
     }
     for (uint32_t id = 0; id < n; id++)
     {

@@ -90,23 +90,40 @@ RdmaTraceHelper::EnableFct(const std::string& fctPath, const std::string& csvPat
     }
 }
 
+uint64_t
+RdmaIdealFctNs(const RdmaFlowRecord& r)
+{
+    const RdmaFlowParams& f = r.flow;
+    if (r.payloadBytes == 0)
+    {
+        return f.baseRttNs;
+    }
+    uint64_t packets = (f.sizeBytes + r.payloadBytes - 1) / r.payloadBytes;
+    unsigned __int128 wireBytes = f.sizeBytes + static_cast<unsigned __int128>(packets) * r.overheadBytes;
+    uint64_t lineNs = f.bottleneckBps ? static_cast<uint64_t>(wireBytes * 8 * 1000000000ull /
+                                                              f.bottleneckBps)
+                                      : 0;
+    return f.baseRttNs + lineNs;
+}
+
 void
 RdmaTraceHelper::OnFlowComplete(const RdmaFlowRecord& r)
 {
     m_completed++;
     const RdmaFlowParams& f = r.flow;
+    uint64_t idealFctNs = RdmaIdealFctNs(r);
     if (m_fct)
     {
         WriteFctLine(m_fct, f.srcNode, f.dstNode, f.sport, f.dport, f.sizeBytes, f.startNs, r.fctNs,
-                     r.idealFctNs);
+                     idealFctNs);
     }
     if (m_fctCsv)
     {
-        double slowdown = r.idealFctNs ? static_cast<double>(r.fctNs) / r.idealFctNs : 0;
+        double slowdown = idealFctNs ? static_cast<double>(r.fctNs) / idealFctNs : 0;
         std::fprintf(m_fctCsv,
                      "%u,%u,%u,%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%.4f,%" PRIu64
                      ",%" PRIu64 "\n",
-                     f.flowId, f.srcNode, f.dstNode, f.sizeBytes, f.startNs, r.fctNs, r.idealFctNs,
+                     f.flowId, f.srcNode, f.dstNode, f.sizeBytes, f.startNs, r.fctNs, idealFctNs,
                      slowdown < 1 ? 1.0 : slowdown, r.retransmittedBytes, r.timeouts);
     }
 }

@@ -26,6 +26,13 @@
 namespace ns3
 {
 
+/**
+ * The ideal FCT of a finished flow: its base RTT plus its bytes on the wire
+ * (payload and every packet's overhead) at the path's bottleneck rate, i.e.
+ * the FCT of a flow alone on an idle path. Slowdown = FCT / this.
+ */
+uint64_t RdmaIdealFctNs(const RdmaFlowRecord& r);
+
 class RdmaTraceHelper
 {
   public:

@@ -29,7 +29,7 @@ namespace ns3
 
 /// ns time as libcc wants it, whatever the simulator's time resolution
 /// (tests run with ps resolution). SimNowNs is inline under
-/// LibccSimulatorImpl (called per packet) and converts as Time does, so the
+/// FastSimulatorImpl (called per packet) and converts as Time does, so the
 /// result is Simulator::Now().GetNanoSeconds()'s to the step.
 inline uint64_t
 LibccNow()

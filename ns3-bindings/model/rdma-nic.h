@@ -1,21 +1,25 @@
 // SPDX-License-Identifier: GPL-2.0-only
 //
-// RdmaNic: an RDMA host NIC on one QbbNetDevice, aggregated to its Node.
-// Sends: queue pairs scheduled round robin, each paced at libcc's rate and
-// bounded by libcc's window; control packets (ACK, NACK, CNP) first.
-// Receives: in-order delivery per queue pair, ACK/CNP/INT echo/N/Rx window
-// as libcc's Notification Point decides (libcc_np_on_data verdict), NACK on
-// a gap, go-back-N at the sender, retransmission timeout for lost tails.
+// RdmaNic: an RDMA host NIC on one QbbNetDevice, aggregated to its Node. It
+// composes the two sides of a NIC, each in its own file:
+//   RdmaSender   (rdma-sender.h)    queue pairs scheduled round robin, each
+//                paced at libcc's rate and bounded by libcc's window,
+//                go-back-N, retransmission timeout, HPCC++ probes
+//   RdmaReceiver (rdma-receiver.h)  in-order delivery per queue pair,
+//                libcc's Notification Point, ACK / NACK / CNP
+// and owns what both use: the device, the congestion control, the control
+// queue (ACK, NACK and CNP go out before data), counters and traces.
 // Per packet: no string work, no map lookups (queue pair numbers index
 // vectors, as the BTH destination QP does in a real NIC).
 
 #ifndef RDMA_NIC_H
 #define RDMA_NIC_H
 
-#include "event-pool.h"
 #include "libcc-config.h"
 #include "qbb-net-device.h"
 #include "rdma-queue-pair.h"
+#include "rdma-receiver.h"
+#include "rdma-sender.h"
 #include "rocev2-packet.h"
 
 #include <ns3/ipv4-address.h>
@@ -52,6 +56,8 @@ class RdmaNic : public Object, public QbbEgressSource, public QbbFrameReceiver
         return m_ip;
     }
     /// The congestion control every queue pair of this NIC uses (shared).
+    /// Which INT headers data and ACKs carry is libcc's description of the
+    /// algorithm (libcc_algorithm_info_get).
     void SetCcConfig(Ptr<LibccConfig> cfg);
     Ptr<LibccConfig> GetCcConfig() const
     {
@@ -83,19 +89,19 @@ class RdmaNic : public Object, public QbbEgressSource, public QbbFrameReceiver
 
     uint32_t GetNTxQueuePairs() const
     {
-        return m_tx.size();
+        return m_sender.GetNQueuePairs();
     }
     Ptr<RdmaTxQueuePair> GetTxQueuePair(uint32_t qpn) const
     {
-        return m_tx[qpn];
+        return m_sender.GetQueuePair(qpn);
     }
     uint32_t GetNRxQueuePairs() const
     {
-        return m_rx.size();
+        return m_receiver.GetNQueuePairs();
     }
     const RdmaRxQueuePair& GetRxQueuePair(uint32_t qpn) const
     {
-        return m_rx[qpn];
+        return m_receiver.GetQueuePair(qpn);
     }
 
     struct Counters
@@ -111,7 +117,7 @@ class RdmaNic : public Object, public QbbEgressSource, public QbbFrameReceiver
         uint64_t cnpsRcvd = 0;
         uint64_t timeouts = 0;
         uint64_t badPackets = 0; ///< not RoCEv2 or unknown queue pair
-        uint64_t ccErrors = 0;   ///< calls libcc refused (NP side)
+        uint64_t ccErrors = 0;   ///< calls libcc refused
     };
     const Counters& GetCounters() const
     {
@@ -129,57 +135,34 @@ class RdmaNic : public Object, public QbbEgressSource, public QbbFrameReceiver
     void DoDispose() override;
 
   private:
-    uint32_t AddRx(const RdmaFlowParams& flow);
-    void StartFlow(RdmaTxQueuePair* qp);
-    void FinishFlow(RdmaTxQueuePair* qp);
+    friend class RdmaSender;
+    friend class RdmaReceiver;
+
     void ReceiveFrame(QbbNetDevice* dev, QbbFramePtr frame) override;
-    /// A frame that arrived as Packet bytes (a Packet-based sender).
-    void ReceiveBytes(Ptr<const Packet> p);
     void Dispatch(const RocePacketInfo& info);
-    void OnData(const RocePacketInfo& info);
-    void OnAckPacket(const RocePacketInfo& info);
-    /// echoFormat: the INT format of the data packet whose hops the verdict echoes.
-    void SendAck(RdmaRxQueuePair& rx, bool nack, const libcc_np_verdict* verdict, bool ce,
-                 uint32_t psn, uint8_t echoFormat);
-    void Kick();
-    void SendCnp(uint64_t rxQpn);
+    /// Queue an ACK, NACK or CNP; the device is triggered by the caller.
     void EnqueueControl(QbbFramePtr f);
-    void ArmRto(RdmaTxQueuePair* qp);
-    void RtoFired(RdmaTxQueuePair* qp);
-    void WakeAt(uint64_t ps);
-    /// The pacing wake-up scheduled as number seq fired.
-    void Wake(uint64_t seq);
-    void EnsureNp();
+    /// Let the device send what is now allowed (libcc-agent.h's re-entry
+    /// policy: never called from inside a libcc call).
+    void Kick();
+    /// Use "none" if no congestion control was set (a flow starts or arrives).
+    void EnsureCc();
 
     Ptr<Node> m_node;
     Ptr<QbbNetDevice> m_dev;
     Ipv4Address m_ip;
     RoceAddr m_ipBits; ///< m_ip as frames carry it (no call into ns-3 per packet)
     Ptr<LibccConfig> m_cc;
-    std::unique_ptr<LibccNp> m_np;
-    uint32_t m_npCapacity;
+    /// Whether data asking for INT (and probes) carry an INT header, and the
+    /// formats (RoceIntHeader::FORMAT_*) of theirs and of every ACK/NACK's.
+    bool m_dataHasInt;
+    uint8_t m_dataIntFormat;
+    uint8_t m_ackIntFormat;
 
-    std::vector<Ptr<RdmaTxQueuePair>> m_tx;
-    std::vector<RdmaTxQueuePair*> m_active; ///< started, not finished
-    size_t m_rr;
-    std::vector<RdmaRxQueuePair> m_rx;
+    RdmaSender m_sender;
+    RdmaReceiver m_receiver;
     std::deque<QbbFramePtr> m_ctrl;
-    void FillControlFields(RocePacketInfo& info, RocePktType type, const RdmaRxQueuePair& rx) const;
-    void FillFlowFields(RocePacketInfo& info, RocePktType type, const RdmaFlowParams& f,
-                        const RdmaTxQueuePair& qp) const;
-
-    libcc_ack m_rxAck{};
     uint64_t m_ctrlBytes;
-    /**
-     * Pacing wake-ups, reused once fired instead of an event allocated per
-     * paced packet. Moving a wake earlier does not cancel the pending one:
-     * it stays queued (as a cancelled event would) and does nothing when it
-     * fires, because its number is no longer m_wakeSeq.
-     */
-    class WakeEvent;
-    EventPool<WakeEvent> m_wakePool;
-    uint64_t m_wakeAtPs; ///< the pending wake-up's time, UINT64_MAX if none
-    uint64_t m_wakeSeq = 0;
     Counters m_counters;
 
     // attributes
@@ -187,7 +170,6 @@ class RdmaNic : public Object, public QbbEgressSource, public QbbFrameReceiver
     uint8_t m_ackPrio;
     Time m_rto;
     Time m_nackInterval;
-    uint8_t m_ackIntFormat;
 
     TracedCallback<const RdmaFlowRecord&> m_flowComplete;
     TracedCallback<uint32_t, uint64_t, uint32_t> m_rxDeliver;

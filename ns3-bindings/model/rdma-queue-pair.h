@@ -39,12 +39,14 @@ struct RdmaFlowParams
     uint64_t bottleneckBps = 0; ///< slowest link on the path (ideal FCT)
 };
 
-/// A finished flow, as the FlowComplete trace reports it.
+/// A finished flow, as the FlowComplete trace reports it. The ideal FCT
+/// it is compared with is the trace helper's (RdmaIdealFctNs).
 struct RdmaFlowRecord
 {
     RdmaFlowParams flow;
     uint64_t fctNs;
-    uint64_t idealFctNs;
+    uint32_t payloadBytes;  ///< payload of a full data packet
+    uint32_t overheadBytes; ///< wire bytes a data packet adds to its payload
     uint64_t retransmittedBytes;
     uint64_t timeouts;
 };

@@ -179,6 +179,11 @@ class RoceIntHeader : public Header
   public:
     static constexpr uint8_t FORMAT_HPCC = 0;
     static constexpr uint8_t FORMAT_FNCC = 1;
+    /// The FORMAT_* that writes libcc's wire format f (HPCC for NONE).
+    static constexpr uint8_t WireFormat(libcc_int_format f)
+    {
+        return f == LIBCC_INT_FORMAT_FNCC ? FORMAT_FNCC : FORMAT_HPCC;
+    }
     /**
      * Make list an empty hop list as GetList returns it for format (the
      * wire's wrap widths); the hop slots are left as they are.

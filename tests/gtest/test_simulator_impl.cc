@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 //
-// LibccSimulatorImpl: ns-3.37 DefaultSimulatorImpl semantics event by event
+// FastSimulatorImpl: ns-3.37 DefaultSimulatorImpl semantics event by event
 // (order by (timestamp, uid), contexts, Cancel/Remove/Stop/Destroy, uid and
 // event counting), and the property the simulations rely on: a workload
 // full of same-time ties runs in exactly the order Default runs it.
@@ -9,7 +9,7 @@
 // that run before or after (shuffled or not) get ns-3's default impl.
 #include "event-pool.h"
 #include "libcc-agent.h"
-#include "libcc-simulator-impl.h"
+#include "fast-simulator-impl.h"
 #include "sim-fast.h"
 
 #include "ns3/default-simulator-impl.h"
@@ -23,9 +23,10 @@
 
 #include <memory>
 #include <string>
+#include <thread>
 #include <vector>
 
-// The fixture carries the suite name, so ns3::LibccSimulatorImpl is spelled
+// The fixture carries the suite name, so ns3::FastSimulatorImpl is spelled
 // out instead of `using namespace ns3`.
 using ns3::CreateObject;
 using ns3::EventId;
@@ -36,7 +37,7 @@ using ns3::SimulatorImpl;
 using ns3::Time;
 using ns3::TimeStep;
 
-class LibccSimulatorImpl : public ::testing::Test
+class FastSimulatorImpl : public ::testing::Test
 {
   protected:
     void SetUp() override
@@ -44,7 +45,7 @@ class LibccSimulatorImpl : public ::testing::Test
         // Whatever an earlier test left (a default impl created lazily)
         // must go: SetImplementation is fatal while a simulator exists.
         Simulator::Destroy();
-        Simulator::SetImplementation(CreateObject<ns3::LibccSimulatorImpl>());
+        Simulator::SetImplementation(CreateObject<ns3::FastSimulatorImpl>());
     }
 
     void TearDown() override
@@ -88,16 +89,16 @@ class LibccSimulatorImpl : public ::testing::Test
     }
 };
 
-TEST_F(LibccSimulatorImpl, IsTheInstalledImplementation)
+TEST_F(FastSimulatorImpl, IsTheInstalledImplementation)
 {
     EXPECT_EQ(Simulator::GetImplementation()->GetInstanceTypeId().GetName(),
-              "ns3::LibccSimulatorImpl");
+              "ns3::FastSimulatorImpl");
     EXPECT_EQ(Simulator::GetSystemId(), 0u);
     // Default's bound: the largest int64 time step.
     EXPECT_EQ(Simulator::GetMaximumSimulationTime(), TimeStep(0x7fffffffffffffffLL));
 }
 
-TEST_F(LibccSimulatorImpl, DifferentTimesRunInTimeOrderAtTheirTime)
+TEST_F(FastSimulatorImpl, DifferentTimesRunInTimeOrderAtTheirTime)
 {
     At(30, 3);
     At(10, 1);
@@ -116,7 +117,7 @@ TEST_F(LibccSimulatorImpl, DifferentTimesRunInTimeOrderAtTheirTime)
     EXPECT_TRUE(Simulator::IsFinished());
 }
 
-TEST_F(LibccSimulatorImpl, SameTimeEventsRunInSchedulingOrder)
+TEST_F(FastSimulatorImpl, SameTimeEventsRunInSchedulingOrder)
 {
     // Eight ties at 10 ns, then one earlier event scheduled last: the early
     // one first (time wins over uid), then the ties by uid = scheduling order.
@@ -129,7 +130,7 @@ TEST_F(LibccSimulatorImpl, SameTimeEventsRunInSchedulingOrder)
     EXPECT_EQ(Tags(), (std::vector<int>{99, 0, 1, 2, 3, 4, 5, 6, 7}));
 }
 
-TEST_F(LibccSimulatorImpl, ZeroDelayFromInsideRunsAfterQueuedSameTimeEvents)
+TEST_F(FastSimulatorImpl, ZeroDelayFromInsideRunsAfterQueuedSameTimeEvents)
 {
     // A, B, C at 10 ns take uids 4, 5, 6, F at 11 ns uid 7. A schedules D
     // (delay 0, uid 8) and E (ScheduleNow, uid 9): same time as B and C but
@@ -150,7 +151,7 @@ TEST_F(LibccSimulatorImpl, ZeroDelayFromInsideRunsAfterQueuedSameTimeEvents)
     EXPECT_EQ(m_log[5].t, NanoSeconds(11));
 }
 
-TEST_F(LibccSimulatorImpl, ContextIsThatOfTheRunningEvent)
+TEST_F(FastSimulatorImpl, ContextIsThatOfTheRunningEvent)
 {
     // No event has run yet.
     EXPECT_EQ(Simulator::GetContext(), static_cast<uint32_t>(Simulator::NO_CONTEXT));
@@ -179,7 +180,7 @@ TEST_F(LibccSimulatorImpl, ContextIsThatOfTheRunningEvent)
     EXPECT_EQ(Simulator::GetContext(), static_cast<uint32_t>(Simulator::NO_CONTEXT));
 }
 
-TEST_F(LibccSimulatorImpl, CancelSkipsTheEventButItStillCounts)
+TEST_F(FastSimulatorImpl, CancelSkipsTheEventButItStillCounts)
 {
     At(10, 1);
     EventId b = At(20, 2);
@@ -199,7 +200,7 @@ TEST_F(LibccSimulatorImpl, CancelSkipsTheEventButItStillCounts)
     EXPECT_EQ(Simulator::Now(), NanoSeconds(30));
 }
 
-TEST_F(LibccSimulatorImpl, RemoveTakesTheEventOutOfTheQueue)
+TEST_F(FastSimulatorImpl, RemoveTakesTheEventOutOfTheQueue)
 {
     At(10, 1);
     EventId b = At(20, 2);
@@ -215,7 +216,7 @@ TEST_F(LibccSimulatorImpl, RemoveTakesTheEventOutOfTheQueue)
     EXPECT_EQ(Simulator::Now(), NanoSeconds(10));
 }
 
-TEST_F(LibccSimulatorImpl, RemoveFromTheMiddleKeepsTheHeapOrdered)
+TEST_F(FastSimulatorImpl, RemoveFromTheMiddleKeepsTheHeapOrdered)
 {
     // 40 events scheduled latest-first (40, 39, ..., 1 ns) so the heap is
     // shuffled, then every even time removed: the odd ones 1, 3, ..., 39 run
@@ -239,7 +240,7 @@ TEST_F(LibccSimulatorImpl, RemoveFromTheMiddleKeepsTheHeapOrdered)
     EXPECT_EQ(Simulator::GetEventCount(), 20u);
 }
 
-TEST_F(LibccSimulatorImpl, QueueGrowsPastItsInitialCapacity)
+TEST_F(FastSimulatorImpl, QueueGrowsPastItsInitialCapacity)
 {
     // 5000 pending (the heap starts with room for 1024). i * 7919 mod 5000
     // is a permutation of 0..4999 (7919 is prime, coprime with 5000), so
@@ -258,7 +259,7 @@ TEST_F(LibccSimulatorImpl, QueueGrowsPastItsInitialCapacity)
     }
 }
 
-TEST_F(LibccSimulatorImpl, QueueReleasesEveryEvent)
+TEST_F(FastSimulatorImpl, QueueReleasesEveryEvent)
 {
     // Each event holds a copy of token; use_count() tells whether the queue
     // still owns the EventImpl. 1 = only ours.
@@ -279,7 +280,7 @@ TEST_F(LibccSimulatorImpl, QueueReleasesEveryEvent)
     EXPECT_EQ(token.use_count(), 1);
 }
 
-TEST_F(LibccSimulatorImpl, DelayLeftCountsDownToZero)
+TEST_F(FastSimulatorImpl, DelayLeftCountsDownToZero)
 {
     EventId target = At(100, 1);
     EXPECT_EQ(Simulator::GetDelayLeft(target), NanoSeconds(100));
@@ -298,7 +299,7 @@ TEST_F(LibccSimulatorImpl, DelayLeftCountsDownToZero)
     EXPECT_TRUE(Simulator::IsExpired(target));
 }
 
-TEST_F(LibccSimulatorImpl, StopWithDelayLeavesLaterEventsForTheNextRun)
+TEST_F(FastSimulatorImpl, StopWithDelayLeavesLaterEventsForTheNextRun)
 {
     At(10, 1);
     At(20, 2);
@@ -317,7 +318,7 @@ TEST_F(LibccSimulatorImpl, StopWithDelayLeavesLaterEventsForTheNextRun)
     EXPECT_EQ(Simulator::GetEventCount(), 5u);
 }
 
-TEST_F(LibccSimulatorImpl, StopInsideAnEventEndsRunAfterThatEvent)
+TEST_F(FastSimulatorImpl, StopInsideAnEventEndsRunAfterThatEvent)
 {
     Simulator::Schedule(NanoSeconds(10), [this] {
         Log(1);
@@ -335,7 +336,7 @@ TEST_F(LibccSimulatorImpl, StopInsideAnEventEndsRunAfterThatEvent)
     EXPECT_TRUE(Simulator::IsFinished()); // queue empty now
 }
 
-TEST_F(LibccSimulatorImpl, DestroyRunsDestroyEventsFifoUnlessCancelledOrRemoved)
+TEST_F(FastSimulatorImpl, DestroyRunsDestroyEventsFifoUnlessCancelledOrRemoved)
 {
     EventId d1 = Simulator::ScheduleDestroy([this] {
         Log(1);
@@ -357,7 +358,7 @@ TEST_F(LibccSimulatorImpl, DestroyRunsDestroyEventsFifoUnlessCancelledOrRemoved)
     EXPECT_EQ(Tags(), (std::vector<int>{1, 3, 5}));
 }
 
-TEST_F(LibccSimulatorImpl, EveryScheduleKindTakesAUidLikeDefault)
+TEST_F(FastSimulatorImpl, EveryScheduleKindTakesAUidLikeDefault)
 {
     // Counter starts at UID::VALID = 4.
     EventId a = Simulator::Schedule(NanoSeconds(10), [] {});  // uid 4
@@ -379,7 +380,7 @@ TEST_F(LibccSimulatorImpl, EveryScheduleKindTakesAUidLikeDefault)
     EXPECT_EQ(Simulator::GetEventCount(), 4u);
 }
 
-TEST_F(LibccSimulatorImpl, BadPathsAreHarmless)
+TEST_F(FastSimulatorImpl, BadPathsAreHarmless)
 {
     EventId none;
     EXPECT_TRUE(Simulator::IsExpired(none));
@@ -412,13 +413,45 @@ TEST_F(LibccSimulatorImpl, BadPathsAreHarmless)
     EXPECT_EQ(Simulator::GetEventCount(), 2u);
 }
 
-TEST_F(LibccSimulatorImpl, NegativeDelayIsFatal)
+TEST_F(FastSimulatorImpl, NegativeDelayIsFatal)
 {
     EXPECT_DEATH(Simulator::Schedule(NanoSeconds(-1), [] {}), "negative delay");
     EXPECT_DEATH(Simulator::ScheduleWithContext(1, NanoSeconds(-1), [] {}), "negative delay");
 }
 
-TEST_F(LibccSimulatorImpl, SetSchedulerIsAcceptedAndIgnored)
+// Default's main-thread check: another thread's ScheduleWithContext waits
+// for Run(), which inserts it relative to the simulation time then.
+TEST_F(FastSimulatorImpl, OtherThreadScheduleIsInsertedByRun)
+{
+    At(10, 1);
+    std::thread([this] {
+        Simulator::ScheduleWithContext(7, NanoSeconds(5), [this] { Log(2); });
+    }).join();
+    EXPECT_EQ(m_log.size(), 0u); // nothing ran on the other thread
+    Simulator::Run();
+    ASSERT_EQ(Tags(), (std::vector<int>{2, 1}));
+    EXPECT_EQ(m_log[0].t, NanoSeconds(5));
+    EXPECT_EQ(m_log[0].ctx, 7u);
+}
+
+TEST_F(FastSimulatorImpl, OtherThreadScheduleDuringRunCountsFromThatEvent)
+{
+    // The thread schedules 1 ns ahead while the event at 10 ns runs: the
+    // event is inserted when that event returns, at 10 + 1 ns, before the
+    // event at 20 ns.
+    Simulator::Schedule(NanoSeconds(10), [this] {
+        Log(1);
+        std::thread([this] {
+            Simulator::ScheduleWithContext(3, NanoSeconds(1), [this] { Log(2); });
+        }).join();
+    });
+    At(20, 3);
+    Simulator::Run();
+    ASSERT_EQ(Tags(), (std::vector<int>{1, 2, 3}));
+    EXPECT_EQ(m_log[1].t, NanoSeconds(11));
+}
+
+TEST_F(FastSimulatorImpl, SetSchedulerIsAcceptedAndIgnored)
 {
     At(20, 2);
     ns3::ObjectFactory f;
@@ -429,15 +462,15 @@ TEST_F(LibccSimulatorImpl, SetSchedulerIsAcceptedAndIgnored)
     EXPECT_EQ(Tags(), (std::vector<int>{1, 2}));
 }
 
-TEST_F(LibccSimulatorImpl, InstallSelectsItThroughTheGlobalValue)
+TEST_F(FastSimulatorImpl, InstallSelectsItThroughTheGlobalValue)
 {
     Simulator::Destroy();
     ns3::StringValue before;
     ns3::GlobalValue::GetValueByName("SimulatorImplementationType", before);
-    ns3::LibccSimulatorImpl::Install();
+    ns3::FastSimulatorImpl::Install();
     Simulator::Now(); // the first call creates the impl the global value names
     EXPECT_EQ(Simulator::GetImplementation()->GetInstanceTypeId().GetName(),
-              "ns3::LibccSimulatorImpl");
+              "ns3::FastSimulatorImpl");
     Simulator::Destroy();
     // Put the global back: later suites must get ns-3's default.
     ns3::GlobalValue::Bind("SimulatorImplementationType", before);
@@ -587,9 +620,9 @@ RunWorkload(Ptr<SimulatorImpl> impl, const std::string& scheduler)
 
 } // namespace
 
-TEST_F(LibccSimulatorImpl, SameEventOrderAsDefaultSimulatorImpl)
+TEST_F(FastSimulatorImpl, SameEventOrderAsDefaultSimulatorImpl)
 {
-    WorkloadResult mine = RunWorkload(CreateObject<ns3::LibccSimulatorImpl>(), "ns3::MapScheduler");
+    WorkloadResult mine = RunWorkload(CreateObject<ns3::FastSimulatorImpl>(), "ns3::MapScheduler");
     // The workload is not trivial: most of the 10000 events run, with ties,
     // cancels, removes and destroy events all exercised.
     ASSERT_GT(mine.runs.size(), 9000u);
@@ -637,7 +670,7 @@ struct Seen
     Time now;         ///< SimNow()
     uint32_t ctx;     ///< SimContext()
     uint32_t refCtx;  ///< Simulator::GetContext()
-    bool fast;        ///< LibccSimulatorImpl::Running() != nullptr
+    bool fast;        ///< FastSimulatorImpl::Running() != nullptr
 };
 
 Seen
@@ -649,7 +682,7 @@ Look(int tag)
             ns3::SimNow(),
             ns3::SimContext(),
             Simulator::GetContext(),
-            ns3::LibccSimulatorImpl::Running() != nullptr};
+            ns3::FastSimulatorImpl::Running() != nullptr};
 }
 
 /// The interleaving scenario shared by the Libcc and Default tests; returns
@@ -718,10 +751,10 @@ ExpectInterleaveOrder(const std::vector<Seen>& seen, const std::vector<uint32_t>
 
 } // namespace
 
-TEST_F(LibccSimulatorImpl, SimFastFunctionsOutsideRunFallBackToTheSimulator)
+TEST_F(FastSimulatorImpl, SimFastFunctionsOutsideRunFallBackToTheSimulator)
 {
     // Before any event: time 0, NO_CONTEXT, and no fast path.
-    EXPECT_EQ(ns3::LibccSimulatorImpl::Running(), nullptr);
+    EXPECT_EQ(ns3::FastSimulatorImpl::Running(), nullptr);
     EXPECT_EQ(ns3::SimNowStep(), 0);
     EXPECT_EQ(ns3::SimNow(), Time(0));
     EXPECT_EQ(ns3::SimContext(), static_cast<uint32_t>(Simulator::NO_CONTEXT));
@@ -729,7 +762,7 @@ TEST_F(LibccSimulatorImpl, SimFastFunctionsOutsideRunFallBackToTheSimulator)
     Simulator::ScheduleWithContext(9, NanoSeconds(25) + ns3::PicoSeconds(3), [] {});
     Simulator::Run();
     // After Run: the pointer is cleared, the values are the last event's.
-    EXPECT_EQ(ns3::LibccSimulatorImpl::Running(), nullptr);
+    EXPECT_EQ(ns3::FastSimulatorImpl::Running(), nullptr);
     EXPECT_EQ(ns3::SimNowStep(), 25003);
     EXPECT_EQ(ns3::SimNow(), ns3::PicoSeconds(25003));
     EXPECT_EQ(ns3::SimContext(), 9u);
@@ -738,7 +771,7 @@ TEST_F(LibccSimulatorImpl, SimFastFunctionsOutsideRunFallBackToTheSimulator)
     EXPECT_EQ(ns3::NowPs(), 25003u);
 }
 
-TEST_F(LibccSimulatorImpl, SimFastFunctionsInsideRunReadTheRunningImpl)
+TEST_F(FastSimulatorImpl, SimFastFunctionsInsideRunReadTheRunningImpl)
 {
     std::vector<Seen> seen;
     SimulatorImpl* running = nullptr;
@@ -746,7 +779,7 @@ TEST_F(LibccSimulatorImpl, SimFastFunctionsInsideRunReadTheRunningImpl)
     uint64_t nowPs = 0;
     Simulator::ScheduleWithContext(7, NanoSeconds(10) + ns3::PicoSeconds(1999), [&] {
         seen.push_back(Look(1));
-        running = ns3::LibccSimulatorImpl::Running();
+        running = ns3::FastSimulatorImpl::Running();
         libccNow = ns3::LibccNow();
         nowPs = ns3::NowPs();
     });
@@ -764,7 +797,7 @@ TEST_F(LibccSimulatorImpl, SimFastFunctionsInsideRunReadTheRunningImpl)
     EXPECT_EQ(nowPs, 11999u);
 }
 
-TEST_F(LibccSimulatorImpl, SimScheduleWithContextInterleavesByTimeThenUid)
+TEST_F(FastSimulatorImpl, SimScheduleWithContextInterleavesByTimeThenUid)
 {
     std::vector<Seen> seen;
     std::vector<uint32_t> uids;
@@ -777,7 +810,7 @@ TEST_F(LibccSimulatorImpl, SimScheduleWithContextInterleavesByTimeThenUid)
     }
 }
 
-TEST_F(LibccSimulatorImpl, SimScheduleWithContextTakesOverTheCallersReference)
+TEST_F(FastSimulatorImpl, SimScheduleWithContextTakesOverTheCallersReference)
 {
     // One reference held here, one handed to the queue (as ScheduleReused
     // does): 2 while queued, back to 1 once the event ran and was released.
@@ -801,7 +834,7 @@ TEST_F(LibccSimulatorImpl, SimScheduleWithContextTakesOverTheCallersReference)
     EXPECT_EQ(runs, 1);
 }
 
-TEST_F(LibccSimulatorImpl, RunningIsRestoredAfterANestedRun)
+TEST_F(FastSimulatorImpl, RunningIsRestoredAfterANestedRun)
 {
     std::vector<bool> fast;
     int64_t after = -1;
@@ -810,39 +843,39 @@ TEST_F(LibccSimulatorImpl, RunningIsRestoredAfterANestedRun)
         // queued) and returns to this one: still inside the outer Run, so
         // still the fast path, with the clock the nested run moved to 2 ns.
         Simulator::Schedule(NanoSeconds(1), [&fast] {
-            fast.push_back(ns3::LibccSimulatorImpl::Running() != nullptr);
+            fast.push_back(ns3::FastSimulatorImpl::Running() != nullptr);
         });
         Simulator::Run();
-        fast.push_back(ns3::LibccSimulatorImpl::Running() != nullptr);
+        fast.push_back(ns3::FastSimulatorImpl::Running() != nullptr);
         after = ns3::SimNowStep();
     });
     Simulator::Run();
     EXPECT_EQ(fast, (std::vector<bool>{true, true}));
     EXPECT_EQ(after, 2000);
-    EXPECT_EQ(ns3::LibccSimulatorImpl::Running(), nullptr);
+    EXPECT_EQ(ns3::FastSimulatorImpl::Running(), nullptr);
 }
 
-TEST_F(LibccSimulatorImpl, RunningIsClearedWhenStopEndsRun)
+TEST_F(FastSimulatorImpl, RunningIsClearedWhenStopEndsRun)
 {
     bool fastAfterResume = false;
     Simulator::Schedule(NanoSeconds(5), [] { Simulator::Stop(); });
     Simulator::Schedule(NanoSeconds(6), [&fastAfterResume] {
-        fastAfterResume = ns3::LibccSimulatorImpl::Running() != nullptr;
+        fastAfterResume = ns3::FastSimulatorImpl::Running() != nullptr;
     });
     Simulator::Run();
     // Stopped at 5 ns with the 6 ns event pending: outside Run, the
     // fallback gives the stop time.
-    EXPECT_EQ(ns3::LibccSimulatorImpl::Running(), nullptr);
+    EXPECT_EQ(ns3::FastSimulatorImpl::Running(), nullptr);
     EXPECT_EQ(ns3::SimNowStep(), 5000);
     EXPECT_FALSE(fastAfterResume);
     // A second Run() resumes on the fast path.
     Simulator::Run();
     EXPECT_TRUE(fastAfterResume);
     EXPECT_EQ(ns3::SimNowStep(), 6000);
-    EXPECT_EQ(ns3::LibccSimulatorImpl::Running(), nullptr);
+    EXPECT_EQ(ns3::FastSimulatorImpl::Running(), nullptr);
 }
 
-TEST_F(LibccSimulatorImpl, DestroyEventsUseTheFallback)
+TEST_F(FastSimulatorImpl, DestroyEventsUseTheFallback)
 {
     // Destroy events run in Simulator::Destroy(), outside Run: the fallback
     // must still see the simulator's last time (3 ns).
@@ -850,7 +883,7 @@ TEST_F(LibccSimulatorImpl, DestroyEventsUseTheFallback)
     int64_t step = -1;
     Simulator::Schedule(NanoSeconds(3), [] {});
     Simulator::ScheduleDestroy([&] {
-        fast = ns3::LibccSimulatorImpl::Running() != nullptr;
+        fast = ns3::FastSimulatorImpl::Running() != nullptr;
         step = ns3::SimNowStep();
     });
     Simulator::Run();
@@ -859,7 +892,7 @@ TEST_F(LibccSimulatorImpl, DestroyEventsUseTheFallback)
     EXPECT_EQ(step, 3000);
 }
 
-TEST_F(LibccSimulatorImpl, SimScheduleWithContextNegativeDelayIsFatal)
+TEST_F(FastSimulatorImpl, SimScheduleWithContextNegativeDelayIsFatal)
 {
     // Fast path (inside Run) and fallback (outside): both refuse.
     EXPECT_DEATH(
@@ -876,10 +909,10 @@ class SimFastUnderDefault : public ::testing::Test
   protected:
     void SetUp() override
     {
-        // Right after a LibccSimulatorImpl simulation in the same process:
+        // Right after a FastSimulatorImpl simulation in the same process:
         // nothing of it may leak into the Default one.
         Simulator::Destroy();
-        Simulator::SetImplementation(CreateObject<ns3::LibccSimulatorImpl>());
+        Simulator::SetImplementation(CreateObject<ns3::FastSimulatorImpl>());
         Simulator::Schedule(NanoSeconds(40), [] {});
         Simulator::Run();
         Simulator::Destroy();

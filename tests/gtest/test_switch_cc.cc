@@ -79,6 +79,40 @@ TEST_F(SwitchCcTest, DcqcnMarksAtEnqueueWithTheQueueBeforeThePacket)
     EXPECT_EQ(EcnOf(st.H(1).rx), want);
 }
 
+TEST_F(SwitchCcTest, DcqcnMarksOnThePacketsPriorityQueueNotThePort)
+{
+    // H0 (100G) -> SW -> H1 (10G): eight non-ECT 1074-byte frames at
+    // priority 5, then one ECT frame at priority 3, all sent at t = 0. The
+    // first priority-5 frame leaves at once; at the next departure
+    // (1962.72 ns) round robin moves on from priority 5 to 3, so the ECT
+    // frame leaves second, with 7 x 1074 = 7518 bytes (> Kmax = 5000) left
+    // in the port but 0 in its own priority's queue. DCQCN's Kmin/Kmax apply
+    // to the packet's priority queue: it is not marked. (Counting the whole
+    // port, as before, marked it.)
+    Star st({"100Gbps", "10Gbps"});
+    st.sw->SetCongestionControl("dcqcn", "kmin=5000B,kmax=5000B,pmax=1");
+    for (int i = 0; i < 8; i++)
+    {
+        RocePacketInfo d;
+        d.type = RocePktType::DATA;
+        d.src = Star::Addr(0);
+        d.dst = Star::Addr(1);
+        d.prio = 5;
+        d.payloadBytes = 1000;
+        d.ecn = ROCE_ECN_NOT_ECT;
+        Simulator::Schedule(Time(0), &TestHost::Send, &st.H(0), RoceBuild(d), 5);
+    }
+    Simulator::Schedule(Time(0), &TestHost::Send, &st.H(0),
+                        MakeData("10.0.0.1", "10.0.0.2", 1000, 1000, 3), 3);
+    Simulator::Run();
+    ASSERT_EQ(st.H(1).rx.size(), 9u);
+    RocePacketInfo second;
+    ASSERT_TRUE(RoceParse(st.H(1).rx[1].packet, second));
+    EXPECT_EQ(second.prio, 3);
+    EXPECT_EQ(second.ecn, E0);
+    EXPECT_EQ(st.sw->GetEcnMarks(), 0u);
+}
+
 TEST_F(SwitchCcTest, DcqcnNeverMarksNonEctPackets)
 {
     Star st({"100Gbps", "10Gbps"});
@@ -139,7 +173,6 @@ TEST_F(SwitchCcTest, HpccIntStampMatchesQueueStateAtDequeue)
         EXPECT_EQ(st.H(1).rx[k].packet->GetSize(), 1066u);
     }
     EXPECT_EQ(st.sw->GetIntStamps(), 3u);
-    EXPECT_EQ(st.sw->GetIntEncodeErrors(), 0u);
     // Unquantized: the CP counted the line bytes actually sent, 3 x 1104.
     libcc_int_hop rec;
     ASSERT_EQ(libcc_cp_int_record(st.sw->GetCp(1), 0, 0, &rec), LIBCC_OK);
@@ -211,6 +244,71 @@ TEST_F(SwitchCcTest, FnccAckCarriesTheRequestPathEgressPortRecord)
         ASSERT_TRUE(RoceParse(r.packet, d));
         EXPECT_FALSE(d.hasInt);
     }
+}
+
+TEST_F(SwitchCcTest, FnccAckWithoutATableEntryCountsNoHopBytes)
+{
+    // H1 sends an ACK to H0 before any data left port 1: the All_INT_Table
+    // has no entry for port 1, so port 0's CP writes no hop. The ACK leaves
+    // as it came, 58 B IP, 76-byte frame, 96 line bytes, and that is what
+    // port 0's txBytes must count (a guessed hop made it 104).
+    Star st({"100Gbps", "25Gbps"});
+    st.sw->SetCongestionControl("fncc", "table_refresh=0ns");
+    Simulator::Schedule(Time(0), &TestHost::Send, &st.H(1),
+                        MakeAck("10.0.0.2", "10.0.0.1", 1000, 3, RoceIntHeader::FORMAT_FNCC), 3);
+    Simulator::Run();
+    ASSERT_EQ(st.H(0).rx.size(), 1u);
+    EXPECT_EQ(st.H(0).rx[0].packet->GetSize(), 58u);
+    EXPECT_EQ(st.sw->GetIntStamps(), 0u);
+    libcc_int_hop rec;
+    ASSERT_EQ(libcc_cp_int_record(st.sw->GetCp(0), 0, 0, &rec), LIBCC_OK);
+    EXPECT_EQ(rec.tx_bytes, 96u);
+}
+
+TEST_F(SwitchCcTest, IntAlgorithmsRefuseAPortRateTheirFormatCannotCarry)
+{
+    // The HPCC hop codes 25/50/100/200/400 Gbps (the HPCC simulator's) and
+    // 10/40/800 Gbps; 150 Gbps is none of them. Refused before the run, with
+    // the port and its rate named, instead of every hop silently dropped.
+    for (const char* algo : {"hpcc", "hpcc++", "fncc"})
+    {
+        Star st({"100Gbps", "150Gbps"});
+        st.sw->SetCongestionControl(algo, "");
+        std::string err;
+        EXPECT_FALSE(st.sw->CheckCongestionControl(err)) << algo;
+        EXPECT_NE(err.find("port 1"), std::string::npos) << err;
+        EXPECT_NE(err.find("150000 Mbps"), std::string::npos) << err;
+        Simulator::Destroy();
+    }
+    // Algorithms without INT run at any rate; INT ones at 40 Gbps.
+    for (const char* algo : {"none", "dcqcn"})
+    {
+        Star st({"100Gbps", "150Gbps"});
+        st.sw->SetCongestionControl(algo, "");
+        std::string err;
+        EXPECT_TRUE(st.sw->CheckCongestionControl(err)) << algo << ": " << err;
+        Simulator::Destroy();
+    }
+    Star st({"40Gbps", "40Gbps"});
+    st.sw->SetCongestionControl("hpcc", "");
+    std::string err;
+    EXPECT_TRUE(st.sw->CheckCongestionControl(err)) << err;
+}
+
+TEST_F(SwitchCcTest, HpccStampsAt40Gbps)
+{
+    // One DATA packet asking for INT through a 40G port: the hop says 40 Gbps.
+    Star st({"40Gbps", "40Gbps"});
+    st.sw->SetCongestionControl("hpcc", "");
+    Simulator::Schedule(Time(0), &TestHost::Send, &st.H(0),
+                        MakeData("10.0.0.1", "10.0.0.2", 1000, 1000, 3, true), 3);
+    Simulator::Run();
+    ASSERT_EQ(st.H(1).rx.size(), 1u);
+    RocePacketInfo i;
+    ASSERT_TRUE(RoceParse(st.H(1).rx[0].packet, i));
+    ASSERT_EQ(i.ints.n_hops, 1);
+    EXPECT_EQ(i.ints.hop[0].bandwidth_bps, 40000000000ull);
+    EXPECT_EQ(st.sw->GetIntStamps(), 1u);
 }
 
 TEST_F(SwitchCcTest, BadCongestionControlIsRefusedWithTheBadItemNamed)

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 //
-// LibccSimulatorImpl: a drop-in ns-3 SimulatorImpl with the exact event
+// FastSimulatorImpl: a drop-in ns-3 SimulatorImpl with the exact event
 // order of ns-3.37's DefaultSimulatorImpl (events by (timestamp, uid), the
 // same uid counter), so a simulation gives byte-identical results under
 // either, at a fraction of the per-event cost: a 4-ary heap of 24-byte POD
@@ -9,22 +9,24 @@
 // clock and inserts into its queue inline while Run() executes.
 //
 // Differences from DefaultSimulatorImpl (docs/simulator-impl.md):
-// - Single-threaded: ScheduleWithContext from a thread other than the one
-//   that runs the simulation is NOT supported (Default queues it under a
-//   mutex; taking one per event is what this class avoids).
+// - The inline helpers of sim-fast.h are for model code, which runs on the
+//   main thread: they skip the thread check. ScheduleWithContext itself makes
+//   it as Default does: a call from another thread is queued under a mutex
+//   and inserted by Run() before its next event; the main thread's own calls
+//   take no lock.
 // - SetScheduler is accepted and ignored: the class has its own queue, and
 //   the order is fixed by (timestamp, uid) whatever the SchedulerType.
 // - PreEventHook is not called (nothing in this project overrides it).
 // - A negative delay is a fatal error instead of a debug-only assertion.
 //
 // Select it before anything touches the Simulator, either with
-// LibccSimulatorImpl::Install() or, the ns-3 way,
+// FastSimulatorImpl::Install() or, the ns-3 way,
 //   GlobalValue::Bind("SimulatorImplementationType",
-//                     StringValue("ns3::LibccSimulatorImpl"));
+//                     StringValue("ns3::FastSimulatorImpl"));
 // or, when no simulator exists (after Simulator::Destroy()),
-//   Simulator::SetImplementation(CreateObject<LibccSimulatorImpl>());
-#ifndef LIBCC_SIMULATOR_IMPL_H
-#define LIBCC_SIMULATOR_IMPL_H
+//   Simulator::SetImplementation(CreateObject<FastSimulatorImpl>());
+#ifndef FAST_SIMULATOR_IMPL_H
+#define FAST_SIMULATOR_IMPL_H
 
 #include "ns3/event-id.h"
 #include "ns3/event-impl.h"
@@ -32,14 +34,17 @@
 #include "ns3/object-factory.h"
 #include "ns3/simulator-impl.h"
 
+#include <atomic>
 #include <cstdint>
 #include <list>
+#include <mutex>
+#include <thread>
 #include <vector>
 
 namespace ns3
 {
 
-class LibccSimulatorImpl final : public SimulatorImpl
+class FastSimulatorImpl final : public SimulatorImpl
 {
   public:
     static TypeId GetTypeId();
@@ -51,8 +56,8 @@ class LibccSimulatorImpl final : public SimulatorImpl
      */
     static void Install();
 
-    LibccSimulatorImpl();
-    ~LibccSimulatorImpl() override;
+    FastSimulatorImpl();
+    ~FastSimulatorImpl() override;
 
     void Destroy() override;
     bool IsFinished() const override;
@@ -82,7 +87,7 @@ class LibccSimulatorImpl final : public SimulatorImpl
      * the virtual call; whenever it is nullptr (another SimulatorImpl, set-up,
      * destroy events) it falls back to the Simulator:: calls.
      */
-    static LibccSimulatorImpl* Running()
+    static FastSimulatorImpl* Running()
     {
         return s_running;
     }
@@ -183,7 +188,21 @@ class LibccSimulatorImpl final : public SimulatorImpl
     Entry PopMin();
     void SiftDown(size_t i, Entry e);
 
-    static LibccSimulatorImpl* s_running; ///< See Running()
+    static FastSimulatorImpl* s_running; ///< See Running()
+
+    /// ScheduleWithContext from another thread, waiting for Run().
+    struct Foreign
+    {
+        uint32_t context;
+        int64_t delaySteps;
+        EventImpl* event;
+    };
+    /// Insert what other threads scheduled (Default's ProcessEventsWithContext).
+    void InsertForeign();
+    std::thread::id m_main; ///< the thread that created the simulator
+    std::mutex m_foreignMutex;
+    std::vector<Foreign> m_foreign;
+    std::atomic<bool> m_foreignPending{false};
 
     /// Steps -> one unit, as Time::ToInteger does it: a multiply (coarser
     /// resolution than the unit) or a truncating divide (finer).
@@ -216,4 +235,4 @@ class LibccSimulatorImpl final : public SimulatorImpl
 
 } // namespace ns3
 
-#endif /* LIBCC_SIMULATOR_IMPL_H */
+#endif /* FAST_SIMULATOR_IMPL_H */

@@ -29,7 +29,7 @@ inline void
 ScheduleReusedSteps(uint32_t context, int64_t delaySteps, EventImpl* event)
 {
     event->Ref();
-    // Inline insert under LibccSimulatorImpl (sim-fast.h): this is the
+    // Inline insert under FastSimulatorImpl (sim-fast.h): this is the
     // per-frame schedule of channels, NICs and devices.
     SimScheduleWithContext(context, delaySteps, event);
 }

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-only
-#include "libcc-simulator-impl.h"
+#include "fast-simulator-impl.h"
 
 #include "ns3/fatal-error.h"
 #include "ns3/global-value.h"
@@ -12,9 +12,9 @@
 namespace ns3
 {
 
-NS_OBJECT_ENSURE_REGISTERED(LibccSimulatorImpl);
+NS_OBJECT_ENSURE_REGISTERED(FastSimulatorImpl);
 
-LibccSimulatorImpl* LibccSimulatorImpl::s_running = nullptr;
+FastSimulatorImpl* FastSimulatorImpl::s_running = nullptr;
 
 namespace
 {
@@ -22,28 +22,28 @@ namespace
 [[noreturn, gnu::cold, gnu::noinline]] void
 NegativeDelay(const char* where, const Time& delay)
 {
-    NS_FATAL_ERROR("LibccSimulatorImpl::" << where << ": negative delay " << delay);
+    NS_FATAL_ERROR("FastSimulatorImpl::" << where << ": negative delay " << delay);
 }
 
 } // namespace
 
 TypeId
-LibccSimulatorImpl::GetTypeId()
+FastSimulatorImpl::GetTypeId()
 {
-    static TypeId tid = TypeId("ns3::LibccSimulatorImpl")
+    static TypeId tid = TypeId("ns3::FastSimulatorImpl")
                             .SetParent<SimulatorImpl>()
                             .SetGroupName("Libcc")
-                            .AddConstructor<LibccSimulatorImpl>();
+                            .AddConstructor<FastSimulatorImpl>();
     return tid;
 }
 
 void
-LibccSimulatorImpl::Install()
+FastSimulatorImpl::Install()
 {
-    GlobalValue::Bind("SimulatorImplementationType", StringValue("ns3::LibccSimulatorImpl"));
+    GlobalValue::Bind("SimulatorImplementationType", StringValue("ns3::FastSimulatorImpl"));
 }
 
-LibccSimulatorImpl::LibccSimulatorImpl()
+FastSimulatorImpl::FastSimulatorImpl()
     : m_size(0)
     , m_currentTs(0)
     , m_eventCount(0)
@@ -54,12 +54,13 @@ LibccSimulatorImpl::LibccSimulatorImpl()
 {
     // A dumbbell keeps a few hundred events pending: no regrowth in the run.
     m_heap.resize(1024);
+    m_main = std::this_thread::get_id();
 }
 
-LibccSimulatorImpl::~LibccSimulatorImpl() = default;
+FastSimulatorImpl::~FastSimulatorImpl() = default;
 
 void
-LibccSimulatorImpl::DoDispose()
+FastSimulatorImpl::DoDispose()
 {
     if (s_running == this)
     {
@@ -72,11 +73,17 @@ LibccSimulatorImpl::DoDispose()
     }
     m_size = 0;
     std::vector<Entry>().swap(m_heap);
+    std::lock_guard<std::mutex> lock(m_foreignMutex);
+    for (const Foreign& f : m_foreign)
+    {
+        f.event->Unref();
+    }
+    m_foreign.clear();
     SimulatorImpl::DoDispose();
 }
 
 void
-LibccSimulatorImpl::Destroy()
+FastSimulatorImpl::Destroy()
 {
     // Simulator::Destroy() from inside an event: the rest of that event must
     // not reach this instance through the fast path once it is released.
@@ -97,7 +104,7 @@ LibccSimulatorImpl::Destroy()
 }
 
 void
-LibccSimulatorImpl::SetScheduler(ObjectFactory schedulerFactory)
+FastSimulatorImpl::SetScheduler(ObjectFactory schedulerFactory)
 {
     // The Simulator always calls this with the SchedulerType global value.
     // The order is (ts, uid) under every ns-3 scheduler, and so it is in our
@@ -106,20 +113,20 @@ LibccSimulatorImpl::SetScheduler(ObjectFactory schedulerFactory)
 }
 
 uint32_t
-LibccSimulatorImpl::GetSystemId() const
+FastSimulatorImpl::GetSystemId() const
 {
     return 0;
 }
 
 bool
-LibccSimulatorImpl::IsFinished() const
+FastSimulatorImpl::IsFinished() const
 {
     return m_size == 0 || m_stop;
 }
 
 // Inlined into Run(): a call returns the 24-byte Entry through memory.
-[[gnu::always_inline]] inline LibccSimulatorImpl::Entry
-LibccSimulatorImpl::PopMin()
+[[gnu::always_inline]] inline FastSimulatorImpl::Entry
+FastSimulatorImpl::PopMin()
 {
     Entry* h = m_heap.data();
     Entry top = h[0];
@@ -173,7 +180,7 @@ LibccSimulatorImpl::PopMin()
 }
 
 void
-LibccSimulatorImpl::UnitConv::Set(Time::Unit unit)
+FastSimulatorImpl::UnitConv::Set(Time::Unit unit)
 {
     // One unit in steps (>= 1 when the resolution is as fine or finer),
     // else one step in units.
@@ -191,14 +198,14 @@ LibccSimulatorImpl::UnitConv::Set(Time::Unit unit)
 }
 
 void
-LibccSimulatorImpl::Run()
+FastSimulatorImpl::Run()
 {
     // Restored, not cleared, on the way out: a Run() nested in an event of
     // an outer one returns to the outer's fast path. A destructor, so an
     // exception leaving an event does not leave a stale pointer behind.
     struct RunningGuard
     {
-        LibccSimulatorImpl* outer;
+        FastSimulatorImpl* outer;
         ~RunningGuard()
         {
             s_running = outer;
@@ -208,6 +215,10 @@ LibccSimulatorImpl::Run()
     m_ps.Set(Time::PS);
     s_running = this;
     m_stop = false;
+    if (m_foreignPending.load(std::memory_order_acquire))
+    {
+        InsertForeign();
+    }
     while (m_size != 0 && !m_stop)
     {
         Entry next = PopMin();
@@ -219,24 +230,28 @@ LibccSimulatorImpl::Run()
         m_currentUid = next.Uid();
         next.impl->Invoke();
         next.impl->Unref();
+        if (__builtin_expect(m_foreignPending.load(std::memory_order_acquire), 0))
+        {
+            InsertForeign();
+        }
     }
 }
 
 void
-LibccSimulatorImpl::Stop()
+FastSimulatorImpl::Stop()
 {
     m_stop = true;
 }
 
 void
-LibccSimulatorImpl::Stop(const Time& delay)
+FastSimulatorImpl::Stop(const Time& delay)
 {
     // Through the Simulator like Default, so the stop event takes a uid.
     Simulator::Schedule(delay, static_cast<void (*)()>(&Simulator::Stop));
 }
 
 EventId
-LibccSimulatorImpl::Schedule(const Time& delay, EventImpl* event)
+FastSimulatorImpl::Schedule(const Time& delay, EventImpl* event)
 {
     if (delay.IsStrictlyNegative())
     {
@@ -249,18 +264,41 @@ LibccSimulatorImpl::Schedule(const Time& delay, EventImpl* event)
 }
 
 void
-LibccSimulatorImpl::ScheduleWithContext(uint32_t context, const Time& delay, EventImpl* event)
+FastSimulatorImpl::ScheduleWithContext(uint32_t context, const Time& delay, EventImpl* event)
 {
-    // Single-threaded by design (see the header): no thread check, no mutex.
     if (delay.IsStrictlyNegative())
     {
         NegativeDelay("ScheduleWithContext", delay);
     }
+    if (__builtin_expect(std::this_thread::get_id() != m_main, 0))
+    {
+        // As Default: the event's time and uid are taken when Run() inserts
+        // it, relative to the simulation time then.
+        std::lock_guard<std::mutex> lock(m_foreignMutex);
+        m_foreign.push_back(Foreign{context, delay.GetTimeStep(), event});
+        m_foreignPending.store(true, std::memory_order_release);
+        return;
+    }
     Insert(m_currentTs + static_cast<uint64_t>(delay.GetTimeStep()), context, event);
 }
 
+void
+FastSimulatorImpl::InsertForeign()
+{
+    std::vector<Foreign> batch;
+    {
+        std::lock_guard<std::mutex> lock(m_foreignMutex);
+        batch.swap(m_foreign);
+        m_foreignPending.store(false, std::memory_order_relaxed);
+    }
+    for (const Foreign& f : batch)
+    {
+        Insert(m_currentTs + static_cast<uint64_t>(f.delaySteps), f.context, f.event);
+    }
+}
+
 EventId
-LibccSimulatorImpl::ScheduleNow(EventImpl* event)
+FastSimulatorImpl::ScheduleNow(EventImpl* event)
 {
     uint32_t uid = m_uid;
     Insert(m_currentTs, m_currentContext, event);
@@ -268,7 +306,7 @@ LibccSimulatorImpl::ScheduleNow(EventImpl* event)
 }
 
 EventId
-LibccSimulatorImpl::ScheduleDestroy(EventImpl* event)
+FastSimulatorImpl::ScheduleDestroy(EventImpl* event)
 {
     // The list entry takes over the caller's reference (no extra Ref), and
     // the uid counter moves although the id carries UID::DESTROY: Default
@@ -280,13 +318,13 @@ LibccSimulatorImpl::ScheduleDestroy(EventImpl* event)
 }
 
 Time
-LibccSimulatorImpl::Now() const
+FastSimulatorImpl::Now() const
 {
     return TimeStep(m_currentTs);
 }
 
 Time
-LibccSimulatorImpl::GetDelayLeft(const EventId& id) const
+FastSimulatorImpl::GetDelayLeft(const EventId& id) const
 {
     if (IsExpired(id))
     {
@@ -296,7 +334,7 @@ LibccSimulatorImpl::GetDelayLeft(const EventId& id) const
 }
 
 void
-LibccSimulatorImpl::Remove(const EventId& id)
+FastSimulatorImpl::Remove(const EventId& id)
 {
     if (id.GetUid() == EventId::UID::DESTROY)
     {
@@ -341,7 +379,7 @@ LibccSimulatorImpl::Remove(const EventId& id)
 }
 
 void
-LibccSimulatorImpl::Cancel(const EventId& id)
+FastSimulatorImpl::Cancel(const EventId& id)
 {
     if (!IsExpired(id))
     {
@@ -350,7 +388,7 @@ LibccSimulatorImpl::Cancel(const EventId& id)
 }
 
 bool
-LibccSimulatorImpl::IsExpired(const EventId& id) const
+FastSimulatorImpl::IsExpired(const EventId& id) const
 {
     EventImpl* impl = id.PeekEventImpl();
     if (id.GetUid() == EventId::UID::DESTROY)
@@ -373,37 +411,37 @@ LibccSimulatorImpl::IsExpired(const EventId& id) const
 }
 
 Time
-LibccSimulatorImpl::GetMaximumSimulationTime() const
+FastSimulatorImpl::GetMaximumSimulationTime() const
 {
     return TimeStep(0x7fffffffffffffffLL);
 }
 
 uint32_t
-LibccSimulatorImpl::GetContext() const
+FastSimulatorImpl::GetContext() const
 {
     return m_currentContext;
 }
 
 uint64_t
-LibccSimulatorImpl::GetEventCount() const
+FastSimulatorImpl::GetEventCount() const
 {
     return m_eventCount;
 }
 
 void
-LibccSimulatorImpl::Grow()
+FastSimulatorImpl::Grow()
 {
     m_heap.resize(2 * m_heap.size() + 1024);
 }
 
 void
-LibccSimulatorImpl::NegativeDelaySteps(int64_t delaySteps)
+FastSimulatorImpl::NegativeDelaySteps(int64_t delaySteps)
 {
     NegativeDelay("ScheduleWithContext", TimeStep(delaySteps));
 }
 
 void
-LibccSimulatorImpl::SiftDown(size_t i, Entry e)
+FastSimulatorImpl::SiftDown(size_t i, Entry e)
 {
     Entry* h = m_heap.data();
     size_t n = m_size;

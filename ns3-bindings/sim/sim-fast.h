@@ -8,20 +8,20 @@
 // simulated microsecond; Simulator::ScheduleWithContext pays the same on top
 // of the insert. Together that was 9-10% of Simulator::Run().
 //
-// How: while LibccSimulatorImpl::Run() executes, LibccSimulatorImpl::Running()
+// How: while FastSimulatorImpl::Run() executes, FastSimulatorImpl::Running()
 // points at it, and these functions read its fields and insert into its heap
 // directly. Everywhere else (before and after Run, in destroy events, under
 // DefaultSimulatorImpl or any other SimulatorImpl) Running() is nullptr and
 // they call the Simulator:: function they stand for, so the value is the same
 // in every case (docs/simulator-impl.md, "The fast path").
 //
-// Precondition of the fast path: the LibccSimulatorImpl that runs is the
+// Precondition of the fast path: the FastSimulatorImpl that runs is the
 // Simulator's implementation (it is whenever Run() is reached through
 // Simulator::Run()).
 #ifndef SIM_FAST_H
 #define SIM_FAST_H
 
-#include "libcc-simulator-impl.h"
+#include "fast-simulator-impl.h"
 
 #include "ns3/event-impl.h"
 #include "ns3/nstime.h"
@@ -37,7 +37,7 @@ namespace ns3
 inline int64_t
 SimNowStep()
 {
-    LibccSimulatorImpl* impl = LibccSimulatorImpl::Running();
+    FastSimulatorImpl* impl = FastSimulatorImpl::Running();
     if (__builtin_expect(impl != nullptr, 1))
     {
         return impl->NowStep();
@@ -49,7 +49,7 @@ SimNowStep()
 inline int64_t
 SimNowNs()
 {
-    LibccSimulatorImpl* impl = LibccSimulatorImpl::Running();
+    FastSimulatorImpl* impl = FastSimulatorImpl::Running();
     if (__builtin_expect(impl != nullptr, 1))
     {
         return impl->NowNs();
@@ -61,7 +61,7 @@ SimNowNs()
 inline int64_t
 SimNowPs()
 {
-    LibccSimulatorImpl* impl = LibccSimulatorImpl::Running();
+    FastSimulatorImpl* impl = FastSimulatorImpl::Running();
     if (__builtin_expect(impl != nullptr, 1))
     {
         return impl->NowPs();
@@ -81,7 +81,7 @@ SimNow()
 inline uint32_t
 SimContext()
 {
-    LibccSimulatorImpl* impl = LibccSimulatorImpl::Running();
+    FastSimulatorImpl* impl = FastSimulatorImpl::Running();
     if (__builtin_expect(impl != nullptr, 1))
     {
         return impl->CurrentContext();
@@ -95,12 +95,12 @@ SimContext()
  * all other events by (timestamp, uid) exactly as through the Simulator;
  * the queue takes over the caller's reference to event (the caller Refs
  * first if it keeps the event). A negative delay is fatal, as in
- * LibccSimulatorImpl::ScheduleWithContext. Single-threaded, as that is.
+ * FastSimulatorImpl::ScheduleWithContext. Single-threaded, as that is.
  */
 inline void
 SimScheduleWithContext(uint32_t context, int64_t delaySteps, EventImpl* event)
 {
-    LibccSimulatorImpl* impl = LibccSimulatorImpl::Running();
+    FastSimulatorImpl* impl = FastSimulatorImpl::Running();
     if (__builtin_expect(impl != nullptr, 1))
     {
         impl->ScheduleWithContextSteps(context, delaySteps, event);

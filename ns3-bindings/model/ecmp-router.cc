@@ -1,0 +1,128 @@
+// SPDX-License-Identifier: GPL-2.0-only
+#include "ecmp-router.h"
+
+#include <algorithm>
+
+namespace ns3
+{
+
+EcmpRouter::EcmpRouter()
+    : m_index(16)
+    , m_mask(15)
+    , m_seed(0)
+{
+}
+
+uint32_t
+EcmpRouter::SymmetricHash(uint32_t src, uint32_t dst, uint16_t sport, uint16_t dport, uint8_t proto,
+                          uint32_t seed)
+{
+    // Order each pair so that the reversed tuple hashes identically.
+    uint32_t a = std::min(src, dst);
+    uint32_t b = std::max(src, dst);
+    uint32_t pa = std::min(sport, dport);
+    uint32_t pb = std::max(sport, dport);
+    uint32_t h = Mix32(seed ^ 0x9e3779b9u);
+    h = Mix32(h ^ a);
+    h = Mix32(h ^ b);
+    h = Mix32(h ^ ((pa << 16) | pb));
+    h = Mix32(h ^ proto);
+    return h;
+}
+
+uint32_t
+EcmpRouter::Find(uint32_t dst) const
+{
+    uint32_t s = Mix32(dst) & m_mask;
+    while (m_index[s].group != 0 && m_index[s].key != dst)
+    {
+        s = (s + 1) & m_mask;
+    }
+    return s;
+}
+
+void
+EcmpRouter::Grow()
+{
+    std::vector<Slot> old;
+    old.swap(m_index);
+    m_index.assign(old.size() * 2, Slot());
+    m_mask = static_cast<uint32_t>(m_index.size() - 1);
+    for (const Slot& e : old)
+    {
+        if (e.group != 0)
+        {
+            m_index[Find(e.key)] = e;
+        }
+    }
+}
+
+void
+EcmpRouter::AddRoute(uint32_t dst, uint32_t port, uint64_t order)
+{
+    uint32_t s = Find(dst);
+    if (m_index[s].group == 0)
+    {
+        if ((m_groups.size() + 1) * 2 > m_index.size())
+        {
+            Grow();
+            s = Find(dst);
+        }
+        m_groups.emplace_back();
+        m_index[s].key = dst;
+        m_index[s].group = static_cast<uint32_t>(m_groups.size());
+    }
+    Group& g = m_groups[m_index[s].group - 1];
+    if (std::find(g.ports.begin(), g.ports.end(), port) != g.ports.end())
+    {
+        return;
+    }
+    size_t at = std::upper_bound(g.orders.begin(), g.orders.end(), order) - g.orders.begin();
+    g.orders.insert(g.orders.begin() + at, order);
+    g.ports.insert(g.ports.begin() + at, port);
+}
+
+void
+EcmpRouter::Clear()
+{
+    m_groups.clear();
+    m_index.assign(16, Slot());
+    m_mask = 15;
+}
+
+void
+EcmpRouter::SetSeed(uint32_t seed)
+{
+    m_seed = seed;
+}
+
+uint32_t
+EcmpRouter::GetSeed() const
+{
+    return m_seed;
+}
+
+uint32_t
+EcmpRouter::GetNDestinations() const
+{
+    return static_cast<uint32_t>(m_groups.size());
+}
+
+int32_t
+EcmpRouter::Lookup(uint32_t src, uint32_t dst, uint16_t sport, uint16_t dport, uint8_t proto) const
+{
+    const Slot& e = m_index[Find(dst)];
+    if (e.group == 0)
+    {
+        return -1;
+    }
+    const std::vector<uint32_t>& ports = m_groups[e.group - 1].ports;
+    if (ports.size() == 1)
+    {
+        return static_cast<int32_t>(ports[0]);
+    }
+    uint32_t h = SymmetricHash(src, dst, sport, dport, proto, m_seed);
+    return static_cast<int32_t>(ports[h % ports.size()]);
+}
+
+} // namespace ns3

@@ -1,0 +1,84 @@
+// SPDX-License-Identifier: GPL-2.0-only
+//
+// EcmpRouter: a switch's forwarding table. Destination IPv4 address -> a
+// group of equal-cost egress ports; a flow picks one port of the group by a
+// SYMMETRIC 5-tuple hash (SymmetricHash), so its data and its ACKs take the
+// same switches in reverse order when the topology is symmetric. A group is
+// kept sorted by an order key the caller gives (the id of the node at the
+// port's other end), so two switches that see the same set of next-hop
+// nodes pick the same one for a flow.
+//
+// The index (open addressing on the destination) is kept valid by every
+// AddRoute: lookups are const and never rebuild anything.
+
+#ifndef ECMP_ROUTER_H
+#define ECMP_ROUTER_H
+
+#include <cstdint>
+#include <vector>
+
+namespace ns3
+{
+
+/// murmur3's finalizer: every input bit affects every output bit.
+inline uint32_t
+Mix32(uint32_t h)
+{
+    h ^= h >> 16;
+    h *= 0x85ebca6bu;
+    h ^= h >> 13;
+    h *= 0xc2b2ae35u;
+    h ^= h >> 16;
+    return h;
+}
+
+class EcmpRouter
+{
+  public:
+    EcmpRouter();
+
+    /**
+     * Add port as one equal-cost next hop towards dst (host order). order
+     * sorts the group; ports of equal order keep their insertion order.
+     * Adding a port twice to one group changes nothing.
+     */
+    void AddRoute(uint32_t dst, uint32_t port, uint64_t order);
+    void Clear();
+    /// The seed of the hash (the switch mixes its tier into it).
+    void SetSeed(uint32_t seed);
+    uint32_t GetSeed() const;
+    /// The egress port for this 5-tuple; -1 if dst has no route.
+    int32_t Lookup(uint32_t src, uint32_t dst, uint16_t sport, uint16_t dport,
+                   uint8_t proto) const;
+    /// Destinations with at least one route.
+    uint32_t GetNDestinations() const;
+
+    /// The symmetric 5-tuple hash: equal for (s,d,sp,dp,p) and (d,s,dp,sp,p).
+    static uint32_t SymmetricHash(uint32_t src, uint32_t dst, uint16_t sport, uint16_t dport,
+                                  uint8_t proto, uint32_t seed);
+
+  private:
+    struct Slot
+    {
+        uint32_t key = 0;   //!< destination address (host order)
+        uint32_t group = 0; //!< index into m_groups + 1; 0 = empty slot
+    };
+    struct Group
+    {
+        std::vector<uint32_t> ports;  //!< sorted by order
+        std::vector<uint64_t> orders; //!< the order key of each port
+    };
+
+    /// The slot holding dst, or the empty slot where it belongs.
+    uint32_t Find(uint32_t dst) const;
+    void Grow();
+
+    std::vector<Group> m_groups;
+    std::vector<Slot> m_index; //!< power-of-two size, at most half full
+    uint32_t m_mask;
+    uint32_t m_seed;
+};
+
+} // namespace ns3
+
+#endif

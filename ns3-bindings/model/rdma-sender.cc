@@ -1,0 +1,350 @@
+// SPDX-License-Identifier: GPL-2.0-only
+#include "rdma-sender.h"
+
+#include "rdma-nic.h"
+
+#include <ns3/log.h>
+#include <ns3/simulator.h>
+
+#include <algorithm>
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("RdmaSender");
+
+class RdmaSender::WakeEvent : public EventImpl
+{
+  public:
+    explicit WakeEvent(RdmaSender* s)
+        : m_sender(s)
+    {
+    }
+
+    uint64_t m_seq = 0;
+
+  protected:
+    void Notify() override
+    {
+        m_sender->Wake(m_seq);
+    }
+
+  private:
+    RdmaSender* m_sender; //!< raw: Dispose cancels pending wake-ups
+};
+
+RdmaSender::RdmaSender(RdmaNic* nic)
+    : m_nic(nic)
+    , m_rr(0)
+    , m_wakeAtPs(UINT64_MAX)
+    , m_wakeSeq(0)
+{
+}
+
+RdmaSender::~RdmaSender() = default;
+
+void
+RdmaSender::Dispose()
+{
+    m_wakePool.Clear(); // a pending one must not call into a disposed NIC
+    m_wakeAtPs = UINT64_MAX;
+    for (auto& qp : m_tx)
+    {
+        qp->m_rtoEvent.Cancel();
+        qp->m_rtoArmed = false;
+        qp->m_startEvent.Cancel();
+        // An EventId keeps its event (and what the event holds) alive.
+        qp->m_rtoEvent = EventId();
+        qp->m_startEvent = EventId();
+        qp->m_kick = Callback<void>();
+        qp->StopCc();
+    }
+    m_tx.clear();
+    m_active.clear();
+}
+
+Ptr<RdmaTxQueuePair>
+RdmaSender::AddQueuePair(const RdmaFlowParams& flow, uint32_t peerQpn)
+{
+    uint32_t qpn = static_cast<uint32_t>(m_tx.size());
+    Ptr<RdmaTxQueuePair> qp = CreateObject<RdmaTxQueuePair>();
+    qp->Setup(flow, qpn, peerQpn, m_nic->m_payload);
+    qp->m_kick = MakeCallback(&RdmaNic::Kick, m_nic);
+    m_tx.push_back(qp);
+    uint64_t now = LibccNow();
+    Time delay = NanoSeconds(flow.startNs > now ? flow.startNs - now : 0);
+    // Raw pointers: an event holding Ptrs, kept alive by the EventId stored in
+    // the queue pair, would make a reference cycle. The NIC owns the queue pair
+    // and cancels the event on dispose.
+    qp->m_startEvent = Simulator::Schedule(delay, &RdmaSender::StartFlow, this, PeekPointer(qp));
+    return qp;
+}
+
+void
+RdmaSender::StartFlow(RdmaTxQueuePair* qp)
+{
+    m_nic->EnsureCc();
+    qp->StartCc(m_nic->m_cc->GetParams(), m_nic->m_dev->GetDataRate().GetBitRate(),
+                m_nic->DataWireBytes());
+    m_active.push_back(qp);
+    NS_LOG_INFO("flow " << qp->GetFlow().flowId << " starts, " << qp->GetFlow().sizeBytes
+                        << " bytes");
+    m_nic->Kick();
+}
+
+void
+RdmaSender::FinishFlow(RdmaTxQueuePair* qp)
+{
+    qp->m_rtoEvent.Cancel();
+    qp->m_rtoArmed = false;
+    auto it = std::find(m_active.begin(), m_active.end(), qp);
+    if (it != m_active.end())
+    {
+        size_t idx = it - m_active.begin();
+        m_active.erase(it);
+        if (m_rr > idx)
+        {
+            m_rr--;
+        }
+    }
+    RdmaFlowRecord rec;
+    rec.flow = qp->GetFlow();
+    rec.fctNs = qp->GetFinishNs() - rec.flow.startNs;
+    rec.payloadBytes = m_nic->m_payload;
+    rec.overheadBytes = m_nic->DataOverheadBytes();
+    rec.retransmittedBytes = qp->GetRetransmittedBytes();
+    rec.timeouts = qp->GetTimeouts();
+    if (qp->GetCc())
+    {
+        m_nic->m_counters.ccErrors += qp->GetCc()->GetErrors();
+    }
+    qp->StopCc();
+    NS_LOG_INFO("flow " << rec.flow.flowId << " complete, FCT " << rec.fctNs << " ns");
+    m_nic->m_flowComplete(rec);
+}
+
+// The fields a flow's data and probe packets share: same 5-tuple (so ECMP
+// sends probes along the data path), same priority, ECN-capable.
+void
+RdmaSender::FillFlowFields(RocePacketInfo& info, RocePktType type, const RdmaTxQueuePair& qp) const
+{
+    const RdmaFlowParams& f = qp.GetFlow();
+    info.type = type;
+    info.src = m_nic->m_ipBits;
+    info.dst = RoceAddr(f.dstIp);
+    info.sport = f.sport;
+    info.prio = f.prio;
+    info.ecn = ROCE_ECN_ECT0;
+    info.destQp = qp.GetPeerQpn();
+}
+
+QbbFramePtr
+RdmaSender::MakeProbe(RdmaTxQueuePair& qp)
+{
+    // HPCC++ probe: no payload, collects INT along the data path.
+    qp.ClearProbe();
+    QbbFramePtr fr = QbbFrameNew();
+    RocePacketInfo& pr = fr->roce;
+    FillFlowFields(pr, RocePktType::PROBE, qp);
+    pr.psn = RdmaNic::PROBE_PSN;
+    pr.seq = qp.GetSndNxt();
+    pr.payloadBytes = 0;
+    pr.hasInt = m_nic->m_dataHasInt;
+    pr.intFormat = m_nic->m_dataIntFormat;
+    if (pr.hasInt)
+    {
+        RoceIntHeader::InitWireList(pr.intFormat, pr.ints);
+    }
+    fr->ipBytes = RocePacketBytes(pr);
+    m_nic->m_counters.probesSent++;
+    return fr;
+}
+
+QbbFramePtr
+RdmaSender::MakeData(RdmaTxQueuePair& qp, uint64_t nowPs)
+{
+    const RdmaFlowParams& f = qp.GetFlow();
+    uint64_t seq = qp.GetSndNxt();
+    uint32_t payload = qp.NextPayload();
+    unsigned flags = qp.CcOnTx(payload);
+    QbbFramePtr fr = QbbFrameNew();
+    RocePacketInfo& info = fr->roce;
+    FillFlowFields(info, RocePktType::DATA, qp);
+    info.psn = static_cast<uint32_t>((seq / m_nic->m_payload) % RdmaNic::PROBE_PSN);
+    info.last = seq + payload == f.sizeBytes;
+    info.seq = seq;
+    info.payloadBytes = payload;
+    info.hasInt = m_nic->m_dataHasInt && (flags & LIBCC_TX_REQUEST_INT) != 0;
+    info.intFormat = m_nic->m_dataIntFormat;
+    if (info.hasInt)
+    {
+        RoceIntHeader::InitWireList(info.intFormat, info.ints);
+    }
+    fr->ipBytes = RocePacketBytes(info);
+    bool retx = qp.IsRetransmission();
+    qp.OnSent(payload, QbbNetDevice::WireBytes(fr->ipBytes), nowPs);
+    m_nic->m_txData(f.flowId, seq, payload, retx);
+    ArmRto(&qp);
+    m_nic->m_counters.dataSent++;
+    return fr;
+}
+
+QbbFramePtr
+RdmaSender::Dequeue(const std::array<bool, QBB_N_PRIO>& paused, uint8_t& prioOut)
+{
+    uint64_t nowPs = NowPs();
+    uint64_t earliest = UINT64_MAX;
+    size_t n = m_active.size();
+    for (size_t i = 0; i < n; i++)
+    {
+        size_t idx = (m_rr + i) % n;
+        RdmaTxQueuePair* qp = m_active[idx];
+        uint8_t prio = qp->GetFlow().prio;
+        if (paused[prio])
+        {
+            continue;
+        }
+        QbbFramePtr fr;
+        if (qp->ProbePending())
+        {
+            fr = MakeProbe(*qp);
+        }
+        else if (!qp->HasDataToSend() || !qp->WindowOpen())
+        {
+            continue;
+        }
+        else if (qp->NextAvailPs() > nowPs)
+        {
+            earliest = std::min(earliest, qp->NextAvailPs());
+            continue;
+        }
+        else
+        {
+            fr = MakeData(*qp, nowPs);
+        }
+        m_rr = (idx + 1) % n;
+        prioOut = prio;
+        return fr;
+    }
+    if (earliest != UINT64_MAX)
+    {
+        WakeAt(earliest);
+    }
+    return nullptr;
+}
+
+void
+RdmaSender::WakeAt(uint64_t ps)
+{
+    if (m_wakeAtPs <= ps)
+    {
+        return; // the pending wake-up comes first
+    }
+    m_wakeAtPs = ps;
+    uint64_t nowPs = NowPs();
+    uint64_t delayPs = ps > nowPs ? ps - nowPs : 0;
+    Time delay = PicoSeconds(delayPs);
+    if (static_cast<uint64_t>(delay.GetPicoSeconds()) < delayPs)
+    {
+        // Coarser resolution than ps: round up, never wake before the pacer allows.
+        delay += TimeStep(1);
+    }
+    WakeEvent* ev = m_wakePool.Take([this] { return Create<WakeEvent>(this); });
+    ev->m_seq = ++m_wakeSeq;
+    ScheduleReused(SimContext(), delay, ev);
+}
+
+void
+RdmaSender::Wake(uint64_t seq)
+{
+    if (seq != m_wakeSeq || m_wakeAtPs == UINT64_MAX)
+    {
+        return; // superseded by an earlier wake-up, or already served
+    }
+    m_wakeAtPs = UINT64_MAX;
+    m_nic->Kick();
+}
+
+void
+RdmaSender::ArmRto(RdmaTxQueuePair* qp)
+{
+    if (qp->m_rtoArmed)
+    {
+        return;
+    }
+    uint64_t at = qp->NextTimeoutCheck(m_nic->m_rto.GetNanoSeconds());
+    if (at == UINT64_MAX)
+    {
+        return;
+    }
+    uint64_t now = LibccNow();
+    qp->m_rtoEvent =
+        Simulator::Schedule(NanoSeconds(at > now ? at - now : 0), &RdmaSender::RtoFired, this, qp);
+    qp->m_rtoArmed = true;
+}
+
+void
+RdmaSender::RtoFired(RdmaTxQueuePair* qp)
+{
+    // The check is lazy: ACK progress only moves a timestamp, and this event
+    // re-arms itself for the new expiry instead of being re-scheduled per ACK.
+    qp->m_rtoArmed = false;
+    uint64_t now = LibccNow();
+    if (qp->CheckTimeout(now, m_nic->m_rto.GetNanoSeconds()))
+    {
+        m_nic->m_counters.timeouts++;
+        NS_LOG_INFO("flow " << qp->GetFlow().flowId << " timeout: back to " << qp->GetSndUna());
+        m_nic->Kick();
+    }
+    ArmRto(qp);
+}
+
+void
+RdmaSender::OnAck(const RocePacketInfo& info)
+{
+    if (info.destQp >= m_tx.size())
+    {
+        m_nic->m_counters.badPackets++;
+        return;
+    }
+    RdmaTxQueuePair* qp = PeekPointer(m_tx[info.destQp]);
+    libcc_ack ack{};
+    ack.seq = info.ackSeq;
+    ack.rx_window_bytes = info.rxWindow;
+    ack.n_flows = info.nFlows;
+    ack.ecn_echo = info.ecnEcho;
+    ack.is_probe = info.psn == RdmaNic::PROBE_PSN;
+    ack.ints = info.hasInt ? &info.ints : nullptr; // read in place, not copied
+    uint64_t now = LibccNow();
+    bool done;
+    if (info.type == RocePktType::NACK)
+    {
+        m_nic->m_counters.nacksRcvd++;
+        done = qp->OnNack(ack, now);
+    }
+    else
+    {
+        m_nic->m_counters.acksRcvd++;
+        done = qp->OnAck(ack, now);
+    }
+    if (done)
+    {
+        FinishFlow(qp);
+    }
+    m_nic->Kick();
+}
+
+void
+RdmaSender::OnCnp(uint32_t qpn)
+{
+    if (qpn >= m_tx.size())
+    {
+        m_nic->m_counters.badPackets++;
+        return;
+    }
+    m_nic->m_counters.cnpsRcvd++;
+    m_tx[qpn]->OnCnp();
+    m_nic->Kick(); // the rate may have changed the pacing
+}
+
+} // namespace ns3

@@ -1,0 +1,94 @@
+// SPDX-License-Identifier: GPL-2.0-only
+//
+// RdmaSender: the sending side of an RdmaNic. Its queue pairs take turns
+// (round robin); each sends when libcc's pacing rate and window allow, goes
+// back N on a NACK or a retransmission timeout, and sends the HPCC++ probes
+// libcc asks for. Pacing wake-ups are pooled events (one pending at a time,
+// for the earliest queue pair that waits).
+
+#ifndef RDMA_SENDER_H
+#define RDMA_SENDER_H
+
+#include "event-pool.h"
+#include "qbb-frame.h"
+#include "qbb-net-device.h"
+#include "rdma-queue-pair.h"
+#include "rocev2-packet.h"
+
+#include <ns3/ptr.h>
+
+#include <array>
+#include <cstdint>
+#include <vector>
+
+namespace ns3
+{
+
+class RdmaNic;
+
+class RdmaSender
+{
+  public:
+    explicit RdmaSender(RdmaNic* nic);
+    ~RdmaSender();
+    RdmaSender(const RdmaSender&) = delete;
+    RdmaSender& operator=(const RdmaSender&) = delete;
+
+    /// A new sending queue pair towards peerQpn, started at flow.startNs.
+    Ptr<RdmaTxQueuePair> AddQueuePair(const RdmaFlowParams& flow, uint32_t peerQpn);
+    uint32_t GetNQueuePairs() const
+    {
+        return static_cast<uint32_t>(m_tx.size());
+    }
+    Ptr<RdmaTxQueuePair> GetQueuePair(uint32_t qpn) const
+    {
+        return m_tx[qpn];
+    }
+    /// A flow has started and not finished.
+    bool HasActive() const
+    {
+        return !m_active.empty();
+    }
+
+    /// The next data or probe frame allowed now, from a priority not paused;
+    /// nullptr if none (then a wake-up is set for the earliest paced one).
+    QbbFramePtr Dequeue(const std::array<bool, QBB_N_PRIO>& paused, uint8_t& prioOut);
+    /// An ACK or NACK for queue pair info.destQp.
+    void OnAck(const RocePacketInfo& info);
+    /// A CNP for queue pair qpn.
+    void OnCnp(uint32_t qpn);
+    /// Cancel every event and forget the queue pairs (the NIC is disposed).
+    void Dispose();
+
+  private:
+    class WakeEvent;
+
+    void StartFlow(RdmaTxQueuePair* qp);
+    void FinishFlow(RdmaTxQueuePair* qp);
+    QbbFramePtr MakeProbe(RdmaTxQueuePair& qp);
+    QbbFramePtr MakeData(RdmaTxQueuePair& qp, uint64_t nowPs);
+    void FillFlowFields(RocePacketInfo& info, RocePktType type, const RdmaTxQueuePair& qp) const;
+    void ArmRto(RdmaTxQueuePair* qp);
+    void RtoFired(RdmaTxQueuePair* qp);
+    void WakeAt(uint64_t ps);
+    /// The pacing wake-up scheduled as number seq fired.
+    void Wake(uint64_t seq);
+
+    RdmaNic* m_nic; //!< the owner (raw: it owns this object)
+    std::vector<Ptr<RdmaTxQueuePair>> m_tx;
+    std::vector<RdmaTxQueuePair*> m_active; ///< started, not finished
+    size_t m_rr;
+    /**
+     * Pacing wake-ups, reused once fired instead of an event allocated per
+     * paced packet. Moving a wake earlier does not cancel the pending one:
+     * it stays queued (as a cancelled event would) and does nothing when it
+     * fires, because its number is no longer m_wakeSeq.
+     */
+    EventPool<WakeEvent> m_wakePool;
+    uint64_t m_wakeAtPs; ///< the pending wake-up's time, UINT64_MAX if none
+    uint64_t m_wakeSeq;
+};
+
+} // namespace ns3
+
+#endif

@@ -1,0 +1,105 @@
+// SPDX-License-Identifier: GPL-2.0-only
+#include "switch-port.h"
+
+#include <cstring>
+
+namespace ns3
+{
+
+SwitchPort::SwitchPort(Owner* owner, uint32_t index, Ptr<QbbNetDevice> dev)
+    : m_owner(owner)
+    , m_index(index)
+    , m_dev(dev)
+{
+}
+
+void
+SwitchPort::Enqueue(Entry e, uint8_t prio, bool control)
+{
+    uint32_t cls = control ? CONTROL : DATA;
+    uint32_t bytes = e.frameBytes;
+    m_q[prio][cls].Push(std::move(e));
+    m_nonEmpty[cls] |= 1u << prio;
+    m_bytes[prio] += bytes;
+    m_total += bytes;
+}
+
+QbbFramePtr
+SwitchPort::DequeueFrame(const std::array<bool, QBB_N_PRIO>& paused, uint8_t& prioOut)
+{
+    uint32_t open = 0xFF;
+    // Nothing paused is the common case: one 8-byte test instead of a loop.
+    uint64_t anyPaused;
+    static_assert(sizeof(paused) == sizeof(anyPaused), "8 one-byte flags");
+    std::memcpy(&anyPaused, paused.data(), sizeof(anyPaused));
+    if (anyPaused != 0)
+    {
+        for (uint32_t p = 0; p < QBB_N_PRIO; p++)
+        {
+            open &= ~(static_cast<uint32_t>(paused[p]) << p);
+        }
+    }
+    int prio;
+    uint32_t cls;
+    if (uint32_t ctl = m_nonEmpty[CONTROL] & open)
+    {
+        cls = CONTROL;
+        prio = 31 - __builtin_clz(ctl);
+    }
+    else if (uint32_t data = m_nonEmpty[DATA] & open)
+    {
+        // Round-robin: start at the priority after the last one served.
+        cls = DATA;
+        uint32_t rr = m_rrNext;
+        uint32_t rot = ((data >> rr) | (data << (QBB_N_PRIO - rr))) & 0xFF;
+        prio = static_cast<int>((rr + __builtin_ctz(rot)) % QBB_N_PRIO);
+        m_rrNext = static_cast<uint8_t>((prio + 1) % QBB_N_PRIO);
+    }
+    else
+    {
+        return nullptr;
+    }
+    Entry e = m_q[prio][cls].Pop();
+    if (m_q[prio][cls].Empty())
+    {
+        m_nonEmpty[cls] &= ~(1u << prio);
+    }
+    m_bytes[prio] -= e.frameBytes;
+    m_total -= e.frameBytes;
+    uint8_t p8 = static_cast<uint8_t>(prio);
+    m_owner->OnDequeued(*this, e, p8);
+    prioOut = p8;
+    return std::move(e.frame);
+}
+
+uint64_t
+SwitchPort::GetQueueBytes(uint8_t prio) const
+{
+    return prio < QBB_N_PRIO ? m_bytes[prio] : 0;
+}
+
+bool
+SwitchPort::HasPending() const
+{
+    return m_total > 0;
+}
+
+void
+SwitchPort::Clear()
+{
+    for (auto& e : m_refresh)
+    {
+        e.Cancel();
+    }
+    for (auto& pq : m_q)
+    {
+        pq[CONTROL].Clear();
+        pq[DATA].Clear();
+    }
+    m_bytes.fill(0);
+    m_total = 0;
+    m_nonEmpty.fill(0);
+    m_dev = nullptr;
+}
+
+} // namespace ns3

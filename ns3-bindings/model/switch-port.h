@@ -1,0 +1,97 @@
+// SPDX-License-Identifier: GPL-2.0-only
+//
+// SwitchPort: one egress port of a SwitchNode, its queues and its scheduler.
+// 8 priorities x 2 classes: control (ACK, NACK, CNP) is served first, by
+// strict priority, highest first; data is served round-robin among the
+// priorities the peer has not paused. The port is its device's egress
+// source; what a dequeued frame means to the switch (buffer release, PFC,
+// congestion control) is its owner's business (Owner::OnDequeued).
+
+#ifndef SWITCH_PORT_H
+#define SWITCH_PORT_H
+
+#include "fifo-ring.h"
+#include "qbb-net-device.h"
+#include "rocev2-packet.h"
+
+#include "ns3/event-id.h"
+
+#include <array>
+#include <cstdint>
+
+namespace ns3
+{
+
+class SwitchPort : public QbbEgressSource
+{
+  public:
+    /// A queued frame and what the switch learnt of it on the way in.
+    struct Entry
+    {
+        QbbFramePtr frame;
+        uint32_t inPort = 0;
+        uint32_t frameBytes = 0;
+        RocePktType type = RocePktType::OTHER;
+        bool ecnCapable = false;
+        bool hasInt = false;
+    };
+
+    class Owner
+    {
+      public:
+        virtual ~Owner() = default;
+        /// e left queue (port, prio); the port's byte counts no longer hold it.
+        virtual void OnDequeued(SwitchPort& port, Entry& e, uint8_t prio) = 0;
+    };
+
+    SwitchPort(Owner* owner, uint32_t index, Ptr<QbbNetDevice> dev);
+
+    /// Queue e at priority prio, in the control class if control.
+    void Enqueue(Entry e, uint8_t prio, bool control);
+
+    // QbbEgressSource
+    QbbFramePtr DequeueFrame(const std::array<bool, QBB_N_PRIO>& paused, uint8_t& prioOut) override;
+    /// Bytes of frames queued at prio, both classes.
+    uint64_t GetQueueBytes(uint8_t prio) const override;
+    bool HasPending() const override;
+
+    /// Bytes of frames in all queues of the port.
+    uint64_t GetPortBytes() const
+    {
+        return m_total;
+    }
+    uint32_t GetIndex() const
+    {
+        return m_index;
+    }
+    Ptr<QbbNetDevice> GetDevice() const
+    {
+        return m_dev;
+    }
+    /// The PAUSE refresh the switch keeps while it holds this port's
+    /// ingress XOFF for prio.
+    EventId& PauseRefresh(uint8_t prio)
+    {
+        return m_refresh[prio];
+    }
+    /// Drop every queued frame and pending event (dispose).
+    void Clear();
+
+  private:
+    static constexpr uint32_t CONTROL = 0;
+    static constexpr uint32_t DATA = 1;
+
+    Owner* m_owner;
+    uint32_t m_index;
+    Ptr<QbbNetDevice> m_dev;
+    std::array<std::array<FifoRing<Entry>, 2>, QBB_N_PRIO> m_q;
+    std::array<uint64_t, QBB_N_PRIO> m_bytes{};
+    uint64_t m_total = 0;
+    uint8_t m_rrNext = 0;
+    std::array<uint32_t, 2> m_nonEmpty{}; //!< per class, bit p: queue of priority p has frames
+    std::array<EventId, QBB_N_PRIO> m_refresh;
+};
+
+} // namespace ns3
+
+#endif
