@@ -113,7 +113,14 @@ struct libcc_cp {
 };
 
 typedef struct libcc_algo {
-    const char *name;
+    /* An array, not a pointer, so registry.c can list the names as address
+     * constants of the algorithm tables themselves. */
+    char name[16];
+    /* What libcc_algorithm_info_get reports: the roles that do work and the
+     * INT headers packets carry (cp_needs_int_table is below, with the CP). */
+    unsigned roles;            /* LIBCC_ROLE_* */
+    libcc_int_format data_int; /* on data/probe packets that requested INT */
+    libcc_int_format ack_int;  /* on every ACK/NACK */
     /* The algorithm's own parameters (the core prepends the common ones). */
     const libcc_param_desc *params;
     size_t n_params;
@@ -162,6 +169,17 @@ typedef struct libcc_algo {
 
 /* Registry (registry.c). */
 const libcc_algo *libcc_algo_find(const char *name);
+
+/* Both INT wire formats put a hop in one 64-bit word. */
+#define LIBCC_INT_WIRE_HOP_BYTES 8u
+
+/* Wire bytes one hop adds to a packet of this algorithm; 0 without INT. */
+static inline uint32_t libcc_algo_int_hop_bytes(const libcc_algo *a)
+{
+    return (a->data_int != LIBCC_INT_FORMAT_NONE || a->ack_int != LIBCC_INT_FORMAT_NONE)
+               ? LIBCC_INT_WIRE_HOP_BYTES
+               : 0u;
+}
 
 /* Core services for modules. */
 /* Uniform in [0, 1) from the CP's host or internal generator. */

@@ -67,6 +67,36 @@ LIBCC_API const char *libcc_strerror(int err);
  * "hpcc", "hpcc++", "fncc"). Static storage. */
 LIBCC_API const char *const *libcc_algorithms(void);
 
+/* Which role objects do work for an algorithm: a host may skip creating
+ * (and feeding) the others. */
+#define LIBCC_ROLE_RP 0x1u
+#define LIBCC_ROLE_NP 0x2u
+#define LIBCC_ROLE_CP 0x4u
+
+/* An INT header's wire format (docs/int-telemetry.md). */
+typedef enum libcc_int_format {
+    LIBCC_INT_FORMAT_NONE = 0, /* no INT header */
+    LIBCC_INT_FORMAT_HPCC = 1, /* libcc_int_hpcc_*: the HPCC simulator's hop */
+    LIBCC_INT_FORMAT_FNCC = 2, /* libcc_int_fncc_*: the FNCC All_INT_Table entry */
+} libcc_int_format;
+
+/* What a host must build for an algorithm: the roles it needs and the INT
+ * headers its packets carry. */
+typedef struct libcc_algorithm_info {
+    const char *name;           /* static storage */
+    unsigned roles;             /* LIBCC_ROLE_*: which objects do work for this algorithm */
+    libcc_int_format data_int;  /* INT header a data/probe packet carries when libcc_rp_on_tx
+                                 * sets LIBCC_TX_REQUEST_INT (probes always carry it) */
+    libcc_int_format ack_int;   /* INT header every ACK/NACK carries; NONE: ACKs carry no INT header */
+    uint8_t cp_needs_int_table; /* each switch creates one libcc_int_table its CPs share */
+    uint8_t reserved[3];
+    uint32_t int_hop_bytes;     /* wire bytes of one INT hop (8); 0 when neither header exists */
+} libcc_algorithm_info;
+
+/* Fill *info for a registered algorithm. LIBCC_ERR_INVALID_ARG (NULL),
+ * LIBCC_ERR_UNKNOWN_ALGORITHM. */
+LIBCC_API int libcc_algorithm_info_get(const char *algorithm, libcc_algorithm_info *info);
+
 typedef enum libcc_unit {
     LIBCC_UNIT_RATIO = 0, /* dimensionless: "0.95", "1/256", "95%" */
     LIBCC_UNIT_BPS,       /* bits/s: "40Mbps", "100Gbps", "1bps" */

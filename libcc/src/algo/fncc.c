@@ -148,6 +148,11 @@ static int fncc_cp_on_dequeue(struct libcc_cp *cp, uint64_t now_ns, uint64_t qle
 
 const libcc_algo libcc_algo_fncc = {
     .name = "fncc",
+    .roles = LIBCC_ROLE_RP | LIBCC_ROLE_NP | LIBCC_ROLE_CP,
+    /* Data collects nothing (fncc_rp_on_tx); switches stamp the ACK from
+     * the All_INT_Table on its way back (Algorithm 1). */
+    .data_int = LIBCC_INT_FORMAT_NONE,
+    .ack_int = LIBCC_INT_FORMAT_FNCC,
     .params = fncc_params,
     .n_params = sizeof fncc_params / sizeof fncc_params[0],
     .cfg_init = fncc_cfg_init,

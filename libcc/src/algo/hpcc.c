@@ -50,6 +50,9 @@ static int hpcc_np_on_data(struct libcc_np *np, struct libcc_np_flow *flow, uint
 
 const libcc_algo libcc_algo_hpcc = {
     .name = "hpcc",
+    .roles = LIBCC_ROLE_RP | LIBCC_ROLE_NP | LIBCC_ROLE_CP,
+    .data_int = LIBCC_INT_FORMAT_HPCC, /* switches stamp data at egress */
+    .ack_int = LIBCC_INT_FORMAT_HPCC,  /* the receiver echoes the data's hops */
     .params = hpcc_params,
     .n_params = sizeof hpcc_params / sizeof hpcc_params[0],
     .cfg_init = hpcc_cfg_init,

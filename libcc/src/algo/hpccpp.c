@@ -202,6 +202,11 @@ static int pp_np_on_data(struct libcc_np *np, struct libcc_np_flow *flow, uint64
 
 const libcc_algo libcc_algo_hpccpp = {
     .name = "hpcc++",
+    .roles = LIBCC_ROLE_RP | LIBCC_ROLE_NP | LIBCC_ROLE_CP,
+    /* Data (every or every k-th) and probes collect hops; the receiver
+     * echoes them, or, with rx_hpcc, sends a window and an empty header. */
+    .data_int = LIBCC_INT_FORMAT_HPCC,
+    .ack_int = LIBCC_INT_FORMAT_HPCC,
     .params = pp_params,
     .n_params = sizeof pp_params / sizeof pp_params[0],
     .cfg_init = pp_cfg_init,
