@@ -17,6 +17,11 @@ int libcc_cp_new(libcc_cp **out, const libcc_params *params, const libcc_cp_info
         return LIBCC_ERR_INVALID_ARG;
     if (params->algo->cp_needs_int_table && !info->int_table)
         return LIBCC_ERR_INVALID_ARG;
+    /* A port whose rate the INT header cannot carry would drop every hop it
+     * stamps; refusing it here lets the host name the port before the run. */
+    if (!libcc_int_rate_supported(params->algo->data_int, info->link_rate_bps) ||
+        !libcc_int_rate_supported(params->algo->ack_int, info->link_rate_bps))
+        return LIBCC_ERR_OUT_OF_RANGE;
     struct libcc_cp *cp = aligned_alloc(_Alignof(struct libcc_cp), sizeof *cp);
     if (!cp)
         return LIBCC_ERR_NOMEM;

@@ -52,9 +52,12 @@ typedef struct wire_layout {
     const libcc_int_wire_format *defaults;
 } wire_layout;
 
-/* The HPCC simulator's IntHop::lineRateValues: indices 5..7 are unused. */
+/* Codes 0..4 are the HPCC simulator's IntHop::lineRateValues, kept as they
+ * are so hops stay compatible with it. The simulator leaves 5..7 unused;
+ * libcc gives them to 10, 40 and 800 Gbps (a documented extension), so a
+ * port of those common rates can carry INT instead of losing every hop. */
 static const uint64_t hpcc_rates[8] = {
-    25 * GBPS, 50 * GBPS, 100 * GBPS, 200 * GBPS, 400 * GBPS, 0, 0, 0,
+    25 * GBPS, 50 * GBPS, 100 * GBPS, 200 * GBPS, 400 * GBPS, 10 * GBPS, 40 * GBPS, 800 * GBPS,
 };
 
 /* The FNCC paper gives 4 bits for B but no table. Code 0 is invalid so that
@@ -80,6 +83,12 @@ WIRE_INLINE int hpcc_rate_code(uint64_t bps)
         return 3;
     case 400 * GBPS:
         return 4;
+    case 10 * GBPS:
+        return 5;
+    case 40 * GBPS:
+        return 6;
+    case 800 * GBPS:
+        return 7;
     default:
         return -1;
     }
@@ -339,6 +348,19 @@ WIRE_INLINE int wire_quantize(const wire_layout *lay, const libcc_int_hop *hop,
     if (units == NULL)
         return LIBCC_ERR_INVALID_ARG;
     return quantize_in(lay, hop, units, out);
+}
+
+int libcc_int_rate_supported(libcc_int_format fmt, uint64_t bps)
+{
+    switch (fmt) {
+    case LIBCC_INT_FORMAT_NONE:
+        return 1; /* nothing to encode */
+    case LIBCC_INT_FORMAT_HPCC:
+        return hpcc_rate_code(bps) >= 0;
+    case LIBCC_INT_FORMAT_FNCC:
+        return fncc_rate_code(bps) >= 0;
+    }
+    return 0;
 }
 
 int libcc_int_hpcc_encode(const libcc_int_hop *hop, const libcc_int_wire_format *fmt,

@@ -339,6 +339,46 @@ START_TEST(cp_bad_arguments)
 }
 END_TEST
 
+/* A port whose rate the algorithm's INT header cannot name would lose every
+ * hop: 150 Gbps has a code in neither table (HPCC: 25/50/100/200/400 and
+ * 10/40/800; FNCC: 10/25/40/50/100/200/400/800/1600 Gbps), so hpcc, hpcc++
+ * (HPCC headers) and fncc (FNCC header on ACKs) refuse it at creation;
+ * dcqcn and none carry no INT and take any rate. 40 and 10 Gbps are in
+ * the HPCC extension codes 6 and 5. */
+START_TEST(cp_refuses_port_rate_int_cannot_carry)
+{
+    static const char *const int_algos[3] = {"hpcc", "hpcc++", "fncc"};
+    static const char *const plain[2] = {"dcqcn", "none"};
+    libcc_int_table *t = NULL;
+    ck_assert_int_eq(libcc_int_table_new(&t, 4), LIBCC_OK);
+    libcc_cp_info info = {.port_id = 1, .link_rate_bps = 150 * G100 / 100, .int_table = t};
+    for (int i = 0; i < 3; i++) {
+        libcc_params *p = params_for(int_algos[i], NULL);
+        libcc_cp *cp = (libcc_cp *)1;
+        ck_assert_int_eq(libcc_cp_new(&cp, p, &info), LIBCC_ERR_OUT_OF_RANGE);
+        ck_assert_ptr_null(cp);
+        libcc_params_del(p);
+    }
+    for (int i = 0; i < 2; i++) {
+        libcc_params *p = params_for(plain[i], NULL);
+        libcc_cp *cp = NULL;
+        ck_assert_int_eq(libcc_cp_new(&cp, p, &info), LIBCC_OK);
+        libcc_cp_del(cp);
+        libcc_params_del(p);
+    }
+    static const uint64_t ext[2] = {40 * G100 / 100, 10 * G100 / 100};
+    for (int i = 0; i < 2; i++) {
+        libcc_params *p = params_for("hpcc", NULL);
+        libcc_cp *cp = NULL;
+        info.link_rate_bps = ext[i];
+        ck_assert_int_eq(libcc_cp_new(&cp, p, &info), LIBCC_OK);
+        libcc_cp_del(cp);
+        libcc_params_del(p);
+    }
+    libcc_int_table_del(t);
+}
+END_TEST
+
 Suite *core_suite(void)
 {
     Suite *s = suite_create("core");
@@ -360,6 +400,7 @@ Suite *core_suite(void)
     TCase *cp = tcase_create("congestion_point");
     tcase_add_test(cp, cp_counts_transmitted_bytes_for_int);
     tcase_add_test(cp, cp_bad_arguments);
+    tcase_add_test(cp, cp_refuses_port_rate_int_cannot_carry);
     suite_add_tcase(s, cp);
     return s;
 }

@@ -226,9 +226,14 @@ typedef struct libcc_int_wire_format {
     unsigned qlen_unit;       /* bytes per qLen tick */
 } libcc_int_wire_format;
 
-/* The HPCC simulator's hop: 3 bits rate index (25/50/100/200/400 Gbps),
- * 24 bits ts, 20 bits txBytes (default 128 B units), 17 bits qLen
- * (default 80 B units). */
+/* 1 if a port of bps bits/s can be written in the format's rate field, 0
+ * if not (every rate for LIBCC_INT_FORMAT_NONE, 0 for an unknown format).
+ * libcc_cp_new refuses a port its algorithm's INT could not describe. */
+LIBCC_API int libcc_int_rate_supported(libcc_int_format fmt, uint64_t bps);
+
+/* The HPCC simulator's hop: 3 bits rate index (25/50/100/200/400 Gbps as
+ * the simulator, 10/40/800 Gbps in its unused codes 5..7), 24 bits ts,
+ * 20 bits txBytes (default 128 B units), 17 bits qLen (default 80 B units). */
 LIBCC_API void libcc_int_hpcc_format_default(libcc_int_wire_format *fmt);
 LIBCC_API int libcc_int_hpcc_encode(const libcc_int_hop *hop, const libcc_int_wire_format *fmt,
                                     uint8_t out[8]);
