@@ -149,11 +149,12 @@ static void bench_cp(const char *algo, uint64_t n)
     for (uint64_t i = 0; i < n; i++) {
         t += 80;
         libcc_int_list_init(&ints);
-        libcc_cp_pkt pkt = {.kind = (i % 8 == 0) ? LIBCC_PKT_ACK : LIBCC_PKT_DATA, .bytes = 1048,
-                            .ingress_port = 2, .ecn_capable = 1, .request_int = 1, .ints = &ints};
         uint64_t q = (i % 400) * 1000;
-        libcc_cp_on_enqueue(cp, t, q, &pkt);
-        libcc_cp_on_dequeue(cp, t, q, &pkt);
+        libcc_cp_pkt pkt = {.kind = (i % 8 == 0) ? LIBCC_PKT_ACK : LIBCC_PKT_DATA, .bytes = 1048,
+                            .ingress_port = 2, .queue_bytes = q, .port_queue_bytes = q,
+                            .ecn_capable = 1, .ints = &ints};
+        libcc_cp_on_enqueue(cp, t, &pkt);
+        libcc_cp_on_dequeue(cp, t, &pkt);
     }
     record(algo, "cp_on_enqueue + cp_on_dequeue", now_s() - t0, n);
     libcc_cp_del(cp);

@@ -13,7 +13,7 @@
  * multiplications by them become shifts and constant multiplies, and once
  * with run-time units for custom formats, which are validated per call.
  */
-#include <libcc/libcc.h>
+#include "cc_internal.h"
 
 #include <stddef.h>
 
@@ -397,4 +397,34 @@ int libcc_int_fncc_quantize(const libcc_int_hop *hop, const libcc_int_wire_forma
                             libcc_int_hop *out)
 {
     return wire_quantize(&fncc_layout, hop, fmt, out);
+}
+
+/* A switch stamping a packet: the hop as the wire will hold it, and the
+ * list's widths as a decoder of that wire would set them, so the sender's
+ * differences stay exact across a wrap. Inlined per layout so the default
+ * units are constants, as in the public calls. */
+WIRE_INLINE int push_wire_in(const wire_layout *lay, libcc_int_list *list, const libcc_int_hop *hop,
+                             unsigned max_hops)
+{
+    libcc_int_hop q;
+    int rc = quantize_in(lay, hop, lay->defaults, &q);
+    if (rc == LIBCC_OK)
+        rc = libcc_int_list_push(list, &q, max_hops);
+    if (rc == LIBCC_OK) {
+        list->ts_bits = (uint8_t)(WIRE_TS_BITS + log2_pow2(lay->defaults->ts_unit_ns));
+        list->tx_bits = (uint8_t)(WIRE_TX_BITS + log2_pow2(lay->defaults->bytes_unit));
+    }
+    return rc;
+}
+
+int libcc_int_list_push_wire(libcc_int_list *list, libcc_int_format fmt, const libcc_int_hop *hop,
+                             unsigned max_hops)
+{
+    if (list == NULL || hop == NULL)
+        return LIBCC_ERR_INVALID_ARG;
+    if (fmt == LIBCC_INT_FORMAT_HPCC)
+        return push_wire_in(&hpcc_layout, list, hop, max_hops);
+    if (fmt == LIBCC_INT_FORMAT_FNCC)
+        return push_wire_in(&fncc_layout, list, hop, max_hops);
+    return LIBCC_ERR_INVALID_ARG;
 }

@@ -304,7 +304,7 @@ START_TEST(cp_counts_transmitted_bytes_for_int)
     memset(&pkt, 0, sizeof pkt);
     pkt.bytes = 1048;
     for (int i = 0; i < 3; i++)
-        ck_assert_int_eq(libcc_cp_on_dequeue(cp, 100 + (uint64_t)i, 0, &pkt), LIBCC_OK);
+        ck_assert_int_eq(libcc_cp_on_dequeue(cp, 100 + (uint64_t)i, &pkt), LIBCC_OK);
     libcc_int_hop hop;
     ck_assert_int_eq(libcc_cp_int_record(cp, 500, 2096, &hop), LIBCC_OK);
     ck_assert_uint_eq(hop.tx_bytes, 3 * 1048);
@@ -315,7 +315,8 @@ START_TEST(cp_counts_transmitted_bytes_for_int)
     ck_assert_uint_eq(hop.port_id, 2);
     /* none never marks */
     ck_assert_double_eq(libcc_cp_mark_probability(cp, 10000000), 0.0);
-    ck_assert_int_eq(libcc_cp_on_enqueue(cp, 600, 10000000, &pkt), LIBCC_OK);
+    pkt.queue_bytes = pkt.port_queue_bytes = 10000000;
+    ck_assert_int_eq(libcc_cp_on_enqueue(cp, 600, &pkt), LIBCC_OK);
     ck_assert_int_eq(pkt.mark_ce, 0);
     libcc_cp_del(cp);
     libcc_params_del(p);
@@ -330,8 +331,13 @@ START_TEST(cp_bad_arguments)
     ck_assert_int_eq(libcc_cp_new(&cp, p, &info), LIBCC_ERR_INVALID_ARG);
     info.link_rate_bps = G100;
     ck_assert_int_eq(libcc_cp_new(&cp, p, &info), LIBCC_OK);
-    ck_assert_int_eq(libcc_cp_on_enqueue(cp, 0, 0, NULL), LIBCC_ERR_INVALID_ARG);
-    ck_assert_int_eq(libcc_cp_on_dequeue(NULL, 0, 0, NULL), LIBCC_ERR_INVALID_ARG);
+    ck_assert_int_eq(libcc_cp_on_enqueue(cp, 0, NULL), LIBCC_ERR_INVALID_ARG);
+    ck_assert_int_eq(libcc_cp_on_dequeue(NULL, 0, NULL), LIBCC_ERR_INVALID_ARG);
+    libcc_int_list bogus;
+    memset(&bogus, 0, sizeof bogus);
+    bogus.n_hops = LIBCC_INT_MAX_HOPS + 1;
+    libcc_cp_pkt pkt = {.kind = LIBCC_PKT_DATA, .bytes = 1000, .ints = &bogus};
+    ck_assert_int_eq(libcc_cp_on_dequeue(cp, 0, &pkt), LIBCC_ERR_BAD_TELEMETRY);
     ck_assert_int_eq(libcc_cp_int_record(cp, 0, 0, NULL), LIBCC_ERR_INVALID_ARG);
     libcc_cp_del(cp);
     libcc_cp_del(NULL);

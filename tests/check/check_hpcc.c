@@ -635,52 +635,122 @@ static libcc_cp *mk_cp(const char *algo, const char *assign, uint32_t sw, uint32
     return cp;
 }
 
-static libcc_cp_pkt data_pkt(uint32_t bytes, uint8_t request, libcc_int_list *ints)
+/* A packet of `kind` through a port with one queue (queue = port = q). */
+static libcc_cp_pkt cp_pkt(libcc_pkt_kind kind, uint32_t bytes, uint64_t q, libcc_int_list *ints)
 {
     libcc_cp_pkt k;
     memset(&k, 0, sizeof k);
-    k.kind = LIBCC_PKT_DATA;
+    k.kind = kind;
     k.bytes = bytes;
-    k.request_int = request;
+    k.queue_bytes = q;
+    k.port_queue_bytes = q;
     k.ints = ints;
     return k;
 }
 
+static libcc_cp_pkt data_pkt(uint32_t bytes, uint64_t q, libcc_int_list *ints)
+{
+    return cp_pkt(LIBCC_PKT_DATA, bytes, q, ints);
+}
+
 /* The switch stamps the egress port's record at dequeue: B = link rate,
- * ts = now, txBytes = bytes dequeued before this packet, qlen after it. */
+ * ts = now, txBytes = bytes the port sent before this packet, qLen = the
+ * port's queue after it, each as the HPCC hop carries it (1 ns, 128 B,
+ * 80 B; truncated) with no switch or port id (not on the wire):
+ *   packet 1, 1016 B at 5000 ns, port queue 2000 B: txBytes 0,
+ *     qLen 25 ticks = 2000 B; it leaves with its new hop: 1016 + 8 = 1024 B.
+ *   packet 2 at 6000 ns, port queue 480 B: txBytes 1024 = 8 ticks, exact;
+ *     qLen 6 ticks = 480 B.
+ * The priority's own queue (queue_bytes) is not INT's qLen. */
 START_TEST(test_cp_stamps_at_dequeue)
 {
     libcc_cp *cp = mk_cp("hpcc", NULL, 3, 7, 25 * G, NULL);
     libcc_int_list l;
     libcc_int_list_init(&l);
-    libcc_cp_pkt k = data_pkt(1000, 1, &l);
-    ck_assert_int_eq(libcc_cp_on_enqueue(cp, 4000, 0, &k), LIBCC_OK);
+    libcc_cp_pkt k = data_pkt(1016, 0, &l);
+    ck_assert_int_eq(libcc_cp_on_enqueue(cp, 4000, &k), LIBCC_OK);
     ck_assert_uint_eq(l.n_hops, 0); /* not at enqueue */
-    ck_assert_int_eq(libcc_cp_on_dequeue(cp, 5000, 2000, &k), LIBCC_OK);
+    k.queue_bytes = 160;
+    k.port_queue_bytes = 2000;
+    ck_assert_int_eq(libcc_cp_on_dequeue(cp, 5000, &k), LIBCC_OK);
     ck_assert_uint_eq(k.int_stamped, 1);
     ck_assert_uint_eq(l.n_hops, 1);
     ck_assert_uint_eq(l.hop[0].bandwidth_bps, 25 * G);
     ck_assert_uint_eq(l.hop[0].ts_ns, 5000);
     ck_assert_uint_eq(l.hop[0].tx_bytes, 0);
     ck_assert_uint_eq(l.hop[0].qlen_bytes, 2000);
-    ck_assert_uint_eq(l.hop[0].switch_id, 3);
-    ck_assert_uint_eq(l.hop[0].port_id, 7);
-    /* Second packet: 1000 bytes left before it. */
-    k = data_pkt(1500, 1, &l);
-    ck_assert_int_eq(libcc_cp_on_dequeue(cp, 6000, 500, &k), LIBCC_OK);
+    ck_assert_uint_eq(l.hop[0].switch_id, 0);
+    ck_assert_uint_eq(l.hop[0].port_id, 0);
+    ck_assert_uint_eq(l.ts_bits, 24); /* the wire's wrap widths */
+    ck_assert_uint_eq(l.tx_bits, 27);
+    k = data_pkt(1500, 480, &l);
+    ck_assert_int_eq(libcc_cp_on_dequeue(cp, 6000, &k), LIBCC_OK);
     ck_assert_uint_eq(l.n_hops, 2);
-    ck_assert_uint_eq(l.hop[1].tx_bytes, 1000);
-    ck_assert_uint_eq(l.hop[1].qlen_bytes, 500);
-    /* A packet that did not ask, and one without a list, get nothing. */
-    libcc_int_list l2;
-    libcc_int_list_init(&l2);
-    k = data_pkt(1000, 0, &l2);
-    ck_assert_int_eq(libcc_cp_on_dequeue(cp, 7000, 0, &k), LIBCC_OK);
-    ck_assert_uint_eq(l2.n_hops, 0);
+    ck_assert_uint_eq(l.hop[1].tx_bytes, 1024);
+    ck_assert_uint_eq(l.hop[1].qlen_bytes, 480);
+    libcc_cp_del(cp);
+}
+END_TEST
+
+/* Which packets the HPCC switch stamps, decided from the kind: DATA and
+ * PROBE packets that carry a header; not data without one (HPCC++ every-k
+ * sends most data so), not an ACK or NACK (its header is the receiver's
+ * echo), never a CNP. The same for hpcc++. */
+START_TEST(test_cp_stamps_by_kind)
+{
+    static const char *const algos[2] = {"hpcc", "hpcc++"};
+    static const libcc_pkt_kind kinds[6] = {LIBCC_PKT_DATA, LIBCC_PKT_PROBE, LIBCC_PKT_ACK,
+                                            LIBCC_PKT_NACK, LIBCC_PKT_CNP,   LIBCC_PKT_OTHER};
+    static const uint8_t want[6] = {1, 1, 0, 0, 0, 0};
+    for (int a = 0; a < 2; a++) {
+        libcc_cp *cp = mk_cp(algos[a], NULL, 1, 1, LINE, NULL);
+        for (int i = 0; i < 6; i++) {
+            libcc_int_list l;
+            libcc_int_list_init(&l);
+            libcc_cp_pkt k = cp_pkt(kinds[i], 64, 0, &l);
+            ck_assert_int_eq(libcc_cp_on_dequeue(cp, 10 + (uint64_t)i, &k), LIBCC_OK);
+            ck_assert_msg(k.int_stamped == want[i] && l.n_hops == want[i], "%s kind %d", algos[a],
+                          (int)kinds[i]);
+        }
+        libcc_cp_pkt k = data_pkt(1000, 0, NULL);
+        ck_assert_int_eq(libcc_cp_on_dequeue(cp, 20, &k), LIBCC_OK);
+        ck_assert_uint_eq(k.int_stamped, 0);
+        libcc_cp_del(cp);
+    }
+}
+END_TEST
+
+/* The port's txBytes (the next stamp's) counts every packet as it arrived
+ * plus 8 bytes for the hop this port appended, only when it appended one:
+ *   data 1000 B stamped        -> 1008
+ *   data 1000 B, no header     -> 1000   (2008)
+ *   ACK 64 B with its echo     ->   64   (2072, not stamped)
+ *   data 1000 B, list full     -> 1000   (3072, max_hops 1: nothing added)
+ * The next stamp carries 3072 B = 24 ticks of 128 B, exactly. */
+START_TEST(test_cp_tx_bytes_include_own_hops)
+{
+    libcc_cp *cp = mk_cp("hpcc", "max_hops=1", 1, 1, LINE, NULL);
+    libcc_int_list l, full, ack;
+    libcc_int_list_init(&l);
+    libcc_int_list_init(&ack);
+    libcc_cp_pkt k = data_pkt(1000, 0, &l);
+    ck_assert_int_eq(libcc_cp_on_dequeue(cp, 1, &k), LIBCC_OK);
+    ck_assert_uint_eq(k.int_stamped, 1);
+    full = l; /* one hop: full at max_hops 1 */
+    k = data_pkt(1000, 0, NULL);
+    ck_assert_int_eq(libcc_cp_on_dequeue(cp, 2, &k), LIBCC_OK);
+    k = cp_pkt(LIBCC_PKT_ACK, 64, 0, &ack);
+    ck_assert_int_eq(libcc_cp_on_dequeue(cp, 3, &k), LIBCC_OK);
+    k = data_pkt(1000, 0, &full);
+    ck_assert_int_eq(libcc_cp_on_dequeue(cp, 4, &k), LIBCC_OK);
     ck_assert_uint_eq(k.int_stamped, 0);
-    k = data_pkt(1000, 1, NULL);
-    ck_assert_int_eq(libcc_cp_on_dequeue(cp, 8000, 0, &k), LIBCC_OK);
-    ck_assert_uint_eq(k.int_stamped, 0);
+    libcc_int_hop rec;
+    ck_assert_int_eq(libcc_cp_int_record(cp, 5, 0, &rec), LIBCC_OK);
+    ck_assert_uint_eq(rec.tx_bytes, 3072);
+    libcc_int_list_init(&l);
+    k = data_pkt(1000, 0, &l);
+    ck_assert_int_eq(libcc_cp_on_dequeue(cp, 6, &k), LIBCC_OK);
+    ck_assert_uint_eq(l.hop[0].tx_bytes, 3072);
     libcc_cp_del(cp);
 }
 END_TEST
@@ -695,8 +765,8 @@ START_TEST(test_cp_full_list_unchanged)
     ck_assert_int_eq(libcc_int_list_push(&l, &h, 8), LIBCC_OK);
     ck_assert_int_eq(libcc_int_list_push(&l, &h, 8), LIBCC_OK);
     libcc_int_list before = l;
-    libcc_cp_pkt k = data_pkt(1000, 1, &l);
-    ck_assert_int_eq(libcc_cp_on_dequeue(cp, 100, 0, &k), LIBCC_OK);
+    libcc_cp_pkt k = data_pkt(1000, 0, &l);
+    ck_assert_int_eq(libcc_cp_on_dequeue(cp, 100, &k), LIBCC_OK);
     ck_assert_uint_eq(k.int_stamped, 0);
     ck_assert_int_eq(memcmp(&l, &before, sizeof l), 0);
     libcc_cp_del(cp);
@@ -795,6 +865,8 @@ Suite *hpcc_suite(void)
     suite_add_tcase(s, tc);
     tc = tcase_create("cp_np");
     tcase_add_test(tc, test_cp_stamps_at_dequeue);
+    tcase_add_test(tc, test_cp_stamps_by_kind);
+    tcase_add_test(tc, test_cp_tx_bytes_include_own_hops);
     tcase_add_test(tc, test_cp_full_list_unchanged);
     tcase_add_test(tc, test_np_echoes_ints);
     suite_add_tcase(s, tc);

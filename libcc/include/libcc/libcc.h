@@ -425,31 +425,39 @@ typedef enum libcc_pkt_kind {
     LIBCC_PKT_OTHER,
 } libcc_pkt_kind;
 
-/* One packet passing the egress queue, and what the CP decides for it. */
+/* One packet passing the egress queue, and what the CP decides for it.
+ * The CP decides from `kind` whether to stamp INT: the HPCC family stamps
+ * DATA and PROBE packets that carry a header, FNCC stamps ACK and NACK. */
 typedef struct libcc_cp_pkt {
     libcc_pkt_kind kind;
-    uint32_t bytes;          /* wire bytes of this packet */
-    uint32_t ingress_port;   /* port it entered the switch on (FNCC ACK tag) */
-    uint8_t ecn_capable;     /* ECT: may be marked */
-    uint8_t request_int;     /* data/probe packet asks for INT */
-    uint8_t mark_ce;         /* out: set CE */
-    uint8_t int_stamped;     /* out: a hop was appended to ints */
-    libcc_int_list *ints;    /* in/out: the packet's hop list; NULL: none */
+    uint32_t bytes;            /* wire bytes of the packet as it arrived (before any hop this CP adds) */
+    uint32_t ingress_port;     /* port it entered the switch on (FNCC ACK tag) */
+    uint64_t queue_bytes;      /* bytes in the egress queue of this packet's priority: before this
+                                * packet is added (enqueue) / after it left (dequeue). ECN
+                                * thresholds apply to it. */
+    uint64_t port_queue_bytes; /* bytes in all queues of the egress port, same instants: INT's qLen */
+    uint8_t ecn_capable;       /* ECT: may be marked */
+    uint8_t mark_ce;           /* out: set CE */
+    uint8_t int_stamped;       /* out: one hop was appended to *ints */
+    uint8_t reserved;
+    libcc_int_list *ints;      /* in/out: the INT header the packet carries, hops as the wire holds
+                                * them; NULL: the packet carries none */
 } libcc_cp_pkt;
 
 LIBCC_API int libcc_cp_new(libcc_cp **out, const libcc_params *params, const libcc_cp_info *info);
 LIBCC_API void libcc_cp_del(libcc_cp *cp);
-/* qlen_bytes: the egress queue length before this packet is added. */
-LIBCC_API int libcc_cp_on_enqueue(libcc_cp *cp, uint64_t now_ns, uint64_t qlen_bytes,
-                                  libcc_cp_pkt *pkt);
-/* qlen_bytes: the egress queue length after this packet left it. */
-LIBCC_API int libcc_cp_on_dequeue(libcc_cp *cp, uint64_t now_ns, uint64_t qlen_bytes,
-                                  libcc_cp_pkt *pkt);
-/* The port's current INT record (cumulative tx bytes counted by the CP). */
+/* The packet joins the egress queue. */
+LIBCC_API int libcc_cp_on_enqueue(libcc_cp *cp, uint64_t now_ns, libcc_cp_pkt *pkt);
+/* The packet leaves the egress queue. A hop appended here is already in
+ * the algorithm's wire precision (libcc_int_*_quantize), and the port's
+ * txBytes grows by pkt->bytes plus the hop's wire bytes if one was appended. */
+LIBCC_API int libcc_cp_on_dequeue(libcc_cp *cp, uint64_t now_ns, libcc_cp_pkt *pkt);
+/* The port's current INT record at full precision (cumulative tx bytes
+ * counted by the CP); qlen_bytes is copied into it. */
 LIBCC_API int libcc_cp_int_record(const libcc_cp *cp, uint64_t now_ns, uint64_t qlen_bytes,
                                   libcc_int_hop *hop);
-/* ECN marking probability at a queue length (for tests and plots). */
-LIBCC_API double libcc_cp_mark_probability(const libcc_cp *cp, uint64_t qlen_bytes);
+/* ECN marking probability at a queue_bytes (for tests and plots). */
+LIBCC_API double libcc_cp_mark_probability(const libcc_cp *cp, uint64_t queue_bytes);
 
 /* FNCC All_INT_Table: one per switch, one entry per port. */
 LIBCC_API int libcc_int_table_new(libcc_int_table **out, uint32_t n_ports);

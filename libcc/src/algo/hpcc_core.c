@@ -267,16 +267,14 @@ void hpcc_read_vars(const struct libcc_rp *rp, double *v)
     }
 }
 
-int hpcc_cp_stamp(struct libcc_cp *cp, uint64_t now_ns, uint64_t qlen_bytes, libcc_cp_pkt *pkt)
+int hpcc_cp_stamp(struct libcc_cp *cp, uint64_t now_ns, libcc_cp_pkt *pkt)
 {
-    if (!pkt->request_int || !pkt->ints)
+    /* The sender asked for INT by giving the packet a header (HPCC++ every-k
+     * sends the others without one); ACKs carry the echo and are not the
+     * switch's to stamp. */
+    if ((pkt->kind != LIBCC_PKT_DATA && pkt->kind != LIBCC_PKT_PROBE) || !pkt->ints)
         return LIBCC_OK;
     libcc_int_hop hop;
-    int rc = libcc_cp_int_record(cp, now_ns, qlen_bytes, &hop);
-    if (rc)
-        return rc;
-    /* A full list stays as it is: the hops already in it are still valid. */
-    if (libcc_int_list_push(pkt->ints, &hop, cp->common.max_hops) == LIBCC_OK)
-        pkt->int_stamped = 1;
-    return LIBCC_OK;
+    int rc = libcc_cp_int_record(cp, now_ns, pkt->port_queue_bytes, &hop);
+    return rc ? rc : libcc_cp_stamp(cp, pkt, &hop);
 }
