@@ -147,9 +147,10 @@ typedef struct libcc_algo {
 
     /* Notification Point. The core has already found or created the flow,
      * updated its activity and decided verdict->send_ack (every m packets,
-     * last packet, probe) on a zeroed verdict whose ack.ints is an empty
-     * list (libcc_int_list_init); the module fills ACK contents, may request
-     * a CNP (through libcc_np_request_cnp) and may force or hold the ACK. */
+     * last packet, probe) on a zeroed verdict (ack.ints NULL); the module
+     * fills ACK contents (ack.ints may point at pkt->ints, never at module
+     * state), may request a CNP (through libcc_np_request_cnp) and may force
+     * or hold the ACK. */
     size_t np_flow_size;
     void (*np_flow_init)(struct libcc_np *np, struct libcc_np_flow *flow, uint64_t now_ns);
     int (*np_on_data)(struct libcc_np *np, struct libcc_np_flow *flow, uint64_t now_ns,

@@ -52,17 +52,19 @@ static libcc_int_hop hop(uint64_t ts, uint64_t tx, uint64_t q)
     return h;
 }
 
-static libcc_ack mk_ack(uint64_t seq, unsigned n, const libcc_int_hop *hops)
+/* An ACK carrying *l, filled with hops[0..n) (switch_id = position). */
+static libcc_ack mk_ack(uint64_t seq, unsigned n, const libcc_int_hop *hops, libcc_int_list *l)
 {
     libcc_ack a;
     memset(&a, 0, sizeof a);
     a.seq = seq;
-    libcc_int_list_init(&a.ints);
+    libcc_int_list_init(l);
     for (unsigned i = 0; i < n; i++) {
         libcc_int_hop h = hops[i];
         h.switch_id = i;
-        ck_assert_int_eq(libcc_int_list_push(&a.ints, &h, LIBCC_INT_MAX_HOPS), LIBCC_OK);
+        ck_assert_int_eq(libcc_int_list_push(l, &h, LIBCC_INT_MAX_HOPS), LIBCC_OK);
     }
+    a.ints = l;
     return a;
 }
 
@@ -70,7 +72,8 @@ static libcc_ack mk_ack(uint64_t seq, unsigned n, const libcc_int_hop *hops)
 static int ack1(libcc_rp *rp, uint64_t now, uint64_t seq, uint64_t ts, uint64_t tx, uint64_t q)
 {
     libcc_int_hop h = hop(ts, tx, q);
-    libcc_ack a = mk_ack(seq, 1, &h);
+    libcc_int_list l;
+    libcc_ack a = mk_ack(seq, 1, &h, &l);
     return libcc_rp_on_ack(rp, now, &a);
 }
 
@@ -275,16 +278,17 @@ START_TEST(test_tau_from_max_hop)
     tx(rp, 0, 0, 5000);
     h[0] = hop(0, 0, 0);
     h[1] = hop(0, 0, 0);
-    libcc_ack a = mk_ack(1000, 2, h);
+    libcc_int_list l;
+    libcc_ack a = mk_ack(1000, 2, h, &l);
     ck_assert_int_eq(libcc_rp_on_ack(rp, 10, &a), LIBCC_OK);
     h[0] = hop(12000, 75000, 0);
     h[1] = hop(6000, 60000, 0);
-    a = mk_ack(2000, 2, h);
+    a = mk_ack(2000, 2, h, &l);
     ck_assert_int_eq(libcc_rp_on_ack(rp, 20, &a), LIBCC_OK);
     ck_assert_double_eq_tol(var(rp, "U"), 0.9, 1e-12);
     h[0] = hop(24000, 165000, 0);
     h[1] = hop(12000, 90000, 0);
-    a = mk_ack(3000, 2, h);
+    a = mk_ack(3000, 2, h, &l);
     ck_assert_int_eq(libcc_rp_on_ack(rp, 30, &a), LIBCC_OK);
     ck_assert_double_eq_tol(var(rp, "U"), 0.6, 1e-12);
     libcc_rp_del(rp);
@@ -336,10 +340,11 @@ START_TEST(test_nack_updates)
     libcc_rp *rp = mk_rp("w_ai=500B");
     tx(rp, 0, 0, 3000);
     libcc_int_hop h = hop(0, 0, 0);
-    libcc_ack a = mk_ack(1000, 1, &h);
+    libcc_int_list l;
+    libcc_ack a = mk_ack(1000, 1, &h, &l);
     ck_assert_int_eq(libcc_rp_on_nack(rp, 1, &a), LIBCC_OK);
     h = hop(12000, 150000, 0); /* u' = 1: W = 142500 + 500 */
-    a = mk_ack(1000, 1, &h);
+    a = mk_ack(1000, 1, &h, &l);
     ck_assert_int_eq(libcc_rp_on_nack(rp, 2, &a), LIBCC_OK);
     ck_assert_uint_eq(libcc_rp_window_bytes(rp), 143000);
     /* CNPs mean nothing to HPCC. */
@@ -382,7 +387,8 @@ START_TEST(test_garbage_b_zero)
     ck_assert_int_eq(ack1(rp, 1, 1000, 0, 0, 0), LIBCC_OK);
     libcc_int_hop h = hop(12000, 150000, 0);
     h.bandwidth_bps = 0;
-    libcc_ack a = mk_ack(2000, 1, &h);
+    libcc_int_list l;
+    libcc_ack a = mk_ack(2000, 1, &h, &l);
     ck_assert_int_eq(libcc_rp_on_ack(rp, 2, &a), LIBCC_ERR_BAD_TELEMETRY);
     ck_assert_uint_eq(libcc_rp_window_bytes(rp), 150000);
     ck_assert_uint_eq(libcc_rp_rate_bps(rp), LINE);
@@ -448,22 +454,23 @@ START_TEST(test_garbage_hop_count)
     tx(rp, 0, 0, 9000);
     ck_assert_int_eq(ack1(rp, 1, 1000, 0, 0, 0), LIBCC_OK);
     /* Two hops where there was one: differences across links mean nothing. */
-    libcc_ack a = mk_ack(2000, 2, h);
+    libcc_int_list l;
+    libcc_ack a = mk_ack(2000, 2, h, &l);
     ck_assert_int_eq(libcc_rp_on_ack(rp, 2, &a), LIBCC_OK);
     ck_assert_double_eq(var(rp, "resets"), 1.0);
     ck_assert_uint_eq(libcc_rp_window_bytes(rp), 150000);
     /* Same count, another switch at position 1: a path change, reset. */
-    a = mk_ack(3000, 2, h);
-    a.ints.hop[1].switch_id = 77;
-    a.ints.hop[0].ts_ns = a.ints.hop[1].ts_ns = 24000;
+    a = mk_ack(3000, 2, h, &l);
+    l.hop[1].switch_id = 77;
+    l.hop[0].ts_ns = l.hop[1].ts_ns = 24000;
     ck_assert_int_eq(libcc_rp_on_ack(rp, 3, &a), LIBCC_OK);
     ck_assert_double_eq(var(rp, "resets"), 2.0);
     ck_assert_uint_eq(libcc_rp_window_bytes(rp), 150000);
     /* Six hops: more than max_hops (5): rejected. */
-    a = mk_ack(4000, 6, h);
+    a = mk_ack(4000, 6, h, &l);
     ck_assert_int_eq(libcc_rp_on_ack(rp, 4, &a), LIBCC_ERR_BAD_TELEMETRY);
     /* A corrupted count past the array bound is rejected too. */
-    a.ints.n_hops = 200;
+    l.n_hops = 200;
     ck_assert_int_eq(libcc_rp_on_ack(rp, 5, &a), LIBCC_ERR_BAD_TELEMETRY);
     ck_assert_uint_eq(libcc_rp_window_bytes(rp), 150000);
     ck_assert_uint_eq(libcc_rp_rate_bps(rp), LINE);
@@ -524,10 +531,11 @@ START_TEST(test_garbage_fuzz)
         for (unsigned i = 0; i < 20000; i++) {
             uint64_t r = splitmix(&seed);
             unsigned nh = 1 + (unsigned)(r % 3 == 0) + (unsigned)(r % 7 == 0);
-            libcc_ack ack = mk_ack(seq, 0, NULL);
+            libcc_int_list l;
+            libcc_ack ack = mk_ack(seq, 0, NULL, &l);
             ack.n_flows = (uint32_t)(splitmix(&seed) % 5);
-            ack.ints.ts_bits = (uint8_t)ts_bits;
-            ack.ints.tx_bits = (uint8_t)tx_bits;
+            l.ts_bits = (uint8_t)ts_bits;
+            l.tx_bits = (uint8_t)tx_bits;
             for (unsigned k = 0; k < nh; k++) {
                 libcc_int_hop h;
                 uint64_t w = splitmix(&seed);
@@ -550,7 +558,7 @@ START_TEST(test_garbage_fuzz)
                 h.switch_id = k;
                 h.port_id = 0;
                 prev[k] = h;
-                ck_assert_int_eq(libcc_int_list_push(&ack.ints, &h, 8), LIBCC_OK);
+                ck_assert_int_eq(libcc_int_list_push(&l, &h, 8), LIBCC_OK);
             }
             int rc = libcc_rp_on_ack(rp, now, &ack);
             ck_assert_msg(rc == LIBCC_OK || rc == LIBCC_ERR_BAD_TELEMETRY, "%s: rc %d", algos[a], rc);
@@ -572,7 +580,8 @@ END_TEST
 START_TEST(test_ack_without_int)
 {
     libcc_rp *rp = mk_rp("w_ai=500B");
-    libcc_ack a = mk_ack(1000, 0, NULL);
+    libcc_int_list l;
+    libcc_ack a = mk_ack(1000, 0, NULL, &l);
     ck_assert_int_eq(libcc_rp_on_ack(rp, 1, &a), LIBCC_OK);
     ck_assert_uint_eq(libcc_rp_window_bytes(rp), 150000);
     ck_assert_int_eq(libcc_rp_on_ack(rp, 2, NULL), LIBCC_ERR_INVALID_ARG);
@@ -589,14 +598,15 @@ START_TEST(test_wrapping_counters)
     libcc_rp *rp = mk_rp("w_ai=500B");
     tx(rp, 0, 0, 9000);
     libcc_int_hop h = hop((UINT64_C(1) << 24) - 2000, (UINT64_C(1) << 20) - 50000, 0);
-    libcc_ack a = mk_ack(1000, 1, &h);
-    a.ints.ts_bits = 24;
-    a.ints.tx_bits = 20;
+    libcc_int_list l;
+    libcc_ack a = mk_ack(1000, 1, &h, &l);
+    l.ts_bits = 24;
+    l.tx_bits = 20;
     ck_assert_int_eq(libcc_rp_on_ack(rp, 1, &a), LIBCC_OK);
     h = hop(10000, 100000, 0);
-    a = mk_ack(2000, 1, &h);
-    a.ints.ts_bits = 24;
-    a.ints.tx_bits = 20;
+    a = mk_ack(2000, 1, &h, &l);
+    l.ts_bits = 24;
+    l.tx_bits = 20;
     ck_assert_int_eq(libcc_rp_on_ack(rp, 2, &a), LIBCC_OK);
     ck_assert_uint_eq(libcc_rp_window_bytes(rp), 143000);
     libcc_rp_del(rp);
@@ -786,19 +796,26 @@ START_TEST(test_np_echoes_ints)
     libcc_np *np = NULL;
     ck_assert_int_eq(libcc_np_new(&np, p, &ni, NULL, NULL), LIBCC_OK);
     libcc_int_hop h[2] = {hop(100, 200, 300), hop(400, 500, 600)};
-    libcc_ack src = mk_ack(0, 2, h);
+    libcc_int_list l;
+    (void)mk_ack(0, 2, h, &l);
     libcc_data_pkt d;
     memset(&d, 0, sizeof d);
     d.flow_id = 5;
     d.bytes = 1000;
-    d.ints = &src.ints;
+    d.ints = &l;
     libcc_np_verdict v;
     ck_assert_int_eq(libcc_np_on_data(np, 10, &d, &v), LIBCC_OK);
     ck_assert_uint_eq(v.send_ack, 1); /* ack_interval 1 */
-    ck_assert_uint_eq(v.ack.ints.n_hops, 2);
-    ck_assert_uint_eq(v.ack.ints.hop[0].qlen_bytes, 300);
-    ck_assert_uint_eq(v.ack.ints.hop[1].ts_ns, 400);
-    ck_assert_uint_eq(v.ack.ints.hop[1].switch_id, 1);
+    /* The ACK points at the data packet's own list: no copy. */
+    ck_assert_ptr_eq(v.ack.ints, &l);
+    ck_assert_uint_eq(v.ack.ints->n_hops, 2);
+    ck_assert_uint_eq(v.ack.ints->hop[0].qlen_bytes, 300);
+    ck_assert_uint_eq(v.ack.ints->hop[1].ts_ns, 400);
+    ck_assert_uint_eq(v.ack.ints->hop[1].switch_id, 1);
+    /* Data without INT: nothing to echo. */
+    d.ints = NULL;
+    ck_assert_int_eq(libcc_np_on_data(np, 20, &d, &v), LIBCC_OK);
+    ck_assert_ptr_null(v.ack.ints);
     ck_assert_uint_eq(v.ack.n_flows, 0); /* hpcc reports no N */
     libcc_np_del(np);
     libcc_params_del(p);

@@ -303,7 +303,7 @@ typedef struct libcc_ack {
     uint8_t ecn_echo;         /* data packet was CE-marked (informational) */
     uint8_t is_probe;         /* a probe response rather than a data ACK */
     uint16_t reserved;
-    libcc_int_list ints;      /* INT hop list carried by the ACK (may be empty) */
+    const libcc_int_list *ints; /* INT hops the ACK carries; NULL: none. Read during the call only. */
 } libcc_ack;
 
 /* Flags libcc_rp_on_tx returns through *tx_flags. */
@@ -380,7 +380,9 @@ typedef struct libcc_np_verdict {
     uint8_t send_ack;   /* send an ACK now, with `ack` below */
     uint8_t send_cnp;   /* a CNP was requested (also via callback) */
     uint16_t reserved;
-    libcc_ack ack;      /* fields to put in the ACK; seq left to the host */
+    libcc_ack ack;      /* fields to put in the ACK; seq left to the host. ack.ints is the
+                         * data packet's own list (HPCC echo: valid while the caller of
+                         * libcc_np_on_data still has the packet) or NULL (no hops to echo) */
 } libcc_np_verdict;
 
 LIBCC_API int libcc_np_new(libcc_np **out, const libcc_params *params, const libcc_np_info *info,

@@ -63,7 +63,7 @@ static void fncc_update_wc(struct libcc_rp *rp, hpcc_rp_state *s, const libcc_ac
          * without N (0) counts as one flow. */
         const double n = ack->n_flows ? (double)ack->n_flows : 1.0;
         const double wc =
-            (double)ack->ints.hop[0].bandwidth_bps * c->t_ns * cfg->beta / BITS_PER_BYTE_NS / n;
+            (double)ack->ints->hop[0].bandwidth_bps * c->t_ns * cfg->beta / BITS_PER_BYTE_NS / n;
         c->Wc = hpcc_bound_window(c, wc);
         s->lhcs_fired++;
     }
@@ -95,7 +95,8 @@ static int fncc_np_on_data(struct libcc_np *np, struct libcc_np_flow *flow, uint
     /* Section 3.2.3: N on every ACK, 16 bits on the wire. */
     uint32_t n = libcc_np_active_flows(np, now_ns);
     verdict->ack.n_flows = n > 65535u ? 65535u : n;
-    /* ack.ints stays empty (the core's start): the return path's switches fill it. */
+    /* ack.ints stays NULL (the core's start): the ACK leaves with an empty
+     * header, which the return path's switches fill. */
     return LIBCC_OK;
 }
 

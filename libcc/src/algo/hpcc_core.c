@@ -90,9 +90,15 @@ static bool same_path(const libcc_int_list *a, const libcc_int_list *b)
     return true;
 }
 
+/* L is read only up to its n_hops (same_path checks the count first), so
+ * only the used hops are copied: per ACK a few dozen bytes, not the whole
+ * ~330-byte list. */
 static void store_last(hpcc_ctl *c, const libcc_int_list *l)
 {
-    c->last = *l;
+    c->last.n_hops = l->n_hops;
+    c->last.ts_bits = l->ts_bits;
+    c->last.tx_bits = l->tx_bits;
+    memcpy(c->last.hop, l->hop, l->n_hops * sizeof l->hop[0]);
     c->have_last = 1;
 }
 
@@ -219,9 +225,9 @@ int hpcc_rp_new_ack(struct libcc_rp *rp, const libcc_ack *ack, hpcc_update_wc_fn
     hpcc_rp_state *s = hpcc_rp_priv(rp);
     const hpcc_cfg *cfg = hpcc_rp_cfg(rp);
     s->acks++;
-    if (ack->ints.n_hops == 0)
+    if (!ack->ints || ack->ints->n_hops == 0)
         return LIBCC_OK; /* an ACK without telemetry carries no load information */
-    int m = hpcc_measure_inflight(&s->ctl, &ack->ints, rp->common.max_hops);
+    int m = hpcc_measure_inflight(&s->ctl, ack->ints, rp->common.max_hops);
     if (m < 0)
         return m;
     if (m != HPCC_MEASURED)

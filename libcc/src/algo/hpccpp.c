@@ -188,11 +188,10 @@ static int pp_np_on_data(struct libcc_np *np, struct libcc_np_flow *flow, uint64
         verdict->ack.n_flows = n > 65535u ? 65535u : n;
     }
     if (!cfg->rx_hpcc) {
-        if (pkt->ints) /* sender-based: reflect the telemetry */
-            verdict->ack.ints = *pkt->ints;
+        verdict->ack.ints = pkt->ints; /* sender-based: reflect the telemetry */
         return LIBCC_OK;
     }
-    /* Rx-HPCC: ack.ints stays empty, the window replaces the telemetry. */
+    /* Rx-HPCC: ack.ints stays NULL, the window replaces the telemetry. */
     if (cfg->receiver_n)
         hpcc_ctl_set_n(&f->ctl, cfg, n);
     if (pkt->ints && pkt->ints->n_hops)
