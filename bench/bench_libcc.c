@@ -38,16 +38,17 @@ static libcc_params *params(const char *algo)
 
 /* A plausible 3-hop INT list that changes a little every ACK, so the RP's
  * arithmetic runs its general path rather than a degenerate one. */
-static void fill_ack(libcc_ack *ack, uint64_t i, uint64_t t_ns)
+static void fill_ack(libcc_ack *ack, libcc_int_list *ints, uint64_t i, uint64_t t_ns)
 {
     memset(ack, 0, sizeof *ack);
     ack->seq = (i + 1) * 1000;
     ack->n_flows = 2;
-    ack->ints.n_hops = HOPS;
-    ack->ints.ts_bits = 64;
-    ack->ints.tx_bits = 64;
+    ack->ints = ints;
+    ints->n_hops = HOPS;
+    ints->ts_bits = 64;
+    ints->tx_bits = 64;
     for (int h = 0; h < HOPS; h++) {
-        libcc_int_hop *hop = &ack->ints.hop[h];
+        libcc_int_hop *hop = &ints->hop[h];
         hop->bandwidth_bps = G100;
         hop->ts_ns = t_ns;
         hop->tx_bytes = t_ns * 12 + (uint64_t)h * 7; /* ~96 Gbps */
@@ -80,6 +81,7 @@ static void bench_rp(const char *algo, uint64_t n)
     if (rc)
         die(algo, rc);
     libcc_ack ack;
+    libcc_int_list ack_ints;
     uint64_t t = 0;
     double t0 = now_s();
     for (uint64_t i = 0; i < n; i++) {
@@ -90,7 +92,7 @@ static void bench_rp(const char *algo, uint64_t n)
     t0 = now_s();
     for (uint64_t i = 0; i < n; i++) {
         t += 80;
-        fill_ack(&ack, i, t);
+        fill_ack(&ack, &ack_ints, i, t);
         libcc_rp_on_ack(rp, t, &ack);
     }
     record(algo, "rp_on_ack (3 INT hops)", now_s() - t0, n);
@@ -117,8 +119,7 @@ static void bench_np(const char *algo, uint64_t n)
         die(algo, rc);
     libcc_int_list ints;
     libcc_ack tmp;
-    fill_ack(&tmp, 0, 0);
-    ints = tmp.ints;
+    fill_ack(&tmp, &ints, 0, 0);
     libcc_np_verdict v;
     uint64_t t = 0;
     double t0 = now_s();
@@ -149,11 +150,12 @@ static void bench_cp(const char *algo, uint64_t n)
     for (uint64_t i = 0; i < n; i++) {
         t += 80;
         libcc_int_list_init(&ints);
-        libcc_cp_pkt pkt = {.kind = (i % 8 == 0) ? LIBCC_PKT_ACK : LIBCC_PKT_DATA, .bytes = 1048,
-                            .ingress_port = 2, .ecn_capable = 1, .request_int = 1, .ints = &ints};
         uint64_t q = (i % 400) * 1000;
-        libcc_cp_on_enqueue(cp, t, q, &pkt);
-        libcc_cp_on_dequeue(cp, t, q, &pkt);
+        libcc_cp_pkt pkt = {.kind = (i % 8 == 0) ? LIBCC_PKT_ACK : LIBCC_PKT_DATA, .bytes = 1048,
+                            .ingress_port = 2, .queue_bytes = q, .port_queue_bytes = q,
+                            .ecn_capable = 1, .ints = &ints};
+        libcc_cp_on_enqueue(cp, t, &pkt);
+        libcc_cp_on_dequeue(cp, t, &pkt);
     }
     record(algo, "cp_on_enqueue + cp_on_dequeue", now_s() - t0, n);
     libcc_cp_del(cp);

@@ -113,7 +113,14 @@ struct libcc_cp {
 };
 
 typedef struct libcc_algo {
-    const char *name;
+    /* An array, not a pointer, so registry.c can list the names as address
+     * constants of the algorithm tables themselves. */
+    char name[16];
+    /* What libcc_algorithm_info_get reports: the roles that do work and the
+     * INT headers packets carry (cp_needs_int_table is below, with the CP). */
+    unsigned roles;            /* LIBCC_ROLE_* */
+    libcc_int_format data_int; /* on data/probe packets that requested INT */
+    libcc_int_format ack_int;  /* on every ACK/NACK */
     /* The algorithm's own parameters (the core prepends the common ones). */
     const libcc_param_desc *params;
     size_t n_params;
@@ -140,9 +147,10 @@ typedef struct libcc_algo {
 
     /* Notification Point. The core has already found or created the flow,
      * updated its activity and decided verdict->send_ack (every m packets,
-     * last packet, probe) on a zeroed verdict whose ack.ints is an empty
-     * list (libcc_int_list_init); the module fills ACK contents, may request
-     * a CNP (through libcc_np_request_cnp) and may force or hold the ACK. */
+     * last packet, probe) on a zeroed verdict (ack.ints NULL); the module
+     * fills ACK contents (ack.ints may point at pkt->ints, never at module
+     * state), may request a CNP (through libcc_np_request_cnp) and may force
+     * or hold the ACK. */
     size_t np_flow_size;
     void (*np_flow_init)(struct libcc_np *np, struct libcc_np_flow *flow, uint64_t now_ns);
     int (*np_on_data)(struct libcc_np *np, struct libcc_np_flow *flow, uint64_t now_ns,
@@ -153,19 +161,43 @@ typedef struct libcc_algo {
      * without libcc_cp_info.int_table (FNCC cannot work without one). */
     bool cp_needs_int_table;
     void (*cp_init)(struct libcc_cp *cp);
-    int (*cp_on_enqueue)(struct libcc_cp *cp, uint64_t now_ns, uint64_t qlen_bytes,
-                         libcc_cp_pkt *pkt);
-    int (*cp_on_dequeue)(struct libcc_cp *cp, uint64_t now_ns, uint64_t qlen_bytes,
-                         libcc_cp_pkt *pkt);
-    double (*cp_mark_probability)(const struct libcc_cp *cp, uint64_t qlen_bytes);
+    int (*cp_on_enqueue)(struct libcc_cp *cp, uint64_t now_ns, libcc_cp_pkt *pkt);
+    /* Stamps happen here, through libcc_cp_stamp: the core counts the hop's
+     * wire bytes in txBytes for the hops a dequeue appended. */
+    int (*cp_on_dequeue)(struct libcc_cp *cp, uint64_t now_ns, libcc_cp_pkt *pkt);
+    double (*cp_mark_probability)(const struct libcc_cp *cp, uint64_t queue_bytes);
 } libcc_algo;
 
 /* Registry (registry.c). */
 const libcc_algo *libcc_algo_find(const char *name);
 
+/* Both INT wire formats put a hop in one 64-bit word. */
+#define LIBCC_INT_WIRE_HOP_BYTES 8u
+
+/* Wire bytes one hop adds to a packet of this algorithm; 0 without INT. */
+static inline uint32_t libcc_algo_int_hop_bytes(const libcc_algo *a)
+{
+    return (a->data_int != LIBCC_INT_FORMAT_NONE || a->ack_int != LIBCC_INT_FORMAT_NONE)
+               ? LIBCC_INT_WIRE_HOP_BYTES
+               : 0u;
+}
+
 /* Core services for modules. */
 /* Uniform in [0, 1) from the CP's host or internal generator. */
 double libcc_cp_rand_unit(struct libcc_cp *cp);
+/* Append a record to pkt->ints as the wire carries it: quantized in the
+ * algorithm's format for this kind of packet (data_int for DATA/PROBE,
+ * ack_int for ACK/NACK), list widths set to that format's wrap widths.
+ * A full list (max_hops) is left as it is; int_stamped says whether a hop
+ * went in. LIBCC_ERR_BAD_TELEMETRY if the record's rate has no code. */
+int libcc_cp_stamp(struct libcc_cp *cp, libcc_cp_pkt *pkt, const libcc_int_hop *rec);
+
+/* INT (int_wire.c): push hop onto list as fmt's wire (default units) holds
+ * it, and set the list's ts_bits / tx_bits to that wire's wrap widths.
+ * LIBCC_OK, LIBCC_ERR_FULL (list unchanged), LIBCC_ERR_BAD_TELEMETRY (rate
+ * not in fmt's table, list unchanged), LIBCC_ERR_INVALID_ARG (fmt NONE). */
+int libcc_int_list_push_wire(libcc_int_list *list, libcc_int_format fmt, const libcc_int_hop *hop,
+                             unsigned max_hops);
 /* Ask the host to send a CNP for a flow (fires the send_cnp callback). */
 void libcc_np_request_cnp(struct libcc_np *np, uint64_t now_ns, uint64_t flow_id,
                           libcc_np_verdict *verdict);

@@ -17,6 +17,11 @@ int libcc_cp_new(libcc_cp **out, const libcc_params *params, const libcc_cp_info
         return LIBCC_ERR_INVALID_ARG;
     if (params->algo->cp_needs_int_table && !info->int_table)
         return LIBCC_ERR_INVALID_ARG;
+    /* A port whose rate the INT header cannot carry would drop every hop it
+     * stamps; refusing it here lets the host name the port before the run. */
+    if (!libcc_int_rate_supported(params->algo->data_int, info->link_rate_bps) ||
+        !libcc_int_rate_supported(params->algo->ack_int, info->link_rate_bps))
+        return LIBCC_ERR_OUT_OF_RANGE;
     struct libcc_cp *cp = aligned_alloc(_Alignof(struct libcc_cp), sizeof *cp);
     if (!cp)
         return LIBCC_ERR_NOMEM;
@@ -55,27 +60,43 @@ static int check_pkt(const struct libcc_cp *cp, const libcc_cp_pkt *pkt)
 
 /* Output fields (mark_ce, int_stamped) are only ever set here, never
  * cleared: a packet marked at enqueue stays marked. */
-int libcc_cp_on_enqueue(libcc_cp *cp, uint64_t now_ns, uint64_t qlen_bytes, libcc_cp_pkt *pkt)
+int libcc_cp_on_enqueue(libcc_cp *cp, uint64_t now_ns, libcc_cp_pkt *pkt)
 {
     int rc = check_pkt(cp, pkt);
     if (rc)
         return rc;
     if (cp->algo->cp_on_enqueue)
-        rc = cp->algo->cp_on_enqueue(cp, now_ns, qlen_bytes, pkt);
+        rc = cp->algo->cp_on_enqueue(cp, now_ns, pkt);
     return rc;
 }
 
-int libcc_cp_on_dequeue(libcc_cp *cp, uint64_t now_ns, uint64_t qlen_bytes, libcc_cp_pkt *pkt)
+int libcc_cp_on_dequeue(libcc_cp *cp, uint64_t now_ns, libcc_cp_pkt *pkt)
 {
     int rc = check_pkt(cp, pkt);
     if (rc)
         return rc;
+    const uint8_t hops_before = pkt->ints ? pkt->ints->n_hops : 0;
     if (cp->algo->cp_on_dequeue)
-        rc = cp->algo->cp_on_dequeue(cp, now_ns, qlen_bytes, pkt);
-    /* As in the HPCC simulator, a stamp carries the bytes sent before
-     * this packet. */
+        rc = cp->algo->cp_on_dequeue(cp, now_ns, pkt);
+    /* As in the HPCC simulator, a stamp carries the bytes sent before this
+     * packet. The packet leaves with whatever hop this dequeue appended (a
+     * FNCC ACK whose port has no table entry yet gets none), so that is what
+     * the link carries. */
     cp->tx_bytes += pkt->bytes;
+    if (pkt->ints && pkt->ints->n_hops > hops_before)
+        cp->tx_bytes += libcc_algo_int_hop_bytes(cp->algo);
     return rc;
+}
+
+int libcc_cp_stamp(struct libcc_cp *cp, libcc_cp_pkt *pkt, const libcc_int_hop *rec)
+{
+    const bool is_ack = pkt->kind == LIBCC_PKT_ACK || pkt->kind == LIBCC_PKT_NACK;
+    int rc = libcc_int_list_push_wire(pkt->ints, is_ack ? cp->algo->ack_int : cp->algo->data_int,
+                                      rec, cp->common.max_hops);
+    if (rc == LIBCC_OK)
+        pkt->int_stamped = 1;
+    /* A full list stays as it is: the hops already in it are still valid. */
+    return rc == LIBCC_ERR_FULL ? LIBCC_OK : rc;
 }
 
 int libcc_cp_int_record(const libcc_cp *cp, uint64_t now_ns, uint64_t qlen_bytes, libcc_int_hop *hop)
@@ -91,11 +112,11 @@ int libcc_cp_int_record(const libcc_cp *cp, uint64_t now_ns, uint64_t qlen_bytes
     return LIBCC_OK;
 }
 
-double libcc_cp_mark_probability(const libcc_cp *cp, uint64_t qlen_bytes)
+double libcc_cp_mark_probability(const libcc_cp *cp, uint64_t queue_bytes)
 {
     if (!cp || cp->magic != CP_MAGIC || !cp->algo->cp_mark_probability)
         return 0.0;
-    return cp->algo->cp_mark_probability(cp, qlen_bytes);
+    return cp->algo->cp_mark_probability(cp, queue_bytes);
 }
 
 /* splitmix64: one word of state, passes BigCrush, and any seed (0 too)

@@ -13,7 +13,7 @@
  * multiplications by them become shifts and constant multiplies, and once
  * with run-time units for custom formats, which are validated per call.
  */
-#include <libcc/libcc.h>
+#include "cc_internal.h"
 
 #include <stddef.h>
 
@@ -52,9 +52,12 @@ typedef struct wire_layout {
     const libcc_int_wire_format *defaults;
 } wire_layout;
 
-/* The HPCC simulator's IntHop::lineRateValues: indices 5..7 are unused. */
+/* Codes 0..4 are the HPCC simulator's IntHop::lineRateValues, kept as they
+ * are so hops stay compatible with it. The simulator leaves 5..7 unused;
+ * libcc gives them to 10, 40 and 800 Gbps (a documented extension), so a
+ * port of those common rates can carry INT instead of losing every hop. */
 static const uint64_t hpcc_rates[8] = {
-    25 * GBPS, 50 * GBPS, 100 * GBPS, 200 * GBPS, 400 * GBPS, 0, 0, 0,
+    25 * GBPS, 50 * GBPS, 100 * GBPS, 200 * GBPS, 400 * GBPS, 10 * GBPS, 40 * GBPS, 800 * GBPS,
 };
 
 /* The FNCC paper gives 4 bits for B but no table. Code 0 is invalid so that
@@ -80,6 +83,12 @@ WIRE_INLINE int hpcc_rate_code(uint64_t bps)
         return 3;
     case 400 * GBPS:
         return 4;
+    case 10 * GBPS:
+        return 5;
+    case 40 * GBPS:
+        return 6;
+    case 800 * GBPS:
+        return 7;
     default:
         return -1;
     }
@@ -341,6 +350,19 @@ WIRE_INLINE int wire_quantize(const wire_layout *lay, const libcc_int_hop *hop,
     return quantize_in(lay, hop, units, out);
 }
 
+int libcc_int_rate_supported(libcc_int_format fmt, uint64_t bps)
+{
+    switch (fmt) {
+    case LIBCC_INT_FORMAT_NONE:
+        return 1; /* nothing to encode */
+    case LIBCC_INT_FORMAT_HPCC:
+        return hpcc_rate_code(bps) >= 0;
+    case LIBCC_INT_FORMAT_FNCC:
+        return fncc_rate_code(bps) >= 0;
+    }
+    return 0;
+}
+
 int libcc_int_hpcc_encode(const libcc_int_hop *hop, const libcc_int_wire_format *fmt,
                           uint8_t out[8])
 {
@@ -375,4 +397,34 @@ int libcc_int_fncc_quantize(const libcc_int_hop *hop, const libcc_int_wire_forma
                             libcc_int_hop *out)
 {
     return wire_quantize(&fncc_layout, hop, fmt, out);
+}
+
+/* A switch stamping a packet: the hop as the wire will hold it, and the
+ * list's widths as a decoder of that wire would set them, so the sender's
+ * differences stay exact across a wrap. Inlined per layout so the default
+ * units are constants, as in the public calls. */
+WIRE_INLINE int push_wire_in(const wire_layout *lay, libcc_int_list *list, const libcc_int_hop *hop,
+                             unsigned max_hops)
+{
+    libcc_int_hop q;
+    int rc = quantize_in(lay, hop, lay->defaults, &q);
+    if (rc == LIBCC_OK)
+        rc = libcc_int_list_push(list, &q, max_hops);
+    if (rc == LIBCC_OK) {
+        list->ts_bits = (uint8_t)(WIRE_TS_BITS + log2_pow2(lay->defaults->ts_unit_ns));
+        list->tx_bits = (uint8_t)(WIRE_TX_BITS + log2_pow2(lay->defaults->bytes_unit));
+    }
+    return rc;
+}
+
+int libcc_int_list_push_wire(libcc_int_list *list, libcc_int_format fmt, const libcc_int_hop *hop,
+                             unsigned max_hops)
+{
+    if (list == NULL || hop == NULL)
+        return LIBCC_ERR_INVALID_ARG;
+    if (fmt == LIBCC_INT_FORMAT_HPCC)
+        return push_wire_in(&hpcc_layout, list, hop, max_hops);
+    if (fmt == LIBCC_INT_FORMAT_FNCC)
+        return push_wire_in(&fncc_layout, list, hop, max_hops);
+    return LIBCC_ERR_INVALID_ARG;
 }

@@ -300,11 +300,7 @@ int libcc_np_on_data(libcc_np *np, uint64_t now_ns, const libcc_data_pkt *pkt, l
     touch(np, i, now_ns);
 
     struct libcc_np_flow *f = slot(np, i);
-    /* One memset zeroes the ACK's hop list too; only its widths differ
-     * from zero in an empty list (libcc_int_list_init would zero it again). */
-    memset(verdict, 0, sizeof *verdict);
-    verdict->ack.ints.ts_bits = 64;
-    verdict->ack.ints.tx_bits = 64;
+    memset(verdict, 0, sizeof *verdict); /* ack.ints NULL: nothing to echo */
     verdict->ack.ecn_echo = pkt->ecn_ce;
     verdict->ack.is_probe = pkt->is_probe;
     if (!pkt->is_probe)

@@ -1,25 +1,29 @@
 /* SPDX-License-Identifier: MIT */
 /* The algorithms libcc knows, by name. Adding one: write algo/<name>.c
- * defining a `const libcc_algo`, declare it here, add it to the table. */
+ * defining a `const libcc_algo libcc_algo_<id>`, add <id> to ALGORITHMS. */
 #include "cc_internal.h"
 
 #include <string.h>
 
-extern const libcc_algo libcc_algo_none;
-extern const libcc_algo libcc_algo_dcqcn;
-extern const libcc_algo libcc_algo_hpcc;
-extern const libcc_algo libcc_algo_hpccpp;
-extern const libcc_algo libcc_algo_fncc;
+/* The one list: the table of algorithms and the names libcc_algorithms()
+ * returns both come from it, in this order. */
+#define ALGORITHMS(X) X(none) X(dcqcn) X(hpcc) X(hpccpp) X(fncc)
 
-static const libcc_algo *const registry[] = {
-    &libcc_algo_none, &libcc_algo_dcqcn, &libcc_algo_hpcc, &libcc_algo_hpccpp, &libcc_algo_fncc,
-};
+#define DECLARE(id) extern const libcc_algo libcc_algo_##id;
+ALGORITHMS(DECLARE)
+#undef DECLARE
+
+#define ENTRY(id) &libcc_algo_##id,
+static const libcc_algo *const registry[] = {ALGORITHMS(ENTRY)};
+#undef ENTRY
+
+/* Each name is the algorithm table's own name array: an address constant,
+ * so the list cannot disagree with the tables. */
+#define NAME(id) libcc_algo_##id.name,
+static const char *const names[] = {ALGORITHMS(NAME) NULL};
+#undef NAME
 
 #define N_ALGOS (sizeof registry / sizeof registry[0])
-
-static const char *const names[N_ALGOS + 1] = {"none", "dcqcn", "hpcc", "hpcc++", "fncc", NULL};
-
-_Static_assert(N_ALGOS == 5, "keep names[] in step with registry[]");
 
 const char *const *libcc_algorithms(void)
 {
@@ -34,4 +38,21 @@ const libcc_algo *libcc_algo_find(const char *name)
         if (strcmp(registry[i]->name, name) == 0)
             return registry[i];
     return NULL;
+}
+
+int libcc_algorithm_info_get(const char *algorithm, libcc_algorithm_info *info)
+{
+    if (!info)
+        return LIBCC_ERR_INVALID_ARG;
+    const libcc_algo *a = libcc_algo_find(algorithm);
+    if (!a)
+        return LIBCC_ERR_UNKNOWN_ALGORITHM;
+    memset(info, 0, sizeof *info);
+    info->name = a->name;
+    info->roles = a->roles;
+    info->data_int = a->data_int;
+    info->ack_int = a->ack_int;
+    info->cp_needs_int_table = a->cp_needs_int_table;
+    info->int_hop_bytes = libcc_algo_int_hop_bytes(a);
+    return LIBCC_OK;
 }

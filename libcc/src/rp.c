@@ -130,7 +130,7 @@ static int check_ack(const libcc_ack *ack)
 {
     if (!ack)
         return LIBCC_ERR_INVALID_ARG;
-    if (ack->ints.n_hops > LIBCC_INT_MAX_HOPS)
+    if (ack->ints && ack->ints->n_hops > LIBCC_INT_MAX_HOPS)
         return LIBCC_ERR_BAD_TELEMETRY;
     return LIBCC_OK;
 }

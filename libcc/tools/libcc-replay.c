@@ -491,10 +491,10 @@ static void start(replay *r)
 /* Events                                                              */
 /* ------------------------------------------------------------------ */
 
-static void parse_hop(replay *r, libcc_ack *ack, char *text)
+static void parse_hop(replay *r, libcc_int_list *ints, char *text)
 {
     static const char *const names[4] = {"B", "ts", "txBytes", "qlen"};
-    unsigned k = ack->ints.n_hops + 1u;
+    unsigned k = ints->n_hops + 1u;
     char *field[4];
     char *p = text;
     char what[160];
@@ -526,20 +526,23 @@ static void parse_hop(replay *r, libcc_ack *ack, char *text)
     hop.qlen_bytes = need_bytes(r, what, field[3], UINT64_MAX);
     /* Hops are identified by their position on the path. */
     hop.switch_id = k - 1;
-    rv = libcc_int_list_push(&ack->ints, &hop, r->max_hops);
+    rv = libcc_int_list_push(ints, &hop, r->max_hops);
     if (rv == LIBCC_ERR_FULL)
         fail(r, "hop #%u: too many hops (max_hops is %u)", k, r->max_hops);
     if (rv != LIBCC_OK)
         fail(r, "hop #%u: %s", k, libcc_strerror(rv));
 }
 
-static void parse_ack(replay *r, const char *event, char **save, libcc_ack *ack)
+/* The ACK's hops go to *ints, which the ACK then points at. */
+static void parse_ack(replay *r, const char *event, char **save, libcc_ack *ack,
+                      libcc_int_list *ints)
 {
     char *kv;
     bool have_seq = false;
 
     memset(ack, 0, sizeof *ack);
-    libcc_int_list_init(&ack->ints);
+    libcc_int_list_init(ints);
+    ack->ints = ints;
     while ((kv = strtok_r(NULL, SPACES, save))) {
         char *val = strchr(kv, '=');
         if (!val)
@@ -557,7 +560,7 @@ static void parse_ack(replay *r, const char *event, char **save, libcc_ack *ack)
         } else if (strcmp(kv, "probe") == 0) {
             ack->is_probe = (uint8_t)need_integer(r, "probe", val, 1);
         } else if (strcmp(kv, "hop") == 0) {
-            parse_hop(r, ack, val);
+            parse_hop(r, ints, val);
         } else {
             fail(r, "%s: unknown field '%s' (expected seq, n, rxwin, hop, ecn, probe)", event, kv);
         }
@@ -582,6 +585,7 @@ static bool event(replay *r, char *line)
     uint64_t t = need_value(r, LIBCC_UNIT_NS, "time", ttext);
     const options *o = r->opt;
     libcc_ack ack;
+    libcc_int_list ack_ints;
     int rv;
 
     if (!name)
@@ -627,7 +631,7 @@ static bool event(replay *r, char *line)
         check_call(r, libcc_rp_on_tx(r->rp, t, seq, (uint32_t)bytes, &flags), "tx");
         csv_row(r, t, "tx");
     } else if (strcmp(name, "ack") == 0 || strcmp(name, "nack") == 0) {
-        parse_ack(r, name, &save, &ack);
+        parse_ack(r, name, &save, &ack, &ack_ints);
         advance(r, t);
         r->now = t;
         rv = name[0] == 'a' ? libcc_rp_on_ack(r->rp, t, &ack) : libcc_rp_on_nack(r->rp, t, &ack);

@@ -96,9 +96,13 @@ START_TEST(rp_bad_arguments)
     ck_assert_int_eq(libcc_rp_on_ack(rp, 1, NULL), LIBCC_ERR_INVALID_ARG);
     ck_assert_int_eq(libcc_rp_on_nack(rp, 1, NULL), LIBCC_ERR_INVALID_ARG);
     libcc_ack ack;
+    libcc_int_list bogus;
     memset(&ack, 0, sizeof ack);
-    ack.ints.n_hops = LIBCC_INT_MAX_HOPS + 1; /* a hop list that cannot exist */
+    memset(&bogus, 0, sizeof bogus);
+    bogus.n_hops = LIBCC_INT_MAX_HOPS + 1; /* a hop list that cannot exist */
+    ack.ints = &bogus;
     ck_assert_int_eq(libcc_rp_on_ack(rp, 1, &ack), LIBCC_ERR_BAD_TELEMETRY);
+    ck_assert_int_eq(libcc_rp_on_nack(rp, 1, &ack), LIBCC_ERR_BAD_TELEMETRY);
     ck_assert_int_eq(libcc_rp_on_cnp(NULL, 1), LIBCC_ERR_INVALID_ARG);
     ck_assert_int_eq(libcc_rp_on_tx(NULL, 1, 0, 1, NULL), LIBCC_ERR_INVALID_ARG);
     ck_assert_uint_eq(libcc_rp_rate_bps(NULL), 0);
@@ -150,11 +154,8 @@ START_TEST(np_acks_every_m_packets)
     const int want[7] = {0, 0, 1, 0, 0, 1, 0};
     for (int i = 0; i < 7; i++)
         ck_assert_int_eq(acks[i], want[i]);
-    /* Modules start from an empty hop list with full-width counters; `none`
-     * adds nothing to it. */
-    ck_assert_uint_eq(v.ack.ints.n_hops, 0);
-    ck_assert_uint_eq(v.ack.ints.ts_bits, 64);
-    ck_assert_uint_eq(v.ack.ints.tx_bits, 64);
+    /* Modules start from an ACK with no hops to echo; `none` adds none. */
+    ck_assert_ptr_null(v.ack.ints);
     /* the last packet of a message is acknowledged at once, and restarts the count */
     libcc_data_pkt last = data(1, 7000);
     last.last_of_flow = 1;
@@ -304,7 +305,7 @@ START_TEST(cp_counts_transmitted_bytes_for_int)
     memset(&pkt, 0, sizeof pkt);
     pkt.bytes = 1048;
     for (int i = 0; i < 3; i++)
-        ck_assert_int_eq(libcc_cp_on_dequeue(cp, 100 + (uint64_t)i, 0, &pkt), LIBCC_OK);
+        ck_assert_int_eq(libcc_cp_on_dequeue(cp, 100 + (uint64_t)i, &pkt), LIBCC_OK);
     libcc_int_hop hop;
     ck_assert_int_eq(libcc_cp_int_record(cp, 500, 2096, &hop), LIBCC_OK);
     ck_assert_uint_eq(hop.tx_bytes, 3 * 1048);
@@ -315,7 +316,8 @@ START_TEST(cp_counts_transmitted_bytes_for_int)
     ck_assert_uint_eq(hop.port_id, 2);
     /* none never marks */
     ck_assert_double_eq(libcc_cp_mark_probability(cp, 10000000), 0.0);
-    ck_assert_int_eq(libcc_cp_on_enqueue(cp, 600, 10000000, &pkt), LIBCC_OK);
+    pkt.queue_bytes = pkt.port_queue_bytes = 10000000;
+    ck_assert_int_eq(libcc_cp_on_enqueue(cp, 600, &pkt), LIBCC_OK);
     ck_assert_int_eq(pkt.mark_ce, 0);
     libcc_cp_del(cp);
     libcc_params_del(p);
@@ -330,12 +332,57 @@ START_TEST(cp_bad_arguments)
     ck_assert_int_eq(libcc_cp_new(&cp, p, &info), LIBCC_ERR_INVALID_ARG);
     info.link_rate_bps = G100;
     ck_assert_int_eq(libcc_cp_new(&cp, p, &info), LIBCC_OK);
-    ck_assert_int_eq(libcc_cp_on_enqueue(cp, 0, 0, NULL), LIBCC_ERR_INVALID_ARG);
-    ck_assert_int_eq(libcc_cp_on_dequeue(NULL, 0, 0, NULL), LIBCC_ERR_INVALID_ARG);
+    ck_assert_int_eq(libcc_cp_on_enqueue(cp, 0, NULL), LIBCC_ERR_INVALID_ARG);
+    ck_assert_int_eq(libcc_cp_on_dequeue(NULL, 0, NULL), LIBCC_ERR_INVALID_ARG);
+    libcc_int_list bogus;
+    memset(&bogus, 0, sizeof bogus);
+    bogus.n_hops = LIBCC_INT_MAX_HOPS + 1;
+    libcc_cp_pkt pkt = {.kind = LIBCC_PKT_DATA, .bytes = 1000, .ints = &bogus};
+    ck_assert_int_eq(libcc_cp_on_dequeue(cp, 0, &pkt), LIBCC_ERR_BAD_TELEMETRY);
     ck_assert_int_eq(libcc_cp_int_record(cp, 0, 0, NULL), LIBCC_ERR_INVALID_ARG);
     libcc_cp_del(cp);
     libcc_cp_del(NULL);
     libcc_params_del(p);
+}
+END_TEST
+
+/* A port whose rate the algorithm's INT header cannot name would lose every
+ * hop: 150 Gbps has a code in neither table (HPCC: 25/50/100/200/400 and
+ * 10/40/800; FNCC: 10/25/40/50/100/200/400/800/1600 Gbps), so hpcc, hpcc++
+ * (HPCC headers) and fncc (FNCC header on ACKs) refuse it at creation;
+ * dcqcn and none carry no INT and take any rate. 40 and 10 Gbps are in
+ * the HPCC extension codes 6 and 5. */
+START_TEST(cp_refuses_port_rate_int_cannot_carry)
+{
+    static const char *const int_algos[3] = {"hpcc", "hpcc++", "fncc"};
+    static const char *const plain[2] = {"dcqcn", "none"};
+    libcc_int_table *t = NULL;
+    ck_assert_int_eq(libcc_int_table_new(&t, 4), LIBCC_OK);
+    libcc_cp_info info = {.port_id = 1, .link_rate_bps = 150 * G100 / 100, .int_table = t};
+    for (int i = 0; i < 3; i++) {
+        libcc_params *p = params_for(int_algos[i], NULL);
+        libcc_cp *cp = (libcc_cp *)1;
+        ck_assert_int_eq(libcc_cp_new(&cp, p, &info), LIBCC_ERR_OUT_OF_RANGE);
+        ck_assert_ptr_null(cp);
+        libcc_params_del(p);
+    }
+    for (int i = 0; i < 2; i++) {
+        libcc_params *p = params_for(plain[i], NULL);
+        libcc_cp *cp = NULL;
+        ck_assert_int_eq(libcc_cp_new(&cp, p, &info), LIBCC_OK);
+        libcc_cp_del(cp);
+        libcc_params_del(p);
+    }
+    static const uint64_t ext[2] = {40 * G100 / 100, 10 * G100 / 100};
+    for (int i = 0; i < 2; i++) {
+        libcc_params *p = params_for("hpcc", NULL);
+        libcc_cp *cp = NULL;
+        info.link_rate_bps = ext[i];
+        ck_assert_int_eq(libcc_cp_new(&cp, p, &info), LIBCC_OK);
+        libcc_cp_del(cp);
+        libcc_params_del(p);
+    }
+    libcc_int_table_del(t);
 }
 END_TEST
 
@@ -360,6 +407,7 @@ Suite *core_suite(void)
     TCase *cp = tcase_create("congestion_point");
     tcase_add_test(cp, cp_counts_transmitted_bytes_for_int);
     tcase_add_test(cp, cp_bad_arguments);
+    tcase_add_test(cp, cp_refuses_port_rate_int_cannot_carry);
     suite_add_tcase(s, cp);
     return s;
 }

@@ -33,13 +33,25 @@ static libcc_cp *make_cp(const char *assign, uint64_t seed, coin *host_coin)
     return cp;
 }
 
-/* Pass one packet through dequeue (or enqueue); returns mark_ce. */
-static int pass(libcc_cp *cp, int at_enqueue, uint64_t q, libcc_pkt_kind kind, int ect)
+/* Pass one packet through dequeue (or enqueue) with its priority's queue
+ * at `queue` and the whole port at `port`; returns mark_ce. */
+static int pass_q(libcc_cp *cp, int at_enqueue, uint64_t queue, uint64_t port, libcc_pkt_kind kind,
+                  int ect)
 {
-    libcc_cp_pkt pkt = {.kind = kind, .bytes = 1000, .ecn_capable = (uint8_t)ect};
-    int rc = at_enqueue ? libcc_cp_on_enqueue(cp, 0, q, &pkt) : libcc_cp_on_dequeue(cp, 0, q, &pkt);
+    libcc_cp_pkt pkt = {.kind = kind,
+                        .bytes = 1000,
+                        .queue_bytes = queue,
+                        .port_queue_bytes = port,
+                        .ecn_capable = (uint8_t)ect};
+    int rc = at_enqueue ? libcc_cp_on_enqueue(cp, 0, &pkt) : libcc_cp_on_dequeue(cp, 0, &pkt);
     ck_assert_int_eq(rc, LIBCC_OK);
     return pkt.mark_ce;
+}
+
+/* The same with one queue on the port: both lengths are q. */
+static int pass(libcc_cp *cp, int at_enqueue, uint64_t q, libcc_pkt_kind kind, int ect)
+{
+    return pass_q(cp, at_enqueue, q, q, kind, ect);
 }
 
 START_TEST(mark_probability_follows_red)
@@ -100,6 +112,41 @@ START_TEST(below_kmin_never_above_kmax_always)
 }
 END_TEST
 
+/* RED applies to the queue of the packet's own priority (queue_bytes); the
+ * port's total (port_queue_bytes, INT's qLen) includes other classes and
+ * must not decide. Defaults Kmin 100 KB, Kmax 400 KB, Pmax 0.2:
+ *   queue 100 KB (= Kmin: p = 0), port 1 MB (> Kmax)  -> never marked;
+ *   queue 400001 B (> Kmax: p = 1), port 0            -> always marked;
+ *   queue 250 KB (p = 0.2 * 150/300 = 0.1), port 1 MB -> marked when the
+ *   coin is below 0.1: a host coin of 0.05 marks, 0.15 does not (a port
+ *   queue above Kmax would give p = 1 and mark both).
+ * At enqueue and at dequeue alike. */
+START_TEST(marks_by_priority_queue_not_port)
+{
+    for (int at_enqueue = 0; at_enqueue < 2; at_enqueue++) {
+        libcc_cp *cp = make_cp(at_enqueue ? "ecn_mark_at_dequeue=0" : NULL, 3, NULL);
+        int marks = 0;
+        for (int i = 0; i < 1000; i++)
+            marks += pass_q(cp, at_enqueue, 100000, 1000000, LIBCC_PKT_DATA, 1);
+        ck_assert_int_eq(marks, 0);
+        for (int i = 0; i < 1000; i++)
+            marks += pass_q(cp, at_enqueue, 400001, 0, LIBCC_PKT_DATA, 1);
+        ck_assert_int_eq(marks, 1000);
+        libcc_cp_del(cp);
+    }
+    /* unit draw = (x >> 11) * 2^-53 = x / 2^64 for x a multiple of 2^11 */
+    coin below = {(uint64_t)(0.05 * 18446744073709551616.0), 0};
+    coin above = {(uint64_t)(0.15 * 18446744073709551616.0), 0};
+    libcc_cp *cp = make_cp(NULL, 0, &below);
+    ck_assert_int_eq(pass_q(cp, 0, 250000, 1000000, LIBCC_PKT_DATA, 1), 1);
+    libcc_cp_del(cp);
+    cp = make_cp(NULL, 0, &above);
+    ck_assert_int_eq(pass_q(cp, 0, 250000, 1000000, LIBCC_PKT_DATA, 1), 0);
+    ck_assert_int_eq(above.draws, 1);
+    libcc_cp_del(cp);
+}
+END_TEST
+
 START_TEST(only_ecn_capable_data_is_marked)
 {
     libcc_cp *cp = make_cp(NULL, 3, NULL);
@@ -113,7 +160,7 @@ START_TEST(only_ecn_capable_data_is_marked)
     ck_assert_int_eq(pass(cp, 0, 1000000, LIBCC_PKT_OTHER, 1), 0);
     /* An upstream mark is never cleared, even on an empty queue. */
     libcc_cp_pkt pkt = {.kind = LIBCC_PKT_DATA, .bytes = 1000, .ecn_capable = 1, .mark_ce = 1};
-    ck_assert_int_eq(libcc_cp_on_dequeue(cp, 0, 0, &pkt), LIBCC_OK);
+    ck_assert_int_eq(libcc_cp_on_dequeue(cp, 0, &pkt), LIBCC_OK);
     ck_assert_int_eq(pkt.mark_ce, 1);
     libcc_cp_del(cp);
 }
@@ -180,8 +227,8 @@ START_TEST(cp_misuse_returns_errors)
 {
     libcc_cp *cp = make_cp(NULL, 1, NULL);
     libcc_cp_pkt pkt = {.kind = LIBCC_PKT_DATA, .ecn_capable = 1};
-    ck_assert_int_eq(libcc_cp_on_dequeue(NULL, 0, 0, &pkt), LIBCC_ERR_INVALID_ARG);
-    ck_assert_int_eq(libcc_cp_on_enqueue(cp, 0, 0, NULL), LIBCC_ERR_INVALID_ARG);
+    ck_assert_int_eq(libcc_cp_on_dequeue(NULL, 0, &pkt), LIBCC_ERR_INVALID_ARG);
+    ck_assert_int_eq(libcc_cp_on_enqueue(cp, 0, NULL), LIBCC_ERR_INVALID_ARG);
     ck_assert_double_eq(libcc_cp_mark_probability(NULL, 500000), 0.0);
     libcc_cp_del(cp);
     /* Contradicting thresholds cannot make a CP. */
@@ -200,6 +247,7 @@ Suite *dcqcn_cp_suite(void)
     tcase_add_test(t, mark_probability_follows_red);
     tcase_add_test(t, observed_marking_frequency_matches_p);
     tcase_add_test(t, below_kmin_never_above_kmax_always);
+    tcase_add_test(t, marks_by_priority_queue_not_port);
     tcase_add_test(t, only_ecn_capable_data_is_marked);
     tcase_add_test(t, enqueue_or_dequeue_is_a_parameter);
     tcase_add_test(t, coin_comes_from_the_cp_generator);

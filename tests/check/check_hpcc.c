@@ -52,17 +52,19 @@ static libcc_int_hop hop(uint64_t ts, uint64_t tx, uint64_t q)
     return h;
 }
 
-static libcc_ack mk_ack(uint64_t seq, unsigned n, const libcc_int_hop *hops)
+/* An ACK carrying *l, filled with hops[0..n) (switch_id = position). */
+static libcc_ack mk_ack(uint64_t seq, unsigned n, const libcc_int_hop *hops, libcc_int_list *l)
 {
     libcc_ack a;
     memset(&a, 0, sizeof a);
     a.seq = seq;
-    libcc_int_list_init(&a.ints);
+    libcc_int_list_init(l);
     for (unsigned i = 0; i < n; i++) {
         libcc_int_hop h = hops[i];
         h.switch_id = i;
-        ck_assert_int_eq(libcc_int_list_push(&a.ints, &h, LIBCC_INT_MAX_HOPS), LIBCC_OK);
+        ck_assert_int_eq(libcc_int_list_push(l, &h, LIBCC_INT_MAX_HOPS), LIBCC_OK);
     }
+    a.ints = l;
     return a;
 }
 
@@ -70,7 +72,8 @@ static libcc_ack mk_ack(uint64_t seq, unsigned n, const libcc_int_hop *hops)
 static int ack1(libcc_rp *rp, uint64_t now, uint64_t seq, uint64_t ts, uint64_t tx, uint64_t q)
 {
     libcc_int_hop h = hop(ts, tx, q);
-    libcc_ack a = mk_ack(seq, 1, &h);
+    libcc_int_list l;
+    libcc_ack a = mk_ack(seq, 1, &h, &l);
     return libcc_rp_on_ack(rp, now, &a);
 }
 
@@ -275,16 +278,17 @@ START_TEST(test_tau_from_max_hop)
     tx(rp, 0, 0, 5000);
     h[0] = hop(0, 0, 0);
     h[1] = hop(0, 0, 0);
-    libcc_ack a = mk_ack(1000, 2, h);
+    libcc_int_list l;
+    libcc_ack a = mk_ack(1000, 2, h, &l);
     ck_assert_int_eq(libcc_rp_on_ack(rp, 10, &a), LIBCC_OK);
     h[0] = hop(12000, 75000, 0);
     h[1] = hop(6000, 60000, 0);
-    a = mk_ack(2000, 2, h);
+    a = mk_ack(2000, 2, h, &l);
     ck_assert_int_eq(libcc_rp_on_ack(rp, 20, &a), LIBCC_OK);
     ck_assert_double_eq_tol(var(rp, "U"), 0.9, 1e-12);
     h[0] = hop(24000, 165000, 0);
     h[1] = hop(12000, 90000, 0);
-    a = mk_ack(3000, 2, h);
+    a = mk_ack(3000, 2, h, &l);
     ck_assert_int_eq(libcc_rp_on_ack(rp, 30, &a), LIBCC_OK);
     ck_assert_double_eq_tol(var(rp, "U"), 0.6, 1e-12);
     libcc_rp_del(rp);
@@ -336,10 +340,11 @@ START_TEST(test_nack_updates)
     libcc_rp *rp = mk_rp("w_ai=500B");
     tx(rp, 0, 0, 3000);
     libcc_int_hop h = hop(0, 0, 0);
-    libcc_ack a = mk_ack(1000, 1, &h);
+    libcc_int_list l;
+    libcc_ack a = mk_ack(1000, 1, &h, &l);
     ck_assert_int_eq(libcc_rp_on_nack(rp, 1, &a), LIBCC_OK);
     h = hop(12000, 150000, 0); /* u' = 1: W = 142500 + 500 */
-    a = mk_ack(1000, 1, &h);
+    a = mk_ack(1000, 1, &h, &l);
     ck_assert_int_eq(libcc_rp_on_nack(rp, 2, &a), LIBCC_OK);
     ck_assert_uint_eq(libcc_rp_window_bytes(rp), 143000);
     /* CNPs mean nothing to HPCC. */
@@ -382,7 +387,8 @@ START_TEST(test_garbage_b_zero)
     ck_assert_int_eq(ack1(rp, 1, 1000, 0, 0, 0), LIBCC_OK);
     libcc_int_hop h = hop(12000, 150000, 0);
     h.bandwidth_bps = 0;
-    libcc_ack a = mk_ack(2000, 1, &h);
+    libcc_int_list l;
+    libcc_ack a = mk_ack(2000, 1, &h, &l);
     ck_assert_int_eq(libcc_rp_on_ack(rp, 2, &a), LIBCC_ERR_BAD_TELEMETRY);
     ck_assert_uint_eq(libcc_rp_window_bytes(rp), 150000);
     ck_assert_uint_eq(libcc_rp_rate_bps(rp), LINE);
@@ -448,22 +454,23 @@ START_TEST(test_garbage_hop_count)
     tx(rp, 0, 0, 9000);
     ck_assert_int_eq(ack1(rp, 1, 1000, 0, 0, 0), LIBCC_OK);
     /* Two hops where there was one: differences across links mean nothing. */
-    libcc_ack a = mk_ack(2000, 2, h);
+    libcc_int_list l;
+    libcc_ack a = mk_ack(2000, 2, h, &l);
     ck_assert_int_eq(libcc_rp_on_ack(rp, 2, &a), LIBCC_OK);
     ck_assert_double_eq(var(rp, "resets"), 1.0);
     ck_assert_uint_eq(libcc_rp_window_bytes(rp), 150000);
     /* Same count, another switch at position 1: a path change, reset. */
-    a = mk_ack(3000, 2, h);
-    a.ints.hop[1].switch_id = 77;
-    a.ints.hop[0].ts_ns = a.ints.hop[1].ts_ns = 24000;
+    a = mk_ack(3000, 2, h, &l);
+    l.hop[1].switch_id = 77;
+    l.hop[0].ts_ns = l.hop[1].ts_ns = 24000;
     ck_assert_int_eq(libcc_rp_on_ack(rp, 3, &a), LIBCC_OK);
     ck_assert_double_eq(var(rp, "resets"), 2.0);
     ck_assert_uint_eq(libcc_rp_window_bytes(rp), 150000);
     /* Six hops: more than max_hops (5): rejected. */
-    a = mk_ack(4000, 6, h);
+    a = mk_ack(4000, 6, h, &l);
     ck_assert_int_eq(libcc_rp_on_ack(rp, 4, &a), LIBCC_ERR_BAD_TELEMETRY);
     /* A corrupted count past the array bound is rejected too. */
-    a.ints.n_hops = 200;
+    l.n_hops = 200;
     ck_assert_int_eq(libcc_rp_on_ack(rp, 5, &a), LIBCC_ERR_BAD_TELEMETRY);
     ck_assert_uint_eq(libcc_rp_window_bytes(rp), 150000);
     ck_assert_uint_eq(libcc_rp_rate_bps(rp), LINE);
@@ -524,10 +531,11 @@ START_TEST(test_garbage_fuzz)
         for (unsigned i = 0; i < 20000; i++) {
             uint64_t r = splitmix(&seed);
             unsigned nh = 1 + (unsigned)(r % 3 == 0) + (unsigned)(r % 7 == 0);
-            libcc_ack ack = mk_ack(seq, 0, NULL);
+            libcc_int_list l;
+            libcc_ack ack = mk_ack(seq, 0, NULL, &l);
             ack.n_flows = (uint32_t)(splitmix(&seed) % 5);
-            ack.ints.ts_bits = (uint8_t)ts_bits;
-            ack.ints.tx_bits = (uint8_t)tx_bits;
+            l.ts_bits = (uint8_t)ts_bits;
+            l.tx_bits = (uint8_t)tx_bits;
             for (unsigned k = 0; k < nh; k++) {
                 libcc_int_hop h;
                 uint64_t w = splitmix(&seed);
@@ -550,7 +558,7 @@ START_TEST(test_garbage_fuzz)
                 h.switch_id = k;
                 h.port_id = 0;
                 prev[k] = h;
-                ck_assert_int_eq(libcc_int_list_push(&ack.ints, &h, 8), LIBCC_OK);
+                ck_assert_int_eq(libcc_int_list_push(&l, &h, 8), LIBCC_OK);
             }
             int rc = libcc_rp_on_ack(rp, now, &ack);
             ck_assert_msg(rc == LIBCC_OK || rc == LIBCC_ERR_BAD_TELEMETRY, "%s: rc %d", algos[a], rc);
@@ -572,7 +580,8 @@ END_TEST
 START_TEST(test_ack_without_int)
 {
     libcc_rp *rp = mk_rp("w_ai=500B");
-    libcc_ack a = mk_ack(1000, 0, NULL);
+    libcc_int_list l;
+    libcc_ack a = mk_ack(1000, 0, NULL, &l);
     ck_assert_int_eq(libcc_rp_on_ack(rp, 1, &a), LIBCC_OK);
     ck_assert_uint_eq(libcc_rp_window_bytes(rp), 150000);
     ck_assert_int_eq(libcc_rp_on_ack(rp, 2, NULL), LIBCC_ERR_INVALID_ARG);
@@ -589,14 +598,15 @@ START_TEST(test_wrapping_counters)
     libcc_rp *rp = mk_rp("w_ai=500B");
     tx(rp, 0, 0, 9000);
     libcc_int_hop h = hop((UINT64_C(1) << 24) - 2000, (UINT64_C(1) << 20) - 50000, 0);
-    libcc_ack a = mk_ack(1000, 1, &h);
-    a.ints.ts_bits = 24;
-    a.ints.tx_bits = 20;
+    libcc_int_list l;
+    libcc_ack a = mk_ack(1000, 1, &h, &l);
+    l.ts_bits = 24;
+    l.tx_bits = 20;
     ck_assert_int_eq(libcc_rp_on_ack(rp, 1, &a), LIBCC_OK);
     h = hop(10000, 100000, 0);
-    a = mk_ack(2000, 1, &h);
-    a.ints.ts_bits = 24;
-    a.ints.tx_bits = 20;
+    a = mk_ack(2000, 1, &h, &l);
+    l.ts_bits = 24;
+    l.tx_bits = 20;
     ck_assert_int_eq(libcc_rp_on_ack(rp, 2, &a), LIBCC_OK);
     ck_assert_uint_eq(libcc_rp_window_bytes(rp), 143000);
     libcc_rp_del(rp);
@@ -635,52 +645,122 @@ static libcc_cp *mk_cp(const char *algo, const char *assign, uint32_t sw, uint32
     return cp;
 }
 
-static libcc_cp_pkt data_pkt(uint32_t bytes, uint8_t request, libcc_int_list *ints)
+/* A packet of `kind` through a port with one queue (queue = port = q). */
+static libcc_cp_pkt cp_pkt(libcc_pkt_kind kind, uint32_t bytes, uint64_t q, libcc_int_list *ints)
 {
     libcc_cp_pkt k;
     memset(&k, 0, sizeof k);
-    k.kind = LIBCC_PKT_DATA;
+    k.kind = kind;
     k.bytes = bytes;
-    k.request_int = request;
+    k.queue_bytes = q;
+    k.port_queue_bytes = q;
     k.ints = ints;
     return k;
 }
 
+static libcc_cp_pkt data_pkt(uint32_t bytes, uint64_t q, libcc_int_list *ints)
+{
+    return cp_pkt(LIBCC_PKT_DATA, bytes, q, ints);
+}
+
 /* The switch stamps the egress port's record at dequeue: B = link rate,
- * ts = now, txBytes = bytes dequeued before this packet, qlen after it. */
+ * ts = now, txBytes = bytes the port sent before this packet, qLen = the
+ * port's queue after it, each as the HPCC hop carries it (1 ns, 128 B,
+ * 80 B; truncated) with no switch or port id (not on the wire):
+ *   packet 1, 1016 B at 5000 ns, port queue 2000 B: txBytes 0,
+ *     qLen 25 ticks = 2000 B; it leaves with its new hop: 1016 + 8 = 1024 B.
+ *   packet 2 at 6000 ns, port queue 480 B: txBytes 1024 = 8 ticks, exact;
+ *     qLen 6 ticks = 480 B.
+ * The priority's own queue (queue_bytes) is not INT's qLen. */
 START_TEST(test_cp_stamps_at_dequeue)
 {
     libcc_cp *cp = mk_cp("hpcc", NULL, 3, 7, 25 * G, NULL);
     libcc_int_list l;
     libcc_int_list_init(&l);
-    libcc_cp_pkt k = data_pkt(1000, 1, &l);
-    ck_assert_int_eq(libcc_cp_on_enqueue(cp, 4000, 0, &k), LIBCC_OK);
+    libcc_cp_pkt k = data_pkt(1016, 0, &l);
+    ck_assert_int_eq(libcc_cp_on_enqueue(cp, 4000, &k), LIBCC_OK);
     ck_assert_uint_eq(l.n_hops, 0); /* not at enqueue */
-    ck_assert_int_eq(libcc_cp_on_dequeue(cp, 5000, 2000, &k), LIBCC_OK);
+    k.queue_bytes = 160;
+    k.port_queue_bytes = 2000;
+    ck_assert_int_eq(libcc_cp_on_dequeue(cp, 5000, &k), LIBCC_OK);
     ck_assert_uint_eq(k.int_stamped, 1);
     ck_assert_uint_eq(l.n_hops, 1);
     ck_assert_uint_eq(l.hop[0].bandwidth_bps, 25 * G);
     ck_assert_uint_eq(l.hop[0].ts_ns, 5000);
     ck_assert_uint_eq(l.hop[0].tx_bytes, 0);
     ck_assert_uint_eq(l.hop[0].qlen_bytes, 2000);
-    ck_assert_uint_eq(l.hop[0].switch_id, 3);
-    ck_assert_uint_eq(l.hop[0].port_id, 7);
-    /* Second packet: 1000 bytes left before it. */
-    k = data_pkt(1500, 1, &l);
-    ck_assert_int_eq(libcc_cp_on_dequeue(cp, 6000, 500, &k), LIBCC_OK);
+    ck_assert_uint_eq(l.hop[0].switch_id, 0);
+    ck_assert_uint_eq(l.hop[0].port_id, 0);
+    ck_assert_uint_eq(l.ts_bits, 24); /* the wire's wrap widths */
+    ck_assert_uint_eq(l.tx_bits, 27);
+    k = data_pkt(1500, 480, &l);
+    ck_assert_int_eq(libcc_cp_on_dequeue(cp, 6000, &k), LIBCC_OK);
     ck_assert_uint_eq(l.n_hops, 2);
-    ck_assert_uint_eq(l.hop[1].tx_bytes, 1000);
-    ck_assert_uint_eq(l.hop[1].qlen_bytes, 500);
-    /* A packet that did not ask, and one without a list, get nothing. */
-    libcc_int_list l2;
-    libcc_int_list_init(&l2);
-    k = data_pkt(1000, 0, &l2);
-    ck_assert_int_eq(libcc_cp_on_dequeue(cp, 7000, 0, &k), LIBCC_OK);
-    ck_assert_uint_eq(l2.n_hops, 0);
+    ck_assert_uint_eq(l.hop[1].tx_bytes, 1024);
+    ck_assert_uint_eq(l.hop[1].qlen_bytes, 480);
+    libcc_cp_del(cp);
+}
+END_TEST
+
+/* Which packets the HPCC switch stamps, decided from the kind: DATA and
+ * PROBE packets that carry a header; not data without one (HPCC++ every-k
+ * sends most data so), not an ACK or NACK (its header is the receiver's
+ * echo), never a CNP. The same for hpcc++. */
+START_TEST(test_cp_stamps_by_kind)
+{
+    static const char *const algos[2] = {"hpcc", "hpcc++"};
+    static const libcc_pkt_kind kinds[6] = {LIBCC_PKT_DATA, LIBCC_PKT_PROBE, LIBCC_PKT_ACK,
+                                            LIBCC_PKT_NACK, LIBCC_PKT_CNP,   LIBCC_PKT_OTHER};
+    static const uint8_t want[6] = {1, 1, 0, 0, 0, 0};
+    for (int a = 0; a < 2; a++) {
+        libcc_cp *cp = mk_cp(algos[a], NULL, 1, 1, LINE, NULL);
+        for (int i = 0; i < 6; i++) {
+            libcc_int_list l;
+            libcc_int_list_init(&l);
+            libcc_cp_pkt k = cp_pkt(kinds[i], 64, 0, &l);
+            ck_assert_int_eq(libcc_cp_on_dequeue(cp, 10 + (uint64_t)i, &k), LIBCC_OK);
+            ck_assert_msg(k.int_stamped == want[i] && l.n_hops == want[i], "%s kind %d", algos[a],
+                          (int)kinds[i]);
+        }
+        libcc_cp_pkt k = data_pkt(1000, 0, NULL);
+        ck_assert_int_eq(libcc_cp_on_dequeue(cp, 20, &k), LIBCC_OK);
+        ck_assert_uint_eq(k.int_stamped, 0);
+        libcc_cp_del(cp);
+    }
+}
+END_TEST
+
+/* The port's txBytes (the next stamp's) counts every packet as it arrived
+ * plus 8 bytes for the hop this port appended, only when it appended one:
+ *   data 1000 B stamped        -> 1008
+ *   data 1000 B, no header     -> 1000   (2008)
+ *   ACK 64 B with its echo     ->   64   (2072, not stamped)
+ *   data 1000 B, list full     -> 1000   (3072, max_hops 1: nothing added)
+ * The next stamp carries 3072 B = 24 ticks of 128 B, exactly. */
+START_TEST(test_cp_tx_bytes_include_own_hops)
+{
+    libcc_cp *cp = mk_cp("hpcc", "max_hops=1", 1, 1, LINE, NULL);
+    libcc_int_list l, full, ack;
+    libcc_int_list_init(&l);
+    libcc_int_list_init(&ack);
+    libcc_cp_pkt k = data_pkt(1000, 0, &l);
+    ck_assert_int_eq(libcc_cp_on_dequeue(cp, 1, &k), LIBCC_OK);
+    ck_assert_uint_eq(k.int_stamped, 1);
+    full = l; /* one hop: full at max_hops 1 */
+    k = data_pkt(1000, 0, NULL);
+    ck_assert_int_eq(libcc_cp_on_dequeue(cp, 2, &k), LIBCC_OK);
+    k = cp_pkt(LIBCC_PKT_ACK, 64, 0, &ack);
+    ck_assert_int_eq(libcc_cp_on_dequeue(cp, 3, &k), LIBCC_OK);
+    k = data_pkt(1000, 0, &full);
+    ck_assert_int_eq(libcc_cp_on_dequeue(cp, 4, &k), LIBCC_OK);
     ck_assert_uint_eq(k.int_stamped, 0);
-    k = data_pkt(1000, 1, NULL);
-    ck_assert_int_eq(libcc_cp_on_dequeue(cp, 8000, 0, &k), LIBCC_OK);
-    ck_assert_uint_eq(k.int_stamped, 0);
+    libcc_int_hop rec;
+    ck_assert_int_eq(libcc_cp_int_record(cp, 5, 0, &rec), LIBCC_OK);
+    ck_assert_uint_eq(rec.tx_bytes, 3072);
+    libcc_int_list_init(&l);
+    k = data_pkt(1000, 0, &l);
+    ck_assert_int_eq(libcc_cp_on_dequeue(cp, 6, &k), LIBCC_OK);
+    ck_assert_uint_eq(l.hop[0].tx_bytes, 3072);
     libcc_cp_del(cp);
 }
 END_TEST
@@ -695,8 +775,8 @@ START_TEST(test_cp_full_list_unchanged)
     ck_assert_int_eq(libcc_int_list_push(&l, &h, 8), LIBCC_OK);
     ck_assert_int_eq(libcc_int_list_push(&l, &h, 8), LIBCC_OK);
     libcc_int_list before = l;
-    libcc_cp_pkt k = data_pkt(1000, 1, &l);
-    ck_assert_int_eq(libcc_cp_on_dequeue(cp, 100, 0, &k), LIBCC_OK);
+    libcc_cp_pkt k = data_pkt(1000, 0, &l);
+    ck_assert_int_eq(libcc_cp_on_dequeue(cp, 100, &k), LIBCC_OK);
     ck_assert_uint_eq(k.int_stamped, 0);
     ck_assert_int_eq(memcmp(&l, &before, sizeof l), 0);
     libcc_cp_del(cp);
@@ -716,19 +796,26 @@ START_TEST(test_np_echoes_ints)
     libcc_np *np = NULL;
     ck_assert_int_eq(libcc_np_new(&np, p, &ni, NULL, NULL), LIBCC_OK);
     libcc_int_hop h[2] = {hop(100, 200, 300), hop(400, 500, 600)};
-    libcc_ack src = mk_ack(0, 2, h);
+    libcc_int_list l;
+    (void)mk_ack(0, 2, h, &l);
     libcc_data_pkt d;
     memset(&d, 0, sizeof d);
     d.flow_id = 5;
     d.bytes = 1000;
-    d.ints = &src.ints;
+    d.ints = &l;
     libcc_np_verdict v;
     ck_assert_int_eq(libcc_np_on_data(np, 10, &d, &v), LIBCC_OK);
     ck_assert_uint_eq(v.send_ack, 1); /* ack_interval 1 */
-    ck_assert_uint_eq(v.ack.ints.n_hops, 2);
-    ck_assert_uint_eq(v.ack.ints.hop[0].qlen_bytes, 300);
-    ck_assert_uint_eq(v.ack.ints.hop[1].ts_ns, 400);
-    ck_assert_uint_eq(v.ack.ints.hop[1].switch_id, 1);
+    /* The ACK points at the data packet's own list: no copy. */
+    ck_assert_ptr_eq(v.ack.ints, &l);
+    ck_assert_uint_eq(v.ack.ints->n_hops, 2);
+    ck_assert_uint_eq(v.ack.ints->hop[0].qlen_bytes, 300);
+    ck_assert_uint_eq(v.ack.ints->hop[1].ts_ns, 400);
+    ck_assert_uint_eq(v.ack.ints->hop[1].switch_id, 1);
+    /* Data without INT: nothing to echo. */
+    d.ints = NULL;
+    ck_assert_int_eq(libcc_np_on_data(np, 20, &d, &v), LIBCC_OK);
+    ck_assert_ptr_null(v.ack.ints);
     ck_assert_uint_eq(v.ack.n_flows, 0); /* hpcc reports no N */
     libcc_np_del(np);
     libcc_params_del(p);
@@ -795,6 +882,8 @@ Suite *hpcc_suite(void)
     suite_add_tcase(s, tc);
     tc = tcase_create("cp_np");
     tcase_add_test(tc, test_cp_stamps_at_dequeue);
+    tcase_add_test(tc, test_cp_stamps_by_kind);
+    tcase_add_test(tc, test_cp_tx_bytes_include_own_hops);
     tcase_add_test(tc, test_cp_full_list_unchanged);
     tcase_add_test(tc, test_np_echoes_ints);
     suite_add_tcase(s, tc);

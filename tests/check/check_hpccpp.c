@@ -71,12 +71,12 @@ static libcc_int_list one_hop(uint64_t ts, uint64_t tx, uint64_t q)
     return l;
 }
 
+/* An ACK without INT (ints NULL). */
 static libcc_ack mk_ack(uint64_t seq)
 {
     libcc_ack a;
     memset(&a, 0, sizeof a);
     a.seq = seq;
-    libcc_int_list_init(&a.ints);
     return a;
 }
 
@@ -174,12 +174,13 @@ START_TEST(test_probe_response_updates_window)
     for (uint64_t s = 0; s < 10000; s += 1000)
         tx_flags(rp, 0, s);
     libcc_ack a = mk_ack(1000);
+    libcc_int_list l = one_hop(0, 0, 0);
     a.is_probe = 1;
-    a.ints = one_hop(0, 0, 0);
+    a.ints = &l;
     ck_assert_int_eq(libcc_rp_on_ack(rp, 12000, &a), LIBCC_OK);
     ck_assert_uint_eq(libcc_rp_window_bytes(rp), 150000);
     a.seq = 2000;
-    a.ints = one_hop(12000, 150000, 0);
+    l = one_hop(12000, 150000, 0);
     ck_assert_int_eq(libcc_rp_on_ack(rp, 24000, &a), LIBCC_OK);
     ck_assert_uint_eq(libcc_rp_window_bytes(rp), 143000);
     libcc_rp_del(rp);
@@ -195,10 +196,12 @@ START_TEST(test_rx_window_applied)
         tx_flags(rp, 0, s);
     /* Two ACKs whose INT would give W = 143000 in sender mode. */
     libcc_ack a = mk_ack(1000);
-    a.ints = one_hop(0, 0, 0);
+    libcc_int_list l = one_hop(0, 0, 0);
+    a.ints = &l;
     ck_assert_int_eq(libcc_rp_on_ack(rp, 1, &a), LIBCC_OK);
     a = mk_ack(2000);
-    a.ints = one_hop(12000, 150000, 0);
+    l = one_hop(12000, 150000, 0);
+    a.ints = &l;
     ck_assert_int_eq(libcc_rp_on_ack(rp, 2, &a), LIBCC_OK);
     ck_assert_uint_eq(libcc_rp_window_bytes(rp), 150000);
     /* rxwin 64 KB = 64000 B: R = 64000*8e9/12000 = 42666666666.7. */
@@ -274,7 +277,7 @@ START_TEST(test_rx_hpcc_receiver)
     v = np_data(np, 12000, 1, &l);
     ck_assert_uint_eq(v.send_ack, 1);
     ck_assert_uint_eq(v.ack.rx_window_bytes, 143000);
-    ck_assert_uint_eq(v.ack.ints.n_hops, 0); /* the window replaces the telemetry */
+    ck_assert_ptr_null(v.ack.ints); /* the window replaces the telemetry */
     /* 1 us later (< T since 12 us): computed locally, no ACK, no window.
      * dts = 1000, dtx = 6250: 50 Gbps -> u' = 0.5; tau = 1000:
      * U = (11/12)*1 + (1/12)*0.5 = 23/24 >= eta; Wc stays 143000. */
@@ -308,8 +311,9 @@ START_TEST(test_np_sender_mode_echo)
     libcc_int_list l = one_hop(5, 6, 7);
     libcc_np_verdict v = np_data(np, 0, 1, &l);
     ck_assert_uint_eq(v.send_ack, 1);
-    ck_assert_uint_eq(v.ack.ints.n_hops, 1);
-    ck_assert_uint_eq(v.ack.ints.hop[0].qlen_bytes, 7);
+    ck_assert_ptr_eq(v.ack.ints, &l); /* the data packet's own list, not a copy */
+    ck_assert_uint_eq(v.ack.ints->n_hops, 1);
+    ck_assert_uint_eq(v.ack.ints->hop[0].qlen_bytes, 7);
     ck_assert_uint_eq(v.ack.rx_window_bytes, 0);
     ck_assert_uint_eq(v.ack.n_flows, 0);
     libcc_np_del(np);

@@ -104,11 +104,13 @@ START_TEST(test_fncc_exact_bytes)
 }
 END_TEST
 
-/* Every HPCC rate index by hand: the code is the top 3 bits of byte 0. */
+/* Every HPCC rate index by hand: the code is the top 3 bits of byte 0.
+ * 0..4 are the HPCC simulator's 25/50/100/200/400 Gbps; libcc's extension
+ * gives its unused 5, 6, 7 to 10, 40 and 800 Gbps. */
 START_TEST(test_hpcc_rate_codes)
 {
-    static const uint64_t rate[5] = {25 * G, 50 * G, 100 * G, 200 * G, 400 * G};
-    for (unsigned c = 0; c < 5; c++) {
+    static const uint64_t rate[8] = {25 * G, 50 * G, 100 * G, 200 * G, 400 * G, 10 * G, 40 * G, 800 * G};
+    for (unsigned c = 0; c < 8; c++) {
         uint8_t in[8] = {(uint8_t)(c << 5), 0, 0, 0, 0, 0, 0, 0};
         libcc_int_hop d = sentinel();
         ck_assert_int_eq(libcc_int_hpcc_decode(in, NULL, &d), LIBCC_OK);
@@ -143,8 +145,8 @@ END_TEST
  * qLen 800 (10 x 80 for HPCC) or 1280 (10 x 128 for FNCC). */
 START_TEST(test_roundtrip_exact)
 {
-    static const uint64_t hrate[5] = {25 * G, 50 * G, 100 * G, 200 * G, 400 * G};
-    for (unsigned i = 0; i < 5; i++) {
+    static const uint64_t hrate[8] = {25 * G, 50 * G, 100 * G, 200 * G, 400 * G, 10 * G, 40 * G, 800 * G};
+    for (unsigned i = 0; i < 8; i++) {
         libcc_int_hop h = hop4(hrate[i], 5000, 128000, 800), d = sentinel();
         uint8_t w[8];
         ck_assert_int_eq(libcc_int_hpcc_encode(&h, NULL, w), LIBCC_OK);
@@ -373,16 +375,42 @@ START_TEST(test_fncc_qlen_range_and_saturation)
 }
 END_TEST
 
-/* HPCC index 5, 6, 7 (byte 0 = A0, C0, E0) name no rate. */
-START_TEST(test_hpcc_invalid_rate_code)
+/* HPCC index 5, 6, 7 (byte 0 = A0, C0, E0), unused by the simulator, are
+ * libcc's 10, 40 and 800 Gbps: with them every 3-bit code names a rate. */
+START_TEST(test_hpcc_extension_codes)
 {
     static const uint8_t b0[3] = {0xA0, 0xC0, 0xE0};
+    static const uint64_t rate[3] = {10 * G, 40 * G, 800 * G};
     for (unsigned i = 0; i < 3; i++) {
         uint8_t in[8] = {b0[i], 0x12, 0x34, 0x56, 0x78, 0x9A, 0xBC, 0xDE};
-        libcc_int_hop d = sentinel(), s = sentinel();
-        ck_assert_int_eq(libcc_int_hpcc_decode(in, NULL, &d), LIBCC_ERR_BAD_TELEMETRY);
-        ck_assert_mem_eq(&d, &s, sizeof(d));
+        libcc_int_hop d = sentinel();
+        ck_assert_int_eq(libcc_int_hpcc_decode(in, NULL, &d), LIBCC_OK);
+        ck_assert_uint_eq(d.bandwidth_bps, rate[i]);
     }
+}
+END_TEST
+
+/* Which port rates each format can describe: the code tables of
+ * docs/int-telemetry.md, and nothing else (150 Gbps, a rate between two
+ * codes, 1 b/s off a code, 0). NONE carries no rate: every port is fine. */
+START_TEST(test_rate_supported)
+{
+    static const uint64_t hpcc_ok[8] = {25 * G, 50 * G, 100 * G, 200 * G, 400 * G, 10 * G, 40 * G, 800 * G};
+    static const uint64_t fncc_ok[9] = {10 * G,  25 * G,  40 * G,  50 * G,  100 * G,
+                                        200 * G, 400 * G, 800 * G, 1600 * G};
+    static const uint64_t neither[4] = {0, 150 * G, 100 * G + 1, 3200 * G};
+    for (unsigned i = 0; i < 8; i++)
+        ck_assert_int_eq(libcc_int_rate_supported(LIBCC_INT_FORMAT_HPCC, hpcc_ok[i]), 1);
+    for (unsigned i = 0; i < 9; i++)
+        ck_assert_int_eq(libcc_int_rate_supported(LIBCC_INT_FORMAT_FNCC, fncc_ok[i]), 1);
+    for (unsigned i = 0; i < 4; i++) {
+        ck_assert_int_eq(libcc_int_rate_supported(LIBCC_INT_FORMAT_HPCC, neither[i]), 0);
+        ck_assert_int_eq(libcc_int_rate_supported(LIBCC_INT_FORMAT_FNCC, neither[i]), 0);
+        ck_assert_int_eq(libcc_int_rate_supported(LIBCC_INT_FORMAT_NONE, neither[i]), 1);
+    }
+    /* 1600 Gbps has an FNCC code only. */
+    ck_assert_int_eq(libcc_int_rate_supported(LIBCC_INT_FORMAT_HPCC, 1600 * G), 0);
+    ck_assert_int_eq(libcc_int_rate_supported((libcc_int_format)7, 100 * G), 0);
 }
 END_TEST
 
@@ -403,7 +431,7 @@ END_TEST
 /* Rates outside each table cannot be encoded; out is left untouched. */
 START_TEST(test_encode_rate_not_in_table)
 {
-    static const uint64_t hbad[5] = {0, 10 * G, 40 * G, 100 * G + 1, 800 * G};
+    static const uint64_t hbad[5] = {0, 30 * G, 150 * G, 100 * G + 1, 1600 * G};
     static const uint64_t fbad[4] = {0, 1 * G, 30 * G, 3200 * G};
     uint8_t w[8], s[8];
     memset(s, 0x77, sizeof(s));
@@ -504,8 +532,8 @@ static void check_rate_code(hop_encode_fn enc, hop_decode_fn dec, uint64_t rate,
 
 START_TEST(test_every_rate_code_packed)
 {
-    static const uint64_t hrate[5] = {25 * G, 50 * G, 100 * G, 200 * G, 400 * G};
-    for (unsigned c = 0; c < 5; c++) {
+    static const uint64_t hrate[8] = {25 * G, 50 * G, 100 * G, 200 * G, 400 * G, 10 * G, 40 * G, 800 * G};
+    for (unsigned c = 0; c < 8; c++) {
         const uint8_t want[8] = {(uint8_t)(c << 5), 0, 0, 0x20, 0, 0x02, 0, 0x01};
         check_rate_code(libcc_int_hpcc_encode, libcc_int_hpcc_decode, hrate[c], 80, want);
     }
@@ -691,13 +719,14 @@ END_TEST
 /* Which error wins: a NULL pointer or a bad format is LIBCC_ERR_INVALID_ARG
  * even when the rate (encode) or the rate code (decode) is also bad; a good
  * custom format with a bad rate code is LIBCC_ERR_BAD_TELEMETRY and leaves
- * the hop untouched. */
+ * the hop untouched. Every HPCC code is a rate, so only FNCC decodes can
+ * meet a bad one (code 0). */
 START_TEST(test_error_precedence)
 {
     libcc_int_wire_format bad = {3, 128, 80}, good = {4, 256, 100};
     libcc_int_hop h = hop4(30 * G, 1, 1, 1), d = sentinel(), s = sentinel();
     uint8_t w[8];
-    static const uint8_t hcode7[8] = {0xE0, 0, 0, 0, 0, 0, 0, 0};
+    static const uint8_t hcode7[8] = {0xE0, 0, 0, 0, 0, 0, 0, 0}; /* 800 Gbps */
     static const uint8_t fcode0[8] = {0x00, 0, 0, 0, 0, 0, 0, 0};
     ck_assert_int_eq(libcc_int_hpcc_encode(&h, &bad, w), LIBCC_ERR_INVALID_ARG);
     ck_assert_int_eq(libcc_int_fncc_encode(&h, &bad, w), LIBCC_ERR_INVALID_ARG);
@@ -707,7 +736,6 @@ START_TEST(test_error_precedence)
     ck_assert_int_eq(libcc_int_fncc_encode(&h, &good, w), LIBCC_ERR_BAD_TELEMETRY);
     ck_assert_int_eq(libcc_int_hpcc_decode(hcode7, &bad, &d), LIBCC_ERR_INVALID_ARG);
     ck_assert_int_eq(libcc_int_fncc_decode(fcode0, &bad, &d), LIBCC_ERR_INVALID_ARG);
-    ck_assert_int_eq(libcc_int_hpcc_decode(hcode7, &good, &d), LIBCC_ERR_BAD_TELEMETRY);
     ck_assert_int_eq(libcc_int_fncc_decode(fcode0, &good, &d), LIBCC_ERR_BAD_TELEMETRY);
     ck_assert_mem_eq(&d, &s, sizeof(d));
 }
@@ -812,10 +840,10 @@ END_TEST
  * docs/int-telemetry.md), with ts 3, txBytes 128 (1 tick), qLen 0. */
 START_TEST(test_quantize_every_rate)
 {
-    static const uint64_t hrate[5] = {25 * G, 50 * G, 100 * G, 200 * G, 400 * G};
+    static const uint64_t hrate[8] = {25 * G, 50 * G, 100 * G, 200 * G, 400 * G, 10 * G, 40 * G, 800 * G};
     static const uint64_t frate[9] = {10 * G,  25 * G,  40 * G,  50 * G,  100 * G,
                                       200 * G, 400 * G, 800 * G, 1600 * G};
-    for (unsigned i = 0; i < 5; i++) {
+    for (unsigned i = 0; i < 8; i++) {
         libcc_int_hop h = hop4(hrate[i], 3, 128, 0), q = sentinel();
         ck_assert_int_eq(libcc_int_hpcc_quantize(&h, NULL, &q), LIBCC_OK);
         expect_hop(&q, hrate[i], 3, 128, 0);
@@ -894,7 +922,7 @@ END_TEST
 /* The encoder's errors: NULL hop or out and a bad format are
  * LIBCC_ERR_INVALID_ARG (even with a bad rate too); a rate not in the table
  * is LIBCC_ERR_BAD_TELEMETRY. out is untouched on every error, also when
- * it is the hop itself. 40 Gbps is outside the HPCC table, 30 Gbps outside
+ * it is the hop itself. 150 Gbps is outside the HPCC table, 30 Gbps outside
  * FNCC's, 0 outside both. */
 START_TEST(test_quantize_errors)
 {
@@ -914,7 +942,7 @@ START_TEST(test_quantize_errors)
         ck_assert_mem_eq(&q, &s, sizeof(q));
     }
 
-    static const uint64_t hbad[3] = {0, 40 * G, 100 * G + 1};
+    static const uint64_t hbad[3] = {0, 150 * G, 100 * G + 1};
     static const uint64_t fbad[3] = {0, 30 * G, 3200 * G};
     for (unsigned i = 0; i < 3; i++) {
         libcc_int_hop hh = hop4(hbad[i], 1, 128, 80), fh = hop4(fbad[i], 1, 128, 128);
@@ -928,7 +956,7 @@ START_TEST(test_quantize_errors)
     ck_assert_mem_eq(&q, &s, sizeof(q));
 
     /* In place: a refused hop keeps every field, identity included. */
-    libcc_int_hop a = hop4(40 * G, 1001, 1000, 1000);
+    libcc_int_hop a = hop4(150 * G, 1001, 1000, 1000);
     const libcc_int_hop a0 = a;
     ck_assert_int_eq(libcc_int_hpcc_quantize(&a, NULL, &a), LIBCC_ERR_BAD_TELEMETRY);
     ck_assert_mem_eq(&a, &a0, sizeof(a));
@@ -965,7 +993,8 @@ Suite *int_wire_suite(void)
     tcase_add_test(tc, test_counters_wrap_not_saturate);
     tcase_add_test(tc, test_hpcc_qlen_saturates);
     tcase_add_test(tc, test_fncc_qlen_range_and_saturation);
-    tcase_add_test(tc, test_hpcc_invalid_rate_code);
+    tcase_add_test(tc, test_hpcc_extension_codes);
+    tcase_add_test(tc, test_rate_supported);
     tcase_add_test(tc, test_fncc_invalid_rate_code);
     tcase_add_test(tc, test_encode_rate_not_in_table);
     tcase_add_test(tc, test_null_args);

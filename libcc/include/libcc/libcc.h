@@ -67,6 +67,36 @@ LIBCC_API const char *libcc_strerror(int err);
  * "hpcc", "hpcc++", "fncc"). Static storage. */
 LIBCC_API const char *const *libcc_algorithms(void);
 
+/* Which role objects do work for an algorithm: a host may skip creating
+ * (and feeding) the others. */
+#define LIBCC_ROLE_RP 0x1u
+#define LIBCC_ROLE_NP 0x2u
+#define LIBCC_ROLE_CP 0x4u
+
+/* An INT header's wire format (docs/int-telemetry.md). */
+typedef enum libcc_int_format {
+    LIBCC_INT_FORMAT_NONE = 0, /* no INT header */
+    LIBCC_INT_FORMAT_HPCC = 1, /* libcc_int_hpcc_*: the HPCC simulator's hop */
+    LIBCC_INT_FORMAT_FNCC = 2, /* libcc_int_fncc_*: the FNCC All_INT_Table entry */
+} libcc_int_format;
+
+/* What a host must build for an algorithm: the roles it needs and the INT
+ * headers its packets carry. */
+typedef struct libcc_algorithm_info {
+    const char *name;           /* static storage */
+    unsigned roles;             /* LIBCC_ROLE_*: which objects do work for this algorithm */
+    libcc_int_format data_int;  /* INT header a data/probe packet carries when libcc_rp_on_tx
+                                 * sets LIBCC_TX_REQUEST_INT (probes always carry it) */
+    libcc_int_format ack_int;   /* INT header every ACK/NACK carries; NONE: ACKs carry no INT header */
+    uint8_t cp_needs_int_table; /* each switch creates one libcc_int_table its CPs share */
+    uint8_t reserved[3];
+    uint32_t int_hop_bytes;     /* wire bytes of one INT hop (8); 0 when neither header exists */
+} libcc_algorithm_info;
+
+/* Fill *info for a registered algorithm. LIBCC_ERR_INVALID_ARG (NULL),
+ * LIBCC_ERR_UNKNOWN_ALGORITHM. */
+LIBCC_API int libcc_algorithm_info_get(const char *algorithm, libcc_algorithm_info *info);
+
 typedef enum libcc_unit {
     LIBCC_UNIT_RATIO = 0, /* dimensionless: "0.95", "1/256", "95%" */
     LIBCC_UNIT_BPS,       /* bits/s: "40Mbps", "100Gbps", "1bps" */
@@ -196,9 +226,14 @@ typedef struct libcc_int_wire_format {
     unsigned qlen_unit;       /* bytes per qLen tick */
 } libcc_int_wire_format;
 
-/* The HPCC simulator's hop: 3 bits rate index (25/50/100/200/400 Gbps),
- * 24 bits ts, 20 bits txBytes (default 128 B units), 17 bits qLen
- * (default 80 B units). */
+/* 1 if a port of bps bits/s can be written in the format's rate field, 0
+ * if not (every rate for LIBCC_INT_FORMAT_NONE, 0 for an unknown format).
+ * libcc_cp_new refuses a port its algorithm's INT could not describe. */
+LIBCC_API int libcc_int_rate_supported(libcc_int_format fmt, uint64_t bps);
+
+/* The HPCC simulator's hop: 3 bits rate index (25/50/100/200/400 Gbps as
+ * the simulator, 10/40/800 Gbps in its unused codes 5..7), 24 bits ts,
+ * 20 bits txBytes (default 128 B units), 17 bits qLen (default 80 B units). */
 LIBCC_API void libcc_int_hpcc_format_default(libcc_int_wire_format *fmt);
 LIBCC_API int libcc_int_hpcc_encode(const libcc_int_hop *hop, const libcc_int_wire_format *fmt,
                                     uint8_t out[8]);
@@ -268,7 +303,7 @@ typedef struct libcc_ack {
     uint8_t ecn_echo;         /* data packet was CE-marked (informational) */
     uint8_t is_probe;         /* a probe response rather than a data ACK */
     uint16_t reserved;
-    libcc_int_list ints;      /* INT hop list carried by the ACK (may be empty) */
+    const libcc_int_list *ints; /* INT hops the ACK carries; NULL: none. Read during the call only. */
 } libcc_ack;
 
 /* Flags libcc_rp_on_tx returns through *tx_flags. */
@@ -345,7 +380,9 @@ typedef struct libcc_np_verdict {
     uint8_t send_ack;   /* send an ACK now, with `ack` below */
     uint8_t send_cnp;   /* a CNP was requested (also via callback) */
     uint16_t reserved;
-    libcc_ack ack;      /* fields to put in the ACK; seq left to the host */
+    libcc_ack ack;      /* fields to put in the ACK; seq left to the host. ack.ints is the
+                         * data packet's own list (HPCC echo: valid while the caller of
+                         * libcc_np_on_data still has the packet) or NULL (no hops to echo) */
 } libcc_np_verdict;
 
 LIBCC_API int libcc_np_new(libcc_np **out, const libcc_params *params, const libcc_np_info *info,
@@ -390,31 +427,39 @@ typedef enum libcc_pkt_kind {
     LIBCC_PKT_OTHER,
 } libcc_pkt_kind;
 
-/* One packet passing the egress queue, and what the CP decides for it. */
+/* One packet passing the egress queue, and what the CP decides for it.
+ * The CP decides from `kind` whether to stamp INT: the HPCC family stamps
+ * DATA and PROBE packets that carry a header, FNCC stamps ACK and NACK. */
 typedef struct libcc_cp_pkt {
     libcc_pkt_kind kind;
-    uint32_t bytes;          /* wire bytes of this packet */
-    uint32_t ingress_port;   /* port it entered the switch on (FNCC ACK tag) */
-    uint8_t ecn_capable;     /* ECT: may be marked */
-    uint8_t request_int;     /* data/probe packet asks for INT */
-    uint8_t mark_ce;         /* out: set CE */
-    uint8_t int_stamped;     /* out: a hop was appended to ints */
-    libcc_int_list *ints;    /* in/out: the packet's hop list; NULL: none */
+    uint32_t bytes;            /* wire bytes of the packet as it arrived (before any hop this CP adds) */
+    uint32_t ingress_port;     /* port it entered the switch on (FNCC ACK tag) */
+    uint64_t queue_bytes;      /* bytes in the egress queue of this packet's priority: before this
+                                * packet is added (enqueue) / after it left (dequeue). ECN
+                                * thresholds apply to it. */
+    uint64_t port_queue_bytes; /* bytes in all queues of the egress port, same instants: INT's qLen */
+    uint8_t ecn_capable;       /* ECT: may be marked */
+    uint8_t mark_ce;           /* out: set CE */
+    uint8_t int_stamped;       /* out: one hop was appended to *ints */
+    uint8_t reserved;
+    libcc_int_list *ints;      /* in/out: the INT header the packet carries, hops as the wire holds
+                                * them; NULL: the packet carries none */
 } libcc_cp_pkt;
 
 LIBCC_API int libcc_cp_new(libcc_cp **out, const libcc_params *params, const libcc_cp_info *info);
 LIBCC_API void libcc_cp_del(libcc_cp *cp);
-/* qlen_bytes: the egress queue length before this packet is added. */
-LIBCC_API int libcc_cp_on_enqueue(libcc_cp *cp, uint64_t now_ns, uint64_t qlen_bytes,
-                                  libcc_cp_pkt *pkt);
-/* qlen_bytes: the egress queue length after this packet left it. */
-LIBCC_API int libcc_cp_on_dequeue(libcc_cp *cp, uint64_t now_ns, uint64_t qlen_bytes,
-                                  libcc_cp_pkt *pkt);
-/* The port's current INT record (cumulative tx bytes counted by the CP). */
+/* The packet joins the egress queue. */
+LIBCC_API int libcc_cp_on_enqueue(libcc_cp *cp, uint64_t now_ns, libcc_cp_pkt *pkt);
+/* The packet leaves the egress queue. A hop appended here is already in
+ * the algorithm's wire precision (libcc_int_*_quantize), and the port's
+ * txBytes grows by pkt->bytes plus the hop's wire bytes if one was appended. */
+LIBCC_API int libcc_cp_on_dequeue(libcc_cp *cp, uint64_t now_ns, libcc_cp_pkt *pkt);
+/* The port's current INT record at full precision (cumulative tx bytes
+ * counted by the CP); qlen_bytes is copied into it. */
 LIBCC_API int libcc_cp_int_record(const libcc_cp *cp, uint64_t now_ns, uint64_t qlen_bytes,
                                   libcc_int_hop *hop);
-/* ECN marking probability at a queue length (for tests and plots). */
-LIBCC_API double libcc_cp_mark_probability(const libcc_cp *cp, uint64_t qlen_bytes);
+/* ECN marking probability at a queue_bytes (for tests and plots). */
+LIBCC_API double libcc_cp_mark_probability(const libcc_cp *cp, uint64_t queue_bytes);
 
 /* FNCC All_INT_Table: one per switch, one entry per port. */
 LIBCC_API int libcc_int_table_new(libcc_int_table **out, uint32_t n_ports);

@@ -136,6 +136,7 @@ static const libcc_preset_desc dcqcn_presets[] = {
 
 const libcc_algo libcc_algo_dcqcn = {
     .name = "dcqcn",
+    .roles = LIBCC_ROLE_RP | LIBCC_ROLE_NP | LIBCC_ROLE_CP,
     .params = libcc_dcqcn_params,
     .n_params = DCQCN_N_PARAMS,
     .cfg_init = libcc_dcqcn_cfg_init,

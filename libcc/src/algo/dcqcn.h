@@ -108,10 +108,8 @@ int libcc_dcqcn_np_on_data(struct libcc_np *np, struct libcc_np_flow *flow, uint
                            const libcc_data_pkt *pkt, libcc_np_verdict *verdict);
 
 /* Congestion Point (dcqcn_cp.c). */
-int libcc_dcqcn_cp_on_enqueue(struct libcc_cp *cp, uint64_t now_ns, uint64_t qlen_bytes,
-                              libcc_cp_pkt *pkt);
-int libcc_dcqcn_cp_on_dequeue(struct libcc_cp *cp, uint64_t now_ns, uint64_t qlen_bytes,
-                              libcc_cp_pkt *pkt);
-double libcc_dcqcn_cp_mark_probability(const struct libcc_cp *cp, uint64_t qlen_bytes);
+int libcc_dcqcn_cp_on_enqueue(struct libcc_cp *cp, uint64_t now_ns, libcc_cp_pkt *pkt);
+int libcc_dcqcn_cp_on_dequeue(struct libcc_cp *cp, uint64_t now_ns, libcc_cp_pkt *pkt);
+double libcc_dcqcn_cp_mark_probability(const struct libcc_cp *cp, uint64_t queue_bytes);
 
 #endif /* LIBCC_ALGO_DCQCN_H */

@@ -3,49 +3,51 @@
  * DCQCN Congestion Point: RED-style ECN marking of the egress queue, as
  * commodity switches (and DCTCP) do it. Only ECN-capable data packets are
  * candidates: CNPs, ACKs and non-ECT traffic must never carry CE.
+ * The queue is the egress queue of the packet's priority (queue_bytes), not
+ * the whole port: the DCQCN paper's switches and the HPCC simulator apply
+ * Kmin/Kmax per queue, so traffic of another class cannot get this one
+ * marked.
  */
 #include "dcqcn.h"
 
 /* [dcqcn:cp-red] p(q) = 0 (q <= Kmin), Pmax (q-Kmin)/(Kmax-Kmin), 1 (q > Kmax) */
-double libcc_dcqcn_cp_mark_probability(const struct libcc_cp *cp, uint64_t qlen_bytes)
+double libcc_dcqcn_cp_mark_probability(const struct libcc_cp *cp, uint64_t queue_bytes)
 {
     const dcqcn_cfg *cfg = (const dcqcn_cfg *)cp->cfg;
 
-    if (qlen_bytes <= cfg->kmin_bytes)
+    if (queue_bytes <= cfg->kmin_bytes)
         return 0.0;
     /* Kmin == Kmax falls through here: a step from 0 to 1, no division. */
-    if (qlen_bytes > cfg->kmax_bytes)
+    if (queue_bytes > cfg->kmax_bytes)
         return 1.0;
-    return cfg->pmax * (double)(qlen_bytes - cfg->kmin_bytes) /
+    return cfg->pmax * (double)(queue_bytes - cfg->kmin_bytes) /
            (double)(cfg->kmax_bytes - cfg->kmin_bytes);
 }
 
 /* [dcqcn:cp-mark] */
-static void maybe_mark(struct libcc_cp *cp, uint64_t qlen_bytes, libcc_cp_pkt *pkt)
+static void maybe_mark(struct libcc_cp *cp, libcc_cp_pkt *pkt)
 {
     if (pkt->kind != LIBCC_PKT_DATA || !pkt->ecn_capable)
         return;
-    double p = libcc_dcqcn_cp_mark_probability(cp, qlen_bytes);
+    double p = libcc_dcqcn_cp_mark_probability(cp, pkt->queue_bytes);
     /* Draw only when the outcome is uncertain: a queue below Kmin costs no
      * randomness, and the sequence of draws depends only on real coin flips. */
     if (p >= 1.0 || (p > 0.0 && libcc_cp_rand_unit(cp) < p))
         pkt->mark_ce = 1; /* never cleared: an upstream CE mark stays */
 }
 
-int libcc_dcqcn_cp_on_enqueue(struct libcc_cp *cp, uint64_t now_ns, uint64_t qlen_bytes,
-                              libcc_cp_pkt *pkt)
+int libcc_dcqcn_cp_on_enqueue(struct libcc_cp *cp, uint64_t now_ns, libcc_cp_pkt *pkt)
 {
     (void)now_ns;
     if (!((const dcqcn_cfg *)cp->cfg)->mark_at_dequeue)
-        maybe_mark(cp, qlen_bytes, pkt);
+        maybe_mark(cp, pkt);
     return LIBCC_OK;
 }
 
-int libcc_dcqcn_cp_on_dequeue(struct libcc_cp *cp, uint64_t now_ns, uint64_t qlen_bytes,
-                              libcc_cp_pkt *pkt)
+int libcc_dcqcn_cp_on_dequeue(struct libcc_cp *cp, uint64_t now_ns, libcc_cp_pkt *pkt)
 {
     (void)now_ns;
     if (((const dcqcn_cfg *)cp->cfg)->mark_at_dequeue)
-        maybe_mark(cp, qlen_bytes, pkt);
+        maybe_mark(cp, pkt);
     return LIBCC_OK;
 }

@@ -63,7 +63,7 @@ static void fncc_update_wc(struct libcc_rp *rp, hpcc_rp_state *s, const libcc_ac
          * without N (0) counts as one flow. */
         const double n = ack->n_flows ? (double)ack->n_flows : 1.0;
         const double wc =
-            (double)ack->ints.hop[0].bandwidth_bps * c->t_ns * cfg->beta / BITS_PER_BYTE_NS / n;
+            (double)ack->ints->hop[0].bandwidth_bps * c->t_ns * cfg->beta / BITS_PER_BYTE_NS / n;
         c->Wc = hpcc_bound_window(c, wc);
         s->lhcs_fired++;
     }
@@ -95,7 +95,8 @@ static int fncc_np_on_data(struct libcc_np *np, struct libcc_np_flow *flow, uint
     /* Section 3.2.3: N on every ACK, 16 bits on the wire. */
     uint32_t n = libcc_np_active_flows(np, now_ns);
     verdict->ack.n_flows = n > 65535u ? 65535u : n;
-    /* ack.ints stays empty (the core's start): the return path's switches fill it. */
+    /* ack.ints stays NULL (the core's start): the ACK leaves with an empty
+     * header, which the return path's switches fill. */
     return LIBCC_OK;
 }
 
@@ -116,26 +117,28 @@ static void fncc_cp_init(struct libcc_cp *cp)
  * (pkt->ingress_port, line 3); at egress the ACK gets that port's entry,
  * which is the egress port of the data it acknowledges (lines 7-9). The
  * core refuses to create an FNCC CP without a table (cp_needs_int_table). */
-static int fncc_cp_on_dequeue(struct libcc_cp *cp, uint64_t now_ns, uint64_t qlen_bytes,
-                              libcc_cp_pkt *pkt)
+static int fncc_cp_on_dequeue(struct libcc_cp *cp, uint64_t now_ns, libcc_cp_pkt *pkt)
 {
     libcc_int_table *table = cp->info.int_table;
     const hpcc_cfg *cfg = (const hpcc_cfg *)(const void *)cp->cfg;
     fncc_cp_state *st = (fncc_cp_state *)(void *)cp->priv;
+    int stamp_rc = LIBCC_OK;
 
     if ((pkt->kind == LIBCC_PKT_ACK || pkt->kind == LIBCC_PKT_NACK) && pkt->ints) {
         libcc_int_hop hop;
         /* An entry never written (no data left by that port yet) has no
-         * telemetry to give: the ACK passes unstamped. */
-        if (libcc_int_table_get(table, pkt->ingress_port, &hop) == LIBCC_OK &&
-            libcc_int_list_push(pkt->ints, &hop, cp->common.max_hops) == LIBCC_OK)
-            pkt->int_stamped = 1;
+         * telemetry to give: the ACK passes unstamped. An entry a host wrote
+         * with a rate FNCC has no code for is reported, and the table is
+         * still maintained below. */
+        if (libcc_int_table_get(table, pkt->ingress_port, &hop) == LIBCC_OK)
+            stamp_rc = libcc_cp_stamp(cp, pkt, &hop);
     }
 
-    /* All_INT_Table management (section 4.1): this port's entry. */
+    /* All_INT_Table management (section 4.1): this port's entry, at full
+     * precision; it is quantized when an ACK carries it away. */
     if (cfg->table_refresh_ns == 0 || !st->written || now_ns >= st->next_refresh_ns) {
         libcc_int_hop rec;
-        int rc = libcc_cp_int_record(cp, now_ns, qlen_bytes, &rec);
+        int rc = libcc_cp_int_record(cp, now_ns, pkt->port_queue_bytes, &rec);
         if (rc == LIBCC_OK)
             rc = libcc_int_table_update(table, cp->info.port_id, &rec);
         if (rc)
@@ -143,11 +146,16 @@ static int fncc_cp_on_dequeue(struct libcc_cp *cp, uint64_t now_ns, uint64_t qle
         st->written = 1;
         st->next_refresh_ns = now_ns + cfg->table_refresh_ns;
     }
-    return LIBCC_OK;
+    return stamp_rc;
 }
 
 const libcc_algo libcc_algo_fncc = {
     .name = "fncc",
+    .roles = LIBCC_ROLE_RP | LIBCC_ROLE_NP | LIBCC_ROLE_CP,
+    /* Data collects nothing (fncc_rp_on_tx); switches stamp the ACK from
+     * the All_INT_Table on its way back (Algorithm 1). */
+    .data_int = LIBCC_INT_FORMAT_NONE,
+    .ack_int = LIBCC_INT_FORMAT_FNCC,
     .params = fncc_params,
     .n_params = sizeof fncc_params / sizeof fncc_params[0],
     .cfg_init = fncc_cfg_init,

@@ -42,14 +42,17 @@ static int hpcc_np_on_data(struct libcc_np *np, struct libcc_np_flow *flow, uint
     (void)flow;
     (void)now_ns;
     /* The receiver reflects the telemetry (section 3); with delayed ACKs the
-     * ACK carries the newest packet's list, the freshest load. */
-    if (pkt->ints)
-        verdict->ack.ints = *pkt->ints;
+     * ACK carries the newest packet's list, the freshest load. The host
+     * copies it into the ACK it builds: pointing at it saves a copy here. */
+    verdict->ack.ints = pkt->ints;
     return LIBCC_OK;
 }
 
 const libcc_algo libcc_algo_hpcc = {
     .name = "hpcc",
+    .roles = LIBCC_ROLE_RP | LIBCC_ROLE_NP | LIBCC_ROLE_CP,
+    .data_int = LIBCC_INT_FORMAT_HPCC, /* switches stamp data at egress */
+    .ack_int = LIBCC_INT_FORMAT_HPCC,  /* the receiver echoes the data's hops */
     .params = hpcc_params,
     .n_params = sizeof hpcc_params / sizeof hpcc_params[0],
     .cfg_init = hpcc_cfg_init,

@@ -90,9 +90,15 @@ static bool same_path(const libcc_int_list *a, const libcc_int_list *b)
     return true;
 }
 
+/* L is read only up to its n_hops (same_path checks the count first), so
+ * only the used hops are copied: per ACK a few dozen bytes, not the whole
+ * ~330-byte list. */
 static void store_last(hpcc_ctl *c, const libcc_int_list *l)
 {
-    c->last = *l;
+    c->last.n_hops = l->n_hops;
+    c->last.ts_bits = l->ts_bits;
+    c->last.tx_bits = l->tx_bits;
+    memcpy(c->last.hop, l->hop, l->n_hops * sizeof l->hop[0]);
     c->have_last = 1;
 }
 
@@ -219,9 +225,9 @@ int hpcc_rp_new_ack(struct libcc_rp *rp, const libcc_ack *ack, hpcc_update_wc_fn
     hpcc_rp_state *s = hpcc_rp_priv(rp);
     const hpcc_cfg *cfg = hpcc_rp_cfg(rp);
     s->acks++;
-    if (ack->ints.n_hops == 0)
+    if (!ack->ints || ack->ints->n_hops == 0)
         return LIBCC_OK; /* an ACK without telemetry carries no load information */
-    int m = hpcc_measure_inflight(&s->ctl, &ack->ints, rp->common.max_hops);
+    int m = hpcc_measure_inflight(&s->ctl, ack->ints, rp->common.max_hops);
     if (m < 0)
         return m;
     if (m != HPCC_MEASURED)
@@ -267,16 +273,14 @@ void hpcc_read_vars(const struct libcc_rp *rp, double *v)
     }
 }
 
-int hpcc_cp_stamp(struct libcc_cp *cp, uint64_t now_ns, uint64_t qlen_bytes, libcc_cp_pkt *pkt)
+int hpcc_cp_stamp(struct libcc_cp *cp, uint64_t now_ns, libcc_cp_pkt *pkt)
 {
-    if (!pkt->request_int || !pkt->ints)
+    /* The sender asked for INT by giving the packet a header (HPCC++ every-k
+     * sends the others without one); ACKs carry the echo and are not the
+     * switch's to stamp. */
+    if ((pkt->kind != LIBCC_PKT_DATA && pkt->kind != LIBCC_PKT_PROBE) || !pkt->ints)
         return LIBCC_OK;
     libcc_int_hop hop;
-    int rc = libcc_cp_int_record(cp, now_ns, qlen_bytes, &hop);
-    if (rc)
-        return rc;
-    /* A full list stays as it is: the hops already in it are still valid. */
-    if (libcc_int_list_push(pkt->ints, &hop, cp->common.max_hops) == LIBCC_OK)
-        pkt->int_stamped = 1;
-    return LIBCC_OK;
+    int rc = libcc_cp_int_record(cp, now_ns, pkt->port_queue_bytes, &hop);
+    return rc ? rc : libcc_cp_stamp(cp, pkt, &hop);
 }

@@ -155,7 +155,7 @@ extern const libcc_param_desc hpcc_vars[];
 void hpcc_read_vars(const struct libcc_rp *rp, double *values);
 
 /* HPCC's switch: stamp this port's record into a data or probe packet that
- * asked for INT, at dequeue. A full list is left as it is. */
-int hpcc_cp_stamp(struct libcc_cp *cp, uint64_t now_ns, uint64_t qlen_bytes, libcc_cp_pkt *pkt);
+ * carries an INT header, at dequeue. A full list is left as it is. */
+int hpcc_cp_stamp(struct libcc_cp *cp, uint64_t now_ns, libcc_cp_pkt *pkt);
 
 #endif /* LIBCC_ALGO_HPCC_CORE_H */

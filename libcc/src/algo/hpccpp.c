@@ -188,11 +188,10 @@ static int pp_np_on_data(struct libcc_np *np, struct libcc_np_flow *flow, uint64
         verdict->ack.n_flows = n > 65535u ? 65535u : n;
     }
     if (!cfg->rx_hpcc) {
-        if (pkt->ints) /* sender-based: reflect the telemetry */
-            verdict->ack.ints = *pkt->ints;
+        verdict->ack.ints = pkt->ints; /* sender-based: reflect the telemetry */
         return LIBCC_OK;
     }
-    /* Rx-HPCC: ack.ints stays empty, the window replaces the telemetry. */
+    /* Rx-HPCC: ack.ints stays NULL, the window replaces the telemetry. */
     if (cfg->receiver_n)
         hpcc_ctl_set_n(&f->ctl, cfg, n);
     if (pkt->ints && pkt->ints->n_hops)
@@ -202,6 +201,11 @@ static int pp_np_on_data(struct libcc_np *np, struct libcc_np_flow *flow, uint64
 
 const libcc_algo libcc_algo_hpccpp = {
     .name = "hpcc++",
+    .roles = LIBCC_ROLE_RP | LIBCC_ROLE_NP | LIBCC_ROLE_CP,
+    /* Data (every or every k-th) and probes collect hops; the receiver
+     * echoes them, or, with rx_hpcc, sends a window and an empty header. */
+    .data_int = LIBCC_INT_FORMAT_HPCC,
+    .ack_int = LIBCC_INT_FORMAT_HPCC,
     .params = pp_params,
     .n_params = sizeof pp_params / sizeof pp_params[0],
     .cfg_init = pp_cfg_init,

@@ -23,6 +23,7 @@ static void none_rp_init(struct libcc_rp *rp, uint64_t now_ns)
 
 const libcc_algo libcc_algo_none = {
     .name = "none",
+    .roles = LIBCC_ROLE_RP, /* line rate: nothing for a receiver or a switch to do */
     .params = NULL,
     .n_params = 0,
     .cfg_init = none_cfg_init,

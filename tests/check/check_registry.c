@@ -1,0 +1,100 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The registry: which algorithms exist and what a host must build for each
+ * (libcc_algorithm_info). The expected descriptions come from the specs:
+ *   none   line rate, no feedback at all: only the sender has work.
+ *   dcqcn  switches mark ECN (CP), receivers send CNPs (NP), senders cut
+ *          rates (RP); no telemetry (DCQCN paper, section 3).
+ *   hpcc   switches stamp INT on data at egress, the receiver copies the
+ *          hops into the ACK (HPCC++ draft, section 3): HPCC headers on both.
+ *   hpcc++ the same headers; probes and every-k data carry them too.
+ *   fncc   data carries nothing; switches stamp ACKs from their
+ *          All_INT_Table (FNCC paper, Algorithm 1): FNCC header on ACKs and
+ *          one table per switch.
+ * Both wire formats put one hop in 64 bits: 8 bytes.
+ */
+#include <check.h>
+#include <libcc/libcc.h>
+#include <string.h>
+
+#define ALL_ROLES (LIBCC_ROLE_RP | LIBCC_ROLE_NP | LIBCC_ROLE_CP)
+
+typedef struct expect {
+    const char *name;
+    unsigned roles;
+    libcc_int_format data_int, ack_int;
+    unsigned table, hop_bytes;
+} expect;
+
+static const expect expected[] = {
+    {"none", LIBCC_ROLE_RP, LIBCC_INT_FORMAT_NONE, LIBCC_INT_FORMAT_NONE, 0, 0},
+    {"dcqcn", ALL_ROLES, LIBCC_INT_FORMAT_NONE, LIBCC_INT_FORMAT_NONE, 0, 0},
+    {"hpcc", ALL_ROLES, LIBCC_INT_FORMAT_HPCC, LIBCC_INT_FORMAT_HPCC, 0, 8},
+    {"hpcc++", ALL_ROLES, LIBCC_INT_FORMAT_HPCC, LIBCC_INT_FORMAT_HPCC, 0, 8},
+    {"fncc", ALL_ROLES, LIBCC_INT_FORMAT_NONE, LIBCC_INT_FORMAT_FNCC, 1, 8},
+};
+#define N_EXPECTED (sizeof expected / sizeof expected[0])
+
+START_TEST(names_in_documented_order)
+{
+    const char *const *names = libcc_algorithms();
+    size_t n = 0;
+    for (; names[n]; n++) {
+        ck_assert_uint_lt(n, N_EXPECTED);
+        ck_assert_str_eq(names[n], expected[n].name);
+    }
+    ck_assert_uint_eq(n, N_EXPECTED);
+}
+END_TEST
+
+START_TEST(info_of_each_algorithm)
+{
+    for (size_t i = 0; i < N_EXPECTED; i++) {
+        const expect *e = &expected[i];
+        libcc_algorithm_info info;
+        memset(&info, 0xa5, sizeof info);
+        ck_assert_int_eq(libcc_algorithm_info_get(e->name, &info), LIBCC_OK);
+        ck_assert_str_eq(info.name, e->name);
+        ck_assert_msg(info.roles == e->roles, "%s roles %u", e->name, info.roles);
+        ck_assert_msg(info.data_int == e->data_int, "%s data_int %d", e->name, info.data_int);
+        ck_assert_msg(info.ack_int == e->ack_int, "%s ack_int %d", e->name, info.ack_int);
+        ck_assert_uint_eq(info.cp_needs_int_table, e->table);
+        ck_assert_uint_eq(info.int_hop_bytes, e->hop_bytes);
+        ck_assert_uint_eq(info.reserved[0] | info.reserved[1] | info.reserved[2], 0);
+    }
+}
+END_TEST
+
+/* The name in the info is the same static string libcc_algorithms() lists:
+ * a host may keep either. */
+START_TEST(info_name_is_the_listed_string)
+{
+    for (const char *const *n = libcc_algorithms(); *n; n++) {
+        libcc_algorithm_info info;
+        ck_assert_int_eq(libcc_algorithm_info_get(*n, &info), LIBCC_OK);
+        ck_assert_ptr_eq(info.name, *n);
+    }
+}
+END_TEST
+
+START_TEST(info_errors)
+{
+    libcc_algorithm_info info;
+    ck_assert_int_eq(libcc_algorithm_info_get("hpcc", NULL), LIBCC_ERR_INVALID_ARG);
+    ck_assert_int_eq(libcc_algorithm_info_get(NULL, &info), LIBCC_ERR_UNKNOWN_ALGORITHM);
+    ck_assert_int_eq(libcc_algorithm_info_get("HPCC", &info), LIBCC_ERR_UNKNOWN_ALGORITHM);
+    ck_assert_int_eq(libcc_algorithm_info_get("timely", &info), LIBCC_ERR_UNKNOWN_ALGORITHM);
+}
+END_TEST
+
+Suite *registry_suite(void)
+{
+    Suite *s = suite_create("registry");
+    TCase *t = tcase_create("info");
+    tcase_add_test(t, names_in_documented_order);
+    tcase_add_test(t, info_of_each_algorithm);
+    tcase_add_test(t, info_name_is_the_listed_string);
+    tcase_add_test(t, info_errors);
+    suite_add_tcase(s, t);
+    return s;
+}
