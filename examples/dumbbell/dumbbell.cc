@@ -256,8 +256,7 @@ main(int argc, char* argv[])
     }
     catch (const std::exception& e)
     {
-        std::cerr << "dumbbell: --rate=" << rateGbps << ": " << e.what() << "
-";
+        std::cerr << "dumbbell: --rate=" << rateGbps << ": " << e.what() << "\n";
         return 2;
     }
 

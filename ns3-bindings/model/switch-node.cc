@@ -181,7 +181,7 @@ SwitchNode::AttachPort(Ptr<QbbNetDevice> dev)
     {
         m_ports.resize(idx + 1);
     }
-    m_ports[idx] = std::make_unique<SwitchPort>(this, idx, dev);
+    m_ports[idx] = std::make_unique<SwitchPort>(static_cast<SwitchPort::Owner*>(this), idx, dev);
     dev->SetEgressSource(m_ports[idx].get());
     dev->SetFrameReceiver(this);
     // A port added after setup: size the MMU and the CPs again.

@@ -294,8 +294,9 @@ TEST(RoceIntQuantize, HopReadsAsTheWireKeepsIt)
     ASSERT_TRUE(RoceIntHeader::QuantizeHop(RoceIntHeader::FORMAT_FNCC, f));
     EXPECT_EQ(f.qlen_bytes, 896u);
     EXPECT_EQ(f.bandwidth_bps, 10000000000ull);
-    // 10 Gbps has no HPCC rate code: refused, hop unchanged.
-    libcc_int_hop bad = HopWithIds(10000000000ull, 5, 1000, 1000);
+    // 150 Gbps has no HPCC rate code (25/50/100/200/400 and our 10/40/800):
+    // refused, hop unchanged.
+    libcc_int_hop bad = HopWithIds(150000000000ull, 5, 1000, 1000);
     EXPECT_FALSE(RoceIntHeader::QuantizeHop(RoceIntHeader::FORMAT_HPCC, bad));
     EXPECT_EQ(bad.qlen_bytes, 1000u);
     EXPECT_EQ(bad.switch_id, 7u);

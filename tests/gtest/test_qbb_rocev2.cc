@@ -347,12 +347,13 @@ TEST(Rocev2Packet, IntHeaderRefusesTheNinthHopAndUnencodableRates)
     }
     EXPECT_FALSE(h.PushHop(ok));
     RoceIntHeader e;
-    // 10 Gbps has no code in the HPCC rate table (25/50/100/200/400).
-    EXPECT_FALSE(e.PushHop(Hop(10000000000ull, 1, 0, 0)));
+    // 1.6 Tbps has no code in the HPCC rate table (25/50/100/200/400 and
+    // our 10/40/800)...
+    EXPECT_FALSE(e.PushHop(Hop(1600000000000ull, 1, 0, 0)));
     EXPECT_EQ(e.GetNHops(), 0);
     // ... but has one in the FNCC table.
     e.SetFormat(RoceIntHeader::FORMAT_FNCC);
-    EXPECT_TRUE(e.PushHop(Hop(10000000000ull, 1, 0, 0)));
+    EXPECT_TRUE(e.PushHop(Hop(1600000000000ull, 1, 0, 0)));
 }
 
 TEST(Rocev2Packet, BadInputsAreRefused)
