@@ -35,7 +35,12 @@ const libcc_param_desc libcc_dcqcn_params[DCQCN_N_PARAMS] = {
     [DCQCN_P_DCE_TCP_RTT] = {"dce_tcp_rtt", LIBCC_UNIT_NS, 1e3, 1e3, MAX_TIME,
                              "RP: alpha update period"},
     [DCQCN_P_MONITOR_PERIOD] = {"rate_reduce_monitor_period", LIBCC_UNIT_NS, 4e3, 0, MAX_TIME,
-                                "RP: minimum time between two rate decreases (0: every CNP)"},
+                                "RP: CNPs are collected for this long, then the rate is cut once "
+                                "if any came (0: every CNP cuts at once)"},
+    [DCQCN_P_CUT_ON_CNP] = {"cut_on_cnp", LIBCC_UNIT_BOOL, 0, 0, 1,
+                            "RP: 1 cuts at a CNP that finds no monitor period open, later CNPs "
+                            "at its end (libcc 0.3); 0 cuts only at the end of the period a "
+                            "CNP came in (NVIDIA notes, HPCC simulator)"},
     [DCQCN_P_TIME_RESET] = {"rpg_time_reset", LIBCC_UNIT_NS, 300e3, 1e3, MAX_TIME,
                             "RP: a timer increase stage every this long without a decrease"},
     [DCQCN_P_BYTE_RESET] = {"rpg_byte_reset", LIBCC_UNIT_BYTES, 32767, 0, MAX_BYTES,
@@ -108,6 +113,7 @@ int libcc_dcqcn_cfg_init(void *cfgp, const double *v, char *err, size_t err_len)
     cfg->gd_scale = ldexp(1.0, 10 - (int)llround(v[DCQCN_P_GD]));
     cfg->alpha_period_ns = u64(v[DCQCN_P_DCE_TCP_RTT]);
     cfg->monitor_period_ns = u64(v[DCQCN_P_MONITOR_PERIOD]);
+    cfg->cut_on_cnp = v[DCQCN_P_CUT_ON_CNP] != 0;
     cfg->time_reset_ns = u64(v[DCQCN_P_TIME_RESET]);
     cfg->byte_reset = u64(v[DCQCN_P_BYTE_RESET]);
     cfg->ai_rate_bps = u64(v[DCQCN_P_AI_RATE]);

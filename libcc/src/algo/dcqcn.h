@@ -26,6 +26,7 @@ enum {
     DCQCN_P_INITIAL_ALPHA,
     DCQCN_P_DCE_TCP_RTT,
     DCQCN_P_MONITOR_PERIOD,
+    DCQCN_P_CUT_ON_CNP,
     DCQCN_P_TIME_RESET,
     DCQCN_P_BYTE_RESET,
     DCQCN_P_THRESHOLD,
@@ -56,6 +57,7 @@ typedef struct dcqcn_cfg {
     double gd_scale; /* 2^(10 - rpg_gd): alpha's weight in the cut */
     uint64_t alpha_period_ns;
     uint64_t monitor_period_ns; /* 0: every CNP decreases at once */
+    bool cut_on_cnp;            /* cut at a CNP finding no period open (libcc <= 0.3) */
     uint64_t time_reset_ns;
     uint64_t byte_reset;        /* 0: byte counter off */
     uint64_t ai_rate_bps;
