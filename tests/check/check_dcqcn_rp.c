@@ -660,6 +660,55 @@ START_TEST(hyper_increase_scaled_by_stage_as_in_the_paper)
 }
 END_TEST
 
+/* increase_kind_by_timer = 1: the HPCC simulator's schedule, where timer
+ * stages alone lead to hyper increase (its RateIncEventMlx: T < F fast
+ * recovery, T == F additive, T > F hyper, T counted before the stage).
+ * F = 1, byte counter off, start Rt = 40G, Rc = 20G (cut at 0):
+ *   300 us  T = 0 < F: fast recovery, Rc = (40 + 20)/2 = 30G
+ *   600 us  T = 1 = F: additive, Rt = 40.005G, Rc = (40.005 + 30)/2
+ *           = 35.0025G
+ *   900 us  T = 2 > F: hyper, Rt = 40.055G, Rc = (40.055 + 35.0025)/2
+ *           = 37.52875G
+ *   1200 us T = 3 > F: hyper, Rt = 40.105G, Rc = (40.105 + 37.52875)/2
+ *           = 38.816875G
+ * With rpg_hai_scale_by_stage the hyper step is i R_HAI, i = T - F:
+ * 900 us as above (i = 1), 1200 us i = 2: Rt = 40.155G,
+ * Rc = (40.155 + 37.52875)/2 = 38.841875G.
+ * Without the flag (firmware) B = 0 never reaches F, so 900 us is
+ * additive: Rt = 40.010G, Rc = (40.010 + 35.0025)/2 = 37.50625G. */
+START_TEST(increase_kind_by_timer_reaches_hyper_without_byte_stages)
+{
+    const char *base = "cut_on_cnp=1, rpg_byte_reset=0, rate_to_set_on_first_cnp=40Gbps";
+    const char *extra[3] = {"increase_kind_by_timer=1",
+                            "increase_kind_by_timer=1, rpg_hai_scale_by_stage=1",
+                            "increase_kind_by_timer=0"};
+    const double rt900[3] = {40055e6, 40055e6, 40010e6};
+    const uint64_t rc900[3] = {37528750000ull, 37528750000ull, 37506250000ull};
+    for (int m = 0; m < 3; m++) {
+        test_host h;
+        char assign[200];
+        snprintf(assign, sizeof assign, "%s, %s", base, extra[m]);
+        libcc_rp *rp = dq_rp(assign, &h);
+        libcc_rp_on_cnp(rp, 0);
+        dq_run_until(rp, 300 * US);
+        ck_assert_uint_eq(libcc_rp_rate_bps(rp), 30 * GBPS);
+        ck_assert_double_eq(dq_var(rp, "target_rate"), 40e9);
+        dq_run_until(rp, 600 * US);
+        ck_assert_double_eq(dq_var(rp, "target_rate"), 40005e6);
+        ck_assert_uint_eq(libcc_rp_rate_bps(rp), 35002500000ull);
+        dq_run_until(rp, 900 * US);
+        ck_assert_double_eq(dq_var(rp, "target_rate"), rt900[m]);
+        ck_assert_uint_eq(libcc_rp_rate_bps(rp), rc900[m]);
+        if (m < 2) {
+            dq_run_until(rp, 1200 * US);
+            ck_assert_double_eq(dq_var(rp, "target_rate"), m == 0 ? 40105e6 : 40155e6);
+            ck_assert_uint_eq(libcc_rp_rate_bps(rp), m == 0 ? 38816875000ull : 38841875000ull);
+        }
+        libcc_rp_del(rp);
+    }
+}
+END_TEST
+
 START_TEST(byte_counter_advances_stages_with_no_time_passing)
 {
     test_host h;
@@ -970,6 +1019,7 @@ Suite *dcqcn_rp_suite(void)
     tcase_add_test(t, f_timer_stages_of_fast_recovery_then_additive_increase);
     tcase_add_test(t, hyper_increase_needs_both_counters_at_f);
     tcase_add_test(t, hyper_increase_scaled_by_stage_as_in_the_paper);
+    tcase_add_test(t, increase_kind_by_timer_reaches_hyper_without_byte_stages);
     tcase_add_test(t, byte_counter_advances_stages_with_no_time_passing);
     tcase_add_test(t, recovery_reaches_line_rate_exactly_then_goes_quiet);
     tcase_add_test(t, increases_never_exceed_line_rate);

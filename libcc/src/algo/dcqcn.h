@@ -33,6 +33,7 @@ enum {
     DCQCN_P_AI_RATE,
     DCQCN_P_HAI_RATE,
     DCQCN_P_HAI_SCALE,
+    DCQCN_P_KIND_BY_TIMER,
     DCQCN_P_MIN_RATE,
     DCQCN_P_MIN_DEC_FAC,
     DCQCN_P_GD,
@@ -67,6 +68,7 @@ typedef struct dcqcn_cfg {
     uint32_t threshold;
     uint32_t min_dec_fac_pct;
     bool hai_scale_by_stage;
+    bool kind_by_timer; /* increase kind from T alone (HPCC simulator) */
     bool clamp_tgt_rate;
     bool clamp_after_time_inc;
 } dcqcn_cfg;

@@ -188,16 +188,27 @@ static void increase(struct libcc_rp *rp, dcqcn_rp_state *s, const dcqcn_cfg *c)
 {
     uint64_t line = rp->flow.line_rate_bps;
     uint64_t T = s->timer_stage, B = s->byte_stage, F = c->threshold;
+    bool fast, hyper;
+    uint64_t i; /* the paper's hyper stage number, from 1 */
 
-    if (T < F && B < F) {
+    if (c->kind_by_timer) {
+        /* [dcqcn:kind-by-timer] the HPCC simulator's RateIncEventMlx: one
+         * additive stage at T = F, hyper after it, without byte stages. */
+        fast = T < F;
+        hyper = T > F;
+        i = hyper ? T - F : 0;
+    } else {
+        fast = T < F && B < F;
+        hyper = T >= F && B >= F;
+        i = hyper ? min_u64(T, B) - F + 1 : 0;
+    }
+    if (fast) {
         /* [dcqcn:fast-recovery] Rt unchanged */
-    } else if (T >= F && B >= F) {
+    } else if (hyper) {
         /* [dcqcn:hyper-increase] Rt += rpg_hai_rate (paper: i * rpg_hai_rate) */
         uint64_t step = c->hai_rate_bps;
-        if (c->hai_scale_by_stage) {
-            uint64_t i = min_u64(T, B) - F + 1;
+        if (c->hai_scale_by_stage)
             step = step && i > line / step ? line : step * i;
-        }
         s->rt_bps = add_capped(s->rt_bps, step, line);
     } else {
         /* [dcqcn:additive-increase] Rt += rpg_ai_rate */
