@@ -305,7 +305,8 @@ int libcc_dcqcn_rp_on_cnp(struct libcc_rp *rp, uint64_t now_ns)
         /* [dcqcn:first-cnp] alpha starts at initial_alpha, which accounts
          * for this CNP; its clock and the monitor grid are anchored here.
          * rate_to_set_on_first_cnp acts now (mlx5: when the first CNP
-         * arrives), as the target too, so recovery never heads above it. */
+         * arrives), on the target too as in the HPCC simulator, so until
+         * the cut Rt shows no rate the flow may no longer reach. */
         s->started = true;
         s->alpha = c->initial_alpha;
         s->alpha_cnp = false;
