@@ -30,6 +30,10 @@ START_TEST(defaults_are_the_firmware_values)
     ck_assert_double_eq(get(p, "initial_alpha"), 1.0);
     ck_assert_double_eq(get(p, "dce_tcp_rtt"), 1e3);                /* 1 us */
     ck_assert_double_eq(get(p, "rate_reduce_monitor_period"), 4e3); /* 4 us */
+    /* NVIDIA notes: the cut comes after the monitor period elapses. */
+    ck_assert_double_eq(get(p, "cut_on_cnp"), 0);
+    /* NVIDIA notes: hyper increase needs both counters past the threshold. */
+    ck_assert_double_eq(get(p, "increase_kind_by_timer"), 0);
     ck_assert_double_eq(get(p, "rpg_time_reset"), 300e3);           /* 300 us */
     ck_assert_double_eq(get(p, "rpg_byte_reset"), 32767);
     ck_assert_double_eq(get(p, "rpg_threshold"), 1);
@@ -66,6 +70,7 @@ START_TEST(units_are_the_physical_ones)
         {"rpg_min_dec_fac", LIBCC_UNIT_COUNT}, {"rpg_gd", LIBCC_UNIT_COUNT},
         {"rate_to_set_on_first_cnp", LIBCC_UNIT_BPS}, {"clamp_tgt_rate", LIBCC_UNIT_BOOL},
         {"clamp_tgt_rate_after_time_inc", LIBCC_UNIT_BOOL},
+        {"cut_on_cnp", LIBCC_UNIT_BOOL},     {"increase_kind_by_timer", LIBCC_UNIT_BOOL},
         {"min_time_between_cnps", LIBCC_UNIT_NS},
     };
     for (size_t w = 0; w < sizeof want / sizeof want[0]; w++) {

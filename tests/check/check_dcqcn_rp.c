@@ -34,10 +34,14 @@ END_TEST
 
 /* ---- alpha ------------------------------------------------------------ */
 
+/* cut_on_cnp = 1 here and in every test below that says so: the cut comes
+ * with the CNP, which keeps the hand derivations of the other mechanisms
+ * short (alpha = 1 at the cut). The default's timing has its own tests
+ * above. */
 START_TEST(first_cnp_at_alpha_one_halves_rate_and_keeps_old_rate_as_target)
 {
     test_host h;
-    libcc_rp *rp = dq_rp(NULL, &h);
+    libcc_rp *rp = dq_rp("cut_on_cnp=1", &h);
     ck_assert_int_eq(libcc_rp_on_cnp(rp, 0), LIBCC_OK);
     /* alpha = initial_alpha = 1, rpg_gd = 11: Rc = L (1 - 1/2) = 50G;
      * first decrease: Rt = old Rc = L. */
@@ -57,7 +61,7 @@ END_TEST
 START_TEST(alpha_after_n_quiet_periods_is_keep_to_the_n)
 {
     test_host h;
-    libcc_rp *rp = dq_rp("g=1/256", &h);
+    libcc_rp *rp = dq_rp("g=1/256, cut_on_cnp=1", &h);
     ck_assert_int_eq(libcc_rp_on_cnp(rp, 0), LIBCC_OK);
     /* The first CNP sets alpha = 1 and counts for nothing else, so each
      * following period is quiet: alpha = (1 - 1/256)^k. The alpha timer
@@ -76,7 +80,7 @@ END_TEST
 START_TEST(alpha_rises_by_g_after_a_period_with_a_cnp)
 {
     test_host h;
-    libcc_rp *rp = dq_rp(NULL, &h);
+    libcc_rp *rp = dq_rp("cut_on_cnp=1", &h);
     ck_assert_int_eq(libcc_rp_on_cnp(rp, 0), LIBCC_OK);
     dq_run_until(rp, 10 * US);
     double a10 = pow(KEEP, 10); /* ten quiet ticks */
@@ -94,30 +98,296 @@ START_TEST(alpha_rises_by_g_after_a_period_with_a_cnp)
 }
 END_TEST
 
-/* ---- decrease --------------------------------------------------------- */
+/* ---- the first cut: at the end of the monitor period (default) -------- */
 
-START_TEST(cnp_burst_in_one_period_gives_one_more_decrease_at_its_end)
+/* NVIDIA's notes: "The RP monitors incoming CNPs over a defined window
+ * called RATE_REDUCE_MONITOR_PERIOD. After this time elapses, if CNPs were
+ * detected, the rate is cut." Defaults: P = 4 us, alpha every 1 us.
+ * CNPs at 10 us and 12 us: the first CNP starts the grid of monitor periods
+ * [10, 14), [14, 18), ...; both fall in [10, 14), so there is exactly one
+ * cut, at 14 us. Alpha: set to 1 by the CNP at 10 us (which counts for
+ * nothing else); ticks at 11 and 12 us are quiet (the 12 us tick is handled
+ * before the CNP of the same instant): KEEP^2; the tick at 13 us closes
+ * [12, 13) which held the second CNP: KEEP^3 + g; the tick at 14 us is
+ * quiet: a14 = KEEP^4 + KEEP g, and it comes before the cut (alpha first at
+ * a tie). The cut: first decrease, so Rt = L, Rc = L (1 - a14 / 2). */
+START_TEST(cnps_at_10_and_12us_give_one_cut_at_the_period_end)
 {
     test_host h;
     libcc_rp *rp = dq_rp(NULL, &h);
-    ck_assert_int_eq(libcc_rp_on_cnp(rp, 0), LIBCC_OK);
-    for (uint64_t i = 1; i <= 99; i++)
-        ck_assert_int_eq(libcc_rp_on_cnp(rp, i), LIBCC_OK);
-    /* Period [0, 4us) is open: the burst only marks a decrease pending. */
-    ck_assert_uint_eq(libcc_rp_rate_bps(rp), 50 * GBPS);
+    ck_assert_int_eq(libcc_rp_on_cnp(rp, 10 * US), LIBCC_OK);
+    /* Nothing is cut yet; the earliest timer is the alpha tick at 11 us. */
+    ck_assert_uint_eq(libcc_rp_rate_bps(rp), LINE);
+    ck_assert_int_eq(h.rate_calls, 0);
     ck_assert_double_eq(dq_var(rp, "cnp_pending"), 1);
+    ck_assert_double_eq(dq_var(rp, "decreases"), 0);
+    ck_assert_uint_eq(libcc_rp_deadline_ns(rp), 11 * US);
+    dq_run_until(rp, 12 * US);
+    ck_assert_int_eq(libcc_rp_on_cnp(rp, 12 * US), LIBCC_OK);
+    dq_run_until(rp, 14 * US - 1);
+    ck_assert_uint_eq(libcc_rp_rate_bps(rp), LINE);
+    ck_assert_double_eq(dq_var(rp, "decreases"), 0);
+    ck_assert_uint_eq(libcc_rp_deadline_ns(rp), 14 * US);
+    dq_run_until(rp, 14 * US);
+    double a14 = pow(KEEP, 4) + KEEP * G_FW;
+    ck_assert_double_eq_tol(dq_var(rp, "alpha"), a14, 1e-12);
     ck_assert_double_eq(dq_var(rp, "decreases"), 1);
-    /* Tick 1 us closes an alpha period with CNPs: KEEP*1 + g = 1 exactly. */
-    ck_assert_int_eq(libcc_rp_on_timer(rp, 1 * US), LIBCC_OK);
-    ck_assert_double_eq_tol(dq_var(rp, "alpha"), 1.0, 1e-15);
-    /* Ticks 2, 3, 4 us are quiet, and at 4 us alpha is updated before the
-     * decrease: alpha = KEEP^3; Rt kept (no timer increase yet). */
-    dq_run_until(rp, 4 * US);
-    ck_assert_double_eq(dq_var(rp, "decreases"), 2);
-    ck_assert_double_eq_tol((double)libcc_rp_rate_bps(rp), 50e9 * (1 - pow(KEEP, 3) / 2), 1.0);
+    ck_assert_double_eq_tol((double)libcc_rp_rate_bps(rp), 1e11 * (1 - a14 / 2), 1.0);
     ck_assert_double_eq(dq_var(rp, "target_rate"), (double)LINE);
     ck_assert_double_eq(dq_var(rp, "cnp_pending"), 0);
+    ck_assert_int_eq(h.rate_calls, 1);
+    ck_assert_uint_eq(h.last_rate, libcc_rp_rate_bps(rp));
+    /* Next: the alpha tick at 15 us (never a deadline in the past). */
+    ck_assert_uint_eq(libcc_rp_deadline_ns(rp), 15 * US);
+    /* The cut, not the CNP, restarts the increase timer: the first stage
+     * is at 14 + 300 = 314 us (a CNP-anchored timer would fire at 310). */
+    uint64_t r14 = libcc_rp_rate_bps(rp);
+    dq_run_until(rp, 314 * US - 1);
+    ck_assert_double_eq(dq_var(rp, "timer_stage"), 0);
+    ck_assert_uint_eq(libcc_rp_rate_bps(rp), r14);
+    ck_assert_double_eq(dq_var(rp, "decreases"), 1); /* no CNP, no more cuts */
+    dq_run_until(rp, 314 * US);
+    ck_assert_double_eq(dq_var(rp, "timer_stage"), 1);
+    /* Fast recovery (T = 0 < F = 1): Rc = (L + r14) / 2, rounded up. */
+    ck_assert_uint_eq(libcc_rp_rate_bps(rp), LINE / 2 + r14 / 2 + (r14 % 2 + 1) / 2);
     libcc_rp_del(rp);
+}
+END_TEST
+
+/* The same CNPs with cut_on_cnp = 1 (libcc up to 0.3): the CNP at 10 us
+ * finds no period open and cuts at once with alpha = 1: Rc = 50G, Rt = L;
+ * it opens [10, 14). The CNP at 12 us waits for its end: at 14 us a second
+ * cut with a14 = KEEP^4 + KEEP g (as above): Rc = 50G (1 - a14/2), Rt = L
+ * (no timer stage since the first cut). Stages restart at 14 us: 314 us. */
+START_TEST(cut_on_cnp_cuts_at_the_cnp_then_holds_off)
+{
+    test_host h;
+    libcc_rp *rp = dq_rp("cut_on_cnp=1", &h);
+    ck_assert_int_eq(libcc_rp_on_cnp(rp, 10 * US), LIBCC_OK);
+    ck_assert_uint_eq(libcc_rp_rate_bps(rp), 50 * GBPS);
+    ck_assert_double_eq(dq_var(rp, "target_rate"), (double)LINE);
+    ck_assert_double_eq(dq_var(rp, "decreases"), 1);
+    ck_assert_int_eq(h.rate_calls, 1);
+    dq_run_until(rp, 12 * US);
+    ck_assert_int_eq(libcc_rp_on_cnp(rp, 12 * US), LIBCC_OK);
+    ck_assert_uint_eq(libcc_rp_rate_bps(rp), 50 * GBPS);
+    ck_assert_double_eq(dq_var(rp, "cnp_pending"), 1);
+    dq_run_until(rp, 14 * US);
+    double a14 = pow(KEEP, 4) + KEEP * G_FW;
+    ck_assert_double_eq(dq_var(rp, "decreases"), 2);
+    ck_assert_double_eq_tol((double)libcc_rp_rate_bps(rp), 50e9 * (1 - a14 / 2), 1.0);
+    ck_assert_double_eq(dq_var(rp, "target_rate"), (double)LINE);
+    dq_run_until(rp, 314 * US - 1);
+    ck_assert_double_eq(dq_var(rp, "timer_stage"), 0);
+    dq_run_until(rp, 314 * US);
+    ck_assert_double_eq(dq_var(rp, "timer_stage"), 1);
+    libcc_rp_del(rp);
+}
+END_TEST
+
+/* Monitor periods lie on one grid from the flow's first CNP, as the alpha
+ * periods do (and as the HPCC simulator's 4 us check does): CNP at 10 us
+ * (cut at 14 us: four quiet ticks, a14 = KEEP^4, R14 = L (1 - a14/2),
+ * Rt = L); a CNP at 31 us
+ * falls in [30, 34) and is cut at 34 us, not 35; a CNP exactly at 38 us
+ * opens nothing new: it belongs to [38, 42) (periods are half-open) and is
+ * cut at 42 us.
+ *   alpha at 34 us: ticks 15..31 quiet (17): a14 KEEP^17; tick 32 closes
+ *   [31, 32) with the CNP: a14 KEEP^18 + g; ticks 33, 34 quiet:
+ *   a34 = a14 KEEP^20 + g KEEP^2. R34 = R14 (1 - a34/2), Rt = L (no timer
+ *   stage since the first cut).
+ *   alpha at 42 us: ticks 35..38 quiet: a34 KEEP^4; tick 39 with the CNP
+ *   at 38: a34 KEEP^5 + g; ticks 40..42 quiet: a42 = a34 KEEP^8 + g KEEP^3.
+ *   R42 = R34 (1 - a42/2). */
+START_TEST(monitor_periods_lie_on_a_grid_from_the_first_cnp)
+{
+    test_host h;
+    libcc_rp *rp = dq_rp(NULL, &h);
+    libcc_rp_on_cnp(rp, 10 * US);
+    dq_run_until(rp, 31 * US);
+    double a14 = pow(KEEP, 4);
+    double r14 = 1e11 * (1 - a14 / 2);
+    ck_assert_double_eq_tol((double)libcc_rp_rate_bps(rp), r14, 1.0);
+    libcc_rp_on_cnp(rp, 31 * US);
+    dq_run_until(rp, 34 * US - 1);
+    ck_assert_double_eq(dq_var(rp, "decreases"), 1);
+    ck_assert_uint_eq(libcc_rp_deadline_ns(rp), 34 * US);
+    dq_run_until(rp, 34 * US);
+    double a34 = a14 * pow(KEEP, 20) + G_FW * KEEP * KEEP;
+    double r34 = r14 * (1 - a34 / 2);
+    ck_assert_double_eq(dq_var(rp, "decreases"), 2);
+    ck_assert_double_eq_tol(dq_var(rp, "alpha"), a34, 1e-12);
+    ck_assert_double_eq_tol((double)libcc_rp_rate_bps(rp), r34, 2.0);
+    ck_assert_double_eq(dq_var(rp, "target_rate"), (double)LINE);
+    dq_run_until(rp, 38 * US);
+    libcc_rp_on_cnp(rp, 38 * US);
+    dq_run_until(rp, 42 * US - 1);
+    ck_assert_double_eq(dq_var(rp, "decreases"), 2);
+    dq_run_until(rp, 42 * US);
+    double a42 = a34 * pow(KEEP, 8) + G_FW * pow(KEEP, 3);
+    ck_assert_double_eq(dq_var(rp, "decreases"), 3);
+    ck_assert_double_eq_tol((double)libcc_rp_rate_bps(rp), r34 * (1 - a42 / 2), 3.0);
+    libcc_rp_del(rp);
+}
+END_TEST
+
+/* Between a CNP and its cut the flow keeps recovering: the increase timer
+ * and the byte counter run until the cut resets them (the NVIDIA notes
+ * reset them "after a rate decrease"; the HPCC simulator's timer runs on).
+ * rpg_time_reset = 10 us, byte counter 1000 B:
+ *   CNP at 0: cut at 4 us with alpha KEEP^4: R4 = L (1 - KEEP^4 / 2),
+ *     Rt = L; stage timer 14 us.
+ *   CNP at 12 us: cut due at 16 us ([12, 16) on the grid from 0).
+ *   tx of 1000 B at 13 us: byte stage, B = 0 < F: fast recovery
+ *     R13 = (L + R4)/2 (rounded up); B = 1.
+ *   timer stage at 14 us: T = 0, B = 1 >= F: additive, Rt = min(L + 5M, L)
+ *     = L, R14 = (L + R13)/2 (rounded up); T = 1.
+ *   cut at 16 us: a timer stage happened since the last cut, so
+ *     (clamp_tgt_rate_after_time_inc) Rt = R14; alpha: ticks 1..12 quiet,
+ *     tick 13 closes [12, 13) with the CNP: KEEP^13 + g; ticks 14..16
+ *     quiet: a16 = KEEP^16 + g KEEP^3; Rc = R14 (1 - a16/2); T = B = 0,
+ *     byte counter 0, next stage at 26 us. */
+START_TEST(recovery_runs_on_until_the_cut_resets_it)
+{
+    test_host h;
+    libcc_rp *rp = dq_rp("rpg_time_reset=10us, rpg_byte_reset=1000B", &h);
+    libcc_rp_on_cnp(rp, 0);
+    dq_run_until(rp, 12 * US);
+    uint64_t r4 = libcc_rp_rate_bps(rp);
+    ck_assert_double_eq_tol((double)r4, 1e11 * (1 - pow(KEEP, 4) / 2), 1.0);
+    libcc_rp_on_cnp(rp, 12 * US);
+    ck_assert_double_eq(dq_var(rp, "cnp_pending"), 1);
+    dq_run_until(rp, 13 * US);
+    libcc_rp_on_tx(rp, 13 * US, 0, 1000, NULL);
+    uint64_t r13 = LINE / 2 + r4 / 2 + (r4 % 2 + 1) / 2;
+    ck_assert_uint_eq(libcc_rp_rate_bps(rp), r13);
+    ck_assert_double_eq(dq_var(rp, "byte_stage"), 1);
+    dq_run_until(rp, 14 * US);
+    uint64_t r14 = LINE / 2 + r13 / 2 + (r13 % 2 + 1) / 2;
+    ck_assert_uint_eq(libcc_rp_rate_bps(rp), r14);
+    ck_assert_double_eq(dq_var(rp, "timer_stage"), 1);
+    libcc_rp_on_tx(rp, 15 * US, 1000, 999, NULL);
+    ck_assert_double_eq(dq_var(rp, "byte_counter"), 999);
+    dq_run_until(rp, 16 * US);
+    double a16 = pow(KEEP, 16) + G_FW * pow(KEEP, 3);
+    ck_assert_double_eq(dq_var(rp, "decreases"), 2);
+    ck_assert_double_eq(dq_var(rp, "target_rate"), (double)r14);
+    ck_assert_double_eq_tol((double)libcc_rp_rate_bps(rp), r14 * (1 - a16 / 2), 1.0);
+    ck_assert_double_eq(dq_var(rp, "timer_stage"), 0);
+    ck_assert_double_eq(dq_var(rp, "byte_stage"), 0);
+    ck_assert_double_eq(dq_var(rp, "byte_counter"), 0);
+    dq_run_until(rp, 26 * US - 1);
+    ck_assert_double_eq(dq_var(rp, "timer_stage"), 0);
+    dq_run_until(rp, 26 * US);
+    ck_assert_double_eq(dq_var(rp, "timer_stage"), 1);
+    libcc_rp_del(rp);
+}
+END_TEST
+
+/* A cut at a period end cancels a timer stage due at the same instant,
+ * as a cut on a CNP does: rpg_time_reset = 4 us. CNP at 0: cut at 4 us
+ * (alpha KEEP^4, R4 = L (1 - KEEP^4/2)), stage timer 8 us. CNP at 5 us:
+ * period [4, 8), cut at 8 us, the stage's instant. Alpha: ticks 5 quiet,
+ * 6 closes [5, 6) with the CNP: KEEP^6 + g; 7, 8 quiet:
+ * a8 = KEEP^8 + g KEEP^2. R8 = R4 (1 - a8/2), Rt = L, no stage. */
+START_TEST(period_end_cut_cancels_a_stage_at_the_same_instant)
+{
+    test_host h;
+    libcc_rp *rp = dq_rp("rpg_time_reset=4us", &h);
+    libcc_rp_on_cnp(rp, 0);
+    dq_run_until(rp, 5 * US);
+    double r4 = 1e11 * (1 - pow(KEEP, 4) / 2);
+    ck_assert_double_eq_tol((double)libcc_rp_rate_bps(rp), r4, 1.0);
+    libcc_rp_on_cnp(rp, 5 * US);
+    ck_assert_int_eq(libcc_rp_on_timer(rp, 8 * US), LIBCC_OK); /* one late call */
+    double a8 = pow(KEEP, 8) + G_FW * KEEP * KEEP;
+    ck_assert_double_eq(dq_var(rp, "decreases"), 2);
+    ck_assert_double_eq(dq_var(rp, "timer_stage"), 0);
+    ck_assert_double_eq_tol((double)libcc_rp_rate_bps(rp), r4 * (1 - a8 / 2), 1.0);
+    ck_assert_double_eq(dq_var(rp, "target_rate"), (double)LINE);
+    ck_assert_uint_eq(libcc_rp_deadline_ns(rp), 9 * US); /* alpha tick */
+    libcc_rp_del(rp);
+}
+END_TEST
+
+/* rate_to_set_on_first_cnp acts at the first CNP itself (mlx5: the rate
+ * "set ... when the first CNP arrives"; the HPCC simulator sets Rt = Rc =
+ * that rate there); the cut still waits for the period end. 10 Gbit/s:
+ * at 0, Rc = Rt = 10G; at 4 us the first decrease with alpha KEEP^4:
+ * Rt = 10G, Rc = 10G (1 - KEEP^4/2). */
+START_TEST(rate_to_set_on_first_cnp_acts_at_the_cnp_the_cut_at_period_end)
+{
+    test_host h;
+    libcc_rp *rp = dq_rp("rate_to_set_on_first_cnp=10Gbps", &h);
+    libcc_rp_on_cnp(rp, 0);
+    ck_assert_uint_eq(libcc_rp_rate_bps(rp), 10 * GBPS);
+    ck_assert_double_eq(dq_var(rp, "target_rate"), 10e9);
+    ck_assert_double_eq(dq_var(rp, "decreases"), 0);
+    ck_assert_int_eq(h.rate_calls, 1);
+    dq_run_until(rp, 4 * US);
+    ck_assert_double_eq(dq_var(rp, "decreases"), 1);
+    ck_assert_double_eq(dq_var(rp, "target_rate"), 10e9);
+    ck_assert_double_eq_tol((double)libcc_rp_rate_bps(rp), 1e10 * (1 - pow(KEEP, 4) / 2), 1.0);
+    ck_assert_int_eq(h.rate_calls, 2);
+    libcc_rp_del(rp);
+}
+END_TEST
+
+/* rate_reduce_monitor_period = 0 (the DCQCN paper): every CNP cuts at
+ * once, whatever cut_on_cnp says. CNPs at 10 and 12 us: the first sets
+ * alpha = 1 and cuts: Rt = L, Rc = 50G. The alpha ticks at 11 and 12 us
+ * are quiet (the first CNP counts for nothing else), so the 12 us CNP cuts
+ * with alpha KEEP^2: Rc = 50G (1 - KEEP^2/2), Rt kept (no timer stage). */
+START_TEST(period_zero_cuts_at_every_cnp_in_both_modes)
+{
+    const char *modes[2] = {"rate_reduce_monitor_period=0",
+                              "rate_reduce_monitor_period=0, cut_on_cnp=1"};
+    for (int m = 0; m < 2; m++) {
+        test_host h;
+        libcc_rp *rp = dq_rp(modes[m], &h);
+        libcc_rp_on_cnp(rp, 10 * US);
+        ck_assert_uint_eq(libcc_rp_rate_bps(rp), 50 * GBPS);
+        dq_run_until(rp, 12 * US);
+        libcc_rp_on_cnp(rp, 12 * US);
+        ck_assert_double_eq(dq_var(rp, "decreases"), 2);
+        ck_assert_double_eq_tol((double)libcc_rp_rate_bps(rp), 50e9 * (1 - KEEP * KEEP / 2), 1.0);
+        ck_assert_double_eq(dq_var(rp, "target_rate"), (double)LINE);
+        libcc_rp_del(rp);
+    }
+}
+END_TEST
+
+/* ---- decrease --------------------------------------------------------- */
+
+/* 100 CNPs in the first 100 ns. Tick 1 us closes an alpha period with
+ * CNPs: KEEP*1 + g = 1 exactly; ticks 2, 3, 4 us are quiet and at 4 us
+ * alpha is updated before the decrease: alpha = KEEP^3 at the cut; Rt is
+ * kept at L (no timer increase yet). Default: the burst gives exactly one
+ * cut, at the end of [0, 4us): Rc = L (1 - KEEP^3/2). cut_on_cnp = 1: the
+ * first CNP cuts at once (50G) and the rest give one more cut at the end
+ * of the hold-off: Rc = 50G (1 - KEEP^3/2). */
+START_TEST(cnp_burst_in_one_period_gives_one_cut_at_its_end)
+{
+    const char *modes[2] = {NULL, "cut_on_cnp=1"};
+    const uint64_t before[2] = {LINE, 50 * GBPS};
+    for (int m = 0; m < 2; m++) {
+        test_host h;
+        libcc_rp *rp = dq_rp(modes[m], &h);
+        for (uint64_t i = 0; i <= 99; i++)
+            ck_assert_int_eq(libcc_rp_on_cnp(rp, i), LIBCC_OK);
+        ck_assert_uint_eq(libcc_rp_rate_bps(rp), before[m]);
+        ck_assert_double_eq(dq_var(rp, "cnp_pending"), 1);
+        ck_assert_double_eq(dq_var(rp, "decreases"), m);
+        ck_assert_int_eq(libcc_rp_on_timer(rp, 1 * US), LIBCC_OK);
+        ck_assert_double_eq_tol(dq_var(rp, "alpha"), 1.0, 1e-15);
+        dq_run_until(rp, 4 * US);
+        ck_assert_double_eq(dq_var(rp, "decreases"), m + 1);
+        ck_assert_double_eq_tol((double)libcc_rp_rate_bps(rp),
+                                (double)before[m] * (1 - pow(KEEP, 3) / 2), 1.0);
+        ck_assert_double_eq(dq_var(rp, "target_rate"), (double)LINE);
+        ck_assert_double_eq(dq_var(rp, "cnp_pending"), 0);
+        libcc_rp_del(rp);
+    }
 }
 END_TEST
 
@@ -150,23 +420,23 @@ START_TEST(rpg_gd_and_min_dec_fac_shape_the_cut)
 {
     test_host h;
     /* rpg_gd = 12: cut alpha/2^(12-10) = 1/4 at alpha = 1 -> 75G. */
-    libcc_rp *rp = dq_rp("rpg_gd=12", &h);
+    libcc_rp *rp = dq_rp("cut_on_cnp=1, rpg_gd=12", &h);
     libcc_rp_on_cnp(rp, 0);
     ck_assert_uint_eq(libcc_rp_rate_bps(rp), 75 * GBPS);
     libcc_rp_del(rp);
     /* rpg_gd = 10: cut alpha/1 = everything; the default floor
      * rpg_min_dec_fac = 50 % keeps half -> 50G. */
-    rp = dq_rp("rpg_gd=10", &h);
+    rp = dq_rp("cut_on_cnp=1, rpg_gd=10", &h);
     libcc_rp_on_cnp(rp, 0);
     ck_assert_uint_eq(libcc_rp_rate_bps(rp), 50 * GBPS);
     libcc_rp_del(rp);
     /* Same with a 20 % floor -> 20G. */
-    rp = dq_rp("rpg_gd=10, rpg_min_dec_fac=20", &h);
+    rp = dq_rp("cut_on_cnp=1, rpg_gd=10, rpg_min_dec_fac=20", &h);
     libcc_rp_on_cnp(rp, 0);
     ck_assert_uint_eq(libcc_rp_rate_bps(rp), 20 * GBPS);
     libcc_rp_del(rp);
     /* Floor 0 and a full cut: only rpg_min_rate (here 2 Mbit/s) is left. */
-    rp = dq_rp("rpg_gd=10, rpg_min_dec_fac=0, rpg_min_rate=2Mbps", &h);
+    rp = dq_rp("cut_on_cnp=1, rpg_gd=10, rpg_min_dec_fac=0, rpg_min_rate=2Mbps", &h);
     libcc_rp_on_cnp(rp, 0);
     ck_assert_uint_eq(libcc_rp_rate_bps(rp), 2 * MBPS);
     libcc_rp_del(rp);
@@ -176,7 +446,7 @@ END_TEST
 START_TEST(rate_to_set_on_first_cnp_applies_once_before_the_cut)
 {
     test_host h;
-    libcc_rp *rp = dq_rp("rate_to_set_on_first_cnp=10Gbps", &h);
+    libcc_rp *rp = dq_rp("cut_on_cnp=1, rate_to_set_on_first_cnp=10Gbps", &h);
     /* First CNP: Rc = 10G, then the first decrease: Rt = 10G, Rc = 5G. */
     libcc_rp_on_cnp(rp, 0);
     ck_assert_uint_eq(libcc_rp_rate_bps(rp), 5 * GBPS);
@@ -189,7 +459,7 @@ START_TEST(rate_to_set_on_first_cnp_applies_once_before_the_cut)
     libcc_rp_del(rp);
 
     /* Above the line rate it is capped: Rc = L, Rt = L, then Rc = L/2. */
-    rp = dq_rp("rate_to_set_on_first_cnp=400Gbps", &h);
+    rp = dq_rp("cut_on_cnp=1, rate_to_set_on_first_cnp=400Gbps", &h);
     libcc_rp_on_cnp(rp, 0);
     ck_assert_uint_eq(libcc_rp_rate_bps(rp), 50 * GBPS);
     ck_assert_double_eq(dq_var(rp, "target_rate"), (double)LINE);
@@ -206,7 +476,7 @@ END_TEST
 static libcc_rp *clamp_scenario(const char *extra, int by_timer, uint64_t *t2, test_host *h)
 {
     char assign[200];
-    snprintf(assign, sizeof assign, "rate_to_set_on_first_cnp=40Gbps, %s", extra);
+    snprintf(assign, sizeof assign, "cut_on_cnp=1, rate_to_set_on_first_cnp=40Gbps, %s", extra);
     libcc_rp *rp = dq_rp(assign, h);
     libcc_rp_on_cnp(rp, 0);
     ck_assert_double_eq(dq_var(rp, "target_rate"), 40e9);
@@ -274,14 +544,14 @@ START_TEST(clamp_tgt_rate_remembers_on_every_decrease)
 
     /* Even with no increase at all: Rt = Rc = 20G at the second cut,
      * which uses alpha = KEEP^5; the default would keep Rt = 40G. */
-    rp = dq_rp("rate_to_set_on_first_cnp=40Gbps, clamp_tgt_rate=1", &h);
+    rp = dq_rp("cut_on_cnp=1, rate_to_set_on_first_cnp=40Gbps, clamp_tgt_rate=1", &h);
     libcc_rp_on_cnp(rp, 0);
     dq_run_until(rp, 5 * US);
     libcc_rp_on_cnp(rp, 5 * US + 500);
     ck_assert_double_eq(dq_var(rp, "target_rate"), 20e9);
     ck_assert_double_eq_tol((double)libcc_rp_rate_bps(rp), 20e9 * (1 - pow(KEEP, 5) / 2), 1.0);
     libcc_rp_del(rp);
-    rp = dq_rp("rate_to_set_on_first_cnp=40Gbps", &h);
+    rp = dq_rp("cut_on_cnp=1, rate_to_set_on_first_cnp=40Gbps", &h);
     libcc_rp_on_cnp(rp, 0);
     dq_run_until(rp, 5 * US);
     libcc_rp_on_cnp(rp, 5 * US + 500);
@@ -298,7 +568,7 @@ START_TEST(f_timer_stages_of_fast_recovery_then_additive_increase)
     /* F = 3, byte counter off; start from Rt = 40G, Rc = 20G (see the
      * clamp scenario) so Rt has room below L to grow. */
     libcc_rp *rp =
-        dq_rp("rpg_threshold=3, rpg_byte_reset=0, rate_to_set_on_first_cnp=40Gbps", &h);
+        dq_rp("cut_on_cnp=1, rpg_threshold=3, rpg_byte_reset=0, rate_to_set_on_first_cnp=40Gbps", &h);
     libcc_rp_on_cnp(rp, 0);
     /* Stages at 300, 600, 900 us are fast recovery (T = 0, 1, 2 < F):
      * Rc = (40 + Rc)/2: 30G, 35G, 37.5G; Rt stays 40G. */
@@ -329,7 +599,7 @@ START_TEST(hyper_increase_needs_both_counters_at_f)
 {
     test_host h;
     /* F = 1, a byte stage every 1000 B; start Rt = 40G, Rc = 20G. */
-    libcc_rp *rp = dq_rp("rpg_byte_reset=1000B, rate_to_set_on_first_cnp=40Gbps", &h);
+    libcc_rp *rp = dq_rp("cut_on_cnp=1, rpg_byte_reset=1000B, rate_to_set_on_first_cnp=40Gbps", &h);
     libcc_rp_on_cnp(rp, 0);
     /* B = 0: fast recovery, Rc = 30G. */
     libcc_rp_on_tx(rp, 1, 0, 1000, NULL);
@@ -373,7 +643,7 @@ START_TEST(hyper_increase_scaled_by_stage_as_in_the_paper)
     for (int m = 0; m < 2; m++) {
         test_host h;
         char assign[160];
-        snprintf(assign, sizeof assign, "rpg_byte_reset=1000B, rate_to_set_on_first_cnp=40Gbps, %s",
+        snprintf(assign, sizeof assign, "cut_on_cnp=1, rpg_byte_reset=1000B, rate_to_set_on_first_cnp=40Gbps, %s",
                  modes[m]);
         libcc_rp *rp = dq_rp(assign, &h);
         libcc_rp_on_cnp(rp, 0);
@@ -390,10 +660,59 @@ START_TEST(hyper_increase_scaled_by_stage_as_in_the_paper)
 }
 END_TEST
 
+/* increase_kind_by_timer = 1: the HPCC simulator's schedule, where timer
+ * stages alone lead to hyper increase (its RateIncEventMlx: T < F fast
+ * recovery, T == F additive, T > F hyper, T counted before the stage).
+ * F = 1, byte counter off, start Rt = 40G, Rc = 20G (cut at 0):
+ *   300 us  T = 0 < F: fast recovery, Rc = (40 + 20)/2 = 30G
+ *   600 us  T = 1 = F: additive, Rt = 40.005G, Rc = (40.005 + 30)/2
+ *           = 35.0025G
+ *   900 us  T = 2 > F: hyper, Rt = 40.055G, Rc = (40.055 + 35.0025)/2
+ *           = 37.52875G
+ *   1200 us T = 3 > F: hyper, Rt = 40.105G, Rc = (40.105 + 37.52875)/2
+ *           = 38.816875G
+ * With rpg_hai_scale_by_stage the hyper step is i R_HAI, i = T - F:
+ * 900 us as above (i = 1), 1200 us i = 2: Rt = 40.155G,
+ * Rc = (40.155 + 37.52875)/2 = 38.841875G.
+ * Without the flag (firmware) B = 0 never reaches F, so 900 us is
+ * additive: Rt = 40.010G, Rc = (40.010 + 35.0025)/2 = 37.50625G. */
+START_TEST(increase_kind_by_timer_reaches_hyper_without_byte_stages)
+{
+    const char *base = "cut_on_cnp=1, rpg_byte_reset=0, rate_to_set_on_first_cnp=40Gbps";
+    const char *extra[3] = {"increase_kind_by_timer=1",
+                            "increase_kind_by_timer=1, rpg_hai_scale_by_stage=1",
+                            "increase_kind_by_timer=0"};
+    const double rt900[3] = {40055e6, 40055e6, 40010e6};
+    const uint64_t rc900[3] = {37528750000ull, 37528750000ull, 37506250000ull};
+    for (int m = 0; m < 3; m++) {
+        test_host h;
+        char assign[200];
+        snprintf(assign, sizeof assign, "%s, %s", base, extra[m]);
+        libcc_rp *rp = dq_rp(assign, &h);
+        libcc_rp_on_cnp(rp, 0);
+        dq_run_until(rp, 300 * US);
+        ck_assert_uint_eq(libcc_rp_rate_bps(rp), 30 * GBPS);
+        ck_assert_double_eq(dq_var(rp, "target_rate"), 40e9);
+        dq_run_until(rp, 600 * US);
+        ck_assert_double_eq(dq_var(rp, "target_rate"), 40005e6);
+        ck_assert_uint_eq(libcc_rp_rate_bps(rp), 35002500000ull);
+        dq_run_until(rp, 900 * US);
+        ck_assert_double_eq(dq_var(rp, "target_rate"), rt900[m]);
+        ck_assert_uint_eq(libcc_rp_rate_bps(rp), rc900[m]);
+        if (m < 2) {
+            dq_run_until(rp, 1200 * US);
+            ck_assert_double_eq(dq_var(rp, "target_rate"), m == 0 ? 40105e6 : 40155e6);
+            ck_assert_uint_eq(libcc_rp_rate_bps(rp), m == 0 ? 38816875000ull : 38841875000ull);
+        }
+        libcc_rp_del(rp);
+    }
+}
+END_TEST
+
 START_TEST(byte_counter_advances_stages_with_no_time_passing)
 {
     test_host h;
-    libcc_rp *rp = dq_rp(NULL, &h);
+    libcc_rp *rp = dq_rp("cut_on_cnp=1", &h);
     libcc_rp_on_cnp(rp, 0); /* Rc 50G, Rt L */
     uint64_t deadline = libcc_rp_deadline_ns(rp);
     /* Exactly rpg_byte_reset = 32767 B: one stage, fast recovery (B = 0):
@@ -425,7 +744,7 @@ END_TEST
 START_TEST(recovery_reaches_line_rate_exactly_then_goes_quiet)
 {
     test_host h;
-    libcc_rp *rp = dq_rp(NULL, &h);
+    libcc_rp *rp = dq_rp("cut_on_cnp=1", &h);
     libcc_rp_on_cnp(rp, 0);
     /* Each stage halves the gap to Rt = L, rounding up: from 50G the gap
      * is below 1 bit/s after 36 stages; 100 stages reach L exactly and
@@ -456,7 +775,8 @@ END_TEST
 START_TEST(increases_never_exceed_line_rate)
 {
     test_host h;
-    libcc_rp *rp = dq_rp("rpg_byte_reset=1000B, rpg_ai_rate=1Tbps, rpg_hai_rate=5Tbps", &h);
+    libcc_rp *rp =
+        dq_rp("cut_on_cnp=1, rpg_byte_reset=1000B, rpg_ai_rate=1Tbps, rpg_hai_rate=5Tbps", &h);
     libcc_rp_on_cnp(rp, 0); /* 50G */
     /* FR 75G; then additive: Rt = min(L + 1T, L) = L, Rc = 87.5G; then
      * hyper after a timer stage: still Rt = L. */
@@ -477,7 +797,7 @@ END_TEST
 START_TEST(timer_stages_restart_at_each_decrease)
 {
     test_host h;
-    libcc_rp *rp = dq_rp(NULL, &h);
+    libcc_rp *rp = dq_rp("cut_on_cnp=1", &h);
     libcc_rp_on_cnp(rp, 0);
     dq_run_until(rp, 100 * US);
     libcc_rp_on_cnp(rp, 100 * US); /* period closed: decreases now */
@@ -496,7 +816,7 @@ START_TEST(decrease_cancels_a_timer_stage_due_at_the_same_instant)
 {
     test_host h;
     /* rpg_time_reset = monitor period = 4 us: both fall due at 4 us. */
-    libcc_rp *rp = dq_rp("rpg_time_reset=4us", &h);
+    libcc_rp *rp = dq_rp("cut_on_cnp=1, rpg_time_reset=4us", &h);
     libcc_rp_on_cnp(rp, 0);
     libcc_rp_on_cnp(rp, 1500); /* pending, in alpha period [1us, 2us) */
     /* One late call handles alpha 1, 2, 3, 4 us, the monitor end and the
@@ -513,7 +833,7 @@ START_TEST(decrease_cancels_a_timer_stage_due_at_the_same_instant)
 
     /* Without the pending CNP the period closes and the stage happens:
      * fast recovery to (100 + 50)/2 = 75G. */
-    rp = dq_rp("rpg_time_reset=4us", &h);
+    rp = dq_rp("cut_on_cnp=1, rpg_time_reset=4us", &h);
     libcc_rp_on_cnp(rp, 0);
     ck_assert_int_eq(libcc_rp_on_timer(rp, 4 * US), LIBCC_OK);
     ck_assert_double_eq(dq_var(rp, "timer_stage"), 1);
@@ -524,32 +844,38 @@ END_TEST
 
 START_TEST(late_host_gets_the_same_result_as_a_punctual_one)
 {
-    test_host h1, h2;
-    libcc_rp *a = dq_rp(NULL, &h1);
-    libcc_rp *b = dq_rp(NULL, &h2);
-    libcc_rp_on_cnp(a, 0);
-    libcc_rp_on_cnp(b, 0);
-    libcc_rp_on_cnp(a, 2500);
-    libcc_rp_on_cnp(b, 2500);
-    dq_run_until(a, 1000 * US);
-    ck_assert_int_eq(libcc_rp_on_timer(b, 1000 * US), LIBCC_OK);
-    /* Hand: ticks 1, 2 quiet, 3 with the CNP, 4 quiet: alpha at 4 us is
-     * KEEP^4 + KEEP g; the cut at 4 us gives R4 = 50G (1 - alpha/2) with
-     * Rt = L kept. Stages at 304, 604, 904 us each halve the gap to L
-     * (rounding up): Rc = L - floor(floor(floor((L - R4)/2)/2)/2). */
+    /* CNPs at 0 and 2.5 us; one host fires every deadline, the other calls
+     * on_timer once at 1000 us. Hand: ticks 1, 2 quiet, 3 with the CNP,
+     * 4 quiet: alpha at 4 us is a4 = KEEP^4 + KEEP g.
+     * Default: one cut at 4 us (both CNPs in [0, 4us)): R4 = L (1 - a4/2).
+     * cut_on_cnp = 1: a cut at 0 (50G), one at 4 us: R4 = 50G (1 - a4/2).
+     * Either way Rt = L is kept and the stages at 304, 604, 904 us each
+     * halve the gap to L (rounding up): Rc = L - (L - R4)/8 within 2 bit/s.
+     * Then 996 quiet ticks after 4 us: alpha = a4 KEEP^996. */
+    const char *modes[2] = {NULL, "cut_on_cnp=1"};
     double a4 = pow(KEEP, 4) + KEEP * G_FW;
-    double r4 = 50e9 * (1 - a4 / 2);
-    double expect = 1e11 - (1e11 - r4) / 8;
-    ck_assert_double_eq_tol((double)libcc_rp_rate_bps(b), expect, 2.0);
-    ck_assert_uint_eq(libcc_rp_rate_bps(a), libcc_rp_rate_bps(b));
-    ck_assert_double_eq(dq_var(a, "target_rate"), dq_var(b, "target_rate"));
-    ck_assert_double_eq(dq_var(b, "timer_stage"), 3);
-    ck_assert_double_eq(dq_var(a, "timer_stage"), 3);
-    /* 996 ticks after 4 us, all quiet. */
-    ck_assert_double_eq_tol(dq_var(b, "alpha"), a4 * pow(KEEP, 996), 1e-12);
-    ck_assert_double_eq_tol(dq_var(a, "alpha"), dq_var(b, "alpha"), 1e-12);
-    libcc_rp_del(a);
-    libcc_rp_del(b);
+    const double r4[2] = {1e11 * (1 - a4 / 2), 50e9 * (1 - a4 / 2)};
+    for (int m = 0; m < 2; m++) {
+        test_host h1, h2;
+        libcc_rp *a = dq_rp(modes[m], &h1);
+        libcc_rp *b = dq_rp(modes[m], &h2);
+        libcc_rp_on_cnp(a, 0);
+        libcc_rp_on_cnp(b, 0);
+        libcc_rp_on_cnp(a, 2500);
+        libcc_rp_on_cnp(b, 2500);
+        dq_run_until(a, 1000 * US);
+        ck_assert_int_eq(libcc_rp_on_timer(b, 1000 * US), LIBCC_OK);
+        double expect = 1e11 - (1e11 - r4[m]) / 8;
+        ck_assert_double_eq_tol((double)libcc_rp_rate_bps(b), expect, 2.0);
+        ck_assert_uint_eq(libcc_rp_rate_bps(a), libcc_rp_rate_bps(b));
+        ck_assert_double_eq(dq_var(a, "target_rate"), dq_var(b, "target_rate"));
+        ck_assert_double_eq(dq_var(b, "timer_stage"), 3);
+        ck_assert_double_eq(dq_var(a, "timer_stage"), 3);
+        ck_assert_double_eq_tol(dq_var(b, "alpha"), a4 * pow(KEEP, 996), 1e-12);
+        ck_assert_double_eq_tol(dq_var(a, "alpha"), dq_var(b, "alpha"), 1e-12);
+        libcc_rp_del(a);
+        libcc_rp_del(b);
+    }
 }
 END_TEST
 
@@ -561,10 +887,20 @@ START_TEST(deadline_is_the_earliest_pending_timer)
     libcc_rp_on_cnp(rp, 0);
     ck_assert_uint_eq(libcc_rp_deadline_ns(rp), 4 * US);
     ck_assert_uint_eq(h.last_deadline, 4 * US);
-    /* Period closes empty: next is alpha at 10 us (stage at 300 us). */
+    /* The cut at 4 us leaves no period pending: next is alpha at 10 us
+     * (stage at 304 us). */
     libcc_rp_on_timer(rp, 4 * US);
+    ck_assert_double_eq(dq_var(rp, "decreases"), 1);
     ck_assert_uint_eq(libcc_rp_deadline_ns(rp), 10 * US);
     ck_assert_uint_eq(h.last_deadline, 10 * US);
+    libcc_rp_del(rp);
+    /* Same deadlines with cut_on_cnp = 1: the hold-off [0, 4us) ends
+     * empty at 4 us, then alpha at 10 us. */
+    rp = dq_rp("dce_tcp_rtt=10us, cut_on_cnp=1", &h);
+    libcc_rp_on_cnp(rp, 0);
+    ck_assert_uint_eq(libcc_rp_deadline_ns(rp), 4 * US);
+    libcc_rp_on_timer(rp, 4 * US);
+    ck_assert_uint_eq(libcc_rp_deadline_ns(rp), 10 * US);
     libcc_rp_del(rp);
     /* No monitor period, slow alpha: the stage timer (300 us) is first. */
     rp = dq_rp("rate_reduce_monitor_period=0, dce_tcp_rtt=1ms", &h);
@@ -579,9 +915,11 @@ START_TEST(early_timer_call_changes_nothing)
     test_host h;
     libcc_rp *rp = dq_rp(NULL, &h);
     libcc_rp_on_cnp(rp, 0);
+    /* Nothing is due before the alpha tick at 1 us (the cut waits for 4 us). */
     ck_assert_int_eq(libcc_rp_on_timer(rp, 500), LIBCC_OK);
     ck_assert_double_eq(dq_var(rp, "alpha"), 1.0);
-    ck_assert_uint_eq(libcc_rp_rate_bps(rp), 50 * GBPS);
+    ck_assert_uint_eq(libcc_rp_rate_bps(rp), LINE);
+    ck_assert_double_eq(dq_var(rp, "cnp_pending"), 1);
     ck_assert_uint_eq(libcc_rp_deadline_ns(rp), 1 * US);
     libcc_rp_del(rp);
 }
@@ -654,10 +992,20 @@ Suite *dcqcn_rp_suite(void)
     tcase_add_test(t, first_cnp_at_alpha_one_halves_rate_and_keeps_old_rate_as_target);
     tcase_add_test(t, alpha_after_n_quiet_periods_is_keep_to_the_n);
     tcase_add_test(t, alpha_rises_by_g_after_a_period_with_a_cnp);
-    tcase_add_test(t, cnp_burst_in_one_period_gives_one_more_decrease_at_its_end);
+    tcase_add_test(t, cnp_burst_in_one_period_gives_one_cut_at_its_end);
     tcase_add_test(t, many_cnps_never_take_the_rate_below_min_rate);
     tcase_add_test(t, rpg_gd_and_min_dec_fac_shape_the_cut);
     tcase_add_test(t, rate_to_set_on_first_cnp_applies_once_before_the_cut);
+    suite_add_tcase(s, t);
+
+    t = tcase_create("cut_at_period_end");
+    tcase_add_test(t, cnps_at_10_and_12us_give_one_cut_at_the_period_end);
+    tcase_add_test(t, cut_on_cnp_cuts_at_the_cnp_then_holds_off);
+    tcase_add_test(t, monitor_periods_lie_on_a_grid_from_the_first_cnp);
+    tcase_add_test(t, recovery_runs_on_until_the_cut_resets_it);
+    tcase_add_test(t, period_end_cut_cancels_a_stage_at_the_same_instant);
+    tcase_add_test(t, rate_to_set_on_first_cnp_acts_at_the_cnp_the_cut_at_period_end);
+    tcase_add_test(t, period_zero_cuts_at_every_cnp_in_both_modes);
     suite_add_tcase(s, t);
 
     t = tcase_create("target_rate");
@@ -671,6 +1019,7 @@ Suite *dcqcn_rp_suite(void)
     tcase_add_test(t, f_timer_stages_of_fast_recovery_then_additive_increase);
     tcase_add_test(t, hyper_increase_needs_both_counters_at_f);
     tcase_add_test(t, hyper_increase_scaled_by_stage_as_in_the_paper);
+    tcase_add_test(t, increase_kind_by_timer_reaches_hyper_without_byte_stages);
     tcase_add_test(t, byte_counter_advances_stages_with_no_time_passing);
     tcase_add_test(t, recovery_reaches_line_rate_exactly_then_goes_quiet);
     tcase_add_test(t, increases_never_exceed_line_rate);

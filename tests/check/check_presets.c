@@ -6,6 +6,7 @@
 
 #include <check.h>
 #include <libcc/libcc.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,44 +25,202 @@ static libcc_params *dcqcn_params(void)
     return p;
 }
 
+/* Every value a preset claims, typed in from its source (not read back from
+ * the table). A preset sets every parameter, so each parameter is here; the
+ * ones its source does not give are said to be so. */
 START_TEST(paper_sets_the_dcqcn_paper_values)
 {
     libcc_params *p = dcqcn_params();
     ck_assert_int_eq(libcc_params_apply_preset(p, "paper"), LIBCC_OK);
-    /* Zhu et al. 2015: g = 1/256, alpha and increase timers 55 us, byte
-     * counter 10 MB, F = 5, R_AI = 40 Mbps, hyper increase i * R_HAI, a
-     * decrease per CNP, one CNP per 50 us, Kmin 5 KB, Kmax 200 KB, Pmax 1%. */
+    /* Zhu et al., "Congestion Control for Large-Scale RDMA Deployments",
+     * SIGCOMM 2015 (dcqcn-formulas.md, "DCQCN paper" column):
+     * CP: Kmin 5 KB, Kmax 200 KB, Pmax 1%. */
+    ck_assert_double_eq(get(p, "kmin"), 5000);
+    ck_assert_double_eq(get(p, "kmax"), 200000);
+    ck_assert_double_eq_tol(get(p, "pmax"), 0.01, 1e-12);
+    /* NP: at most one CNP per flow every N = 50 us. */
+    ck_assert_double_eq(get(p, "min_time_between_cnps"), 50000);
+    /* RP, equation (1): on a CNP, RT = RC, RC = RC (1 - alpha/2) -- every
+     * CNP cuts (no monitor period) and every cut remembers the target. */
+    ck_assert_double_eq(get(p, "rate_reduce_monitor_period"), 0);
+    ck_assert_double_eq(get(p, "clamp_tgt_rate"), 1);
+    ck_assert_double_eq(get(p, "rpg_gd"), 11); /* alpha/2^(11-10) = alpha/2 */
+    /* g = 1/256; alpha timer K = 55 us. */
     ck_assert_double_eq_tol(get(p, "g"), 1.0 / 256, 1e-12);
     ck_assert_double_eq(get(p, "dce_tcp_rtt"), 55000);
+    /* Increase: timer 55 us, byte counter 10 MB, F = 5, R_AI = 40 Mbps,
+     * hyper increase RT += i R_HAI, both counters past F for hyper. */
     ck_assert_double_eq(get(p, "rpg_time_reset"), 55000);
     ck_assert_double_eq(get(p, "rpg_byte_reset"), 10e6);
     ck_assert_double_eq(get(p, "rpg_threshold"), 5);
     ck_assert_double_eq(get(p, "rpg_ai_rate"), 40e6);
     ck_assert_double_eq(get(p, "rpg_hai_scale_by_stage"), 1);
-    ck_assert_double_eq(get(p, "rate_reduce_monitor_period"), 0);
-    ck_assert_double_eq(get(p, "min_time_between_cnps"), 50000);
-    ck_assert_double_eq(get(p, "kmin"), 5000);
-    ck_assert_double_eq(get(p, "kmax"), 200000);
-    ck_assert_double_eq_tol(get(p, "pmax"), 0.01, 1e-12);
-    /* Not in the paper: the firmware's values stay (50 Mbps, 1 Mbps). */
+    ck_assert_double_eq(get(p, "increase_kind_by_timer"), 0);
+    /* No floor but the equation's own (alpha <= 1: at most a halving). */
+    ck_assert_double_eq(get(p, "rpg_min_dec_fac"), 0);
+    /* Not in the paper, so the firmware's: R_HAI 50 Mbps (the paper gives
+     * no value), min rate 1 Mbps, initial alpha 1, no first-CNP rate,
+     * dequeue marking; cut_on_cnp and clamp_tgt_rate_after_time_inc do
+     * nothing here (every CNP cuts, every cut clamps). */
     ck_assert_double_eq(get(p, "rpg_hai_rate"), 50e6);
     ck_assert_double_eq(get(p, "rpg_min_rate"), 1e6);
+    ck_assert_double_eq(get(p, "initial_alpha"), 1);
+    ck_assert_double_eq(get(p, "rate_to_set_on_first_cnp"), 0);
+    ck_assert_double_eq(get(p, "ecn_mark_at_dequeue"), 1);
+    ck_assert_double_eq(get(p, "cut_on_cnp"), 0);
+    ck_assert_double_eq(get(p, "clamp_tgt_rate_after_time_inc"), 1);
     ck_assert_int_eq(libcc_params_validate(p), LIBCC_OK);
     libcc_params_del(p);
 }
 END_TEST
 
-START_TEST(hpcc_sim_turns_the_byte_counter_off)
+/* The HPCC simulator (alibaba-edu/High-Precision-Congestion-Control) as its
+ * own runs use DCQCN: simulation/run.py --cc dcqcn at --bw 100 (100 Gbit/s
+ * NICs, the rate of this project's dumbbell), read by scratch/third.cc
+ * into the Mlx functions of src/point-to-point/model/rdma-hw.cc. */
+START_TEST(hpcc_sim_sets_the_hpcc_simulators_values)
 {
     libcc_params *p = dcqcn_params();
     /* Through libcc_params_set, as an ns-3 string attribute would. */
     ck_assert_int_eq(libcc_params_set(p, "preset", "hpcc-sim"), LIBCC_OK);
-    ck_assert_double_eq(get(p, "rpg_byte_reset"), 0);
-    ck_assert_double_eq(get(p, "rpg_min_rate"), 1e9);
-    /* Firmware timers kept: 300 us increase timer, 1 us alpha timer. */
-    ck_assert_double_eq(get(p, "rpg_time_reset"), 300000);
+    /* run.py:97-98 KMIN_MAP/KMAX_MAP/PMAX_MAP at the NIC rate bw:
+     * 100*bw/25 and 400*bw/25 KB (x 1000 in SwitchMmu::ConfigEcn), 0.2;
+     * at bw = 100: 400 KB, 1600 KB (mix/config.txt's 100G row agrees). */
+    ck_assert_double_eq(get(p, "kmin"), 400e3);
+    ck_assert_double_eq(get(p, "kmax"), 1600e3);
+    ck_assert_double_eq_tol(get(p, "pmax"), 0.2, 1e-12);
+    /* switch-node.cc SwitchNotifyDequeue marks at dequeue. */
+    ck_assert_double_eq(get(p, "ecn_mark_at_dequeue"), 1);
+    /* rdma-hw.cc ReceiveUdp: the ACK of every CE data packet carries a CNP
+     * (L2_ACK_INTERVAL 1, run.py:33): no pacing. */
+    ck_assert_double_eq(get(p, "min_time_between_cnps"), 0);
+    /* run.py:104 --cc dcqcn: t_alpha = 1 us, t_dec = 4 us, t_inc = 300 us,
+     * g = 0.00390625 = 1/256. (mix/config.txt's RP_TIMER 900 belongs to
+     * its CC_MODE 3 = HPCC run, where the DCQCN timers are unused.) */
     ck_assert_double_eq(get(p, "dce_tcp_rtt"), 1000);
+    ck_assert_double_eq(get(p, "rate_reduce_monitor_period"), 4000);
+    ck_assert_double_eq(get(p, "rpg_time_reset"), 300000);
+    ck_assert_double_eq_tol(get(p, "g"), 1.0 / 256, 1e-12);
+    /* CheckRateDecreaseMlx: the cut at the end of each 4 us period. */
+    ck_assert_double_eq(get(p, "cut_on_cnp"), 0);
+    /* run.py:25 FAST_RECOVERY_TIMES 1; :100-101 RATE_AI = 5*bw/25 Mb/s,
+     * RATE_HAI = 50*bw/25 Mb/s: 20 and 200 Mbps at bw = 100. */
+    ck_assert_double_eq(get(p, "rpg_threshold"), 1);
+    ck_assert_double_eq(get(p, "rpg_ai_rate"), 20e6);
+    ck_assert_double_eq(get(p, "rpg_hai_rate"), 200e6);
+    /* RateIncEventMlx: timer stages only, T < F fast recovery, T == F
+     * additive, T > F hyper; HyperIncreaseMlx adds a constant RATE_HAI. */
+    ck_assert_double_eq(get(p, "rpg_byte_reset"), 0);
+    ck_assert_double_eq(get(p, "increase_kind_by_timer"), 1);
+    ck_assert_double_eq(get(p, "rpg_hai_scale_by_stage"), 0);
+    /* run.py:28 MIN_RATE 1000Mb/s; CheckRateDecreaseMlx: Rc =
+     * max(min rate, Rc (1 - alpha/2)), no other floor. */
+    ck_assert_double_eq(get(p, "rpg_min_rate"), 1e9);
+    ck_assert_double_eq(get(p, "rpg_gd"), 11);
+    ck_assert_double_eq(get(p, "rpg_min_dec_fac"), 0);
+    /* cnp_received_mlx: alpha = 1 on the first CNP; RateOnFirstCnp keeps
+     * its default 1.0 (third.cc never sets it): the rate is kept. */
+    ck_assert_double_eq(get(p, "initial_alpha"), 1);
+    ck_assert_double_eq(get(p, "rate_to_set_on_first_cnp"), 0);
+    /* run.py:22 CLAMP_TARGET_RATE 0; CheckRateDecreaseMlx clamps when a
+     * timer stage happened since the last cut. */
+    ck_assert_double_eq(get(p, "clamp_tgt_rate"), 0);
+    ck_assert_double_eq(get(p, "clamp_tgt_rate_after_time_inc"), 1);
+    ck_assert_int_eq(libcc_params_validate(p), LIBCC_OK);
     libcc_params_del(p);
+}
+END_TEST
+
+/* The NVIDIA firmware defaults as a preset (dcqcn-formulas.md, firmware
+ * column; the switch side has no firmware value, so the HPCC simulator's
+ * per-25G thresholds, as in the defaults). */
+START_TEST(firmware_sets_the_firmware_defaults)
+{
+    libcc_params *p = dcqcn_params();
+    ck_assert_int_eq(libcc_params_parse(p, "preset=paper preset=firmware"), LIBCC_OK);
+    ck_assert_double_eq(get(p, "kmin"), 100e3);
+    ck_assert_double_eq(get(p, "kmax"), 400e3);
+    ck_assert_double_eq_tol(get(p, "pmax"), 0.2, 1e-12);
+    ck_assert_double_eq(get(p, "ecn_mark_at_dequeue"), 1);
+    ck_assert_double_eq(get(p, "g"), 5.0 / 1024); /* dce_tcp_g 1019 of 1024 kept */
+    ck_assert_double_eq(get(p, "initial_alpha"), 1); /* 1023/1023 */
+    ck_assert_double_eq(get(p, "dce_tcp_rtt"), 1000);
+    ck_assert_double_eq(get(p, "rate_reduce_monitor_period"), 4000);
+    ck_assert_double_eq(get(p, "cut_on_cnp"), 0); /* NVIDIA notes: cut after the period */
+    ck_assert_double_eq(get(p, "rpg_time_reset"), 300000);
+    ck_assert_double_eq(get(p, "rpg_byte_reset"), 32767);
+    ck_assert_double_eq(get(p, "rpg_threshold"), 1);
+    ck_assert_double_eq(get(p, "rpg_ai_rate"), 5e6);
+    ck_assert_double_eq(get(p, "rpg_hai_rate"), 50e6);
+    ck_assert_double_eq(get(p, "rpg_hai_scale_by_stage"), 0);
+    ck_assert_double_eq(get(p, "increase_kind_by_timer"), 0); /* notes: hyper needs both */
+    ck_assert_double_eq(get(p, "rpg_min_rate"), 1e6);
+    ck_assert_double_eq(get(p, "rpg_min_dec_fac"), 50);
+    ck_assert_double_eq(get(p, "rpg_gd"), 11);
+    ck_assert_double_eq(get(p, "rate_to_set_on_first_cnp"), 0);
+    ck_assert_double_eq(get(p, "clamp_tgt_rate"), 0);
+    ck_assert_double_eq(get(p, "clamp_tgt_rate_after_time_inc"), 1);
+    ck_assert_double_eq(get(p, "min_time_between_cnps"), 4000);
+    libcc_params_del(p);
+}
+END_TEST
+
+/* A preset sets every parameter of the algorithm, so what it gives does
+ * not depend on what was set before (preset=paper then preset=hpcc-sim is
+ * the HPCC simulator, not a mix): applied over every parameter at a
+ * non-default value, each preset gives the values it gives on fresh
+ * parameters. */
+START_TEST(dcqcn_presets_set_every_parameter)
+{
+    const libcc_param_desc *d;
+    size_t nd;
+    const libcc_preset_desc *t;
+    size_t n;
+    ck_assert_int_eq(libcc_algorithm_params("dcqcn", &d, &nd), LIBCC_OK);
+    ck_assert_int_eq(libcc_algorithm_presets("dcqcn", &t, &n), LIBCC_OK);
+    for (size_t i = 0; i < n; i++) {
+        libcc_params *fresh = dcqcn_params();
+        libcc_params *dirty = dcqcn_params();
+        ck_assert_int_eq(libcc_params_apply_preset(fresh, t[i].name), LIBCC_OK);
+        for (size_t k = 0; k < nd; k++) {
+            char v[64];
+            libcc_format_value(d[k].unit, d[k].def == d[k].max ? d[k].min : d[k].max, v,
+                               sizeof v);
+            ck_assert_int_eq(libcc_params_set(dirty, d[k].name, v), LIBCC_OK);
+        }
+        ck_assert_int_eq(libcc_params_apply_preset(dirty, t[i].name), LIBCC_OK);
+        for (size_t k = 0; k < nd; k++)
+            ck_assert_msg(get(fresh, d[k].name) == get(dirty, d[k].name),
+                          "preset %s leaves %s as it was", t[i].name, d[k].name);
+        libcc_params_del(fresh);
+        libcc_params_del(dirty);
+    }
+}
+END_TEST
+
+/* The paper's RT = RC on every cut (issue #9): preset paper, 100 Gbit/s,
+ * CNPs at 10, 12 and 60 us. Every CNP cuts (no monitor period); alpha is
+ * 1 at all three (initial 1, first tick at 10 + 55 = 65 us); no timer
+ * stage comes between them (the first would be 55 us after a cut). Each
+ * cut sets the target to the rate it cuts from, then halves:
+ *   10 us: Rt = 100G, Rc = 50G;  12 us: Rt = 50G, Rc = 25G;
+ *   60 us: Rt = 25G, Rc = 12.5G. */
+START_TEST(paper_preset_sets_target_to_current_rate_on_every_cut)
+{
+    libcc_rp *rp = ts_make_rp("dcqcn", "preset=paper", 100000000000ull, 12000, NULL, NULL);
+    const uint64_t t[3] = {10000, 12000, 60000};
+    const double rt[3] = {100e9, 50e9, 25e9};
+    const uint64_t rc[3] = {50000000000ull, 25000000000ull, 12500000000ull};
+    for (int i = 0; i < 3; i++) {
+        uint64_t d;
+        while ((d = libcc_rp_deadline_ns(rp)) <= t[i])
+            ck_assert_int_eq(libcc_rp_on_timer(rp, d), LIBCC_OK);
+        ck_assert_int_eq(libcc_rp_on_cnp(rp, t[i]), LIBCC_OK);
+        ck_assert_double_eq(ts_rp_var(rp, "target_rate"), rt[i]);
+        ck_assert_uint_eq(libcc_rp_rate_bps(rp), rc[i]);
+        ck_assert_double_eq(ts_rp_var(rp, "decreases"), i + 1);
+    }
+    libcc_rp_del(rp);
 }
 END_TEST
 
@@ -105,9 +264,10 @@ START_TEST(presets_are_listed_per_algorithm)
     const libcc_preset_desc *t = NULL;
     size_t n = 99;
     ck_assert_int_eq(libcc_algorithm_presets("dcqcn", &t, &n), LIBCC_OK);
-    ck_assert_uint_eq(n, 2);
+    ck_assert_uint_eq(n, 3);
     ck_assert_str_eq(t[0].name, "paper");
     ck_assert_str_eq(t[1].name, "hpcc-sim");
+    ck_assert_str_eq(t[2].name, "firmware");
     ck_assert_int_eq(libcc_algorithm_presets("fncc", &t, &n), LIBCC_OK);
     ck_assert_uint_eq(n, 0);
     ck_assert_int_eq(libcc_algorithm_presets("tcp", &t, &n), LIBCC_ERR_UNKNOWN_ALGORITHM);
@@ -161,7 +321,10 @@ Suite *presets_suite(void)
     Suite *s = suite_create("presets");
     TCase *t = tcase_create("presets");
     tcase_add_test(t, paper_sets_the_dcqcn_paper_values);
-    tcase_add_test(t, hpcc_sim_turns_the_byte_counter_off);
+    tcase_add_test(t, hpcc_sim_sets_the_hpcc_simulators_values);
+    tcase_add_test(t, firmware_sets_the_firmware_defaults);
+    tcase_add_test(t, dcqcn_presets_set_every_parameter);
+    tcase_add_test(t, paper_preset_sets_target_to_current_rate_on_every_cut);
     tcase_add_test(t, items_apply_left_to_right);
     tcase_add_test(t, unknown_preset_is_named_with_the_choices);
     tcase_add_test(t, presets_are_listed_per_algorithm);

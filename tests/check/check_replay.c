@@ -280,7 +280,9 @@ END_TEST
  * period" is read as the firmware documents the parameter (and the dcqcn
  * module implements it): the minimum time between two decreases of a flow,
  * a period opened by each decrease; a CNP with no period open is acted on
- * at once, a CNP inside an open period at its end.
+ * at once, a CNP inside an open period at its end. That is cut_on_cnp = 1
+ * (the trace sets it); the default cuts only at the end of the period the
+ * CNP came in (tested in check_dcqcn_rp.c).
  * The alpha timer would decay alpha (g = 5/1024) every 1 us and the cuts
  * would no longer be exact halves, so dce_tcp_rtt = 1 ms keeps alpha = 1
  * for the whole 610 us; rpg_threshold = 5 makes the first stages fast
@@ -295,7 +297,7 @@ END_TEST
  *   t = 304us  T = 1 < 5, fast recovery: Rc = (100e9 + 25e9) / 2 = 62.5e9
  *   t = 604us  T = 2 < 5:                Rc = (100e9 + 62.5e9) / 2 = 81.25e9 */
 static const char dcqcn_trace[] = "@algo dcqcn\n"
-                                  "@param dce_tcp_rtt=1ms rpg_threshold=5\n"
+                                  "@param dce_tcp_rtt=1ms rpg_threshold=5 cut_on_cnp=1\n"
                                   "@flow line_rate=100Gbps\n"
                                   "0ns cnp\n"
                                   "2us cnp\n"
@@ -398,20 +400,20 @@ static char *read_source_file(const char *rel)
 /* examples/traces/dcqcn.trace says in its header what to look for; these
  * are those numbers (clamp_tgt_rate = 1: every cut sets Rt = Rc first;
  * alpha = 1 throughout the episode since the alpha timer first ticks at
- * 55 us):
- *   0 us  CNP, no period open: Rt = 100G, Rc = 50G
- *   4 us  end of the period holding the 2 us CNP: Rt = 50G, Rc = 25G
- *   30 us CNP, no period open (the one from 4 us ended at 8 us): Rt = 25G,
- *         Rc = 12.5G
- *   85 us first timer stage (30 + 55): fast recovery (25 + 12.5)/2 = 18.75G
- *   140 us                                         (25 + 18.75)/2 = 21.875G */
+ * 55 us; monitor periods of 4 us on a grid from the first CNP, a cut at the
+ * end of each period that holds a CNP):
+ *   4 us  end of [0, 4us) holding the 0 us CNP: Rt = 100G, Rc = 50G
+ *   8 us  end of [4, 8us) holding the 6 us CNP: Rt = 50G, Rc = 25G
+ *   32 us end of [28, 32us) holding the 30 us CNP: Rt = 25G, Rc = 12.5G
+ *   87 us first timer stage (32 + 55): fast recovery (25 + 12.5)/2 = 18.75G
+ *   142 us                                         (25 + 18.75)/2 = 21.875G */
 START_TEST(test_dcqcn_example_trace_matches_its_header)
 {
     static row rows[MAX_ROWS];
     static const struct {
         unsigned long long t, rate;
-    } want[] = {{0, 50000000000ull}, {4000, 25000000000ull}, {30000, 12500000000ull},
-                {85000, 18750000000ull}, {140000, 21875000000ull}};
+    } want[] = {{4000, 50000000000ull}, {8000, 25000000000ull}, {32000, 12500000000ull},
+                {87000, 18750000000ull}, {142000, 21875000000ull}};
     char *text = read_source_file("examples/traces/dcqcn.trace");
     tool_run r;
     size_t n, i = 1;

@@ -35,7 +35,12 @@ const libcc_param_desc libcc_dcqcn_params[DCQCN_N_PARAMS] = {
     [DCQCN_P_DCE_TCP_RTT] = {"dce_tcp_rtt", LIBCC_UNIT_NS, 1e3, 1e3, MAX_TIME,
                              "RP: alpha update period"},
     [DCQCN_P_MONITOR_PERIOD] = {"rate_reduce_monitor_period", LIBCC_UNIT_NS, 4e3, 0, MAX_TIME,
-                                "RP: minimum time between two rate decreases (0: every CNP)"},
+                                "RP: CNPs are collected for this long, then the rate is cut once "
+                                "if any came (0: every CNP cuts at once)"},
+    [DCQCN_P_CUT_ON_CNP] = {"cut_on_cnp", LIBCC_UNIT_BOOL, 0, 0, 1,
+                            "RP: 1 cuts at a CNP that finds no monitor period open, later CNPs "
+                            "at its end (libcc 0.3); 0 cuts only at the end of the period a "
+                            "CNP came in (NVIDIA notes, HPCC simulator)"},
     [DCQCN_P_TIME_RESET] = {"rpg_time_reset", LIBCC_UNIT_NS, 300e3, 1e3, MAX_TIME,
                             "RP: a timer increase stage every this long without a decrease"},
     [DCQCN_P_BYTE_RESET] = {"rpg_byte_reset", LIBCC_UNIT_BYTES, 32767, 0, MAX_BYTES,
@@ -50,6 +55,10 @@ const libcc_param_desc libcc_dcqcn_params[DCQCN_N_PARAMS] = {
     [DCQCN_P_HAI_SCALE] = {"rpg_hai_scale_by_stage", LIBCC_UNIT_BOOL, 0, 0, 1,
                            "RP: 1 steps hyper increase by i*rpg_hai_rate, "
                            "i = min(T,B)-F+1 (the paper); 0 by rpg_hai_rate (firmware)"},
+    [DCQCN_P_KIND_BY_TIMER] = {"increase_kind_by_timer", LIBCC_UNIT_BOOL, 0, 0, 1,
+                               "RP: 1 picks each increase by T alone, as the HPCC simulator: "
+                               "T<F fast recovery, T=F additive, T>F hyper; 0 by T and B "
+                               "(firmware, paper)"},
     [DCQCN_P_MIN_RATE] = {"rpg_min_rate", LIBCC_UNIT_BPS, 1e6, 1, MAX_RATE,
                           "RP: a decrease never takes the rate below this"},
     [DCQCN_P_MIN_DEC_FAC] = {"rpg_min_dec_fac", LIBCC_UNIT_COUNT, 50, 0, 100,
@@ -108,6 +117,7 @@ int libcc_dcqcn_cfg_init(void *cfgp, const double *v, char *err, size_t err_len)
     cfg->gd_scale = ldexp(1.0, 10 - (int)llround(v[DCQCN_P_GD]));
     cfg->alpha_period_ns = u64(v[DCQCN_P_DCE_TCP_RTT]);
     cfg->monitor_period_ns = u64(v[DCQCN_P_MONITOR_PERIOD]);
+    cfg->cut_on_cnp = v[DCQCN_P_CUT_ON_CNP] != 0;
     cfg->time_reset_ns = u64(v[DCQCN_P_TIME_RESET]);
     cfg->byte_reset = u64(v[DCQCN_P_BYTE_RESET]);
     cfg->ai_rate_bps = u64(v[DCQCN_P_AI_RATE]);
@@ -117,21 +127,41 @@ int libcc_dcqcn_cfg_init(void *cfgp, const double *v, char *err, size_t err_len)
     cfg->threshold = (uint32_t)u64(v[DCQCN_P_THRESHOLD]);
     cfg->min_dec_fac_pct = (uint32_t)u64(v[DCQCN_P_MIN_DEC_FAC]);
     cfg->hai_scale_by_stage = v[DCQCN_P_HAI_SCALE] != 0;
+    cfg->kind_by_timer = v[DCQCN_P_KIND_BY_TIMER] != 0;
     cfg->clamp_tgt_rate = v[DCQCN_P_CLAMP] != 0;
     cfg->clamp_after_time_inc = v[DCQCN_P_CLAMP_AFTER_TIME_INC] != 0;
     return LIBCC_OK;
 }
 
-/* [dcqcn:presets] The defaults are the firmware's; these are the other two
- * settings the literature runs DCQCN with (docs/algorithms/dcqcn.md). */
+/* [dcqcn:presets] The defaults are the firmware's; these are the settings
+ * the literature runs DCQCN with. Each preset assigns every parameter, so
+ * it means the same whatever was set before it; where its source gives no
+ * value it takes the firmware's (docs/algorithms/dcqcn.md says which). */
 static const libcc_preset_desc dcqcn_presets[] = {
     {"paper",
-     "g=1/256 dce_tcp_rtt=55us rpg_time_reset=55us rpg_byte_reset=10MB rpg_threshold=5 "
-     "rpg_ai_rate=40Mbps rpg_hai_scale_by_stage=1 rate_reduce_monitor_period=0ns "
-     "min_time_between_cnps=50us kmin=5KB kmax=200KB pmax=1%",
+     "kmin=5KB kmax=200KB pmax=1% ecn_mark_at_dequeue=1 g=1/256 initial_alpha=1 "
+     "dce_tcp_rtt=55us rate_reduce_monitor_period=0ns cut_on_cnp=0 rpg_time_reset=55us "
+     "rpg_byte_reset=10MB rpg_threshold=5 rpg_ai_rate=40Mbps rpg_hai_rate=50Mbps "
+     "rpg_hai_scale_by_stage=1 increase_kind_by_timer=0 rpg_min_rate=1Mbps rpg_min_dec_fac=0 "
+     "rpg_gd=11 rate_to_set_on_first_cnp=0bps clamp_tgt_rate=1 "
+     "clamp_tgt_rate_after_time_inc=1 min_time_between_cnps=50us",
      "the DCQCN paper (Zhu et al., SIGCOMM 2015), as the FNCC paper compares against it"},
-    {"hpcc-sim", "rpg_byte_reset=0B rpg_min_rate=1Gbps",
-     "the HPCC simulator's DCQCN: the firmware timers, no byte counter, 1 Gbps floor"},
+    {"hpcc-sim",
+     "kmin=400KB kmax=1600KB pmax=0.2 ecn_mark_at_dequeue=1 g=1/256 initial_alpha=1 "
+     "dce_tcp_rtt=1us rate_reduce_monitor_period=4us cut_on_cnp=0 rpg_time_reset=300us "
+     "rpg_byte_reset=0B rpg_threshold=1 rpg_ai_rate=20Mbps rpg_hai_rate=200Mbps "
+     "rpg_hai_scale_by_stage=0 increase_kind_by_timer=1 rpg_min_rate=1Gbps rpg_min_dec_fac=0 "
+     "rpg_gd=11 rate_to_set_on_first_cnp=0bps clamp_tgt_rate=0 "
+     "clamp_tgt_rate_after_time_inc=1 min_time_between_cnps=0ns",
+     "the HPCC simulator's DCQCN as its run.py --cc dcqcn sets it for 100 Gbit/s NICs"},
+    {"firmware",
+     "kmin=100KB kmax=400KB pmax=0.2 ecn_mark_at_dequeue=1 g=5/1024 initial_alpha=1 "
+     "dce_tcp_rtt=1us rate_reduce_monitor_period=4us cut_on_cnp=0 rpg_time_reset=300us "
+     "rpg_byte_reset=32767B rpg_threshold=1 rpg_ai_rate=5Mbps rpg_hai_rate=50Mbps "
+     "rpg_hai_scale_by_stage=0 increase_kind_by_timer=0 rpg_min_rate=1Mbps rpg_min_dec_fac=50 "
+     "rpg_gd=11 rate_to_set_on_first_cnp=0bps clamp_tgt_rate=0 "
+     "clamp_tgt_rate_after_time_inc=1 min_time_between_cnps=4us",
+     "the NVIDIA firmware defaults (the defaults of this table), to undo another preset"},
 };
 
 const libcc_algo libcc_algo_dcqcn = {

@@ -26,12 +26,14 @@ enum {
     DCQCN_P_INITIAL_ALPHA,
     DCQCN_P_DCE_TCP_RTT,
     DCQCN_P_MONITOR_PERIOD,
+    DCQCN_P_CUT_ON_CNP,
     DCQCN_P_TIME_RESET,
     DCQCN_P_BYTE_RESET,
     DCQCN_P_THRESHOLD,
     DCQCN_P_AI_RATE,
     DCQCN_P_HAI_RATE,
     DCQCN_P_HAI_SCALE,
+    DCQCN_P_KIND_BY_TIMER,
     DCQCN_P_MIN_RATE,
     DCQCN_P_MIN_DEC_FAC,
     DCQCN_P_GD,
@@ -56,6 +58,7 @@ typedef struct dcqcn_cfg {
     double gd_scale; /* 2^(10 - rpg_gd): alpha's weight in the cut */
     uint64_t alpha_period_ns;
     uint64_t monitor_period_ns; /* 0: every CNP decreases at once */
+    bool cut_on_cnp;            /* cut at a CNP finding no period open (libcc <= 0.3) */
     uint64_t time_reset_ns;
     uint64_t byte_reset;        /* 0: byte counter off */
     uint64_t ai_rate_bps;
@@ -65,6 +68,7 @@ typedef struct dcqcn_cfg {
     uint32_t threshold;
     uint32_t min_dec_fac_pct;
     bool hai_scale_by_stage;
+    bool kind_by_timer; /* increase kind from T alone (HPCC simulator) */
     bool clamp_tgt_rate;
     bool clamp_after_time_inc;
 } dcqcn_cfg;

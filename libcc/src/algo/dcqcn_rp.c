@@ -5,7 +5,9 @@
  * Three clocks run per flow, all on the host's single timer (deadline_ns is
  * the earliest of them):
  *   alpha timer   every dce_tcp_rtt, from the flow's first CNP
- *   monitor end   rate_reduce_monitor_period after a decrease
+ *   monitor end   the end of the rate_reduce_monitor_period a CNP came in
+ *                 (periods on a grid from the first CNP; with cut_on_cnp,
+ *                 a period opened by each decrease instead)
  *   timer stage   every rpg_time_reset after a decrease
  * Due events are handled in time order; at equal times alpha first (so a
  * decrease sees the alpha of its instant), then the decrease (which restarts
@@ -31,7 +33,9 @@ typedef struct dcqcn_rp_state {
     uint64_t rt_bps;        /* target rate */
     double alpha;
     uint64_t alpha_next_ns; /* next alpha update; NONE before the first CNP */
-    uint64_t period_end_ns; /* end of the open monitor period; NONE: closed */
+    uint64_t period_end_ns; /* end of the monitor period a cut waits for (or, with
+                             * cut_on_cnp, the hold-off after a cut); NONE: none */
+    uint64_t monitor_origin_ns; /* first CNP: the monitor periods' grid starts here */
     uint64_t inc_next_ns;   /* next timer stage; NONE: not recovering */
     uint64_t byte_counter;  /* bytes sent since the last byte stage or decrease */
     uint64_t timer_stage;   /* T */
@@ -166,9 +170,10 @@ static void decrease(struct libcc_rp *rp, dcqcn_rp_state *s, const dcqcn_cfg *c,
     s->inc_next_ns = t + c->time_reset_ns;
     s->n_decreases++;
 
-    /* [dcqcn:monitor-open] the period is anchored at the decrease */
+    /* [dcqcn:monitor-open] With cut_on_cnp the cut starts a hold-off period
+     * anchored here; otherwise the next CNP finds its period on the grid. */
     s->period_cnp = false;
-    s->period_end_ns = c->monitor_period_ns ? t + c->monitor_period_ns : NONE;
+    s->period_end_ns = c->cut_on_cnp && c->monitor_period_ns ? t + c->monitor_period_ns : NONE;
 }
 
 /* [dcqcn:line-cap] Rt + step, saturating at the line rate. */
@@ -183,16 +188,27 @@ static void increase(struct libcc_rp *rp, dcqcn_rp_state *s, const dcqcn_cfg *c)
 {
     uint64_t line = rp->flow.line_rate_bps;
     uint64_t T = s->timer_stage, B = s->byte_stage, F = c->threshold;
+    bool fast, hyper;
+    uint64_t i; /* the paper's hyper stage number, from 1 */
 
-    if (T < F && B < F) {
+    if (c->kind_by_timer) {
+        /* [dcqcn:kind-by-timer] the HPCC simulator's RateIncEventMlx: one
+         * additive stage at T = F, hyper after it, without byte stages. */
+        fast = T < F;
+        hyper = T > F;
+        i = hyper ? T - F : 0;
+    } else {
+        fast = T < F && B < F;
+        hyper = T >= F && B >= F;
+        i = hyper ? min_u64(T, B) - F + 1 : 0;
+    }
+    if (fast) {
         /* [dcqcn:fast-recovery] Rt unchanged */
-    } else if (T >= F && B >= F) {
+    } else if (hyper) {
         /* [dcqcn:hyper-increase] Rt += rpg_hai_rate (paper: i * rpg_hai_rate) */
         uint64_t step = c->hai_rate_bps;
-        if (c->hai_scale_by_stage) {
-            uint64_t i = min_u64(T, B) - F + 1;
+        if (c->hai_scale_by_stage)
             step = step && i > line / step ? line : step * i;
-        }
         s->rt_bps = add_capped(s->rt_bps, step, line);
     } else {
         /* [dcqcn:additive-increase] Rt += rpg_ai_rate */
@@ -223,7 +239,8 @@ static void advance(struct libcc_rp *rp, dcqcn_rp_state *s, const dcqcn_cfg *c, 
             break;
         alpha_advance(s, c, t);
         if (s->period_end_ns == t) {
-            /* [dcqcn:monitor-end] decrease if a CNP came in [start, end) */
+            /* [dcqcn:monitor-end] decrease if a CNP came in [start, end);
+             * without one (a cut_on_cnp hold-off) the period just ends */
             if (s->period_cnp)
                 decrease(rp, s, c, t);
             else
@@ -268,6 +285,15 @@ void libcc_dcqcn_rp_init(struct libcc_rp *rp, uint64_t now_ns)
     publish(rp, s);
 }
 
+/* [dcqcn:monitor-grid] The end of the monitor period holding `now`: periods
+ * [t1 + kP, t1 + (k+1)P) from the first CNP t1, half-open, so the end is
+ * always after now (never a deadline in the past). */
+static uint64_t period_end_after(const dcqcn_rp_state *s, const dcqcn_cfg *c, uint64_t now)
+{
+    uint64_t p = c->monitor_period_ns;
+    return s->monitor_origin_ns + ((now - s->monitor_origin_ns) / p + 1) * p;
+}
+
 int libcc_dcqcn_rp_on_cnp(struct libcc_rp *rp, uint64_t now_ns)
 {
     dcqcn_rp_state *s = state_of(rp);
@@ -277,20 +303,36 @@ int libcc_dcqcn_rp_on_cnp(struct libcc_rp *rp, uint64_t now_ns)
     s->n_cnps++;
     if (!s->started) {
         /* [dcqcn:first-cnp] alpha starts at initial_alpha, which accounts
-         * for this CNP; its clock is anchored here. */
+         * for this CNP; its clock and the monitor grid are anchored here.
+         * rate_to_set_on_first_cnp acts now (mlx5: when the first CNP
+         * arrives), on the target too as in the HPCC simulator, so until
+         * the cut Rt shows no rate the flow may no longer reach. */
         s->started = true;
         s->alpha = c->initial_alpha;
         s->alpha_cnp = false;
         s->alpha_next_ns = now_ns + c->alpha_period_ns;
-        if (c->first_cnp_rate_bps)
+        s->monitor_origin_ns = now_ns;
+        if (c->first_cnp_rate_bps) {
             s->rc_bps = min_u64(c->first_cnp_rate_bps, rp->flow.line_rate_bps);
-        decrease(rp, s, c, now_ns);
+            s->rt_bps = s->rc_bps;
+        }
     } else {
         s->alpha_cnp = true;
+    }
+    if (c->monitor_period_ns == 0) {
+        decrease(rp, s, c, now_ns); /* the paper: every CNP cuts */
+    } else if (c->cut_on_cnp) {
+        /* [dcqcn:cut-on-cnp] cut now unless a hold-off period is open */
         if (s->period_end_ns != NONE)
-            s->period_cnp = true; /* decided at the end of the period */
+            s->period_cnp = true;
         else
             decrease(rp, s, c, now_ns);
+    } else {
+        /* [dcqcn:monitor-end] "After this time elapses, if CNPs were
+         * detected, the rate is cut": the cut waits for the period end. */
+        if (s->period_end_ns == NONE)
+            s->period_end_ns = period_end_after(s, c, now_ns);
+        s->period_cnp = true;
     }
     publish(rp, s);
     return LIBCC_OK;
