@@ -200,7 +200,9 @@ EventNs(const EventId& e)
 
 TEST(RdmaLibccAgent, DeadlinesBecomeOneNs3Event)
 {
-    Ptr<LibccConfig> cfg = LibccConfig::Create("dcqcn");
+    // cut_on_cnp=1: the cut comes with the CNP, so the test sees a rate
+    // change at once (the default cuts at the end of the monitor period).
+    Ptr<LibccConfig> cfg = LibccConfig::Create("dcqcn", "cut_on_cnp=1");
     libcc_flow_info fi{};
     fi.flow_id = 1;
     fi.line_rate_bps = 100000000000ull;
