@@ -110,9 +110,11 @@ test-check-san: $(BUILD)/tests/check_libcc_san tools
 	ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
 	CK_FORK=no LIBCC_TOOLS=$(BUILD)/bin LIBCC_SRCDIR=$(CURDIR) $(BUILD)/tests/check_libcc_san
 
-# No global mutable state in libcc, checked on the objects themselves.
+# No global mutable state in libcc, checked on the objects themselves; no
+# algorithm name (so no congestion-control decision) in the ns-3 bindings.
 test-static: $(LIB_OBJS)
 	@bash tests/static/no-mutable-globals.sh $(LIB_OBJS)
+	@bash tests/static/no-algorithm-names.sh
 
 # ---- install and the pkg-config consumers ----------------------------------
 # The .pc names PREFIX, so it is written by every install, never reused.
