@@ -159,6 +159,8 @@ const libcc_algo libcc_algo_fncc = {
     .params = fncc_params,
     .n_params = sizeof fncc_params / sizeof fncc_params[0],
     .cfg_init = fncc_cfg_init,
+    .cfg_size = sizeof(hpcc_cfg),
+    .rp_state_size = sizeof(hpcc_rp_state),
     .rp_vars = hpcc_vars,
     .n_rp_vars = HPCC_N_VARS + HPCC_N_FNCC_VARS,
     .rp_init = hpcc_rp_init_common,
@@ -168,6 +170,7 @@ const libcc_algo libcc_algo_fncc = {
     .rp_read_vars = hpcc_read_vars,
     .np_on_data = fncc_np_on_data,
     .cp_needs_int_table = true, /* Algorithm 1 reads All_INT_Table on every ACK */
+    .cp_state_size = sizeof(fncc_cp_state),
     .cp_init = fncc_cp_init,
     .cp_on_dequeue = fncc_cp_on_dequeue,
 };
