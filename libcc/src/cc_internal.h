@@ -11,6 +11,8 @@
  * [1 bit/s, line rate], and firing rate/window/deadline callbacks when the
  * values a module left in the common fields changed.
  * Modules own: the congestion control arithmetic, in their private state.
+ * They never call the host: what they ask of it (a CNP, a probe) goes
+ * through the core services below, like every other callback.
  */
 #ifndef LIBCC_CC_INTERNAL_H
 #define LIBCC_CC_INTERNAL_H
@@ -215,6 +217,9 @@ int libcc_cp_stamp(struct libcc_cp *cp, libcc_cp_pkt *pkt, const libcc_int_hop *
  * not in fmt's table, list unchanged), LIBCC_ERR_INVALID_ARG (fmt NONE). */
 int libcc_int_list_push_wire(libcc_int_list *list, libcc_int_format fmt, const libcc_int_hop *hop,
                              unsigned max_hops);
+/* Ask the host to send a telemetry probe on this flow (fires the
+ * send_probe callback). */
+void libcc_rp_request_probe(struct libcc_rp *rp, uint64_t now_ns);
 /* Ask the host to send a CNP for a flow (fires the send_cnp callback). */
 void libcc_np_request_cnp(struct libcc_np *np, uint64_t now_ns, uint64_t flow_id,
                           libcc_np_verdict *verdict);

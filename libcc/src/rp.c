@@ -224,6 +224,12 @@ int libcc_rp_on_timer(libcc_rp *rp, uint64_t now_ns)
     return rc;
 }
 
+void libcc_rp_request_probe(struct libcc_rp *rp, uint64_t now_ns)
+{
+    if (rp->cbs.send_probe)
+        rp->cbs.send_probe(rp, now_ns, rp->user_data);
+}
+
 static int rp_ok(const libcc_rp *rp)
 {
     return rp && rp->magic == RP_MAGIC;

@@ -12,8 +12,6 @@
  */
 #include "hpcc_core.h"
 
-#define BITS_PER_BYTE_NS 8e9
-
 static const libcc_param_desc fncc_params[] = {
     HPCC_PARAM_ROWS,
     {"alpha", LIBCC_UNIT_RATIO, 1.05, 0.0, 100.0,
@@ -63,7 +61,7 @@ static void fncc_update_wc(struct libcc_rp *rp, hpcc_rp_state *s, const libcc_ac
          * without N (0) counts as one flow. */
         const double n = ack->n_flows ? (double)ack->n_flows : 1.0;
         const double wc =
-            (double)ack->ints->hop[0].bandwidth_bps * c->t_ns * cfg->beta / BITS_PER_BYTE_NS / n;
+            (double)ack->ints->hop[0].bandwidth_bps * c->t_ns * cfg->beta / HPCC_BIT_NS_PER_BYTE_S / n;
         c->Wc = hpcc_bound_window(c, wc);
         s->lhcs_fired++;
     }

@@ -68,8 +68,7 @@ static void pp_probe(struct libcc_rp *rp, uint64_t now_ns, uint64_t snd_nxt)
         s->probe_pending = 1;
         s->probe_sent_ns = now_ns;
         s->probes++;
-        if (rp->cbs.send_probe)
-            rp->cbs.send_probe(rp, now_ns, rp->user_data);
+        libcc_rp_request_probe(rp, now_ns);
         due = now_ns + HPCC_PROBE_LOSS_RTTS * t;
     }
     rp->deadline_ns = due;
