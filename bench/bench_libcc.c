@@ -178,6 +178,12 @@ int main(int argc, char **argv)
     printf("| algorithm | event | ns per event |\n|---|---|---:|\n");
     for (size_t i = 0; i < n_results; i++)
         printf("| %s | %s | %.1f |\n", results[i].algo, results[i].event, results[i].ns_per_event);
-    printf("\nlibcc_rp_size() = %zu bytes per flow (state and copied configuration)\n", libcc_rp_size());
+    printf("\n| algorithm | libcc_rp_size: bytes per flow (core fields, module state, config) |\n"
+           "|---|---:|\n");
+    for (const char *const *a = libcc_algorithms(); *a; a++) {
+        libcc_params *p = params(*a);
+        printf("| %s | %zu |\n", *a, libcc_rp_size(p));
+        libcc_params_del(p);
+    }
     return 0;
 }

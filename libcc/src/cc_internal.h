@@ -11,6 +11,8 @@
  * [1 bit/s, line rate], and firing rate/window/deadline callbacks when the
  * values a module left in the common fields changed.
  * Modules own: the congestion control arithmetic, in their private state.
+ * They never call the host: what they ask of it (a CNP, a probe) goes
+ * through the core services below, like every other callback.
  */
 #ifndef LIBCC_CC_INTERNAL_H
 #define LIBCC_CC_INTERNAL_H
@@ -21,23 +23,29 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* Room for an algorithm's typed configuration and per-object state. Each
- * module checks its structs fit with LIBCC_CHECK_*_STATE at compile time. */
-#define LIBCC_CFG_BYTES 512
-#define LIBCC_RP_PRIV_BYTES 1024
-#define LIBCC_CP_PRIV_BYTES 128
-#define LIBCC_NP_FLOW_PRIV_BYTES 1024
+/* An object's module state and configuration are sized by the module's
+ * own types (libcc_algo's cfg_size, rp_state_size, cp_state_size,
+ * np_flow_size) and live behind the object's core fields, each part
+ * starting on this alignment. */
+#define LIBCC_PRIV_ALIGN 16
+/* libcc_params_validate builds a configuration it throws away on the
+ * stack: the one place that needs a bound over all algorithms. */
+#define LIBCC_CFG_MAX_BYTES 256
 #define LIBCC_MAX_PARAMS 48
 
-#define LIBCC_CHECK_CFG(type) \
-    _Static_assert(sizeof(type) <= LIBCC_CFG_BYTES, #type " exceeds LIBCC_CFG_BYTES")
-#define LIBCC_CHECK_RP_STATE(type) \
-    _Static_assert(sizeof(type) <= LIBCC_RP_PRIV_BYTES, #type " exceeds LIBCC_RP_PRIV_BYTES")
-#define LIBCC_CHECK_CP_STATE(type) \
-    _Static_assert(sizeof(type) <= LIBCC_CP_PRIV_BYTES, #type " exceeds LIBCC_CP_PRIV_BYTES")
-#define LIBCC_CHECK_NP_FLOW_STATE(type)                 \
-    _Static_assert(sizeof(type) <= LIBCC_NP_FLOW_PRIV_BYTES, \
-                   #type " exceeds LIBCC_NP_FLOW_PRIV_BYTES")
+static inline size_t libcc_priv_round(size_t n)
+{
+    return (n + LIBCC_PRIV_ALIGN - 1) & ~(size_t)(LIBCC_PRIV_ALIGN - 1);
+}
+
+#define LIBCC_CHECK_ALIGN(type) \
+    _Static_assert(_Alignof(type) <= LIBCC_PRIV_ALIGN, #type " needs more than LIBCC_PRIV_ALIGN")
+#define LIBCC_CHECK_CFG(type)                                                                   \
+    LIBCC_CHECK_ALIGN(type);                                                                    \
+    _Static_assert(sizeof(type) <= LIBCC_CFG_MAX_BYTES, #type " exceeds LIBCC_CFG_MAX_BYTES")
+#define LIBCC_CHECK_RP_STATE(type) LIBCC_CHECK_ALIGN(type)
+#define LIBCC_CHECK_CP_STATE(type) LIBCC_CHECK_ALIGN(type)
+#define LIBCC_CHECK_NP_FLOW_STATE(type) LIBCC_CHECK_ALIGN(type)
 
 /* Parameters every algorithm shares; they come first in every table. */
 enum {
@@ -69,8 +77,10 @@ struct libcc_rp {
     uint64_t deadline_ns;  /* (module) next on_timer, LIBCC_NO_DEADLINE if none */
     uint64_t snd_nxt;      /* highest seq+bytes seen by on_tx (core keeps it) */
     uint64_t bytes_sent;   /* total bytes given to on_tx */
-    _Alignas(16) unsigned char cfg[LIBCC_CFG_BYTES];      /* (module, read) typed config */
-    _Alignas(16) unsigned char priv[LIBCC_RP_PRIV_BYTES]; /* (module) per-flow state */
+    const void *cfg;       /* (module, read) typed config: algo->cfg_size bytes after priv */
+    /* (module) per-flow state, algo->rp_state_size bytes; the object is
+     * allocated for its algorithm only (libcc_rp_size). */
+    _Alignas(LIBCC_PRIV_ALIGN) unsigned char priv[];
 };
 
 struct libcc_np_flow {
@@ -80,7 +90,7 @@ struct libcc_np_flow {
     uint32_t lru_prev, lru_next; /* activity list, oldest first */
     uint8_t used;
     uint8_t active;
-    _Alignas(16) unsigned char priv[]; /* (module) np_flow_size bytes */
+    _Alignas(LIBCC_PRIV_ALIGN) unsigned char priv[]; /* (module) np_flow_size bytes */
 };
 
 struct libcc_np {
@@ -98,7 +108,8 @@ struct libcc_np {
     uint32_t lru_head, lru_tail;
     size_t slot_size;
     unsigned char *slots;
-    _Alignas(16) unsigned char cfg[LIBCC_CFG_BYTES]; /* (module, read) */
+    const void *cfg; /* (module, read): algo->cfg_size bytes in cfg_mem */
+    _Alignas(LIBCC_PRIV_ALIGN) unsigned char cfg_mem[];
 };
 
 struct libcc_cp {
@@ -108,8 +119,8 @@ struct libcc_cp {
     libcc_common_cfg common; /* (module, read) */
     uint64_t tx_bytes;       /* bytes dequeued before the current packet */
     uint64_t rng_state;
-    _Alignas(16) unsigned char cfg[LIBCC_CFG_BYTES];      /* (module, read) */
-    _Alignas(16) unsigned char priv[LIBCC_CP_PRIV_BYTES]; /* (module) */
+    const void *cfg;         /* (module, read): algo->cfg_size bytes after priv */
+    _Alignas(LIBCC_PRIV_ALIGN) unsigned char priv[]; /* (module) algo->cp_state_size bytes */
 };
 
 typedef struct libcc_algo {
@@ -128,6 +139,12 @@ typedef struct libcc_algo {
      * order) and check relations between parameters; on failure write a
      * message naming the parameters into err and return an LIBCC_ERR_*. */
     int (*cfg_init)(void *cfg, const double *values, char *err, size_t err_len);
+    /* Bytes of the module's own types, so every object holds exactly what
+     * its algorithm needs (0: none): the typed config cfg_init fills, and
+     * the per-object state of an RP and a CP (the NP's is np_flow_size). */
+    size_t cfg_size;
+    size_t rp_state_size;
+    size_t cp_state_size;
     /* Named parameter sets (may be NULL with 0); no assignment in them may
      * itself be a preset. */
     const libcc_preset_desc *presets;
@@ -170,6 +187,8 @@ typedef struct libcc_algo {
 
 /* Registry (registry.c). */
 const libcc_algo *libcc_algo_find(const char *name);
+/* The i-th registered algorithm, NULL past the last. */
+const libcc_algo *libcc_algo_at(size_t i);
 
 /* Both INT wire formats put a hop in one 64-bit word. */
 #define LIBCC_INT_WIRE_HOP_BYTES 8u
@@ -198,6 +217,9 @@ int libcc_cp_stamp(struct libcc_cp *cp, libcc_cp_pkt *pkt, const libcc_int_hop *
  * not in fmt's table, list unchanged), LIBCC_ERR_INVALID_ARG (fmt NONE). */
 int libcc_int_list_push_wire(libcc_int_list *list, libcc_int_format fmt, const libcc_int_hop *hop,
                              unsigned max_hops);
+/* Ask the host to send a telemetry probe on this flow (fires the
+ * send_probe callback). */
+void libcc_rp_request_probe(struct libcc_rp *rp, uint64_t now_ns);
 /* Ask the host to send a CNP for a flow (fires the send_cnp callback). */
 void libcc_np_request_cnp(struct libcc_np *np, uint64_t now_ns, uint64_t flow_id,
                           libcc_np_verdict *verdict);

@@ -22,15 +22,21 @@ int libcc_cp_new(libcc_cp **out, const libcc_params *params, const libcc_cp_info
     if (!libcc_int_rate_supported(params->algo->data_int, info->link_rate_bps) ||
         !libcc_int_rate_supported(params->algo->ack_int, info->link_rate_bps))
         return LIBCC_ERR_OUT_OF_RANGE;
-    struct libcc_cp *cp = aligned_alloc(_Alignof(struct libcc_cp), sizeof *cp);
+    /* Core fields, the module's state, its config: what this algorithm
+     * needs, no more. */
+    const libcc_algo *a = params->algo;
+    const size_t state = libcc_priv_round(a->cp_state_size);
+    const size_t bytes = libcc_priv_round(sizeof(struct libcc_cp) + state + a->cfg_size);
+    struct libcc_cp *cp = aligned_alloc(_Alignof(struct libcc_cp), bytes);
     if (!cp)
         return LIBCC_ERR_NOMEM;
-    memset(cp, 0, sizeof *cp);
-    int rc = libcc_params_build(params, &cp->common, cp->cfg, NULL, 0);
+    memset(cp, 0, bytes);
+    int rc = libcc_params_build(params, &cp->common, cp->priv + state, NULL, 0);
     if (rc) {
         free(cp);
         return rc;
     }
+    cp->cfg = cp->priv + state;
     cp->algo = params->algo;
     cp->info = *info;
     cp->rng_state = info->seed;

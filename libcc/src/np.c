@@ -168,15 +168,17 @@ int libcc_np_new(libcc_np **out, const libcc_params *params, const libcc_np_info
     if (!out || !params || !info || info->max_flows == 0 || info->max_flows > MAX_FLOWS_LIMIT ||
         info->line_rate_bps == 0)
         return LIBCC_ERR_INVALID_ARG;
-    struct libcc_np *np = aligned_alloc(_Alignof(struct libcc_np), sizeof *np);
+    const size_t np_bytes = libcc_priv_round(sizeof(struct libcc_np) + params->algo->cfg_size);
+    struct libcc_np *np = aligned_alloc(_Alignof(struct libcc_np), np_bytes);
     if (!np)
         return LIBCC_ERR_NOMEM;
-    memset(np, 0, sizeof *np);
-    int rc = libcc_params_build(params, &np->common, np->cfg, NULL, 0);
+    memset(np, 0, np_bytes);
+    int rc = libcc_params_build(params, &np->common, np->cfg_mem, NULL, 0);
     if (rc) {
         free(np);
         return rc;
     }
+    np->cfg = np->cfg_mem;
     np->algo = params->algo;
     np->info = *info;
     if (cbs)
@@ -186,10 +188,10 @@ int libcc_np_new(libcc_np **out, const libcc_params *params, const libcc_np_info
     np->capacity = 8;
     while (np->capacity < 2 * info->max_flows)
         np->capacity <<= 1;
-    np->slot_size = (sizeof(struct libcc_np_flow) + np->algo->np_flow_size + 15) & ~(size_t)15;
+    np->slot_size = libcc_priv_round(sizeof(struct libcc_np_flow) + np->algo->np_flow_size);
     size_t bytes = (size_t)info->max_flows * np->slot_size + (size_t)np->capacity * sizeof(uint32_t) +
                    sizeof(np_lists);
-    np->slots = aligned_alloc(16, (bytes + 15) & ~(size_t)15);
+    np->slots = aligned_alloc(LIBCC_PRIV_ALIGN, libcc_priv_round(bytes));
     if (!np->slots) {
         free(np);
         return LIBCC_ERR_NOMEM;

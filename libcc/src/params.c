@@ -266,7 +266,7 @@ int libcc_params_build(const libcc_params *params, libcc_common_cfg *common, voi
     common->ack_interval_pkts = (uint32_t)v[LIBCC_COMMON_ACK_INTERVAL];
     common->max_hops = (uint32_t)v[LIBCC_COMMON_MAX_HOPS];
     common->activity_window_ns = (uint64_t)v[LIBCC_COMMON_ACTIVITY_WINDOW];
-    memset(cfg, 0, LIBCC_CFG_BYTES);
+    memset(cfg, 0, params->algo->cfg_size);
     if (params->algo->cfg_init)
         return params->algo->cfg_init(cfg, v + LIBCC_COMMON_COUNT, err, err_len);
     return LIBCC_OK;
@@ -277,6 +277,6 @@ int libcc_params_validate(libcc_params *params)
     if (!params)
         return LIBCC_ERR_INVALID_ARG;
     libcc_common_cfg common;
-    _Alignas(16) unsigned char cfg[LIBCC_CFG_BYTES];
+    _Alignas(LIBCC_PRIV_ALIGN) unsigned char cfg[LIBCC_CFG_MAX_BYTES];
     return libcc_params_build(params, &common, cfg, params->err, sizeof params->err);
 }

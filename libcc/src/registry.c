@@ -40,6 +40,11 @@ const libcc_algo *libcc_algo_find(const char *name)
     return NULL;
 }
 
+const libcc_algo *libcc_algo_at(size_t i)
+{
+    return i < N_ALGOS ? registry[i] : NULL;
+}
+
 int libcc_algorithm_info_get(const char *algorithm, libcc_algorithm_info *info)
 {
     if (!info)

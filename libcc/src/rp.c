@@ -17,9 +17,24 @@ typedef struct rp_snapshot {
     uint64_t deadline_ns;
 } rp_snapshot;
 
-size_t libcc_rp_size(void)
+/* Core fields, the module's state, its config; a multiple of the
+ * alignment so hosts can put RPs in arrays (and aligned_alloc takes it). */
+static size_t rp_bytes(const libcc_algo *a)
 {
-    return sizeof(struct libcc_rp);
+    return libcc_priv_round(sizeof(struct libcc_rp) + libcc_priv_round(a->rp_state_size) +
+                            a->cfg_size);
+}
+
+size_t libcc_rp_size(const libcc_params *params)
+{
+    if (params)
+        return rp_bytes(params->algo);
+    size_t max = 0;
+    const libcc_algo *a;
+    for (size_t i = 0; (a = libcc_algo_at(i)) != NULL; i++)
+        if (rp_bytes(a) > max)
+            max = rp_bytes(a);
+    return max;
 }
 
 /* A module's result is bounded by physics whatever its arithmetic did:
@@ -66,16 +81,19 @@ int libcc_rp_init(void *mem, size_t mem_len, const libcc_params *params, const l
         *out = NULL;
     if (!mem || !params || !flow || !out)
         return LIBCC_ERR_INVALID_ARG;
-    if (mem_len < sizeof(struct libcc_rp))
+    const size_t bytes = rp_bytes(params->algo);
+    if (mem_len < bytes)
         return LIBCC_ERR_BUFFER_TOO_SMALL;
     if (((uintptr_t)mem % _Alignof(struct libcc_rp)) != 0 || flow->line_rate_bps == 0)
         return LIBCC_ERR_INVALID_ARG;
 
     struct libcc_rp *rp = mem;
-    memset(rp, 0, sizeof *rp);
-    int rc = libcc_params_build(params, &rp->common, rp->cfg, NULL, 0);
+    memset(rp, 0, bytes);
+    unsigned char *cfg = rp->priv + libcc_priv_round(params->algo->rp_state_size);
+    int rc = libcc_params_build(params, &rp->common, cfg, NULL, 0);
     if (rc)
         return rc;
+    rp->cfg = cfg;
     rp->algo = params->algo;
     if (cbs)
         rp->cbs = *cbs;
@@ -105,10 +123,13 @@ int libcc_rp_new(libcc_rp **out, const libcc_params *params, const libcc_flow_in
     if (!out)
         return LIBCC_ERR_INVALID_ARG;
     *out = NULL;
-    struct libcc_rp *rp = aligned_alloc(_Alignof(struct libcc_rp), sizeof(struct libcc_rp));
+    if (!params)
+        return LIBCC_ERR_INVALID_ARG;
+    const size_t bytes = rp_bytes(params->algo);
+    struct libcc_rp *rp = aligned_alloc(_Alignof(struct libcc_rp), bytes);
     if (!rp)
         return LIBCC_ERR_NOMEM;
-    int rc = libcc_rp_init(rp, sizeof *rp, params, flow, cbs, user_data, now_ns, out);
+    int rc = libcc_rp_init(rp, bytes, params, flow, cbs, user_data, now_ns, out);
     if (rc) {
         free(rp);
         return rc;
@@ -201,6 +222,12 @@ int libcc_rp_on_timer(libcc_rp *rp, uint64_t now_ns)
         rc = rp->algo->rp_on_timer(rp, now_ns);
     rp_notify(rp, now_ns, &s);
     return rc;
+}
+
+void libcc_rp_request_probe(struct libcc_rp *rp, uint64_t now_ns)
+{
+    if (rp->cbs.send_probe)
+        rp->cbs.send_probe(rp, now_ns, rp->user_data);
 }
 
 static int rp_ok(const libcc_rp *rp)

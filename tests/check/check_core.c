@@ -27,7 +27,7 @@ static const libcc_flow_info flow100 = {.flow_id = 7, .line_rate_bps = G100, .ba
 START_TEST(rp_in_host_memory)
 {
     libcc_params *p = params_for("none", NULL);
-    size_t need = libcc_rp_size();
+    size_t need = libcc_rp_size(p);
     ck_assert_uint_gt(need, 0);
     void *mem = aligned_alloc(64, (need + 64 + 63) / 64 * 64); /* C11: size a multiple of alignment */
     libcc_rp *rp = NULL;
@@ -45,6 +45,54 @@ START_TEST(rp_in_host_memory)
     ck_assert_int_eq(libcc_rp_on_cnp(rp, 1), LIBCC_ERR_INVALID_ARG);
     free(mem);
     libcc_params_del(p);
+}
+END_TEST
+
+/* Per-flow memory is what the flow's algorithm needs: libcc_rp_size(params)
+ * for that algorithm, the largest of them for NULL, a multiple of 16 (so
+ * RPs pack in arrays and aligned_alloc takes the size). `none` keeps no
+ * module state and no config, so it is the smallest; the HPCC family keeps
+ * a previous hop list, DCQCN a few counters, so hpcc's is larger than
+ * dcqcn's. Every algorithm runs in host memory of exactly its size (the
+ * sanitizer run would catch a write past it) and refuses one byte less. */
+START_TEST(rp_size_follows_the_algorithm)
+{
+    size_t max = 0, none_size = 0, dcqcn_size = 0, hpcc_size = 0;
+    for (const char *const *a = libcc_algorithms(); *a; a++) {
+        libcc_params *p = params_for(*a, NULL);
+        size_t need = libcc_rp_size(p);
+        ck_assert_uint_eq(need % 16, 0);
+        ck_assert_uint_le(need, libcc_rp_size(NULL));
+        max = need > max ? need : max;
+        if (strcmp(*a, "none") == 0)
+            none_size = need;
+        if (strcmp(*a, "dcqcn") == 0)
+            dcqcn_size = need;
+        if (strcmp(*a, "hpcc") == 0)
+            hpcc_size = need;
+
+        void *mem = aligned_alloc(16, need);
+        libcc_rp *rp = NULL;
+        ck_assert_int_eq(libcc_rp_init(mem, need - 1, p, &flow100, NULL, NULL, 0, &rp),
+                         LIBCC_ERR_BUFFER_TOO_SMALL);
+        ck_assert_int_eq(libcc_rp_init(mem, need, p, &flow100, NULL, NULL, 0, &rp), LIBCC_OK);
+        libcc_int_list l;
+        libcc_int_list_init(&l);
+        libcc_int_hop h = {.bandwidth_bps = G100, .ts_ns = 1000, .tx_bytes = 1000};
+        ck_assert_int_eq(libcc_int_list_push(&l, &h, 0), LIBCC_OK);
+        libcc_ack ack = {.seq = 1000, .ints = &l};
+        ck_assert_int_eq(libcc_rp_on_tx(rp, 10, 0, 1000, NULL), LIBCC_OK);
+        ck_assert_int_eq(libcc_rp_on_cnp(rp, 20), LIBCC_OK);
+        ck_assert_int_eq(libcc_rp_on_ack(rp, 30, &ack), LIBCC_OK);
+        ck_assert_int_eq(libcc_rp_on_timer(rp, 100000), LIBCC_OK);
+        ck_assert_uint_ge(libcc_rp_rate_bps(rp), 1);
+        libcc_rp_del(rp);
+        free(mem);
+        libcc_params_del(p);
+    }
+    ck_assert_uint_eq(libcc_rp_size(NULL), max);
+    ck_assert_uint_lt(none_size, dcqcn_size);
+    ck_assert_uint_lt(dcqcn_size, hpcc_size);
 }
 END_TEST
 
@@ -391,6 +439,7 @@ Suite *core_suite(void)
     Suite *s = suite_create("core");
     TCase *rp = tcase_create("reaction_point");
     tcase_add_test(rp, rp_in_host_memory);
+    tcase_add_test(rp, rp_size_follows_the_algorithm);
     tcase_add_test(rp, none_runs_at_line_rate_without_window);
     tcase_add_test(rp, rp_refuses_time_going_backwards);
     tcase_add_test(rp, rp_bad_arguments);

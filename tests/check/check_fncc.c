@@ -217,6 +217,29 @@ static int deq(libcc_cp *cp, uint64_t now, uint64_t qlen, libcc_pkt_kind kind, u
     return rc;
 }
 
+/* One switch (id 9): a 3-port All_INT_Table and the CPs of ports 1 and 2,
+ * port 1 at LINE. */
+typedef struct sw9 {
+    libcc_int_table *t;
+    libcc_cp *p1, *p2;
+} sw9;
+
+static sw9 sw9_new(const char *assign, uint64_t port2_rate)
+{
+    sw9 s;
+    ck_assert_int_eq(libcc_int_table_new(&s.t, 3), LIBCC_OK);
+    s.p1 = mk_cp(assign, 9, 1, LINE, s.t);
+    s.p2 = mk_cp(assign, 9, 2, port2_rate, s.t);
+    return s;
+}
+
+static void sw9_del(sw9 *s)
+{
+    libcc_cp_del(s->p1);
+    libcc_cp_del(s->p2);
+    libcc_int_table_del(s->t);
+}
+
 /* Data in on port 1, out on port 2; its ACK in on port 2, out on port 1.
  * At port 1's egress the ACK gets port 2's record (the request path's
  * egress port): B = port 2's 25 Gbps, ts/qlen of port 2's latest dequeue,
@@ -227,10 +250,8 @@ static int deq(libcc_cp *cp, uint64_t now, uint64_t qlen, libcc_pkt_kind kind, u
  *   wire: 0. The list's widths become the wire's: ts 24, txBytes 20 + 7 bits. */
 START_TEST(test_table_gives_request_path_port)
 {
-    libcc_int_table *t = NULL;
-    ck_assert_int_eq(libcc_int_table_new(&t, 3), LIBCC_OK);
-    libcc_cp *p1 = mk_cp(NULL, 9, 1, LINE, t);
-    libcc_cp *p2 = mk_cp(NULL, 9, 2, 25 * G, t);
+    sw9 s = sw9_new(NULL, 25 * G);
+    libcc_cp *p1 = s.p1, *p2 = s.p2;
     libcc_int_list dl;
     libcc_int_list_init(&dl);
     uint8_t st = 9;
@@ -270,12 +291,10 @@ START_TEST(test_table_gives_request_path_port)
     ck_assert_uint_eq(xl.n_hops, 0);
     /* Port 1's own entry was written by its dequeues: B = 100 Gbps. */
     libcc_int_hop own;
-    ck_assert_int_eq(libcc_int_table_get(t, 1, &own), LIBCC_OK);
+    ck_assert_int_eq(libcc_int_table_get(s.t, 1, &own), LIBCC_OK);
     ck_assert_uint_eq(own.bandwidth_bps, LINE);
     ck_assert_uint_eq(own.ts_ns, 3300);
-    libcc_cp_del(p1);
-    libcc_cp_del(p2);
-    libcc_int_table_del(t);
+    sw9_del(&s);
 }
 END_TEST
 
@@ -284,10 +303,8 @@ END_TEST
  * packets are whole 128 B ticks so the stamped values are exact. */
 START_TEST(test_table_refresh_period)
 {
-    libcc_int_table *t = NULL;
-    ck_assert_int_eq(libcc_int_table_new(&t, 3), LIBCC_OK);
-    libcc_cp *p1 = mk_cp("table_refresh=1us", 9, 1, LINE, t);
-    libcc_cp *p2 = mk_cp("table_refresh=1us", 9, 2, LINE, t);
+    sw9 s = sw9_new("table_refresh=1us", LINE);
+    libcc_cp *p1 = s.p1, *p2 = s.p2;
     ck_assert_int_eq(deq(p2, 0, 1280, LIBCC_PKT_DATA, 1024, 1, NULL, NULL), LIBCC_OK);
     ck_assert_int_eq(deq(p2, 500, 2560, LIBCC_PKT_DATA, 1024, 1, NULL, NULL), LIBCC_OK);
     libcc_int_list al;
@@ -300,9 +317,7 @@ START_TEST(test_table_refresh_period)
     ck_assert_int_eq(deq(p1, 1100, 0, LIBCC_PKT_ACK, 64, 2, &al, NULL), LIBCC_OK);
     ck_assert_uint_eq(al.hop[0].qlen_bytes, 3840);
     ck_assert_uint_eq(al.hop[0].tx_bytes, 2048); /* two packets before this one */
-    libcc_cp_del(p1);
-    libcc_cp_del(p2);
-    libcc_int_table_del(t);
+    sw9_del(&s);
 }
 END_TEST
 
@@ -414,10 +429,8 @@ END_TEST
  *   1 ACK without an INT header: 64, total 392. */
 START_TEST(test_tx_bytes_count_only_appended_hops)
 {
-    libcc_int_table *t = NULL;
-    ck_assert_int_eq(libcc_int_table_new(&t, 3), LIBCC_OK);
-    libcc_cp *p1 = mk_cp("max_hops=1", 9, 1, LINE, t);
-    libcc_cp *p2 = mk_cp("max_hops=1", 9, 2, LINE, t);
+    sw9 s = sw9_new("max_hops=1", LINE);
+    libcc_cp *p1 = s.p1, *p2 = s.p2;
     libcc_int_hop rec;
     uint8_t st = 9;
     for (int i = 0; i < 3; i++) {
@@ -442,9 +455,7 @@ START_TEST(test_tx_bytes_count_only_appended_hops)
     ck_assert_uint_eq(st, 0);
     ck_assert_int_eq(libcc_cp_int_record(p1, 800, 0, &rec), LIBCC_OK);
     ck_assert_uint_eq(rec.tx_bytes, 392);
-    libcc_cp_del(p1);
-    libcc_cp_del(p2);
-    libcc_int_table_del(t);
+    sw9_del(&s);
 }
 END_TEST
 
@@ -453,9 +464,9 @@ END_TEST
  * unstamped; port 1 still maintains its own entry. */
 START_TEST(test_unencodable_table_entry_reported)
 {
-    libcc_int_table *t = NULL;
-    ck_assert_int_eq(libcc_int_table_new(&t, 3), LIBCC_OK);
-    libcc_cp *p1 = mk_cp(NULL, 9, 1, LINE, t);
+    sw9 s = sw9_new(NULL, LINE);
+    libcc_cp *p1 = s.p1;
+    libcc_int_table *t = s.t;
     libcc_int_hop odd = hop(0, 1, 2, 3);
     odd.bandwidth_bps = 30 * G;
     ck_assert_int_eq(libcc_int_table_update(t, 2, &odd), LIBCC_OK);
@@ -468,8 +479,7 @@ START_TEST(test_unencodable_table_entry_reported)
     libcc_int_hop own;
     ck_assert_int_eq(libcc_int_table_get(t, 1, &own), LIBCC_OK);
     ck_assert_uint_eq(own.ts_ns, 10);
-    libcc_cp_del(p1);
-    libcc_int_table_del(t);
+    sw9_del(&s);
 }
 END_TEST
 

@@ -148,6 +148,27 @@ START_TEST(test_wai_and_t)
 }
 END_TEST
 
+/* A path so thin its BDP is below a byte: 1 Mbps * 1 us = 0.125 B. The
+ * window is floored at 1 B (W_init = W_min = 1), and W/T = 1 * 8e9 / 1000
+ * = 8 Mbps would exceed the 1 Mbps line: the rate stays at the line rate,
+ * at creation and after a measured ACK (a 100 Gbps hop at line rate for
+ * 12 us: u' = 1; any W is bounded to 1 B), with the window 1 B. */
+START_TEST(test_rate_never_above_line)
+{
+    const uint64_t line = 1000000;
+    libcc_rp *rp = mk_rp_full("hpcc", NULL, line, 1000);
+    ck_assert_uint_eq(libcc_rp_window_bytes(rp), 1);
+    ck_assert_uint_eq(libcc_rp_rate_bps(rp), line);
+    tx(rp, 0, 0, 1000);
+    ck_assert_int_eq(ack1(rp, 1, 1000, 0, 0, 0), LIBCC_OK);
+    ck_assert_int_eq(ack1(rp, 2, 2000, 12000, 150000, 0), LIBCC_OK);
+    ck_assert_double_eq(var(rp, "resets"), 0.0); /* the ACK was measured */
+    ck_assert_uint_eq(libcc_rp_window_bytes(rp), 1);
+    ck_assert_uint_eq(libcc_rp_rate_bps(rp), line);
+    libcc_rp_del(rp);
+}
+END_TEST
+
 /* Bad parameters are refused and named. */
 START_TEST(test_bad_params)
 {
@@ -860,6 +881,7 @@ Suite *hpcc_suite(void)
     tcase_add_test(tc, test_initial_state);
     tcase_add_test(tc, test_wai_and_t);
     tcase_add_test(tc, test_bad_params);
+    tcase_add_test(tc, test_rate_never_above_line);
     tcase_add_test(tc, test_first_ack_stores_only);
     tcase_add_test(tc, test_additive_then_multiplicative);
     tcase_add_test(tc, test_md_eta_over_u);

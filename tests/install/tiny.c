@@ -85,9 +85,9 @@ int main(void)
     libcc_rp_del(rp);
 
     /* The same RP in host memory: no allocation by the library. */
-    mem = malloc(libcc_rp_size());
+    mem = malloc(libcc_rp_size(dcqcn));
     CHECK(mem != NULL);
-    CHECK(libcc_rp_init(mem, libcc_rp_size(), dcqcn, &flow, &cbs, &last_deadline, 0, &hosted) ==
+    CHECK(libcc_rp_init(mem, libcc_rp_size(dcqcn), dcqcn, &flow, &cbs, &last_deadline, 0, &hosted) ==
           LIBCC_OK);
     CHECK(hosted == mem);
     CHECK(libcc_rp_rate_bps(hosted) == UINT64_C(100000000000));

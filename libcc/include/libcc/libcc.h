@@ -309,9 +309,10 @@ typedef struct libcc_ack {
 /* Flags libcc_rp_on_tx returns through *tx_flags. */
 #define LIBCC_TX_REQUEST_INT 0x1u /* this data packet should collect INT */
 
-/* Bytes of caller memory libcc_rp_init needs (same for every algorithm);
- * align it to 16 bytes. */
-LIBCC_API size_t libcc_rp_size(void);
+/* Bytes of caller memory libcc_rp_init needs for an RP of params'
+ * algorithm (NULL: the largest over all algorithms); a multiple of 16.
+ * Align the memory to 16 bytes. */
+LIBCC_API size_t libcc_rp_size(const libcc_params *params);
 /* Construct in host memory (no allocation). *out == mem on success. */
 LIBCC_API int libcc_rp_init(void *mem, size_t mem_len, const libcc_params *params,
                             const libcc_flow_info *flow, const libcc_rp_callbacks *cbs,

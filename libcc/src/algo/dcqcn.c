@@ -170,6 +170,8 @@ const libcc_algo libcc_algo_dcqcn = {
     .params = libcc_dcqcn_params,
     .n_params = DCQCN_N_PARAMS,
     .cfg_init = libcc_dcqcn_cfg_init,
+    .cfg_size = sizeof(dcqcn_cfg),
+    .rp_state_size = sizeof(dcqcn_rp_state),
     .presets = dcqcn_presets,
     .n_presets = sizeof dcqcn_presets / sizeof dcqcn_presets[0],
 

@@ -93,6 +93,32 @@ enum {
     DCQCN_N_RP_VARS
 };
 extern const libcc_param_desc libcc_dcqcn_rp_vars[DCQCN_N_RP_VARS];
+
+/* Per-flow state of the Reaction Point (dcqcn_rp.c owns it). */
+typedef struct dcqcn_rp_state {
+    uint64_t rc_bps;        /* current rate */
+    uint64_t rt_bps;        /* target rate */
+    double alpha;
+    uint64_t alpha_next_ns; /* next alpha update; NONE before the first CNP */
+    uint64_t period_end_ns; /* end of the monitor period a cut waits for (or, with
+                             * cut_on_cnp, the hold-off after a cut); NONE: none */
+    uint64_t monitor_origin_ns; /* first CNP: the monitor periods' grid starts here */
+    uint64_t inc_next_ns;   /* next timer stage; NONE: not recovering */
+    uint64_t byte_counter;  /* bytes sent since the last byte stage or decrease */
+    uint64_t timer_stage;   /* T */
+    uint64_t byte_stage;    /* B */
+    uint64_t n_cnps;
+    uint64_t n_decreases;
+    bool started;           /* the first CNP came */
+    bool alpha_cnp;         /* a CNP came in the current alpha period */
+    bool period_cnp;        /* a CNP came in the open monitor period */
+    bool time_inc_since_dec;
+} dcqcn_rp_state;
+
+LIBCC_CHECK_RP_STATE(dcqcn_rp_state);
+/* A DCQCN flow is the common case of a large host (thousands of QPs): its
+ * module state stays within two cache lines. */
+_Static_assert(sizeof(dcqcn_rp_state) <= 128, "a DCQCN flow must need no more than 128 B of state");
 void libcc_dcqcn_rp_init(struct libcc_rp *rp, uint64_t now_ns);
 int libcc_dcqcn_rp_on_cnp(struct libcc_rp *rp, uint64_t now_ns);
 int libcc_dcqcn_rp_on_tx(struct libcc_rp *rp, uint64_t now_ns, uint64_t seq, uint32_t bytes,

@@ -28,27 +28,7 @@
 
 #define NONE LIBCC_NO_DEADLINE
 
-typedef struct dcqcn_rp_state {
-    uint64_t rc_bps;        /* current rate */
-    uint64_t rt_bps;        /* target rate */
-    double alpha;
-    uint64_t alpha_next_ns; /* next alpha update; NONE before the first CNP */
-    uint64_t period_end_ns; /* end of the monitor period a cut waits for (or, with
-                             * cut_on_cnp, the hold-off after a cut); NONE: none */
-    uint64_t monitor_origin_ns; /* first CNP: the monitor periods' grid starts here */
-    uint64_t inc_next_ns;   /* next timer stage; NONE: not recovering */
-    uint64_t byte_counter;  /* bytes sent since the last byte stage or decrease */
-    uint64_t timer_stage;   /* T */
-    uint64_t byte_stage;    /* B */
-    uint64_t n_cnps;
-    uint64_t n_decreases;
-    bool started;           /* the first CNP came */
-    bool alpha_cnp;         /* a CNP came in the current alpha period */
-    bool period_cnp;        /* a CNP came in the open monitor period */
-    bool time_inc_since_dec;
-} dcqcn_rp_state;
-
-LIBCC_CHECK_RP_STATE(dcqcn_rp_state);
+/* dcqcn_rp_state is in dcqcn.h: the algorithm table sizes flows by it. */
 
 /* [dcqcn:rp-vars] */
 const libcc_param_desc libcc_dcqcn_rp_vars[DCQCN_N_RP_VARS] = {

@@ -12,8 +12,6 @@
  */
 #include "hpcc_core.h"
 
-#define BITS_PER_BYTE_NS 8e9
-
 static const libcc_param_desc fncc_params[] = {
     HPCC_PARAM_ROWS,
     {"alpha", LIBCC_UNIT_RATIO, 1.05, 0.0, 100.0,
@@ -63,7 +61,7 @@ static void fncc_update_wc(struct libcc_rp *rp, hpcc_rp_state *s, const libcc_ac
          * without N (0) counts as one flow. */
         const double n = ack->n_flows ? (double)ack->n_flows : 1.0;
         const double wc =
-            (double)ack->ints->hop[0].bandwidth_bps * c->t_ns * cfg->beta / BITS_PER_BYTE_NS / n;
+            (double)ack->ints->hop[0].bandwidth_bps * c->t_ns * cfg->beta / HPCC_BIT_NS_PER_BYTE_S / n;
         c->Wc = hpcc_bound_window(c, wc);
         s->lhcs_fired++;
     }
@@ -159,6 +157,8 @@ const libcc_algo libcc_algo_fncc = {
     .params = fncc_params,
     .n_params = sizeof fncc_params / sizeof fncc_params[0],
     .cfg_init = fncc_cfg_init,
+    .cfg_size = sizeof(hpcc_cfg),
+    .rp_state_size = sizeof(hpcc_rp_state),
     .rp_vars = hpcc_vars,
     .n_rp_vars = HPCC_N_VARS + HPCC_N_FNCC_VARS,
     .rp_init = hpcc_rp_init_common,
@@ -168,6 +168,7 @@ const libcc_algo libcc_algo_fncc = {
     .rp_read_vars = hpcc_read_vars,
     .np_on_data = fncc_np_on_data,
     .cp_needs_int_table = true, /* Algorithm 1 reads All_INT_Table on every ACK */
+    .cp_state_size = sizeof(fncc_cp_state),
     .cp_init = fncc_cp_init,
     .cp_on_dequeue = fncc_cp_on_dequeue,
 };

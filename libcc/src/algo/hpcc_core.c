@@ -8,8 +8,6 @@
 
 #include <string.h>
 
-#define BITS_PER_BYTE_NS 8e9 /* bits per byte x ns per second */
-
 void hpcc_cfg_common(hpcc_cfg *cfg, const double *v)
 {
     cfg->eta = v[0];
@@ -33,7 +31,7 @@ void hpcc_ctl_init(hpcc_ctl *c, const hpcc_cfg *cfg, uint64_t line_rate_bps, uin
     libcc_int_list_init(&c->last);
     c->t_ns = (double)t_ns;
     /* Below one byte a window means nothing and W/T would round to 0. */
-    c->w_init = (double)line_rate_bps * c->t_ns / BITS_PER_BYTE_NS;
+    c->w_init = (double)line_rate_bps * c->t_ns / HPCC_BIT_NS_PER_BYTE_S;
     if (c->w_init < 1.0)
         c->w_init = 1.0;
     /* One MTU keeps a packet in flight; on a path whose whole BDP is below
@@ -143,12 +141,12 @@ int hpcc_measure_inflight(hpcc_ctl *c, const libcc_int_list *l, unsigned max_hop
         if (dts == 0 || backwards(dts, ts_bits) || backwards(dtx, tx_bits))
             return reset_history(c, l);
         const double B = (double)cur->bandwidth_bps;
-        const double tx_rate = (double)dtx * BITS_PER_BYTE_NS / (double)dts; /* line 4, bits/s */
+        const double tx_rate = (double)dtx * HPCC_BIT_NS_PER_BYTE_S / (double)dts; /* line 4, bits/s */
         if (tx_rate > HPCC_MAX_TXRATE_OVER_B * B)
             return reset_history(c, l);
         const uint64_t q = cur->qlen_bytes < prev->qlen_bytes ? cur->qlen_bytes : prev->qlen_bytes;
         /* line 5: qlen / (B*T) with B*T in bytes, plus txRate / B */
-        const double up = (double)q * BITS_PER_BYTE_NS / (B * T) + tx_rate / B;
+        const double up = (double)q * HPCC_BIT_NS_PER_BYTE_S / (B * T) + tx_rate / B;
         u_hop[i] = up;
         /* lines 6-7. Starting u below 0 makes the first hop win ties, so tau
          * is defined even on an idle path where every u' is 0 (the draft
@@ -195,14 +193,11 @@ double hpcc_compute_wind(hpcc_ctl *c, const hpcc_cfg *cfg, bool update_wc)
 
 void hpcc_rp_apply(struct libcc_rp *rp, const hpcc_ctl *c, double w)
 {
-    /* line 27: R = W/T, in bits/s */
-    const double r = w * BITS_PER_BYTE_NS / c->t_ns;
-    uint64_t rate;
-    if (!(r < (double)rp->flow.line_rate_bps))
-        rate = rp->flow.line_rate_bps;
-    else
-        rate = (uint64_t)(r + 0.5);
-    rp->rate_bps = rate ? rate : 1;
+    /* line 27: R = W/T, in bits/s. The core bounds it to [1 bit/s, line
+     * rate] after every event (rp.c); here only the conversion to an
+     * integer must stay defined. */
+    const double r = w * HPCC_BIT_NS_PER_BYTE_S / c->t_ns;
+    rp->rate_bps = r < 0x1p64 ? (uint64_t)(r + 0.5) : UINT64_MAX;
     rp->window_bytes = (uint64_t)(w + 0.5);
 }
 
@@ -214,10 +209,9 @@ void hpcc_rp_init_common(struct libcc_rp *rp, uint64_t now_ns)
     memset(s, 0, sizeof *s);
     hpcc_ctl_init(&s->ctl, cfg, rp->flow.line_rate_bps, hpcc_effective_t(cfg, rp->flow.base_rtt_ns),
                   rp->flow.mtu_bytes);
-    /* Flows start at line rate with a BDP window (draft section 5). */
-    rp->rate_bps = rp->flow.line_rate_bps;
+    /* Flows start at line rate (the core's start) with a BDP window (draft
+     * section 5). */
     rp->window_bytes = (uint64_t)(s->ctl.w_init + 0.5);
-    rp->deadline_ns = LIBCC_NO_DEADLINE;
 }
 
 int hpcc_rp_new_ack(struct libcc_rp *rp, const libcc_ack *ack, hpcc_update_wc_fn update_wc)

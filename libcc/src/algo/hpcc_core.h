@@ -12,6 +12,10 @@
 
 #include "../cc_internal.h"
 
+/* 8 bit/B x 1e9 ns/s: bytes = (bit/s) * ns / this, and bit/s = bytes * this
+ * / ns. B*T, W/T and txRate all convert with it. */
+#define HPCC_BIT_NS_PER_BYTE_S 8e9
+
 /* The draft's Figure 3 default T, used only when neither the host (flow
  * base RTT) nor the base_rtt parameter gives one: a zero T would divide
  * by zero everywhere. */

@@ -68,8 +68,7 @@ static void pp_probe(struct libcc_rp *rp, uint64_t now_ns, uint64_t snd_nxt)
         s->probe_pending = 1;
         s->probe_sent_ns = now_ns;
         s->probes++;
-        if (rp->cbs.send_probe)
-            rp->cbs.send_probe(rp, now_ns, rp->user_data);
+        libcc_rp_request_probe(rp, now_ns);
         due = now_ns + HPCC_PROBE_LOSS_RTTS * t;
     }
     rp->deadline_ns = due;
@@ -209,6 +208,8 @@ const libcc_algo libcc_algo_hpccpp = {
     .params = pp_params,
     .n_params = sizeof pp_params / sizeof pp_params[0],
     .cfg_init = pp_cfg_init,
+    .cfg_size = sizeof(hpcc_cfg),
+    .rp_state_size = sizeof(hpcc_rp_state),
     .rp_vars = hpcc_vars,
     .n_rp_vars = HPCC_N_VARS,
     .rp_init = hpcc_rp_init_common,

@@ -13,19 +13,12 @@ static int none_cfg_init(void *cfg, const double *values, char *err, size_t err_
     return LIBCC_OK;
 }
 
-static void none_rp_init(struct libcc_rp *rp, uint64_t now_ns)
-{
-    (void)now_ns;
-    rp->rate_bps = rp->flow.line_rate_bps;
-    rp->window_bytes = LIBCC_WINDOW_UNLIMITED;
-    rp->deadline_ns = LIBCC_NO_DEADLINE;
-}
-
 const libcc_algo libcc_algo_none = {
     .name = "none",
     .roles = LIBCC_ROLE_RP, /* line rate: nothing for a receiver or a switch to do */
     .params = NULL,
     .n_params = 0,
     .cfg_init = none_cfg_init,
-    .rp_init = none_rp_init,
+    /* No ops: the core starts every RP at line rate, with no window and no
+     * deadline, which is all `none` is. */
 };
