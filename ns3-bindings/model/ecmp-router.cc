@@ -30,17 +30,6 @@ EcmpRouter::SymmetricHash(uint32_t src, uint32_t dst, uint16_t sport, uint16_t d
     return h;
 }
 
-uint32_t
-EcmpRouter::Find(uint32_t dst) const
-{
-    uint32_t s = Mix32(dst) & m_mask;
-    while (m_index[s].group != 0 && m_index[s].key != dst)
-    {
-        s = (s + 1) & m_mask;
-    }
-    return s;
-}
-
 void
 EcmpRouter::Grow()
 {
@@ -106,23 +95,6 @@ uint32_t
 EcmpRouter::GetNDestinations() const
 {
     return static_cast<uint32_t>(m_groups.size());
-}
-
-int32_t
-EcmpRouter::Lookup(uint32_t src, uint32_t dst, uint16_t sport, uint16_t dport, uint8_t proto) const
-{
-    const Slot& e = m_index[Find(dst)];
-    if (e.group == 0)
-    {
-        return -1;
-    }
-    const std::vector<uint32_t>& ports = m_groups[e.group - 1].ports;
-    if (ports.size() == 1)
-    {
-        return static_cast<int32_t>(ports[0]);
-    }
-    uint32_t h = SymmetricHash(src, dst, sport, dport, proto, m_seed);
-    return static_cast<int32_t>(ports[h % ports.size()]);
 }
 
 } // namespace ns3

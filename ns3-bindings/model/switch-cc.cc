@@ -2,7 +2,6 @@
 #include "switch-cc.h"
 
 #include "ecmp-router.h"
-#include "libcc-agent.h"
 #include "qbb-net-device.h"
 
 #include "ns3/rng-seed-manager.h"
@@ -10,47 +9,6 @@
 namespace ns3
 {
 
-namespace
-{
-
-libcc_pkt_kind
-KindOf(RocePktType t)
-{
-    switch (t)
-    {
-    case RocePktType::DATA:
-        return LIBCC_PKT_DATA;
-    case RocePktType::ACK:
-        return LIBCC_PKT_ACK;
-    case RocePktType::NACK:
-        return LIBCC_PKT_NACK;
-    case RocePktType::CNP:
-        return LIBCC_PKT_CNP;
-    case RocePktType::PROBE:
-        return LIBCC_PKT_PROBE;
-    default:
-        return LIBCC_PKT_OTHER;
-    }
-}
-
-/// CE-mark an ECN-capable frame; false if not ECT or already CE.
-bool
-MarkCe(QbbFrame& f)
-{
-    if (f.packet)
-    {
-        return RoceMarkCe(f.packet);
-    }
-    uint8_t& ecn = f.roce.ecn;
-    if (ecn == ROCE_ECN_NOT_ECT || ecn == ROCE_ECN_CE)
-    {
-        return false;
-    }
-    ecn = ROCE_ECN_CE; // the IPv4 checksum is computed when bytes are built
-    return true;
-}
-
-} // namespace
 
 SwitchCc::SwitchCc()
     : m_params(nullptr)
@@ -175,68 +133,6 @@ SwitchCc::Build(uint32_t switchId, const std::vector<uint64_t>& portRates, std::
         }
     }
     return true;
-}
-
-namespace
-{
-
-/// What libcc sees of a queued frame.
-libcc_cp_pkt
-CpPacket(SwitchPort::Entry& e, uint64_t queueBytes, uint64_t portBytes)
-{
-    QbbFrame& f = *e.frame;
-    libcc_cp_pkt pkt{};
-    pkt.kind = KindOf(e.type);
-    pkt.bytes = QbbNetDevice::WireBytes(f.ipBytes);
-    pkt.ingress_port = e.inPort; // FNCC Algorithm 1, line 3: where an ACK came in
-    pkt.queue_bytes = queueBytes;
-    pkt.port_queue_bytes = portBytes;
-    pkt.ecn_capable = e.ecnCapable;
-    // libcc writes a hop, already in the header's wire format, straight into
-    // the frame's list; whether to is its decision (by kind and algorithm).
-    pkt.ints = e.hasInt ? &f.roce.ints : nullptr;
-    return pkt;
-}
-
-} // namespace
-
-void
-SwitchCc::Apply(SwitchPort::Entry& e, const libcc_cp_pkt& pkt)
-{
-    QbbFrame& f = *e.frame;
-    if (pkt.int_stamped)
-    {
-        f.ipBytes += m_hopBytes;
-        m_intStamps++;
-    }
-    if (pkt.mark_ce && e.ecnCapable && MarkCe(f))
-    {
-        m_ecnMarks++;
-    }
-}
-
-void
-SwitchCc::OnEnqueue(uint32_t port, SwitchPort::Entry& e, uint64_t queueBytes, uint64_t portBytes)
-{
-    if (port >= m_cps.size() || !m_cps[port])
-    {
-        return;
-    }
-    libcc_cp_pkt pkt = CpPacket(e, queueBytes, portBytes);
-    libcc_cp_on_enqueue(m_cps[port], LibccNow(), &pkt);
-    Apply(e, pkt);
-}
-
-void
-SwitchCc::OnDequeue(uint32_t port, SwitchPort::Entry& e, uint64_t queueBytes, uint64_t portBytes)
-{
-    if (port >= m_cps.size() || !m_cps[port])
-    {
-        return;
-    }
-    libcc_cp_pkt pkt = CpPacket(e, queueBytes, portBytes);
-    libcc_cp_on_dequeue(m_cps[port], LibccNow(), &pkt);
-    Apply(e, pkt);
 }
 
 } // namespace ns3

@@ -13,17 +13,6 @@ SwitchPort::SwitchPort(Owner* owner, uint32_t index, Ptr<QbbNetDevice> dev)
 {
 }
 
-void
-SwitchPort::Enqueue(Entry e, uint8_t prio, bool control)
-{
-    uint32_t cls = control ? CONTROL : DATA;
-    uint32_t bytes = e.frameBytes;
-    m_q[prio][cls].Push(std::move(e));
-    m_nonEmpty[cls] |= 1u << prio;
-    m_bytes[prio] += bytes;
-    m_total += bytes;
-}
-
 QbbFramePtr
 SwitchPort::DequeueFrame(const std::array<bool, QBB_N_PRIO>& paused, uint8_t& prioOut)
 {
@@ -70,12 +59,6 @@ SwitchPort::DequeueFrame(const std::array<bool, QBB_N_PRIO>& paused, uint8_t& pr
     m_owner->OnDequeued(*this, e, p8);
     prioOut = p8;
     return std::move(e.frame);
-}
-
-uint64_t
-SwitchPort::GetQueueBytes(uint8_t prio) const
-{
-    return prio < QBB_N_PRIO ? m_bytes[prio] : 0;
 }
 
 bool

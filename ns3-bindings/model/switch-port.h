@@ -92,6 +92,25 @@ class SwitchPort : public QbbEgressSource
     std::array<EventId, QBB_N_PRIO> m_refresh;
 };
 
+// Per packet: inline.
+
+inline void
+SwitchPort::Enqueue(Entry e, uint8_t prio, bool control)
+{
+    uint32_t cls = control ? CONTROL : DATA;
+    uint32_t bytes = e.frameBytes;
+    m_q[prio][cls].Push(std::move(e));
+    m_nonEmpty[cls] |= 1u << prio;
+    m_bytes[prio] += bytes;
+    m_total += bytes;
+}
+
+inline uint64_t
+SwitchPort::GetQueueBytes(uint8_t prio) const
+{
+    return prio < QBB_N_PRIO ? m_bytes[prio] : 0;
+}
+
 } // namespace ns3
 
 #endif
