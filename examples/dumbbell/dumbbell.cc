@@ -203,7 +203,7 @@ main(int argc, char* argv[])
     cmd.AddValue("preset",
                  "libcc preset applied before --cc: auto (dcqcn: paper, the DCQCN paper's "
                  "values the FNCC paper compares against; others: libcc defaults), defaults, "
-                 "or a preset name of the algorithm (dcqcn: paper, hpcc-sim)",
+                 "or a preset name of the algorithm (the preset= lines of its table below)",
                  preset);
     cmd.AddValue("rate", "link rate of every link, Gbps (100, 200 or 400)", rateGbps);
     cmd.AddValue("delay", "propagation delay of every link, time (e.g. 1.5us)", delay);
