@@ -110,8 +110,8 @@ RoceIntEditor::Open(Ptr<Packet> packet)
         return false;
     }
     uint32_t ihl = (b[0] & 0x0F) * 4u;
-    static_assert(RoceRethHeader::SIZE == RoceAckHeader::SIZE, "one INT offset for both");
-    uint32_t off = ihl + UDP_BYTES + RoceBthHeader::SIZE + RoceRethHeader::SIZE;
+    static_assert(ROCE_RETH_BYTES == ROCE_AETH_BYTES, "one INT offset for both");
+    uint32_t off = ihl + UDP_BYTES + ROCE_BTH_BYTES + ROCE_RETH_BYTES;
     uint8_t nHops = static_cast<uint8_t>(key.intHops);
     uint32_t intLen = RoceIntHeader::Size(nHops);
     std::memcpy(m_prefix, b, off);

@@ -5,6 +5,7 @@
 // RETH/AETH 16 | INT 2 + 8 per hop), truncation at every length, and the ECN
 // rewrite checked against the RFC 1071 rule that a valid header sums to
 // 0xFFFF.
+#include "roce-test-headers.h"
 #include "rocev2-codec.h"
 
 #include <gtest/gtest.h>
