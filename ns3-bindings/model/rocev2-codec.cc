@@ -322,8 +322,8 @@ RocePeekKeyBytes(const uint8_t* b, uint32_t n, RoceFlowKey& key)
     uint8_t flags = b[bth + 1];
     key.type = TypeOf(opcode, b[bth + ROCE_BTH_BYTES]);
     key.hasInt = IsAck(key.type) || (IsData(key.type) && (flags & ROCE_BTH_FLAG_INT));
-    // The hop count if the INT header is whole: RoceIntEditor::Open makes
-    // the same checks, so intHops >= 0 means the editor will open it.
+    // The hop count only if the INT header is whole: intHops >= 0 promises
+    // that every hop can be read from these bytes.
     uint32_t off = bth + ROCE_BTH_BYTES + ROCE_RETH_BYTES;
     if (key.hasInt && n >= off + RoceIntHeader::BASE_BYTES)
     {

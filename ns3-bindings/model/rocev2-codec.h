@@ -221,8 +221,8 @@ struct RoceFlowKey
     uint8_t ecn = 0;
     RocePktType type = RocePktType::OTHER;
     bool hasInt = false;
-    /// Hops in the INT header if hasInt and the header is whole (what
-    /// RoceIntEditor::Open accepts), else -1.
+    /// Hops in the INT header if hasInt and the header is whole (all its
+    /// bytes read, at most LIBCC_INT_MAX_HOPS hops), else -1.
     int8_t intHops = -1;
 };
 /// Largest header block the codec writes: IPv4 without options, UDP, BTH,

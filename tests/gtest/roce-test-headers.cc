@@ -1,6 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0-only
 #include "roce-test-headers.h"
 
+#include "rocev2-packet.h"
+
+#include "ns3/ipv4-header.h"
+#include "ns3/udp-header.h"
+
 namespace ns3
 {
 
@@ -404,6 +409,66 @@ void
 RoceCnpHeader::Print(std::ostream& os) const
 {
     os << "CNP";
+}
+
+// ---- INT hop append ---------------------------------------------------------
+
+bool
+RoceAppendIntHop(Ptr<Packet> packet, const libcc_int_hop& hop)
+{
+    RocePacketInfo info;
+    if (!RoceParse(packet, info) || !info.hasInt)
+    {
+        return false;
+    }
+    // Take a copy apart, so that a refused hop leaves the packet as it was.
+    Ptr<Packet> p = packet->Copy();
+    Ipv4Header ip;
+    p->RemoveHeader(ip);
+    UdpHeader udp;
+    p->RemoveHeader(udp);
+    RoceBthHeader bth;
+    p->RemoveHeader(bth);
+    bool ack = bth.GetOpcode() == ROCE_OP_ACK;
+    RoceRethHeader reth;
+    RoceAckHeader aeth;
+    if (ack)
+    {
+        p->RemoveHeader(aeth);
+    }
+    else
+    {
+        p->RemoveHeader(reth);
+    }
+    RoceIntHeader ih;
+    p->RemoveHeader(ih);
+    if (!ih.PushHop(hop))
+    {
+        return false;
+    }
+    p->AddHeader(ih);
+    if (ack)
+    {
+        p->AddHeader(aeth);
+    }
+    else
+    {
+        p->AddHeader(reth);
+    }
+    p->AddHeader(bth);
+    // A fresh UDP header: its length is what follows it (the parsed one would
+    // write back the old length), checksum 0.
+    UdpHeader grown;
+    grown.SetSourcePort(udp.GetSourcePort());
+    grown.SetDestinationPort(udp.GetDestinationPort());
+    p->AddHeader(grown);
+    ip.SetPayloadSize(p->GetSize());
+    ip.EnableChecksum();
+    p->AddHeader(ip);
+    // The edited bytes into the caller's packet (same uid and tags).
+    packet->RemoveAtEnd(packet->GetSize());
+    packet->AddAtEnd(p);
+    return true;
 }
 
 } // namespace ns3

@@ -4,13 +4,17 @@
 // header, for tests that build or inspect packets header by header. The
 // model writes and reads these headers as raw bytes (rocev2-codec.h); these
 // classes spell the layouts out a second time, field by field, so that a
-// test can hold the codec's bytes to them.
+// test can hold the codec's bytes to them. Also a Packet edit the fabric
+// does not need (it stamps INT hops on frame fields).
 #ifndef ROCE_TEST_HEADERS_H
 #define ROCE_TEST_HEADERS_H
 
 #include "rocev2-codec.h"
 
 #include "ns3/header.h"
+#include "ns3/packet.h"
+
+#include "libcc/libcc.h"
 
 #include <cstdint>
 
@@ -153,6 +157,15 @@ class RoceCnpHeader : public Header
     uint32_t Deserialize(Buffer::Iterator start) override;
     void Print(std::ostream& os) const override;
 };
+
+/**
+ * Append one hop to the INT header of a RoCEv2 packet, header object by
+ * header object: the packet grows by 8 bytes, with the IPv4 total length
+ * and header checksum and the UDP length rewritten (the UDP checksum stays
+ * 0). False, packet untouched, if it has no INT header, the header is full
+ * or the hop does not encode.
+ */
+bool RoceAppendIntHop(Ptr<Packet> packet, const libcc_int_hop& hop);
 
 } // namespace ns3
 
