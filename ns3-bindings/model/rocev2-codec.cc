@@ -136,6 +136,37 @@ Get64(const uint8_t* b)
     return (uint64_t(Get32(b)) << 32) | Get32(b + 4);
 }
 
+/// RFC 1071 checksum of an IPv4 header of ihl bytes (its checksum field ignored).
+uint16_t
+RoceIpv4Checksum(const uint8_t* h, uint32_t ihl)
+{
+    // Sum big-endian 32-bit words (2^16 = 1 modulo 0xFFFF, so each counts as
+    // its two 16-bit halves) and take the checksum field back out: the same
+    // positive sum modulo 0xFFFF as the RFC 1071 loop, hence the same folded
+    // value, in a quarter of the steps. ihl is a multiple of 4 (IHL x 4).
+    uint64_t sum = 0;
+    uint32_t i = 0;
+    for (; i + 3 < ihl; i += 4)
+    {
+        uint32_t w;
+        std::memcpy(&w, h + i, sizeof(w));
+        sum += __builtin_bswap32(w); // bytes are big-endian, x86 loads little-endian
+    }
+    for (; i + 1 < ihl; i += 2)
+    {
+        sum += (uint32_t(h[i]) << 8) | h[i + 1];
+    }
+    if (ihl >= 12)
+    {
+        sum -= (uint32_t(h[10]) << 8) | h[11];
+    }
+    while (sum >> 16)
+    {
+        sum = (sum & 0xFFFF) + (sum >> 16);
+    }
+    return static_cast<uint16_t>(~sum & 0xFFFF);
+}
+
 } // namespace
 
 uint32_t
@@ -334,36 +365,6 @@ RocePeekKeyBytes(const uint8_t* b, uint32_t n, RoceFlowKey& key)
         }
     }
     return true;
-}
-
-uint16_t
-RoceIpv4Checksum(const uint8_t* h, uint32_t ihl)
-{
-    // Sum big-endian 32-bit words (2^16 = 1 modulo 0xFFFF, so each counts as
-    // its two 16-bit halves) and take the checksum field back out: the same
-    // positive sum modulo 0xFFFF as the RFC 1071 loop, hence the same folded
-    // value, in a quarter of the steps. ihl is a multiple of 4 (IHL x 4).
-    uint64_t sum = 0;
-    uint32_t i = 0;
-    for (; i + 3 < ihl; i += 4)
-    {
-        uint32_t w;
-        std::memcpy(&w, h + i, sizeof(w));
-        sum += __builtin_bswap32(w); // bytes are big-endian, x86 loads little-endian
-    }
-    for (; i + 1 < ihl; i += 2)
-    {
-        sum += (uint32_t(h[i]) << 8) | h[i + 1];
-    }
-    if (ihl >= 12)
-    {
-        sum -= (uint32_t(h[10]) << 8) | h[11];
-    }
-    while (sum >> 16)
-    {
-        sum = (sum & 0xFFFF) + (sum >> 16);
-    }
-    return static_cast<uint16_t>(~sum & 0xFFFF);
 }
 
 namespace

@@ -266,9 +266,6 @@ bool RoceMarkCeBytes(uint8_t* b, uint32_t n);
  */
 bool RoceWireEqual(const RocePacketInfo& a, const RocePacketInfo& b);
 
-/// RFC 1071 checksum of an IPv4 header of ihl bytes (its checksum field ignored).
-uint16_t RoceIpv4Checksum(const uint8_t* header, uint32_t ihl);
-
 } // namespace ns3
 
 #endif // ROCEV2_CODEC_H

@@ -38,21 +38,9 @@ RoceIntHeader::SetFormat(uint8_t format)
 }
 
 uint8_t
-RoceIntHeader::GetFormat() const
-{
-    return m_format;
-}
-
-uint8_t
 RoceIntHeader::GetNHops() const
 {
     return m_nHops;
-}
-
-void
-RoceIntHeader::Clear()
-{
-    m_nHops = 0;
 }
 
 bool

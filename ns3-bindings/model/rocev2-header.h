@@ -51,10 +51,7 @@ class RoceIntHeader : public Header
     RoceIntHeader();
 
     void SetFormat(uint8_t format);
-    uint8_t GetFormat() const;
     uint8_t GetNHops() const;
-    /// Remove all hops.
-    void Clear();
     /// Append one hop encoded in this header's format; false if full
     /// (LIBCC_INT_MAX_HOPS) or the hop does not encode.
     bool PushHop(const libcc_int_hop& hop);
