@@ -16,9 +16,9 @@
 // fields between our own nodes, or as Packet bytes from a Packet-based
 // source. Owners that speak frames implement DequeueFrame and
 // QbbFrameReceiver; Packet-based owners (DequeueNext, SetQbbReceiveCallback,
-// ns-3's ReceiveCallback) get Packets built from the frames. pcap and the
-// PhyTx/PhyRx traces see whole Ethernet frames, built only when someone
-// listens.
+// ns-3's ReceiveCallback) and a promiscuous listener get Packets built from
+// the frames. pcap and the PhyTx/PhyRx traces see whole Ethernet frames,
+// built only when someone listens.
 //
 // Transmit-complete: a frame's end is an event only if the source still has
 // something queued when the frame starts (HasPending); an idle line just
