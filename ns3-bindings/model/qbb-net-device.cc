@@ -479,22 +479,6 @@ QbbNetDevice::TransmitComplete()
 }
 
 void
-QbbNetDevice::Receive(Ptr<Packet> frame)
-{
-    EthernetTrailer fcs;
-    frame->RemoveTrailer(fcs);
-    EthernetHeader eth(false);
-    frame->RemoveHeader(eth);
-    ReceivePacket(frame, eth.GetLengthType() == ETHERTYPE_MAC_CONTROL);
-}
-
-void
-QbbNetDevice::ReceivePacket(Ptr<Packet> packet, bool macControl)
-{
-    ReceiveFrame(QbbFrameFromPacket(packet, macControl));
-}
-
-void
 QbbNetDevice::ReceiveFrame(QbbFramePtr frame)
 {
     bool macControl = frame->macControl;
@@ -507,6 +491,16 @@ QbbNetDevice::ReceiveFrame(QbbFramePtr frame)
     {
         HandlePause(frame->packet);
         return;
+    }
+    if (!m_promiscCallback.IsNull())
+    {
+        // A Packet only for a listener: our own receivers take the frame as fields.
+        Ptr<Packet> packet = frame->ToPacket();
+        if (packet)
+        {
+            m_promiscCallback(this, packet, ETHERTYPE_IPV4, PeerMac(), m_address,
+                              NetDevice::PACKET_HOST);
+        }
     }
     if (m_frameRx)
     {

@@ -16,9 +16,9 @@
 // fields between our own nodes, or as Packet bytes from a Packet-based
 // source. Owners that speak frames implement DequeueFrame and
 // QbbFrameReceiver; Packet-based owners (DequeueNext, SetQbbReceiveCallback,
-// ns-3's ReceiveCallback) get Packets built from the frames. pcap and the
-// PhyTx/PhyRx traces see whole Ethernet frames, built only when someone
-// listens.
+// ns-3's ReceiveCallback) and a promiscuous listener get Packets built from
+// the frames. pcap and the PhyTx/PhyRx traces see whole Ethernet frames,
+// built only when someone listens.
 //
 // Transmit-complete: a frame's end is an event only if the source still has
 // something queued when the frame starts (HasPending); an idle line just
@@ -211,8 +211,6 @@ class QbbNetDevice : public NetDevice
     /// Write every frame this device sends and receives (DLT_EN10MB, no FCS).
     void EnablePcap(const std::string& filename);
 
-    /// A whole Ethernet frame (header, payload, FCS) arrived: strip and dispatch.
-    void Receive(Ptr<Packet> frame);
     /**
      * Called by the channel when the last bit of a frame arrived. Frames on
      * a QbbChannel carry their Ethernet framing as a length only (it costs
@@ -220,8 +218,6 @@ class QbbNetDevice : public NetDevice
      * pcap see full frames, built only when someone listens.
      */
     void ReceiveFrame(QbbFramePtr frame);
-    /// ReceiveFrame for an IPv4 packet, or a PFC body when macControl.
-    void ReceivePacket(Ptr<Packet> packet, bool macControl);
 
     // NetDevice
     void SetIfIndex(const uint32_t index) override;
@@ -248,6 +244,12 @@ class QbbNetDevice : public NetDevice
     void SetNode(Ptr<Node> node) override;
     bool NeedsArp() const override;
     void SetReceiveCallback(NetDevice::ReceiveCallback cb) override;
+    /**
+     * Every received non-PFC frame goes to cb as an IPv4 Packet (PACKET_HOST:
+     * a point-to-point link only carries frames for this end), before the
+     * frame receiver or receive callback takes it, as on ns-3's
+     * PointToPointNetDevice. PFC frames are MAC control, consumed here.
+     */
     void SetPromiscReceiveCallback(PromiscReceiveCallback cb) override;
     bool SupportsSendFrom() const override;
 

@@ -12,6 +12,9 @@ namespace
 constexpr uint8_t IP_PROTO_UDP = 17;
 constexpr uint32_t IPV4_BYTES = 20;
 constexpr uint32_t UDP_BYTES = 8;
+// One offset for what follows the BTH's extension header, whatever the type.
+static_assert(ROCE_RETH_BYTES == ROCE_AETH_BYTES && ROCE_AETH_BYTES == ROCE_CNP_BYTES,
+              "every extension header is 16 bytes");
 
 bool
 IsData(RocePktType t)
@@ -35,7 +38,7 @@ TypeOf(uint8_t opcode, uint8_t syndrome)
     case ROCE_OP_PROBE:
         return RocePktType::PROBE;
     case ROCE_OP_ACK:
-        return syndrome == RoceAckHeader::SYNDROME_NACK ? RocePktType::NACK : RocePktType::ACK;
+        return syndrome == ROCE_AETH_SYNDROME_NACK ? RocePktType::NACK : RocePktType::ACK;
     case ROCE_OP_CNP:
         return RocePktType::CNP;
     default:
@@ -67,14 +70,14 @@ OpcodeOf(RocePktType t)
 uint32_t
 RoceDataHeaderBytes(bool hasInt, uint32_t nHops)
 {
-    return IPV4_BYTES + UDP_BYTES + RoceBthHeader::SIZE + RoceRethHeader::SIZE +
+    return IPV4_BYTES + UDP_BYTES + ROCE_BTH_BYTES + ROCE_RETH_BYTES +
            (hasInt ? RoceIntHeader::Size(nHops) : 0);
 }
 
 uint32_t
 RocePacketBytes(const RocePacketInfo& info)
 {
-    uint32_t base = IPV4_BYTES + UDP_BYTES + RoceBthHeader::SIZE;
+    uint32_t base = IPV4_BYTES + UDP_BYTES + ROCE_BTH_BYTES;
     switch (info.type)
     {
     case RocePktType::DATA:
@@ -83,9 +86,9 @@ RocePacketBytes(const RocePacketInfo& info)
                (info.type == RocePktType::DATA ? info.payloadBytes : 0);
     case RocePktType::ACK:
     case RocePktType::NACK:
-        return base + RoceAckHeader::SIZE + RoceIntHeader::Size(info.ints.n_hops);
+        return base + ROCE_AETH_BYTES + RoceIntHeader::Size(info.ints.n_hops);
     case RocePktType::CNP:
-        return base + RoceCnpHeader::SIZE;
+        return base + ROCE_CNP_BYTES;
     default:
         return 0;
     }
@@ -133,6 +136,37 @@ Get64(const uint8_t* b)
     return (uint64_t(Get32(b)) << 32) | Get32(b + 4);
 }
 
+/// RFC 1071 checksum of an IPv4 header of ihl bytes (its checksum field ignored).
+uint16_t
+RoceIpv4Checksum(const uint8_t* h, uint32_t ihl)
+{
+    // Sum big-endian 32-bit words (2^16 = 1 modulo 0xFFFF, so each counts as
+    // its two 16-bit halves) and take the checksum field back out: the same
+    // positive sum modulo 0xFFFF as the RFC 1071 loop, hence the same folded
+    // value, in a quarter of the steps. ihl is a multiple of 4 (IHL x 4).
+    uint64_t sum = 0;
+    uint32_t i = 0;
+    for (; i + 3 < ihl; i += 4)
+    {
+        uint32_t w;
+        std::memcpy(&w, h + i, sizeof(w));
+        sum += __builtin_bswap32(w); // bytes are big-endian, x86 loads little-endian
+    }
+    for (; i + 1 < ihl; i += 2)
+    {
+        sum += (uint32_t(h[i]) << 8) | h[i + 1];
+    }
+    if (ihl >= 12)
+    {
+        sum -= (uint32_t(h[10]) << 8) | h[11];
+    }
+    while (sum >> 16)
+    {
+        sum = (sum & 0xFFFF) + (sum >> 16);
+    }
+    return static_cast<uint16_t>(~sum & 0xFFFF);
+}
+
 } // namespace
 
 uint32_t
@@ -143,14 +177,15 @@ RoceWriteHeaders(const RocePacketInfo& info, uint8_t* b)
     {
         return 0;
     }
-    // The same bytes the header classes serialize (a test holds them to it).
+    // What ns-3's Ipv4Header and UdpHeader and the header classes of
+    // tests/gtest/roce-test-headers.h serialize (a test holds them to it).
     std::memset(b, 0, ROCE_MAX_HEADER_BYTES);
     uint32_t bth = IPV4_BYTES + UDP_BYTES;
-    uint32_t ext = bth + RoceBthHeader::SIZE;
-    uint32_t len = ext + RoceCnpHeader::SIZE; // every extension header is 16 bytes
+    uint32_t ext = bth + ROCE_BTH_BYTES;
+    uint32_t len = ext + ROCE_CNP_BYTES; // every extension header is 16 bytes
     bool withInt = (IsData(info.type) && info.hasInt) || IsAck(info.type);
     uint32_t payload = info.type == RocePktType::DATA ? info.payloadBytes : 0;
-    uint8_t flags = info.last ? RoceBthHeader::FLAG_LAST : 0;
+    uint8_t flags = info.last ? ROCE_BTH_FLAG_LAST : 0;
     if (withInt)
     {
         RoceIntHeader ih;
@@ -160,7 +195,7 @@ RoceWriteHeaders(const RocePacketInfo& info, uint8_t* b)
             return 0;
         }
         len += ih.CopyTo(b + len);
-        flags |= RoceBthHeader::FLAG_INT;
+        flags |= ROCE_BTH_FLAG_INT;
     }
     // IPv4: version 4, IHL 5, no identification, no fragment flags.
     b[0] = 0x45;
@@ -189,9 +224,8 @@ RoceWriteHeaders(const RocePacketInfo& info, uint8_t* b)
     }
     else if (IsAck(info.type))
     {
-        b[ext] = info.type == RocePktType::NACK ? RoceAckHeader::SYNDROME_NACK
-                                                : RoceAckHeader::SYNDROME_ACK;
-        b[ext + 1] = info.ecnEcho ? RoceAckHeader::FLAG_ECN_ECHO : 0;
+        b[ext] = info.type == RocePktType::NACK ? ROCE_AETH_SYNDROME_NACK : ROCE_AETH_SYNDROME_ACK;
+        b[ext + 1] = info.ecnEcho ? ROCE_AETH_FLAG_ECN_ECHO : 0;
         Put16(b + ext + 2, info.nFlows);
         Put32(b + ext + 4, info.rxWindow);
         Put64(b + ext + 8, info.ackSeq);
@@ -209,7 +243,7 @@ RoceParseHeaders(const uint8_t* b, uint32_t n, uint32_t ipBytes, RocePacketInfo&
     }
     uint32_t ihl = (b[0] & 0x0F) * 4u;
     uint32_t bth = ihl + UDP_BYTES;
-    uint32_t ext = bth + RoceBthHeader::SIZE;
+    uint32_t ext = bth + ROCE_BTH_BYTES;
     uint32_t ipLen = Get16(b + 2);
     // Ethernet padding beyond the IPv4 total length is not part of the packet.
     if (ihl < IPV4_BYTES || b[9] != IP_PROTO_UDP || n < ext + 1 || ipLen > ipBytes || ipLen < ext)
@@ -223,8 +257,7 @@ RoceParseHeaders(const uint8_t* b, uint32_t n, uint32_t ipBytes, RocePacketInfo&
         return false;
     }
     RocePktType type = TypeOf(b[bth], n > ext ? b[ext] : 0);
-    if (type == RocePktType::OTHER || ipLen < ext + RoceCnpHeader::SIZE ||
-        n < ext + RoceCnpHeader::SIZE)
+    if (type == RocePktType::OTHER || ipLen < ext + ROCE_CNP_BYTES || n < ext + ROCE_CNP_BYTES)
     {
         return false;
     }
@@ -242,18 +275,18 @@ RoceParseHeaders(const uint8_t* b, uint32_t n, uint32_t ipBytes, RocePacketInfo&
     uint32_t w = Get32(b + bth + 8);
     out.ackReq = (w & 0x80000000u) != 0;
     out.psn = w & 0xFFFFFF;
-    out.last = (flags & RoceBthHeader::FLAG_LAST) != 0;
+    out.last = (flags & ROCE_BTH_FLAG_LAST) != 0;
     libcc_int_list_init(&out.ints);
-    uint32_t end = ext + RoceCnpHeader::SIZE;
+    uint32_t end = ext + ROCE_CNP_BYTES;
     bool wantInt = false;
     if (IsData(type))
     {
         out.seq = Get64(b + ext);
-        wantInt = (flags & RoceBthHeader::FLAG_INT) != 0;
+        wantInt = (flags & ROCE_BTH_FLAG_INT) != 0;
     }
     else if (IsAck(type))
     {
-        out.ecnEcho = (b[ext + 1] & RoceAckHeader::FLAG_ECN_ECHO) != 0;
+        out.ecnEcho = (b[ext + 1] & ROCE_AETH_FLAG_ECN_ECHO) != 0;
         out.nFlows = static_cast<uint16_t>(Get16(b + ext + 2));
         out.rxWindow = Get32(b + ext + 4);
         out.ackSeq = Get64(b + ext + 8);
@@ -312,17 +345,17 @@ RocePeekKeyBytes(const uint8_t* b, uint32_t n, RoceFlowKey& key)
     key.dport = static_cast<uint16_t>((b[ihl + 2] << 8) | b[ihl + 3]);
     uint32_t bth = ihl + UDP_BYTES;
     if ((key.dport != ROCEV2_UDP_PORT && key.sport != ROCEV2_UDP_PORT) ||
-        n < bth + RoceBthHeader::SIZE + 1)
+        n < bth + ROCE_BTH_BYTES + 1)
     {
         return true;
     }
     uint8_t opcode = b[bth];
     uint8_t flags = b[bth + 1];
-    key.type = TypeOf(opcode, b[bth + RoceBthHeader::SIZE]);
-    key.hasInt = IsAck(key.type) || (IsData(key.type) && (flags & RoceBthHeader::FLAG_INT));
-    // The hop count if the INT header is whole: RoceIntEditor::Open makes
-    // the same checks, so intHops >= 0 means the editor will open it.
-    uint32_t off = bth + RoceBthHeader::SIZE + RoceRethHeader::SIZE;
+    key.type = TypeOf(opcode, b[bth + ROCE_BTH_BYTES]);
+    key.hasInt = IsAck(key.type) || (IsData(key.type) && (flags & ROCE_BTH_FLAG_INT));
+    // The hop count only if the INT header is whole: intHops >= 0 promises
+    // that every hop can be read from these bytes.
+    uint32_t off = bth + ROCE_BTH_BYTES + ROCE_RETH_BYTES;
     if (key.hasInt && n >= off + RoceIntHeader::BASE_BYTES)
     {
         uint8_t nHops = b[off + 1];
@@ -332,36 +365,6 @@ RocePeekKeyBytes(const uint8_t* b, uint32_t n, RoceFlowKey& key)
         }
     }
     return true;
-}
-
-uint16_t
-RoceIpv4Checksum(const uint8_t* h, uint32_t ihl)
-{
-    // Sum big-endian 32-bit words (2^16 = 1 modulo 0xFFFF, so each counts as
-    // its two 16-bit halves) and take the checksum field back out: the same
-    // positive sum modulo 0xFFFF as the RFC 1071 loop, hence the same folded
-    // value, in a quarter of the steps. ihl is a multiple of 4 (IHL x 4).
-    uint64_t sum = 0;
-    uint32_t i = 0;
-    for (; i + 3 < ihl; i += 4)
-    {
-        uint32_t w;
-        std::memcpy(&w, h + i, sizeof(w));
-        sum += __builtin_bswap32(w); // bytes are big-endian, x86 loads little-endian
-    }
-    for (; i + 1 < ihl; i += 2)
-    {
-        sum += (uint32_t(h[i]) << 8) | h[i + 1];
-    }
-    if (ihl >= 12)
-    {
-        sum -= (uint32_t(h[10]) << 8) | h[11];
-    }
-    while (sum >> 16)
-    {
-        sum = (sum & 0xFFFF) + (sum >> 16);
-    }
-    return static_cast<uint16_t>(~sum & 0xFFFF);
 }
 
 namespace

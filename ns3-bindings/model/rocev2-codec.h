@@ -1,9 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0-only
 //
-// The RoCEv2 header codec on plain bytes (IPv4 | UDP | BTH | RETH/AETH/CNP
-// body | INT; rocev2-header.h has the layouts): no ns-3 Packet, so the same
+// The RoCEv2 header codec on plain bytes: no ns-3 Packet, so the same
 // functions serve a Packet's leading bytes (rocev2-packet.h) and any other
-// buffer a host or switch keeps headers in.
+// buffer a host or switch keeps headers in. It writes and reads every header
+// itself, IPv4 and UDP included.
+//
+// Packet layouts (after the IPv4 and UDP headers):
+//   DATA, PROBE  BTH(12) | RETH(16) | [INT(2 + 8n) if BTH INT flag] | payload
+//   ACK, NACK    BTH(12) | AETH(16) | INT(2 + 8n)   (INT header always present)
+//   CNP          BTH(12) | CNP(16)
+// The INT header is rocev2-header.h's.
 //
 // Priority: carried in the IPv4 DSCP as class selector CSp, i.e.
 // TOS = (prio << 5) | ECN; a switch maps DSCP >> 3 back to the priority.
@@ -24,6 +30,53 @@
 
 namespace ns3
 {
+
+/// UDP destination port of RoCEv2.
+constexpr uint16_t ROCEV2_UDP_PORT = 4791;
+
+/// Wire opcodes of the BTH (first byte).
+enum RoceOpcode : uint8_t
+{
+    ROCE_OP_DATA = 0x0A,  //!< RC RDMA WRITE Only
+    ROCE_OP_PROBE = 0x0B, //!< RC RDMA WRITE Only with Immediate, zero payload: HPCC++ probe
+    ROCE_OP_ACK = 0x11,   //!< RC Acknowledge; ACK or NACK by the AETH syndrome
+    ROCE_OP_CNP = 0x81,   //!< RoCEv2 Congestion Notification Packet
+};
+
+/**
+ * Base Transport Header, the real BTH layout:
+ *   opcode(8) | flags(8) | P_Key(16) | reserved(8) | dest QP(24) |
+ *   AckReq(1) reserved(7) | PSN(24)
+ * The flags byte (SE/M/Pad/TVer in InfiniBand) carries this simulator's
+ * flags: LAST (last packet of the message) and INT (an INT header follows
+ * the opcode's extension header).
+ */
+constexpr uint32_t ROCE_BTH_BYTES = 12;
+constexpr uint8_t ROCE_BTH_FLAG_LAST = 0x01;
+constexpr uint8_t ROCE_BTH_FLAG_INT = 0x02;
+
+/**
+ * RDMA Extended Transport Header: virtual address (64) | R_Key (32) | DMA
+ * length (32). The VA is the byte offset of the packet's first payload byte
+ * in the message (libcc's seq); DMA length its payload bytes.
+ */
+constexpr uint32_t ROCE_RETH_BYTES = 16;
+
+/**
+ * ACK Extended Transport Header (AETH-like):
+ *   syndrome(8): 0x00 ACK, 0x60 NACK (PSN sequence error, as in InfiniBand)
+ *   flags(8): bit 0 ECN echo (the acknowledged data packet was CE)
+ *   N(16): FNCC concurrent flows at the receiver (0 = absent)
+ *   Rx window(32): Rx-HPCC window in bytes (0 = absent; saturates at 2^32-1)
+ *   seq(64): cumulative, next byte expected by the receiver
+ */
+constexpr uint32_t ROCE_AETH_BYTES = 16;
+constexpr uint8_t ROCE_AETH_SYNDROME_ACK = 0x00;
+constexpr uint8_t ROCE_AETH_SYNDROME_NACK = 0x60;
+constexpr uint8_t ROCE_AETH_FLAG_ECN_ECHO = 0x01;
+
+/// RoCEv2 CNP body: 16 reserved bytes (zero), as in the RoCEv2 annex.
+constexpr uint32_t ROCE_CNP_BYTES = 16;
 
 /// What a RoCEv2 packet is, independent of wire opcodes.
 enum class RocePktType : uint8_t
@@ -168,13 +221,13 @@ struct RoceFlowKey
     uint8_t ecn = 0;
     RocePktType type = RocePktType::OTHER;
     bool hasInt = false;
-    /// Hops in the INT header if hasInt and the header is whole (what
-    /// RoceIntEditor::Open accepts), else -1.
+    /// Hops in the INT header if hasInt and the header is whole (all its
+    /// bytes read, at most LIBCC_INT_MAX_HOPS hops), else -1.
     int8_t intHops = -1;
 };
 /// Largest header block the codec writes: IPv4 without options, UDP, BTH,
 /// RETH/AETH, the largest INT header.
-constexpr uint32_t ROCE_MAX_HEADER_BYTES = 20 + 8 + RoceBthHeader::SIZE + RoceRethHeader::SIZE +
+constexpr uint32_t ROCE_MAX_HEADER_BYTES = 20 + 8 + ROCE_BTH_BYTES + ROCE_RETH_BYTES +
                                            RoceIntHeader::BASE_BYTES +
                                            RoceIntHeader::HOP_BYTES * LIBCC_INT_MAX_HOPS;
 /// Largest leading block a parser reads: as above with a 60-byte IPv4 header.
@@ -212,9 +265,6 @@ bool RoceMarkCeBytes(uint8_t* b, uint32_t n);
  * VerifyWireFormat mode compares a frame's fields with their parsed bytes by.
  */
 bool RoceWireEqual(const RocePacketInfo& a, const RocePacketInfo& b);
-
-/// RFC 1071 checksum of an IPv4 header of ihl bytes (its checksum field ignored).
-uint16_t RoceIpv4Checksum(const uint8_t* header, uint32_t ihl);
 
 } // namespace ns3
 

@@ -1,11 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-only
 //
-// RoCEv2-like transport headers carried in IPv4/UDP (destination port 4791).
-// Packet layouts (after the IPv4 and UDP headers):
-//   DATA, PROBE  BTH(12) | RETH(16) | [INT(2 + 8n) if BTH INT flag] | payload
-//   ACK, NACK    BTH(12) | AETH(16) | INT(2 + 8n)   (INT header always present)
-//   CNP          BTH(12) | CNP(16)
-// Build and parse whole packets with rocev2-packet.h rather than by hand.
+// The INT header of RoCEv2 packets (rocev2-codec.h has the packet layouts
+// and the other headers' fields): libcc's 8-byte hop encodings, kept as
+// wire bytes. The codec encodes and decodes hop lists through it, and a
+// switch quantizes the hop it stamps with it.
 #ifndef ROCEV2_HEADER_H
 #define ROCEV2_HEADER_H
 
@@ -17,155 +15,6 @@
 
 namespace ns3
 {
-
-/// UDP destination port of RoCEv2.
-constexpr uint16_t ROCEV2_UDP_PORT = 4791;
-
-/// Wire opcodes of the BTH (first byte).
-enum RoceOpcode : uint8_t
-{
-    ROCE_OP_DATA = 0x0A,  //!< RC RDMA WRITE Only
-    ROCE_OP_PROBE = 0x0B, //!< RC RDMA WRITE Only with Immediate, zero payload: HPCC++ probe
-    ROCE_OP_ACK = 0x11,   //!< RC Acknowledge; ACK or NACK by the AETH syndrome
-    ROCE_OP_CNP = 0x81,   //!< RoCEv2 Congestion Notification Packet
-};
-
-/**
- * Base Transport Header, 12 bytes, the real BTH layout:
- *   opcode(8) | flags(8) | P_Key(16) | reserved(8) | dest QP(24) |
- *   AckReq(1) reserved(7) | PSN(24)
- * The flags byte (SE/M/Pad/TVer in InfiniBand) carries this simulator's
- * flags: FLAG_LAST (last packet of the message) and FLAG_INT (an INT
- * header follows the opcode's extension header).
- */
-class RoceBthHeader : public Header
-{
-  public:
-    static constexpr uint8_t FLAG_LAST = 0x01;
-    static constexpr uint8_t FLAG_INT = 0x02;
-    static constexpr uint32_t SIZE = 12;
-
-    static TypeId GetTypeId();
-    TypeId GetInstanceTypeId() const override;
-    RoceBthHeader();
-
-    void SetOpcode(uint8_t op);
-    uint8_t GetOpcode() const;
-    void SetFlags(uint8_t flags);
-    uint8_t GetFlags() const;
-    void SetPkey(uint16_t pkey);
-    uint16_t GetPkey() const;
-    /// 24 bits.
-    void SetDestQp(uint32_t qp);
-    uint32_t GetDestQp() const;
-    void SetAckReq(bool ackReq);
-    bool GetAckReq() const;
-    /// 24 bits.
-    void SetPsn(uint32_t psn);
-    uint32_t GetPsn() const;
-
-    uint32_t GetSerializedSize() const override;
-    void Serialize(Buffer::Iterator start) const override;
-    uint32_t Deserialize(Buffer::Iterator start) override;
-    void Print(std::ostream& os) const override;
-
-  private:
-    uint8_t m_opcode;
-    uint8_t m_flags;
-    uint16_t m_pkey;
-    uint32_t m_destQp;
-    bool m_ackReq;
-    uint32_t m_psn;
-};
-
-/**
- * RDMA Extended Transport Header, 16 bytes: virtual address (64) | R_Key
- * (32) | DMA length (32). The VA is the byte offset of the packet's first
- * payload byte in the message (libcc's seq); DMA length its payload bytes.
- */
-class RoceRethHeader : public Header
-{
-  public:
-    static constexpr uint32_t SIZE = 16;
-    static TypeId GetTypeId();
-    TypeId GetInstanceTypeId() const override;
-    RoceRethHeader();
-
-    void SetSeq(uint64_t seq);
-    uint64_t GetSeq() const;
-    void SetRkey(uint32_t rkey);
-    uint32_t GetRkey() const;
-    void SetLength(uint32_t len);
-    uint32_t GetLength() const;
-
-    uint32_t GetSerializedSize() const override;
-    void Serialize(Buffer::Iterator start) const override;
-    uint32_t Deserialize(Buffer::Iterator start) override;
-    void Print(std::ostream& os) const override;
-
-  private:
-    uint64_t m_seq;
-    uint32_t m_rkey;
-    uint32_t m_length;
-};
-
-/**
- * ACK Extended Transport Header (AETH-like), 16 bytes:
- *   syndrome(8): 0x00 ACK, 0x60 NACK (PSN sequence error, as in InfiniBand)
- *   flags(8): bit 0 ECN echo (the acknowledged data packet was CE)
- *   N(16): FNCC concurrent flows at the receiver (0 = absent)
- *   Rx window(32): Rx-HPCC window in bytes (0 = absent; saturates at 2^32-1)
- *   seq(64): cumulative, next byte expected by the receiver
- */
-class RoceAckHeader : public Header
-{
-  public:
-    static constexpr uint8_t SYNDROME_ACK = 0x00;
-    static constexpr uint8_t SYNDROME_NACK = 0x60;
-    static constexpr uint8_t FLAG_ECN_ECHO = 0x01;
-    static constexpr uint32_t SIZE = 16;
-
-    static TypeId GetTypeId();
-    TypeId GetInstanceTypeId() const override;
-    RoceAckHeader();
-
-    void SetSyndrome(uint8_t s);
-    uint8_t GetSyndrome() const;
-    bool IsNack() const;
-    void SetFlags(uint8_t f);
-    uint8_t GetFlags() const;
-    void SetNFlows(uint16_t n);
-    uint16_t GetNFlows() const;
-    void SetRxWindow(uint32_t bytes);
-    uint32_t GetRxWindow() const;
-    void SetSeq(uint64_t seq);
-    uint64_t GetSeq() const;
-
-    uint32_t GetSerializedSize() const override;
-    void Serialize(Buffer::Iterator start) const override;
-    uint32_t Deserialize(Buffer::Iterator start) override;
-    void Print(std::ostream& os) const override;
-
-  private:
-    uint8_t m_syndrome;
-    uint8_t m_flags;
-    uint16_t m_nFlows;
-    uint32_t m_rxWindow;
-    uint64_t m_seq;
-};
-
-/// RoCEv2 CNP body: 16 reserved bytes (zero), as in the RoCEv2 annex.
-class RoceCnpHeader : public Header
-{
-  public:
-    static constexpr uint32_t SIZE = 16;
-    static TypeId GetTypeId();
-    TypeId GetInstanceTypeId() const override;
-    uint32_t GetSerializedSize() const override;
-    void Serialize(Buffer::Iterator start) const override;
-    uint32_t Deserialize(Buffer::Iterator start) override;
-    void Print(std::ostream& os) const override;
-};
 
 /**
  * INT header: format(8) | n hops(8) | n x 8-byte hop records, first switch
@@ -207,10 +56,7 @@ class RoceIntHeader : public Header
     RoceIntHeader();
 
     void SetFormat(uint8_t format);
-    uint8_t GetFormat() const;
     uint8_t GetNHops() const;
-    /// Remove all hops.
-    void Clear();
     /// Append one hop encoded in this header's format; false if full
     /// (LIBCC_INT_MAX_HOPS) or the hop does not encode.
     bool PushHop(const libcc_int_hop& hop);

@@ -107,6 +107,29 @@ HopWithIds(uint64_t bw, uint64_t ts, uint64_t tx, uint64_t q)
     return h;
 }
 
+/// What a promiscuous listener was given, and what the frame receiver held then.
+struct PromiscLog
+{
+    bool Rx(Ptr<NetDevice>, Ptr<const Packet> p, uint16_t protocol, const Address& from,
+            const Address& to, NetDevice::PacketType type)
+    {
+        packets.push_back(p->Copy());
+        protocols.push_back(protocol);
+        froms.push_back(from);
+        tos.push_back(to);
+        types.push_back(type);
+        sinkHeld.push_back(sink->rx.size());
+        return true;
+    }
+    const FrameSink* sink = nullptr;
+    std::vector<Ptr<Packet>> packets;
+    std::vector<uint16_t> protocols;
+    std::vector<Address> froms;
+    std::vector<Address> tos;
+    std::vector<NetDevice::PacketType> types;
+    std::vector<size_t> sinkHeld;
+};
+
 } // namespace
 
 class QbbFrameWire : public ::testing::TestWithParam<const char*>
@@ -247,6 +270,54 @@ TEST(QbbFrameWireCheck, PacketReceiversGetTheFramesBytes)
     EXPECT_EQ(info.seq, 77000u);
     EXPECT_EQ(info.payloadBytes, 1000u);
     da->SetEgressSource(nullptr);
+    Simulator::Destroy();
+}
+
+TEST(QbbFrameWireCheck, PromiscuousListenerSeesDataFramesButNotPfc)
+{
+    // As on ns-3's PointToPointNetDevice: a data frame goes to the
+    // promiscuous callback (as the IPv4 bytes RoceBuild makes) before the
+    // receiver gets it; a PFC frame is MAC control and reaches neither.
+    Ptr<Node> a = CreateObject<Node>();
+    Ptr<Node> b = CreateObject<Node>();
+    QbbHelper h;
+    NetDeviceContainer c = h.Install(a, b);
+    Ptr<QbbNetDevice> da = DynamicCast<QbbNetDevice>(c.Get(0));
+    Ptr<QbbNetDevice> db = DynamicCast<QbbNetDevice>(c.Get(1));
+    FrameSource src;
+    FrameSink sink;
+    PromiscLog log;
+    log.sink = &sink;
+    da->SetEgressSource(&src);
+    db->SetFrameReceiver(&sink);
+    db->SetPromiscReceiveCallback(MakeCallback(&PromiscLog::Rx, &log));
+    QbbFramePtr f = QbbFrameNew();
+    f->roce.type = RocePktType::DATA;
+    f->roce.src = Ipv4Address("10.0.0.1");
+    f->roce.dst = Ipv4Address("10.0.0.2");
+    f->roce.payloadBytes = 1000;
+    f->roce.psn = 77;
+    f->ipBytes = 1056; // 20 IPv4 + 8 UDP + 12 BTH + 16 RETH + 1000 payload
+    src.q.push_back(std::move(f));
+    Simulator::ScheduleNow(&QbbNetDevice::TriggerTransmit, da);
+    Simulator::ScheduleNow(&QbbNetDevice::SendPfc, da, uint8_t(3), uint16_t(0));
+    Simulator::Run();
+    EXPECT_EQ(db->GetResumesReceived(3), 1u); // the PFC frame did arrive
+    ASSERT_EQ(sink.rx.size(), 1u);
+    ASSERT_EQ(log.packets.size(), 1u);
+    EXPECT_EQ(log.packets[0]->GetSize(), 1056u);
+    RocePacketInfo info;
+    ASSERT_TRUE(RoceParse(log.packets[0], info));
+    EXPECT_EQ(info.psn, 77u);
+    EXPECT_EQ(log.protocols[0], QbbNetDevice::ETHERTYPE_IPV4);
+    EXPECT_EQ(log.froms[0], da->GetAddress());
+    EXPECT_EQ(log.tos[0], db->GetAddress());
+    EXPECT_EQ(log.types[0], NetDevice::PACKET_HOST);
+    EXPECT_EQ(log.sinkHeld[0], 0u);
+    da->SetEgressSource(nullptr);
+    db->SetFrameReceiver(nullptr);
+    db->SetPromiscReceiveCallback(NetDevice::PromiscReceiveCallback());
+    sink.rx.clear();
     Simulator::Destroy();
 }
 

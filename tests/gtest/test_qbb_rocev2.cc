@@ -2,6 +2,7 @@
 //
 // RoCEv2 packet codec: sizes from the documented layouts, round trips, the
 // switch's raw-byte key, ECN and INT rewriting, and bad inputs.
+#include "roce-test-headers.h"
 #include "rocev2-packet.h"
 #include "test_qbb_util.h"
 
@@ -16,8 +17,9 @@ using qbbtest::Hop;
 namespace
 {
 
-// The packet as ns-3's header classes (and ours) serialize it, one object
-// per header: RoceBuild writes raw bytes and must produce exactly these.
+// The packet as ns-3's header classes (and roce-test-headers.h's) serialize
+// it, one object per header: RoceBuild writes raw bytes and must produce
+// exactly these.
 Ptr<Packet>
 BuildWithHeaderObjects(const RocePacketInfo& info)
 {

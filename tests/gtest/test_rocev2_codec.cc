@@ -5,6 +5,7 @@
 // RETH/AETH 16 | INT 2 + 8 per hop), truncation at every length, and the ECN
 // rewrite checked against the RFC 1071 rule that a valid header sums to
 // 0xFFFF.
+#include "roce-test-headers.h"
 #include "rocev2-codec.h"
 
 #include <gtest/gtest.h>
@@ -161,4 +162,26 @@ TEST(Rocev2Codec, MarkCeSetsBothEcnBitsAndKeepsTheChecksumValid)
     RoceWriteHeaders(info, b);
     EXPECT_FALSE(RoceMarkCeBytes(b, 19));
     EXPECT_FALSE(RoceMarkCeBytes(nullptr, 20));
+}
+
+TEST(Rocev2Codec, UdpChecksumIsZeroAsRoceV2SendsIt)
+{
+    // RoCEv2 senders put 0 in the UDP checksum (the ICRC covers the
+    // transport headers and payload instead); UDP over IPv4 allows it. The
+    // checksum is the last 16 bits of the UDP header, bytes 26 and 27.
+    RocePacketInfo info = AckWithTwoHops();
+    uint8_t b[ROCE_MAX_HEADER_BYTES];
+    for (RocePktType t : {RocePktType::DATA, RocePktType::PROBE, RocePktType::ACK,
+                          RocePktType::NACK, RocePktType::CNP})
+    {
+        info.type = t;
+        info.hasInt = true;
+        info.payloadBytes = 1000;
+        std::memset(b, 0xAA, sizeof(b));
+        ASSERT_GT(RoceWriteHeaders(info, b), 28u);
+        EXPECT_EQ((b[26] << 8) | b[27], 0) << "type " << int(t);
+        // A CE mark rewrites the IPv4 checksum only.
+        ASSERT_TRUE(RoceMarkCeBytes(b, 20));
+        EXPECT_EQ((b[26] << 8) | b[27], 0) << "type " << int(t);
+    }
 }
