@@ -60,12 +60,8 @@ LibccRp::LibccRp(const libcc_params* params, const libcc_flow_info& flow,
     {
         throw std::invalid_argument(std::string("libcc_rp_new: ") + libcc_strerror(rc));
     }
-    // The initial deadline may be set without a callback: arm it.
-    uint64_t d = libcc_rp_deadline_ns(m_rp);
-    if (d != LIBCC_NO_DEADLINE)
-    {
-        MoveTimer(m_timer, m_timerAt, d, [this]() { OnTimer(); });
-    }
+    // An initial deadline came through deadline_changed inside
+    // libcc_rp_new (before m_rp was set): the timer is armed already.
 }
 
 LibccRp::~LibccRp()

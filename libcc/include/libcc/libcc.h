@@ -289,7 +289,9 @@ typedef struct libcc_rp_callbacks {
     /* Window (bytes in flight allowed) changed; LIBCC_WINDOW_UNLIMITED: none. */
     void (*window_changed)(libcc_rp *rp, uint64_t now_ns, uint64_t window_bytes, void *user_data);
     /* The next time libcc_rp_on_timer must be called changed
-     * (LIBCC_NO_DEADLINE: cancel). The host keeps one timer per RP. */
+     * (LIBCC_NO_DEADLINE: cancel). The host keeps one timer per RP. Also
+     * called once from libcc_rp_init / libcc_rp_new when the algorithm
+     * starts with a deadline, before *out is set: use the rp argument. */
     void (*deadline_changed)(libcc_rp *rp, uint64_t deadline_ns, void *user_data);
     /* HPCC++ probe mode: send one telemetry probe on this flow now. */
     void (*send_probe)(libcc_rp *rp, uint64_t now_ns, void *user_data);
