@@ -92,6 +92,10 @@ class SwitchCc
     static libcc_cp_pkt CpPacket(SwitchPort::Entry& e, uint64_t queueBytes, uint64_t portBytes);
     /// Apply libcc's decisions on e's frame.
     void Apply(SwitchPort::Entry& e, const libcc_cp_pkt& pkt);
+    using CpHook = int (*)(libcc_cp*, uint64_t, libcc_cp_pkt*);
+    /// Hand e to port's CP through hook (enqueue or dequeue), apply the verdict.
+    void Run(CpHook hook, uint32_t port, SwitchPort::Entry& e, uint64_t queueBytes,
+             uint64_t portBytes);
 
     libcc_params* m_params;
     std::vector<libcc_cp*> m_cps; //!< by port index; nullptr: no port
@@ -174,27 +178,28 @@ SwitchCc::Apply(SwitchPort::Entry& e, const libcc_cp_pkt& pkt)
 }
 
 inline void
-SwitchCc::OnEnqueue(uint32_t port, SwitchPort::Entry& e, uint64_t queueBytes, uint64_t portBytes)
+SwitchCc::Run(CpHook hook, uint32_t port, SwitchPort::Entry& e, uint64_t queueBytes,
+              uint64_t portBytes)
 {
     if (port >= m_cps.size() || !m_cps[port])
     {
         return;
     }
     libcc_cp_pkt pkt = CpPacket(e, queueBytes, portBytes);
-    libcc_cp_on_enqueue(m_cps[port], LibccNow(), &pkt);
+    hook(m_cps[port], LibccNow(), &pkt);
     Apply(e, pkt);
+}
+
+inline void
+SwitchCc::OnEnqueue(uint32_t port, SwitchPort::Entry& e, uint64_t queueBytes, uint64_t portBytes)
+{
+    Run(&libcc_cp_on_enqueue, port, e, queueBytes, portBytes);
 }
 
 inline void
 SwitchCc::OnDequeue(uint32_t port, SwitchPort::Entry& e, uint64_t queueBytes, uint64_t portBytes)
 {
-    if (port >= m_cps.size() || !m_cps[port])
-    {
-        return;
-    }
-    libcc_cp_pkt pkt = CpPacket(e, queueBytes, portBytes);
-    libcc_cp_on_dequeue(m_cps[port], LibccNow(), &pkt);
-    Apply(e, pkt);
+    Run(&libcc_cp_on_dequeue, port, e, queueBytes, portBytes);
 }
 
 } // namespace ns3

@@ -46,6 +46,20 @@ SendTen(Star& st)
     }
 }
 
+/// A 1000-byte DATA frame from host 0 to host 1 that is not ECN-capable.
+Ptr<Packet>
+NonEctData(uint8_t prio)
+{
+    RocePacketInfo d;
+    d.type = RocePktType::DATA;
+    d.src = Star::Addr(0);
+    d.dst = Star::Addr(1);
+    d.prio = prio;
+    d.payloadBytes = 1000;
+    d.ecn = ROCE_ECN_NOT_ECT;
+    return RoceBuild(d);
+}
+
 constexpr uint8_t CE = ROCE_ECN_CE;
 constexpr uint8_t E0 = ROCE_ECN_ECT0;
 
@@ -93,14 +107,7 @@ TEST_F(SwitchCcTest, DcqcnMarksOnThePacketsPriorityQueueNotThePort)
     st.sw->SetCongestionControl("dcqcn", "kmin=5000B,kmax=5000B,pmax=1");
     for (int i = 0; i < 8; i++)
     {
-        RocePacketInfo d;
-        d.type = RocePktType::DATA;
-        d.src = Star::Addr(0);
-        d.dst = Star::Addr(1);
-        d.prio = 5;
-        d.payloadBytes = 1000;
-        d.ecn = ROCE_ECN_NOT_ECT;
-        Simulator::Schedule(Time(0), &TestHost::Send, &st.H(0), RoceBuild(d), 5);
+        Simulator::Schedule(Time(0), &TestHost::Send, &st.H(0), NonEctData(5), 5);
     }
     Simulator::Schedule(Time(0), &TestHost::Send, &st.H(0),
                         MakeData("10.0.0.1", "10.0.0.2", 1000, 1000, 3), 3);
@@ -119,13 +126,7 @@ TEST_F(SwitchCcTest, DcqcnNeverMarksNonEctPackets)
     st.sw->SetCongestionControl("dcqcn", "kmin=0B,kmax=0B,pmax=1");
     for (int i = 0; i < 5; i++)
     {
-        RocePacketInfo d;
-        d.type = RocePktType::DATA;
-        d.src = Star::Addr(0);
-        d.dst = Star::Addr(1);
-        d.payloadBytes = 1000;
-        d.ecn = ROCE_ECN_NOT_ECT;
-        Simulator::Schedule(Time(0), &TestHost::Send, &st.H(0), RoceBuild(d), 3);
+        Simulator::Schedule(Time(0), &TestHost::Send, &st.H(0), NonEctData(3), 3);
     }
     Simulator::Run();
     std::vector<uint8_t> want(5, ROCE_ECN_NOT_ECT);
