@@ -93,9 +93,10 @@ class SwitchCc
     /// Apply libcc's decisions on e's frame.
     void Apply(SwitchPort::Entry& e, const libcc_cp_pkt& pkt);
     using CpHook = int (*)(libcc_cp*, uint64_t, libcc_cp_pkt*);
-    /// Hand e to port's CP through hook (enqueue or dequeue), apply the verdict.
-    void Run(CpHook hook, uint32_t port, SwitchPort::Entry& e, uint64_t queueBytes,
-             uint64_t portBytes);
+    /// Hand e to port's CP through Hook (enqueue or dequeue), apply the
+    /// verdict. A template argument, so the call is direct and inlined.
+    template <CpHook Hook>
+    void Run(uint32_t port, SwitchPort::Entry& e, uint64_t queueBytes, uint64_t portBytes);
 
     libcc_params* m_params;
     std::vector<libcc_cp*> m_cps; //!< by port index; nullptr: no port
@@ -177,29 +178,29 @@ SwitchCc::Apply(SwitchPort::Entry& e, const libcc_cp_pkt& pkt)
     }
 }
 
+template <SwitchCc::CpHook Hook>
 inline void
-SwitchCc::Run(CpHook hook, uint32_t port, SwitchPort::Entry& e, uint64_t queueBytes,
-              uint64_t portBytes)
+SwitchCc::Run(uint32_t port, SwitchPort::Entry& e, uint64_t queueBytes, uint64_t portBytes)
 {
     if (port >= m_cps.size() || !m_cps[port])
     {
         return;
     }
     libcc_cp_pkt pkt = CpPacket(e, queueBytes, portBytes);
-    hook(m_cps[port], LibccNow(), &pkt);
+    Hook(m_cps[port], LibccNow(), &pkt);
     Apply(e, pkt);
 }
 
 inline void
 SwitchCc::OnEnqueue(uint32_t port, SwitchPort::Entry& e, uint64_t queueBytes, uint64_t portBytes)
 {
-    Run(&libcc_cp_on_enqueue, port, e, queueBytes, portBytes);
+    Run<&libcc_cp_on_enqueue>(port, e, queueBytes, portBytes);
 }
 
 inline void
 SwitchCc::OnDequeue(uint32_t port, SwitchPort::Entry& e, uint64_t queueBytes, uint64_t portBytes)
 {
-    Run(&libcc_cp_on_dequeue, port, e, queueBytes, portBytes);
+    Run<&libcc_cp_on_dequeue>(port, e, queueBytes, portBytes);
 }
 
 } // namespace ns3
