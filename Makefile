@@ -45,7 +45,7 @@ CHECK_CFLAGS = $(shell $(PKG_CONFIG) --cflags check 2>/dev/null)
 CHECK_LIBS = $(shell $(PKG_CONFIG) --libs check 2>/dev/null || echo -lcheck) -lm
 TEST_CFLAGS := -std=c11 $(WARN) -g -D_POSIX_C_SOURCE=200809L -Ilibcc/include -Ilibcc/src -Itests/check -I$(BUILD)/gen
 
-.PHONY: all lib tools deps test test-static test-check test-check-san test-install test-ns3 demo bench bench-libcc \
+.PHONY: all lib tools deps test test-static test-check test-check-san test-install test-ns3 test-examples demo bench bench-libcc \
         install uninstall clean format help
 
 all: lib tools ns3
@@ -145,9 +145,14 @@ test-install:
 # ---- ns-3 bindings (ns3-bindings/ns3.mk defines ns3, test-ns3, demo-ns3) ----
 include ns3-bindings/ns3.mk
 
+# The examples as a user runs them: exit statuses and the messages naming
+# what went wrong (PFC deadlock, a link rate INT cannot carry).
+test-examples: $(NS3_EXAMPLES)
+	@bash tests/examples/run.sh $(BUILD)/bin $(BUILD)/examples-test
+
 # ---- the two commands --------------------------------------------------------
 NPROC := $(shell nproc 2>/dev/null || echo 2)
-TEST_SUITES := test-static test-check test-check-san test-install test-ns3 $(NS3_SAN_SUITES)
+TEST_SUITES := test-static test-check test-check-san test-install test-ns3 test-examples $(NS3_SAN_SUITES)
 
 test: deps
 	@$(MAKE) --no-print-directory -j$(NPROC) all $(NS3_SAN_BUILD)

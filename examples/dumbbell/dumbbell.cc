@@ -184,6 +184,8 @@ main(int argc, char* argv[])
     Time sample = MicroSeconds(1);
     bool pcap = false;
     bool traces = true;
+    Time deadlockStall = MicroSeconds(500);
+    bool deadlockContinue = false;
 
     // Our simulator core: ns-3's event order (same results) at a lower cost
     // per event (docs/simulator-impl.md). --SimulatorImplementationType=
@@ -220,6 +222,12 @@ main(int argc, char* argv[])
     cmd.AddValue("sample", "sampling interval of the CSVs, time", sample);
     cmd.AddValue("pcap", "write pcap files of every device into --out", pcap);
     cmd.AddValue("traces", "write the CSV traces (off for benchmarks)", traces);
+    cmd.AddValue("deadlockStall",
+                 "PFC deadlock: a paused queue with bytes that sent nothing for this long, in a "
+                 "cycle of such queues, stops the run (exit 3), time",
+                 deadlockStall);
+    cmd.AddValue("deadlockContinue", "on a PFC deadlock, report it and run on to --stop (exit 0)",
+                 deadlockContinue);
     cmd.Parse(argc, argv);
 
     if (nSenders < 2 || nSwitches < 1 || rateGbps == 0 || payload == 0 || payload > 1460)
@@ -249,6 +257,9 @@ main(int argc, char* argv[])
     net.SetNicAttribute("PayloadSize", UintegerValue(payload));
     net.SetSwitchAttribute("PfcStaticThreshold", UintegerValue(pfcThreshold));
     net.SetSwitchAttribute("BufferSize", UintegerValue(bufferBytes));
+    net.SetDeadlockDetectorAttribute("StallTime", TimeValue(deadlockStall));
+    net.SetDeadlockDetectorAttribute("CheckInterval", TimeValue(deadlockStall / 5));
+    net.SetDeadlockDetectorAttribute("StopOnDeadlock", BooleanValue(!deadlockContinue));
     TopologySpec topo = MakeDumbbellTopology(nSenders, nSwitches, rateBps, delay.GetNanoSeconds());
     try
     {
@@ -366,6 +377,8 @@ main(int argc, char* argv[])
         std::fprintf(f, "queue_peak_kb=%.1f\n", w.peakAfter / 1e3);
         std::fprintf(f, "queue_mean_kb=%.1f\n", w.qN ? w.qSum / w.qN / 1e3 : 0.0);
         std::fprintf(f, "pfc_pauses=%" PRIu64 "\n", tr.GetPfcPauses());
+        std::fprintf(f, "pfc_deadlock=%s\n",
+                     net.GetDeadlockDetector()->IsDeadlocked() ? "yes" : "no");
         std::fprintf(f, "bottleneck_utilization=%.3f\n", util);
         if (convergeNs >= 0)
             std::fprintf(f, "fair_convergence_us=%.1f\n", convergeNs / 1e3);
@@ -385,7 +398,12 @@ main(int argc, char* argv[])
     {
         std::fclose(sf);
     }
+    bool deadlocked = net.GetDeadlockDetector()->IsDeadlocked();
+    if (deadlocked)
+    {
+        std::cerr << "dumbbell: " << net.GetDeadlockDetector()->Describe() << "\n";
+    }
     tr.Close();
     Simulator::Destroy();
-    return 0;
+    return deadlocked && !deadlockContinue ? 3 : 0;
 }

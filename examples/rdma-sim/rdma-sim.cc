@@ -59,6 +59,8 @@ main(int argc, char* argv[])
     Time sample = MicroSeconds(10);
     bool traces = true;
     bool pcap = false;
+    Time deadlockStall = MicroSeconds(500);
+    bool deadlockContinue = false;
 
     // Our simulator core: ns-3's event order (same results) at a lower cost
     // per event (docs/simulator-impl.md). --SimulatorImplementationType=
@@ -84,6 +86,12 @@ main(int argc, char* argv[])
     cmd.AddValue("sample", "CSV sampling interval, time", sample);
     cmd.AddValue("traces", "write sampled queue/rate/link CSVs", traces);
     cmd.AddValue("pcap", "write pcap files of every device", pcap);
+    cmd.AddValue("deadlockStall",
+                 "PFC deadlock: a paused queue with bytes that sent nothing for this long, in a "
+                 "cycle of such queues, stops the run (exit 3), time",
+                 deadlockStall);
+    cmd.AddValue("deadlockContinue", "on a PFC deadlock, report it and run on to --stop (exit 0)",
+                 deadlockContinue);
     cmd.Parse(argc, argv);
 
     if (topoFile.empty() == (fatTreeK == 0) || flowFile.empty())
@@ -104,6 +112,9 @@ main(int argc, char* argv[])
         net.SetCongestionControl(algo, ccParams);
         net.SetNicAttribute("PayloadSize", UintegerValue(payload));
         net.SetSwitchAttribute("PfcStaticThreshold", UintegerValue(pfcThreshold));
+        net.SetDeadlockDetectorAttribute("StallTime", TimeValue(deadlockStall));
+        net.SetDeadlockDetectorAttribute("CheckInterval", TimeValue(deadlockStall / 5));
+        net.SetDeadlockDetectorAttribute("StopOnDeadlock", BooleanValue(!deadlockContinue));
         net.Build(topo);
         net.AddFlows(flows);
     }
@@ -136,9 +147,21 @@ main(int argc, char* argv[])
     }
     Simulator::Stop(stop);
     Simulator::Run();
-    std::printf("flows=%zu completed=%" PRIu64 " simulated_ms=%.3f pfc_pauses=%" PRIu64 "\n",
-                flows.size(), sd.done, Simulator::Now().GetSeconds() * 1e3, tr.GetPfcPauses());
+    Ptr<PfcDeadlockDetector> dl = net.GetDeadlockDetector();
+    std::printf("flows=%zu completed=%" PRIu64 " simulated_ms=%.3f pfc_pauses=%" PRIu64
+                " pfc_deadlock=%s\n",
+                flows.size(), sd.done, Simulator::Now().GetSeconds() * 1e3, tr.GetPfcPauses(),
+                dl->IsDeadlocked() ? "yes" : "no");
+    bool deadlocked = dl->IsDeadlocked();
+    if (deadlocked)
+    {
+        std::cerr << "rdma-sim: " << dl->Describe() << "\n";
+    }
     tr.Close();
     Simulator::Destroy();
-    return sd.done == flows.size() ? 0 : 1;
+    if (deadlocked && !deadlockContinue)
+    {
+        return 3; // the run stopped at the deadlock: its results are not an experiment's
+    }
+    return sd.done == flows.size() || deadlocked ? 0 : 1;
 }

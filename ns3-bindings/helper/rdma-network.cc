@@ -97,6 +97,7 @@ RdmaNetwork::RdmaNetwork()
 {
     m_switchFactory.SetTypeId(SwitchNode::GetTypeId());
     m_nicFactory.SetTypeId(RdmaNic::GetTypeId());
+    m_deadlockFactory.SetTypeId(PfcDeadlockDetector::GetTypeId());
 }
 
 void
@@ -126,6 +127,12 @@ void
 RdmaNetwork::SetNicAttribute(const std::string& name, const AttributeValue& v)
 {
     m_nicFactory.Set(name, v);
+}
+
+void
+RdmaNetwork::SetDeadlockDetectorAttribute(const std::string& name, const AttributeValue& v)
+{
+    m_deadlockFactory.Set(name, v);
 }
 
 void
@@ -184,7 +191,10 @@ RdmaNetwork::Build(const TopologySpec& topo)
         std::string err;
         if (topo.isSwitch[id] && !GetSwitch(id)->CheckCongestionControl(err))
         {
-            throw std::invalid_argument("node " + std::to_string(id) + ": " + err);
+            // err names the ns-3 node; say the topology's id when they differ.
+            bool same = GetSwitch(id)->GetId() == id;
+            throw std::invalid_argument(same ? err
+                                             : "topology node " + std::to_string(id) + ": " + err);
         }
     }
     for (uint32_t id = 0; id < n; id++)
@@ -204,6 +214,16 @@ RdmaNetwork::Build(const TopologySpec& topo)
         nic->SetCcConfig(m_cc);
     }
     BuildRoutes();
+    std::vector<Ptr<SwitchNode>> switches;
+    for (uint32_t id = 0; id < n; id++)
+    {
+        if (topo.isSwitch[id])
+        {
+            switches.push_back(GetSwitch(id));
+        }
+    }
+    m_deadlock = m_deadlockFactory.Create<PfcDeadlockDetector>();
+    m_deadlock->Install(switches);
 }
 
 void

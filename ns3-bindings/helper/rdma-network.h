@@ -10,6 +10,7 @@
 #define RDMA_NETWORK_H
 
 #include "hpcc-format.h"
+#include "pfc-deadlock-detector.h"
 #include "libcc-config.h"
 #include "qbb-net-device.h"
 #include "rdma-nic.h"
@@ -50,6 +51,13 @@ class RdmaNetwork
     /// Attributes of every SwitchNode, RdmaNic, QbbNetDevice made by Build.
     void SetSwitchAttribute(const std::string& name, const AttributeValue& v);
     void SetNicAttribute(const std::string& name, const AttributeValue& v);
+    /// Attributes of the PfcDeadlockDetector Build installs (StallTime, ...).
+    void SetDeadlockDetectorAttribute(const std::string& name, const AttributeValue& v);
+    /// The detector watching every switch (nullptr before Build).
+    Ptr<PfcDeadlockDetector> GetDeadlockDetector() const
+    {
+        return m_deadlock;
+    }
 
     /// Create the nodes, links and routes of a topology.
     void Build(const TopologySpec& topo);
@@ -113,6 +121,8 @@ class RdmaNetwork
     std::string m_ccParams;
     ObjectFactory m_switchFactory;
     ObjectFactory m_nicFactory;
+    ObjectFactory m_deadlockFactory;
+    Ptr<PfcDeadlockDetector> m_deadlock;
     std::vector<Ptr<Node>> m_nodes;
     uint32_t m_firstNodeId;
     std::vector<Ptr<QbbNetDevice>> m_devices;

@@ -68,6 +68,36 @@ SwitchCc::Free()
     m_built = false;
 }
 
+namespace
+{
+
+/// Why libcc_cp_new refused a port, for a person: an INT format that cannot
+/// carry the link rate is named with the rates it can carry.
+std::string
+CpRefusal(int rc, const libcc_algorithm_info& ai)
+{
+    std::string algo = ai.name ? ai.name : "?";
+    if (rc != LIBCC_ERR_OUT_OF_RANGE)
+    {
+        return algo + " cannot run there: " + libcc_strerror(rc);
+    }
+    std::string msg = algo + "'s INT cannot carry this link rate; accepted:";
+    const uint64_t candidates[] = {1,  2,   5,   10,  25,  40,   50,   100,
+                                   200, 400, 800, 1600, 3200};
+    for (uint64_t g : candidates)
+    {
+        uint64_t bps = g * 1000000000ull;
+        if ((ai.data_int == LIBCC_INT_FORMAT_NONE || libcc_int_rate_supported(ai.data_int, bps)) &&
+            (ai.ack_int == LIBCC_INT_FORMAT_NONE || libcc_int_rate_supported(ai.ack_int, bps)))
+        {
+            msg += " " + std::to_string(g) + "G";
+        }
+    }
+    return msg + " (docs/int-telemetry.md)";
+}
+
+} // namespace
+
 bool
 SwitchCc::Build(uint32_t switchId, const std::vector<uint64_t>& portRates, std::string& err)
 {
@@ -120,13 +150,7 @@ SwitchCc::Build(uint32_t switchId, const std::vector<uint64_t>& portRates, std::
         if (rc != LIBCC_OK)
         {
             err = "switch " + std::to_string(switchId) + " port " + std::to_string(port) + " (" +
-                  std::to_string(portRates[port] / 1000000) + " Mbps): " +
-                  libcc_params_algorithm(m_params) + " cannot run there: " + libcc_strerror(rc);
-            if (rc == LIBCC_ERR_OUT_OF_RANGE)
-            {
-                err += " (its INT format cannot carry this link rate; see docs/int-telemetry.md "
-                       "for the rates it can)";
-            }
+                  std::to_string(portRates[port] / 1000000) + " Mbps): " + CpRefusal(rc, ai);
             Free();
             m_built = true;
             return false;

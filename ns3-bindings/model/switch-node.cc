@@ -559,6 +559,12 @@ SwitchNode::GetPortQueueBytes(uint32_t port) const
 }
 
 uint64_t
+SwitchNode::GetDequeuedFrames(uint32_t port) const
+{
+    return port < m_ports.size() && m_ports[port] ? m_ports[port]->GetDequeuedFrames() : 0;
+}
+
+uint64_t
 SwitchNode::GetDrops() const
 {
     return m_drops;

@@ -99,6 +99,8 @@ class SwitchNode : public Node, public QbbFrameReceiver, private SwitchPort::Own
     uint64_t GetQueueBytes(uint32_t port, uint8_t prio) const;
     /// Bytes in all queues of a port.
     uint64_t GetPortQueueBytes(uint32_t port) const;
+    /// Frames a port has sent from its queues so far (PAUSE frames not counted).
+    uint64_t GetDequeuedFrames(uint32_t port) const;
     uint64_t GetDrops() const;
     uint64_t GetEcnMarks() const;
     uint64_t GetIntStamps() const;

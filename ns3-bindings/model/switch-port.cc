@@ -55,6 +55,7 @@ SwitchPort::DequeueFrame(const std::array<bool, QBB_N_PRIO>& paused, uint8_t& pr
     }
     m_bytes[prio] -= e.frameBytes;
     m_total -= e.frameBytes;
+    m_dequeued++;
     uint8_t p8 = static_cast<uint8_t>(prio);
     m_owner->OnDequeued(*this, e, p8);
     prioOut = p8;

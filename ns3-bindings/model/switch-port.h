@@ -60,6 +60,11 @@ class SwitchPort : public QbbEgressSource
     {
         return m_total;
     }
+    /// Frames the port has handed to its device so far.
+    uint64_t GetDequeuedFrames() const
+    {
+        return m_dequeued;
+    }
     uint32_t GetIndex() const
     {
         return m_index;
@@ -87,6 +92,7 @@ class SwitchPort : public QbbEgressSource
     std::array<std::array<FifoRing<Entry>, 2>, QBB_N_PRIO> m_q;
     std::array<uint64_t, QBB_N_PRIO> m_bytes{};
     uint64_t m_total = 0;
+    uint64_t m_dequeued = 0;
     uint8_t m_rrNext = 0;
     std::array<uint32_t, 2> m_nonEmpty{}; //!< per class, bit p: queue of priority p has frames
     std::array<EventId, QBB_N_PRIO> m_refresh;

@@ -1,0 +1,270 @@
+// SPDX-License-Identifier: GPL-2.0-only
+#include "pfc-deadlock-detector.h"
+
+#include "qbb-channel.h"
+
+#include "ns3/boolean.h"
+#include "ns3/log.h"
+#include "ns3/nstime.h"
+#include "ns3/simulator.h"
+#include "ns3/trace-source-accessor.h"
+
+#include <iomanip>
+#include <map>
+#include <sstream>
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("PfcDeadlockDetector");
+NS_OBJECT_ENSURE_REGISTERED(PfcDeadlockDetector);
+
+TypeId
+PfcDeadlockDetector::GetTypeId()
+{
+    static TypeId tid =
+        TypeId("ns3::PfcDeadlockDetector")
+            .SetParent<Object>()
+            .SetGroupName("Libcc")
+            .AddConstructor<PfcDeadlockDetector>()
+            .AddAttribute("StallTime",
+                          "A paused egress queue with bytes is stuck when its port sent no "
+                          "frame for this long, time",
+                          TimeValue(MicroSeconds(500)),
+                          MakeTimeAccessor(&PfcDeadlockDetector::m_stall),
+                          MakeTimeChecker(NanoSeconds(1)))
+            .AddAttribute("CheckInterval", "How often the counters are read, time",
+                          TimeValue(MicroSeconds(100)),
+                          MakeTimeAccessor(&PfcDeadlockDetector::m_interval),
+                          MakeTimeChecker(NanoSeconds(1)))
+            .AddAttribute("StopOnDeadlock", "Stop the simulation when a deadlock is found",
+                          BooleanValue(true),
+                          MakeBooleanAccessor(&PfcDeadlockDetector::m_stopOnDeadlock),
+                          MakeBooleanChecker())
+            .AddTraceSource("Deadlock", "A PFC deadlock was found: time, the cycle of queues",
+                            MakeTraceSourceAccessor(&PfcDeadlockDetector::m_deadlockTrace),
+                            "ns3::PfcDeadlockDetector::DeadlockCallback");
+    return tid;
+}
+
+PfcDeadlockDetector::PfcDeadlockDetector()
+    : m_interval(MicroSeconds(100))
+    , m_stall(MicroSeconds(500))
+    , m_stopOnDeadlock(true)
+{
+}
+
+PfcDeadlockDetector::~PfcDeadlockDetector() = default;
+
+void
+PfcDeadlockDetector::DoDispose()
+{
+    m_event.Cancel();
+    m_ports.clear();
+    Object::DoDispose();
+}
+
+void
+PfcDeadlockDetector::Install(const std::vector<Ptr<SwitchNode>>& switches)
+{
+    m_event.Cancel();
+    m_ports.clear();
+    m_switchPorts.clear();
+    std::map<uint32_t, uint32_t> swIndexOfNode;
+    Time now = Simulator::Now();
+    for (uint32_t si = 0; si < switches.size(); si++)
+    {
+        const Ptr<SwitchNode>& sw = switches[si];
+        swIndexOfNode[sw->GetId()] = si;
+        uint32_t first = static_cast<uint32_t>(m_ports.size());
+        for (uint32_t p = 0; p < sw->GetNPorts(); p++)
+        {
+            if (!sw->GetPort(p))
+            {
+                continue;
+            }
+            PortState st;
+            st.sw = sw;
+            st.swIndex = si;
+            st.port = p;
+            st.dequeued = sw->GetDequeuedFrames(p);
+            st.lastMoveAt = now;
+            m_ports.push_back(st);
+        }
+        m_switchPorts.emplace_back(first, static_cast<uint32_t>(m_ports.size()));
+    }
+    for (PortState& st : m_ports)
+    {
+        Ptr<QbbNetDevice> dev = st.sw->GetPort(st.port);
+        Ptr<QbbChannel> ch = DynamicCast<QbbChannel>(dev->GetChannel());
+        Ptr<QbbNetDevice> peer = ch ? ch->GetPeer(dev) : nullptr;
+        if (!peer || !peer->GetNode())
+        {
+            continue;
+        }
+        auto it = swIndexOfNode.find(peer->GetNode()->GetId());
+        if (it != swIndexOfNode.end())
+        {
+            st.peerSwIndex = it->second;
+            st.peerPort = peer->GetIfIndex();
+        }
+    }
+    m_event = Simulator::Schedule(m_interval, &PfcDeadlockDetector::Check, this);
+}
+
+bool
+PfcDeadlockDetector::Stuck(const PortState& p, uint8_t prio, Time now) const
+{
+    return now - p.lastMoveAt >= m_stall && p.sw->GetQueueBytes(p.port, prio) > 0 &&
+           p.sw->GetPort(p.port)->IsPaused(prio);
+}
+
+std::vector<uint32_t>
+PfcDeadlockDetector::WaitsFor(uint32_t v, uint8_t prio, Time now) const
+{
+    // Stuck queues of the same priority on the switch that holds v's
+    // traffic back (its ingress from v's switch is XOFF for prio).
+    std::vector<uint32_t> out;
+    const PortState& pv = m_ports[v];
+    if (pv.peerSwIndex == UINT32_MAX)
+    {
+        return out;
+    }
+    auto range = m_switchPorts[pv.peerSwIndex];
+    if (range.first == range.second ||
+        !m_ports[range.first].sw->GetMmu().IsXoff(pv.peerPort, prio))
+    {
+        return out;
+    }
+    for (uint32_t w = range.first; w < range.second; w++)
+    {
+        if (Stuck(m_ports[w], prio, now))
+        {
+            out.push_back(w);
+        }
+    }
+    return out;
+}
+
+std::vector<PfcDeadlockDetector::Queue>
+PfcDeadlockDetector::FindCycle(Time now) const
+{
+    // Depth-first over (port, priority) vertices; a vertex met again on the
+    // current path closes a cycle.
+    const uint32_t n = static_cast<uint32_t>(m_ports.size());
+    struct Frame
+    {
+        uint32_t v;
+        std::vector<uint32_t> next;
+        size_t i;
+    };
+    for (uint8_t prio = 0; prio < QBB_N_PRIO; prio++)
+    {
+        std::vector<uint8_t> color(n, 0); // 0 new, 1 on the path, 2 done
+        for (uint32_t start = 0; start < n; start++)
+        {
+            if (color[start] != 0 || !Stuck(m_ports[start], prio, now))
+            {
+                continue;
+            }
+            std::vector<Frame> path{{start, WaitsFor(start, prio, now), 0}};
+            color[start] = 1;
+            while (!path.empty())
+            {
+                Frame& f = path.back();
+                if (f.i == f.next.size())
+                {
+                    color[f.v] = 2;
+                    path.pop_back();
+                    continue;
+                }
+                uint32_t w = f.next[f.i++];
+                if (color[w] == 1)
+                {
+                    std::vector<Queue> cycle;
+                    size_t k = 0;
+                    while (path[k].v != w)
+                    {
+                        k++;
+                    }
+                    for (; k < path.size(); k++)
+                    {
+                        const PortState& q = m_ports[path[k].v];
+                        cycle.push_back(Queue{q.sw->GetId(), q.port, prio});
+                    }
+                    return cycle;
+                }
+                if (color[w] == 0)
+                {
+                    color[w] = 1;
+                    path.push_back(Frame{w, WaitsFor(w, prio, now), 0});
+                }
+            }
+        }
+    }
+    return {};
+}
+
+void
+PfcDeadlockDetector::Check()
+{
+    Time now = Simulator::Now();
+    bool anyStuck = false;
+    for (PortState& p : m_ports)
+    {
+        uint64_t d = p.sw->GetDequeuedFrames(p.port);
+        if (d != p.dequeued)
+        {
+            p.dequeued = d;
+            p.lastMoveAt = now;
+            continue;
+        }
+        for (uint8_t prio = 0; prio < QBB_N_PRIO && !anyStuck; prio++)
+        {
+            anyStuck = Stuck(p, prio, now);
+        }
+    }
+    if (anyStuck)
+    {
+        m_cycle = FindCycle(now);
+        if (!m_cycle.empty())
+        {
+            m_detectedAt = now;
+            NS_LOG_WARN(Describe());
+            m_deadlockTrace(now, m_cycle);
+            if (m_stopOnDeadlock)
+            {
+                Simulator::Stop();
+            }
+            return; // a deadlock does not resolve itself: nothing more to watch
+        }
+    }
+    // Only while there is something else to simulate: the check alone must
+    // not keep a run without a stop time going forever.
+    if (!Simulator::IsFinished())
+    {
+        m_event = Simulator::Schedule(m_interval, &PfcDeadlockDetector::Check, this);
+    }
+}
+
+std::string
+PfcDeadlockDetector::Describe() const
+{
+    if (m_cycle.empty())
+    {
+        return "";
+    }
+    std::ostringstream os;
+    os << std::fixed << std::setprecision(3) << "PFC deadlock at "
+       << m_detectedAt.GetNanoSeconds() / 1000.0 << " us: ";
+    for (const Queue& q : m_cycle)
+    {
+        os << "switch " << q.node << " port " << q.port << " -> ";
+    }
+    os << "switch " << m_cycle[0].node << " port " << m_cycle[0].port << " (priority "
+       << unsigned(m_cycle[0].prio) << "); each paused by the next with bytes queued, no frame sent for "
+       << m_stall.GetNanoSeconds() / 1000.0 << " us";
+    return os.str();
+}
+
+} // namespace ns3

@@ -1,0 +1,67 @@
+#!/usr/bin/env bash
+# The examples as a user runs them: exit statuses and the messages that name
+# what went wrong. Usage: run.sh BINDIR WORKDIR
+# Ends with "examples: N passed, M failed".
+set -u
+bin=$1
+work=$2
+rm -rf "$work" && mkdir -p "$work"
+passed=0 failed=0
+
+# expect NAME STATUS PATTERN -- COMMAND...: COMMAND exits STATUS and its
+# stderr matches PATTERN (grep -E; "" for any).
+expect() {
+  local name=$1 want=$2 pattern=$3
+  shift 4
+  "$@" > "$work/$name.out" 2> "$work/$name.err"
+  local rc=$?
+  if [ "$rc" -ne "$want" ]; then
+    echo "FAIL $name: exit $rc, expected $want"; sed 's/^/  | /' "$work/$name.err" | head -5
+    failed=$((failed + 1)); return
+  fi
+  if [ -n "$pattern" ] && ! grep -Eq "$pattern" "$work/$name.err"; then
+    echo "FAIL $name: stderr does not match /$pattern/"; sed 's/^/  | /' "$work/$name.err" | head -5
+    failed=$((failed + 1)); return
+  fi
+  echo "ok   $name"
+  passed=$((passed + 1))
+}
+
+# A ring of five switches (5..9), host i on switch 5+i, 100 Gbps, 1 us.
+# Host i sends to host i+2: the shortest path (2 hops) turns the same way
+# for every flow, each ring link carries two flows at line rate, and with a
+# 20 KB PFC threshold the ring's queues end paused by each other.
+{
+  echo "10 5 10"; echo "5 6 7 8 9"
+  for i in 0 1 2 3 4; do echo "$i $((5 + i)) 100Gbps 0.001ms 0"; done
+  for i in 0 1 2 3 4; do echo "$((5 + i)) $((5 + (i + 1) % 5)) 100Gbps 0.001ms 0"; done
+} > "$work/ring.txt"
+{
+  echo 5
+  for i in 0 1 2 3 4; do echo "$i $(((i + 2) % 5)) 3 100 10000000 0"; done
+} > "$work/ring-flows.txt"
+ring=(--topo="$work/ring.txt" --flows="$work/ring-flows.txt" --algo=none
+      --pfcThreshold=20000 --deadlockStall=50us --stop=5ms --traces=false)
+
+expect rdma-sim-deadlock 3 "PFC deadlock at .*switch [0-9]+ port [0-9]+ -> switch" -- \
+  "$bin/rdma-sim" "${ring[@]}" --out="$work/ring"
+if grep -q "pfc_deadlock=yes" "$work/rdma-sim-deadlock.out"; then
+  echo "ok   rdma-sim-deadlock-summary"; passed=$((passed + 1))
+else
+  echo "FAIL rdma-sim-deadlock-summary: no pfc_deadlock=yes on stdout"; failed=$((failed + 1))
+fi
+expect rdma-sim-deadlock-continue 0 "PFC deadlock at" -- \
+  "$bin/rdma-sim" "${ring[@]}" --deadlockContinue=1 --out="$work/ring-continue"
+
+# An INT algorithm at a link rate its INT cannot carry: refused before the
+# run, naming the port and the rate, exit 2.
+expect dumbbell-hpcc-150g 2 "port [0-9]+ \(150000 Mbps\)" -- \
+  "$bin/dumbbell" --algo=hpcc --rate=150 --stop=10us --traces=false --out="$work/d150"
+expect dumbbell-fncc-150g 2 "port [0-9]+ \(150000 Mbps\)" -- \
+  "$bin/dumbbell" --algo=fncc --rate=150 --stop=10us --traces=false --out="$work/d150f"
+# ... and a rate its INT carries runs.
+expect dumbbell-hpcc-40g 0 "" -- \
+  "$bin/dumbbell" --algo=hpcc --rate=40 --stop=50us --traces=false --out="$work/d40"
+
+echo "examples: $passed passed, $failed failed"
+[ "$failed" -eq 0 ]
