@@ -42,6 +42,7 @@ def run(binary, algo, outdir):
         "proc_wall": wall,
         "cpu": cpu,
         "rss": float(s["peak_rss_mb"]),
+        "rp_bytes": int(s["libcc_rp_bytes_per_flow"]),
     }
 
 
@@ -66,18 +67,22 @@ def main():
                                                        time.strftime("%Y-%m-%d")),
         "",
         "| algorithm | link packet tx | wall s (Simulator::Run) | CPU s (process) "
-        "| tx per wall s | range over runs | x HPCC sim | tx per CPU s | peak RSS MB |",
-        "|---|---:|---:|---:|---:|---:|---:|---:|---:|",
+        "| tx per wall s | range over runs | x HPCC sim | tx per CPU s | peak RSS MB "
+        "| libcc_rp_size B/flow |",
+        "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
     ]
     for r in rows:
         rate = r["packets"] / r["sim_wall"]
-        lines.append("| %s | %d | %.3f | %.3f | %.0f | %.2f-%.2f M | %.1f | %.0f | %.1f |" % (
+        lines.append("| %s | %d | %.3f | %.3f | %.0f | %.2f-%.2f M | %.1f | %.0f | %.1f | %d |" % (
             r["algo"], r["packets"], r["sim_wall"], r["cpu"], rate, r["rate_min"] / 1e6,
-            r["rate_max"] / 1e6, rate / HPCC_SIM_TX_PER_S, r["packets"] / r["cpu"], r["rss"]))
+            r["rate_max"] / 1e6, rate / HPCC_SIM_TX_PER_S, r["packets"] / r["cpu"], r["rss"],
+            r["rp_bytes"]))
     lines.append("")
     lines.append("link packet tx = frames put on any link by any device (data, ACK, CNP, "
                  "PAUSE), summed over the %d links and both directions; x HPCC sim = tx per "
-                 "wall s / %.1f M (the ns-3.18 HPCC simulator on this dumbbell, issue #4)."
+                 "wall s / %.1f M (the ns-3.18 HPCC simulator on this dumbbell, issue #4); "
+                 "libcc_rp_size = bytes of one flow's libcc Reaction Point for the run's "
+                 "parameters (libcc_rp_size(params))."
                  % (links, HPCC_SIM_TX_PER_S / 1e6))
     table = "\n".join(lines)
     print(table)

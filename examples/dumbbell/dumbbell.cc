@@ -393,6 +393,8 @@ main(int argc, char* argv[])
         std::fprintf(f, "wall_s=%.3f\n", wall);
         std::fprintf(f, "packets_per_wall_s=%.0f\n", wall > 0 ? txPackets / wall : 0.0);
         std::fprintf(f, "peak_rss_mb=%.1f\n", ru.ru_maxrss / 1024.0);
+        std::fprintf(f, "libcc_rp_bytes_per_flow=%zu\n",
+                     libcc_rp_size(net.GetCcConfig()->GetParams()));
     }
     if (sf)
     {
