@@ -184,8 +184,7 @@ main(int argc, char* argv[])
     Time sample = MicroSeconds(1);
     bool pcap = false;
     bool traces = true;
-    Time deadlockStall = MicroSeconds(500);
-    bool deadlockContinue = false;
+    PfcDeadlockOptions deadlock;
 
     // Our simulator core: ns-3's event order (same results) at a lower cost
     // per event (docs/simulator-impl.md). --SimulatorImplementationType=
@@ -222,12 +221,7 @@ main(int argc, char* argv[])
     cmd.AddValue("sample", "sampling interval of the CSVs, time", sample);
     cmd.AddValue("pcap", "write pcap files of every device into --out", pcap);
     cmd.AddValue("traces", "write the CSV traces (off for benchmarks)", traces);
-    cmd.AddValue("deadlockStall",
-                 "PFC deadlock: a paused queue with bytes that sent nothing for this long, in a "
-                 "cycle of such queues, stops the run (exit 3), time",
-                 deadlockStall);
-    cmd.AddValue("deadlockContinue", "on a PFC deadlock, report it and run on to --stop (exit 0)",
-                 deadlockContinue);
+    deadlock.AddTo(cmd);
     cmd.Parse(argc, argv);
 
     if (nSenders < 2 || nSwitches < 1 || rateGbps == 0 || payload == 0 || payload > 1460)
@@ -257,9 +251,7 @@ main(int argc, char* argv[])
     net.SetNicAttribute("PayloadSize", UintegerValue(payload));
     net.SetSwitchAttribute("PfcStaticThreshold", UintegerValue(pfcThreshold));
     net.SetSwitchAttribute("BufferSize", UintegerValue(bufferBytes));
-    net.SetDeadlockDetectorAttribute("StallTime", TimeValue(deadlockStall));
-    net.SetDeadlockDetectorAttribute("CheckInterval", TimeValue(deadlockStall / 5));
-    net.SetDeadlockDetectorAttribute("StopOnDeadlock", BooleanValue(!deadlockContinue));
+    net.SetDeadlockOptions(deadlock);
     TopologySpec topo = MakeDumbbellTopology(nSenders, nSwitches, rateBps, delay.GetNanoSeconds());
     try
     {
@@ -407,5 +399,5 @@ main(int argc, char* argv[])
     }
     tr.Close();
     Simulator::Destroy();
-    return deadlocked && !deadlockContinue ? 3 : 0;
+    return deadlocked && !deadlock.keepRunning ? 3 : 0;
 }

@@ -59,8 +59,7 @@ main(int argc, char* argv[])
     Time sample = MicroSeconds(10);
     bool traces = true;
     bool pcap = false;
-    Time deadlockStall = MicroSeconds(500);
-    bool deadlockContinue = false;
+    PfcDeadlockOptions deadlock;
 
     // Our simulator core: ns-3's event order (same results) at a lower cost
     // per event (docs/simulator-impl.md). --SimulatorImplementationType=
@@ -86,12 +85,7 @@ main(int argc, char* argv[])
     cmd.AddValue("sample", "CSV sampling interval, time", sample);
     cmd.AddValue("traces", "write sampled queue/rate/link CSVs", traces);
     cmd.AddValue("pcap", "write pcap files of every device", pcap);
-    cmd.AddValue("deadlockStall",
-                 "PFC deadlock: a paused queue with bytes that sent nothing for this long, in a "
-                 "cycle of such queues, stops the run (exit 3), time",
-                 deadlockStall);
-    cmd.AddValue("deadlockContinue", "on a PFC deadlock, report it and run on to --stop (exit 0)",
-                 deadlockContinue);
+    deadlock.AddTo(cmd);
     cmd.Parse(argc, argv);
 
     if (topoFile.empty() == (fatTreeK == 0) || flowFile.empty())
@@ -112,9 +106,7 @@ main(int argc, char* argv[])
         net.SetCongestionControl(algo, ccParams);
         net.SetNicAttribute("PayloadSize", UintegerValue(payload));
         net.SetSwitchAttribute("PfcStaticThreshold", UintegerValue(pfcThreshold));
-        net.SetDeadlockDetectorAttribute("StallTime", TimeValue(deadlockStall));
-        net.SetDeadlockDetectorAttribute("CheckInterval", TimeValue(deadlockStall / 5));
-        net.SetDeadlockDetectorAttribute("StopOnDeadlock", BooleanValue(!deadlockContinue));
+        net.SetDeadlockOptions(deadlock);
         net.Build(topo);
         net.AddFlows(flows);
     }
@@ -159,7 +151,7 @@ main(int argc, char* argv[])
     }
     tr.Close();
     Simulator::Destroy();
-    if (deadlocked && !deadlockContinue)
+    if (deadlocked && !deadlock.keepRunning)
     {
         return 3; // the run stopped at the deadlock: its results are not an experiment's
     }

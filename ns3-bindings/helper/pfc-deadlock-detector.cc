@@ -47,6 +47,17 @@ PfcDeadlockDetector::GetTypeId()
     return tid;
 }
 
+void
+PfcDeadlockOptions::AddTo(CommandLine& cmd)
+{
+    cmd.AddValue("deadlockStall",
+                 "PFC deadlock: a paused queue with bytes that sent nothing for this long, in a "
+                 "cycle of such queues, stops the run (exit 3), time",
+                 stall);
+    cmd.AddValue("deadlockContinue", "on a PFC deadlock, report it and run on to --stop (exit 0)",
+                 keepRunning);
+}
+
 PfcDeadlockDetector::PfcDeadlockDetector()
     : m_interval(MicroSeconds(100))
     , m_stall(MicroSeconds(500))

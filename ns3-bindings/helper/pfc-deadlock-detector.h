@@ -23,6 +23,7 @@
 
 #include "switch-node.h"
 
+#include "ns3/command-line.h"
 #include "ns3/event-id.h"
 #include "ns3/nstime.h"
 #include "ns3/object.h"
@@ -33,6 +34,15 @@
 
 namespace ns3
 {
+
+/// A program's deadlock options: --deadlockStall and --deadlockContinue.
+struct PfcDeadlockOptions
+{
+    Time stall = MicroSeconds(500); //!< StallTime; checked every fifth of it
+    bool keepRunning = false;       //!< report and run on instead of stopping
+    /// Declare the two options on cmd.
+    void AddTo(CommandLine& cmd);
+};
 
 class PfcDeadlockDetector : public Object
 {

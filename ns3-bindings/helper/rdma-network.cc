@@ -4,6 +4,7 @@
 
 #include "qbb-helper.h"
 
+#include <ns3/boolean.h>
 #include <ns3/data-rate.h>
 #include <ns3/nstime.h>
 
@@ -133,6 +134,14 @@ void
 RdmaNetwork::SetDeadlockDetectorAttribute(const std::string& name, const AttributeValue& v)
 {
     m_deadlockFactory.Set(name, v);
+}
+
+void
+RdmaNetwork::SetDeadlockOptions(const PfcDeadlockOptions& o)
+{
+    SetDeadlockDetectorAttribute("StallTime", TimeValue(o.stall));
+    SetDeadlockDetectorAttribute("CheckInterval", TimeValue(o.stall / 5));
+    SetDeadlockDetectorAttribute("StopOnDeadlock", BooleanValue(!o.keepRunning));
 }
 
 void

@@ -53,6 +53,8 @@ class RdmaNetwork
     void SetNicAttribute(const std::string& name, const AttributeValue& v);
     /// Attributes of the PfcDeadlockDetector Build installs (StallTime, ...).
     void SetDeadlockDetectorAttribute(const std::string& name, const AttributeValue& v);
+    /// A program's --deadlockStall / --deadlockContinue as those attributes.
+    void SetDeadlockOptions(const PfcDeadlockOptions& o);
     /// The detector watching every switch (nullptr before Build).
     Ptr<PfcDeadlockDetector> GetDeadlockDetector() const
     {
