@@ -180,6 +180,7 @@ main(int argc, char* argv[])
     Time stop = MilliSeconds(1);
     uint32_t nSenders = 2;
     uint32_t nSwitches = 3;
+    std::string congestion = "first";
     std::string out = "out/dumbbell";
     Time sample = MicroSeconds(1);
     bool pcap = false;
@@ -217,6 +218,11 @@ main(int argc, char* argv[])
     cmd.AddValue("stop", "simulated duration, time", stop);
     cmd.AddValue("senders", "number of senders (flows), >= 2", nSenders);
     cmd.AddValue("switches", "switches in the chain, >= 1", nSwitches);
+    cmd.AddValue("congestion",
+                 "where flow1's sender joins the chain, so where the congestion is (the FNCC "
+                 "paper's Figure 11): first (the dumbbell: switch 0's egress), middle (switch "
+                 "switches/2), last (the last switch's port to the receiver)",
+                 congestion);
     cmd.AddValue("out", "output directory for CSVs, fct, pfc, summary", out);
     cmd.AddValue("sample", "sampling interval of the CSVs, time", sample);
     cmd.AddValue("pcap", "write pcap files of every device into --out", pcap);
@@ -228,6 +234,25 @@ main(int argc, char* argv[])
     {
         std::cerr << "dumbbell: need --senders >= 2, --switches >= 1, --rate > 0, "
                      "0 < --payload <= 1460\n";
+        return 2;
+    }
+    uint32_t joinSwitch;
+    if (congestion == "first")
+    {
+        joinSwitch = 0;
+    }
+    else if (congestion == "middle")
+    {
+        joinSwitch = nSwitches / 2;
+    }
+    else if (congestion == "last")
+    {
+        joinSwitch = nSwitches - 1;
+    }
+    else
+    {
+        std::cerr << "dumbbell: --congestion=" << congestion
+                  << ": accepted first, middle, last\n";
         return 2;
     }
     if (!MakeDir(out))
@@ -252,7 +277,10 @@ main(int argc, char* argv[])
     net.SetSwitchAttribute("PfcStaticThreshold", UintegerValue(pfcThreshold));
     net.SetSwitchAttribute("BufferSize", UintegerValue(bufferBytes));
     net.SetDeadlockOptions(deadlock);
-    TopologySpec topo = MakeDumbbellTopology(nSenders, nSwitches, rateBps, delay.GetNanoSeconds());
+    // Sender 0 (flow0) on the first switch, the others where --congestion says.
+    std::vector<uint32_t> senderSwitch(nSenders, joinSwitch);
+    senderSwitch[0] = 0;
+    TopologySpec topo = MakeChainTopology(senderSwitch, nSwitches, rateBps, delay.GetNanoSeconds());
     try
     {
         net.Build(topo); // refuses a link rate the algorithm's INT cannot carry
@@ -287,10 +315,13 @@ main(int argc, char* argv[])
     RdmaTraceHelper tr(net);
     tr.EnableFct(out + "/fct.txt", out + "/fct.csv");
     tr.EnablePfc(out + "/pfc.txt", out + "/pfc.csv");
-    uint32_t congestionPeer = nSwitches > 1 ? sw0 + 1 : receiver;
+    // The congestion point: the egress of the switch where flows meet,
+    // towards the receiver.
+    uint32_t cpSwitch = sw0 + joinSwitch;
+    uint32_t congestionPeer = joinSwitch + 1 < nSwitches ? cpSwitch + 1 : receiver;
     if (traces)
     {
-        tr.TrackLink(sw0, congestionPeer);
+        tr.TrackLink(cpSwitch, congestionPeer);
         tr.EnableSampling(sample, out + "/queue.csv", out + "/rate.csv", out + "/link.csv");
     }
     tr.EnableProgress(stop);
@@ -298,8 +329,8 @@ main(int argc, char* argv[])
     Watch w;
     w.flow1StartNs = flow1Start.GetNanoSeconds();
     w.rateAtFlow1 = rateBps;
-    Ptr<SwitchNode> cp = net.GetSwitch(sw0);
-    Ptr<QbbNetDevice> cpDev = net.GetLinkDevice(sw0, congestionPeer);
+    Ptr<SwitchNode> cp = net.GetSwitch(cpSwitch);
+    Ptr<QbbNetDevice> cpDev = net.GetLinkDevice(cpSwitch, congestionPeer);
     w.port = cpDev->GetIfIndex();
     net.GetFlows()[0]->TraceConnectWithoutContext("Rate", MakeBoundCallback(&OnFlow0Rate, &w));
     cp->TraceConnectWithoutContext("QueueBytes", MakeBoundCallback(&OnQueue, &w));
@@ -359,7 +390,8 @@ main(int argc, char* argv[])
         std::fprintf(f, "algorithm=%s\n", algo.c_str());
         std::fprintf(f, "cc=%s\n", ccText.c_str());
         std::fprintf(f, "rate_gbps=%u\n", rateGbps);
-        std::fprintf(f, "cp_node=%u\n", sw0);
+        std::fprintf(f, "congestion=%s\n", congestion.c_str());
+        std::fprintf(f, "cp_node=%u\n", cpSwitch);
         std::fprintf(f, "cp_port=%u\n", w.port);
         std::fprintf(f, "flow1_start_us=%.3f\n", flow1Start.GetSeconds() * 1e6);
         if (w.firstDecreaseNs >= 0)

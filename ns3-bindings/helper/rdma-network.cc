@@ -16,14 +16,16 @@ namespace ns3
 {
 
 TopologySpec
-MakeDumbbellTopology(uint32_t nSenders, uint32_t nSwitches, uint64_t rateBps, uint64_t delayNs)
+MakeChainTopology(const std::vector<uint32_t>& senderSwitch, uint32_t nSwitches, uint64_t rateBps,
+                  uint64_t delayNs)
 {
+    uint32_t nSenders = static_cast<uint32_t>(senderSwitch.size());
     if (nSenders < 1 || nSwitches < 1)
     {
-        throw std::invalid_argument("dumbbell: need at least one sender and one switch");
+        throw std::invalid_argument("chain: need at least one sender and one switch");
     }
     TopologySpec t;
-    t.file = "dumbbell";
+    t.file = "chain";
     t.nNodes = nSenders + 1 + nSwitches;
     t.isSwitch.assign(t.nNodes, false);
     uint32_t sw0 = nSenders + 1;
@@ -36,13 +38,32 @@ MakeDumbbellTopology(uint32_t nSenders, uint32_t nSwitches, uint64_t rateBps, ui
     };
     for (uint32_t h = 0; h < nSenders; h++)
     {
-        link(h, sw0);
+        if (senderSwitch[h] >= nSwitches)
+        {
+            throw std::invalid_argument("chain: sender " + std::to_string(h) + " on switch " +
+                                        std::to_string(senderSwitch[h]) + ", accepted 0.." +
+                                        std::to_string(nSwitches - 1));
+        }
+        link(h, sw0 + senderSwitch[h]);
     }
     for (uint32_t s = 0; s + 1 < nSwitches; s++)
     {
         link(sw0 + s, sw0 + s + 1);
     }
     link(sw0 + nSwitches - 1, nSenders);
+    return t;
+}
+
+TopologySpec
+MakeDumbbellTopology(uint32_t nSenders, uint32_t nSwitches, uint64_t rateBps, uint64_t delayNs)
+{
+    if (nSenders < 1)
+    {
+        throw std::invalid_argument("dumbbell: need at least one sender and one switch");
+    }
+    TopologySpec t =
+        MakeChainTopology(std::vector<uint32_t>(nSenders, 0), nSwitches, rateBps, delayNs);
+    t.file = "dumbbell";
     return t;
 }
 

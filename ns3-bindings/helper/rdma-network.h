@@ -25,6 +25,15 @@
 namespace ns3
 {
 
+/**
+ * A chain of switches (ids nSenders+1 ...) ending at one receiver (id
+ * nSenders); sender i (id i) attaches to switch senderSwitch[i] of the chain
+ * (0: the first). Every link rateBps and delayNs. With all senders on switch
+ * 0 it is the dumbbell; a sender joining further on congests a later hop
+ * (the FNCC paper's Figure 11: first, middle, last hop).
+ */
+TopologySpec MakeChainTopology(const std::vector<uint32_t>& senderSwitch, uint32_t nSwitches,
+                               uint64_t rateBps, uint64_t delayNs);
 /// A dumbbell: nSenders hosts (ids 0..nSenders-1) on the first switch, one
 /// receiver (id nSenders) on the last, nSwitches in a chain (ids after).
 TopologySpec MakeDumbbellTopology(uint32_t nSenders, uint32_t nSwitches, uint64_t rateBps,

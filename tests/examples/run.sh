@@ -19,7 +19,7 @@ expect() {
     echo "FAIL $name: exit $rc, expected $want"; sed 's/^/  | /' "$work/$name.err" | head -5
     failed=$((failed + 1)); return
   fi
-  if [ -n "$pattern" ] && ! grep -Eq "$pattern" "$work/$name.err"; then
+  if [ -n "$pattern" ] && ! grep -Eq -- "$pattern" "$work/$name.err"; then
     echo "FAIL $name: stderr does not match /$pattern/"; sed 's/^/  | /' "$work/$name.err" | head -5
     failed=$((failed + 1)); return
   fi
@@ -62,6 +62,19 @@ expect dumbbell-fncc-150g 2 "port [0-9]+ \(150000 Mbps\)" -- \
 # ... and a rate its INT carries runs.
 expect dumbbell-hpcc-40g 0 "" -- \
   "$bin/dumbbell" --algo=hpcc --rate=40 --stop=50us --traces=false --out="$work/d40"
+
+# A congestion location the paper does not have is refused, naming the option.
+expect dumbbell-bad-congestion 2 "--congestion=second: accepted first, middle, last" -- \
+  "$bin/dumbbell" --congestion=second --out="$work/dc"
+# Congestion at the last hop: the congestion point is the last switch's port
+# to the receiver (node 5 of the 3-switch chain: senders 0-1, receiver 2).
+expect dumbbell-last-hop 0 "" -- \
+  "$bin/dumbbell" --algo=fncc --congestion=last --stop=400us --traces=false --out="$work/dl"
+if grep -q "^cp_node=5$" "$work/dumbbell-last-hop.out"; then
+  echo "ok   dumbbell-last-hop-cp"; passed=$((passed + 1))
+else
+  echo "FAIL dumbbell-last-hop-cp: cp_node is not 5"; failed=$((failed + 1))
+fi
 
 echo "examples: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]

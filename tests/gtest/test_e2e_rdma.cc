@@ -469,3 +469,38 @@ TEST(E2eAck, ReceiverAcksEveryMPackets)
     EXPECT_EQ(net.GetNic(0)->GetCounters().acksRcvd, 25u);
     Simulator::Destroy();
 }
+
+TEST(ChainTopology, SendersJoinWhereToldAndPathsFollow)
+{
+    // Three switches (ids 3, 4, 5) to receiver 2; sender 0 on switch 0 of
+    // the chain (id 3), sender 1 on the last (id 5): the FNCC paper's
+    // last-hop congestion. Links: 0-3, 1-5, 3-4, 4-5, 5-2.
+    TopologySpec t = MakeChainTopology({0, 2}, 3, G100, 1000);
+    ASSERT_EQ(t.nNodes, 6u);
+    EXPECT_EQ(t.isSwitch, (std::vector<bool>{false, false, false, true, true, true}));
+    ASSERT_EQ(t.links.size(), 5u);
+    std::vector<std::pair<uint32_t, uint32_t>> ends;
+    for (const auto& l : t.links)
+    {
+        ends.emplace_back(l.a, l.b);
+    }
+    EXPECT_EQ(ends, (std::vector<std::pair<uint32_t, uint32_t>>{{0, 3}, {1, 5}, {3, 4}, {4, 5}, {5, 2}}));
+    RdmaNetwork net;
+    net.Build(t);
+    // Sender 0 crosses 4 links (0-3, 3-4, 4-5, 5-2), sender 1 two (1-5, 5-2).
+    EXPECT_EQ(net.GetPath(0, 2).links, 4u);
+    EXPECT_EQ(net.GetPath(1, 2).links, 2u);
+    // A sender on a switch the chain does not have is refused, naming it.
+    try
+    {
+        MakeChainTopology({0, 3}, 3, G100, 1000);
+        FAIL() << "switch 3 of a 3-switch chain was accepted";
+    }
+    catch (const std::invalid_argument& e)
+    {
+        EXPECT_NE(std::string(e.what()).find("sender 1 on switch 3, accepted 0..2"),
+                  std::string::npos)
+            << e.what();
+    }
+    Simulator::Destroy();
+}
