@@ -74,6 +74,9 @@ struct FlowSpec
     uint64_t sizeBytes;
     uint64_t startNs;
     uint32_t line;
+    /// When the flow leaves: it sends nothing new from then on and completes
+    /// once what it sent is acknowledged (0: it runs until sizeBytes are sent).
+    uint64_t stopNs = 0;
 };
 
 /// Parse a rate "100Gbps" (also bps/Kbps/Mbps/Tbps, decimal prefixes) into

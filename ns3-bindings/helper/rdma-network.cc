@@ -404,6 +404,7 @@ RdmaNetwork::AddFlow(const FlowSpec& f, uint32_t flowId)
     p.prio = static_cast<uint8_t>(f.pg);
     p.sizeBytes = f.sizeBytes;
     p.startNs = f.startNs;
+    p.stopNs = f.stopNs;
     p.baseRttNs = path.baseRttNs;
     p.bottleneckBps = path.bottleneckBps;
     Ptr<RdmaTxQueuePair> qp = RdmaNic::Connect(GetNic(f.src), GetNic(f.dst), p);

@@ -156,6 +156,7 @@ RdmaNic::Connect(Ptr<RdmaNic> src, Ptr<RdmaNic> dst, const RdmaFlowParams& flowI
     uint32_t rxQpn = dst->m_receiver.AddQueuePair(flow);
     Ptr<RdmaTxQueuePair> qp = src->m_sender.AddQueuePair(flow, rxQpn);
     dst->m_receiver.SetPeer(rxQpn, qp->GetLocalQpn());
+    qp->m_leaveNotify = MakeCallback(&RdmaReceiver::Shorten, &dst->m_receiver);
     return qp;
 }
 

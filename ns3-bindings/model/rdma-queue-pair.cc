@@ -121,6 +121,22 @@ RdmaTxQueuePair::CcOnTx(uint32_t payload)
     return m_cc ? m_cc->OnTx(m_sndNxt, payload) : 0;
 }
 
+uint64_t
+RdmaTxQueuePair::Leave()
+{
+    // Bytes sent before a go-back-N rewind count: the receiver may hold
+    // some of them already and must get them all.
+    m_flow.sizeBytes = std::max(m_maxSent, m_sndNxt);
+    return m_flow.sizeBytes;
+}
+
+void
+RdmaTxQueuePair::CompleteNow(uint64_t nowNs)
+{
+    m_finished = true;
+    m_finishNs = nowNs;
+}
+
 void
 RdmaTxQueuePair::StopCc()
 {

@@ -35,6 +35,9 @@ struct RdmaFlowParams
     uint8_t prio = 3;     ///< priority group of the data packets
     uint64_t sizeBytes = 0;
     uint64_t startNs = 0;
+    /// When the flow leaves (0: never; it ends after sizeBytes): it sends
+    /// nothing new from then on, and its size becomes the bytes it has sent.
+    uint64_t stopNs = 0;
     uint64_t baseRttNs = 0;     ///< base RTT of the path (libcc T, ideal FCT)
     uint64_t bottleneckBps = 0; ///< slowest link on the path (ideal FCT)
 };
@@ -123,6 +126,11 @@ class RdmaTxQueuePair : public Object
     void OnSent(uint32_t payload, uint32_t wireBytes, uint64_t nowPs);
     /// Free libcc's state (the flow finished).
     void StopCc();
+    /// The flow leaves now: its size becomes the bytes sent so far (every
+    /// one of them is still delivered). Returns the new size.
+    uint64_t Leave();
+    /// Everything sent is acknowledged at nowNs (after Leave): finished.
+    void CompleteNow(uint64_t nowNs);
     /// Cumulative ACK. Returns true if the flow just completed.
     bool OnAck(const libcc_ack& ack, uint64_t nowNs);
     /// NACK: acknowledges below seq, then goes back to seq.
@@ -188,6 +196,10 @@ class RdmaTxQueuePair : public Object
     /// Simulator::IsExpired call through the wrapper each time).
     bool m_rtoArmed = false;
     EventId m_startEvent;
+    EventId m_stopEvent;
+    /// Tells the receiving queue pair (its number, the flow's new size) that
+    /// this flow left; set by RdmaNic::Connect.
+    Callback<void, uint32_t, uint64_t> m_leaveNotify;
     /// Called when a libcc call the NIC did not make itself (a timer) changed
     /// what this QP may send: the rate, the window or a probe request.
     Callback<void> m_kick;

@@ -65,6 +65,22 @@ RdmaReceiver::AddQueuePair(const RdmaFlowParams& flow)
 }
 
 void
+RdmaReceiver::Shorten(uint32_t qpn, uint64_t sizeBytes)
+{
+    RdmaRxQueuePair& rx = m_rx[qpn];
+    rx.flow.sizeBytes = sizeBytes;
+    if (rx.expected >= sizeBytes && !rx.done)
+    {
+        // Everything it sent has arrived already: the NP forgets it now.
+        rx.done = true;
+        if (m_np)
+        {
+            m_np->FlowEnd(rx.localQpn);
+        }
+    }
+}
+
+void
 RdmaReceiver::EnsureNp()
 {
     // libcc's NP table is sized at creation. Flows opened after it was made

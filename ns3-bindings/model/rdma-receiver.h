@@ -44,6 +44,9 @@ class RdmaReceiver
         return m_rx[qpn];
     }
 
+    /// The sender of queue pair qpn left (out of band, as a QP teardown):
+    /// the flow ends at sizeBytes.
+    void Shorten(uint32_t qpn, uint64_t sizeBytes);
     /// A data or probe packet for queue pair info.destQp. Queues the ACK,
     /// NACK or CNP it causes; the caller triggers the device.
     void OnData(const RocePacketInfo& info);

@@ -53,10 +53,13 @@ RdmaSender::Dispose()
         qp->m_rtoEvent.Cancel();
         qp->m_rtoArmed = false;
         qp->m_startEvent.Cancel();
+        qp->m_stopEvent.Cancel();
         // An EventId keeps its event (and what the event holds) alive.
         qp->m_rtoEvent = EventId();
         qp->m_startEvent = EventId();
+        qp->m_stopEvent = EventId();
         qp->m_kick = Callback<void>();
+        qp->m_leaveNotify = Callback<void, uint32_t, uint64_t>();
         qp->StopCc();
     }
     m_tx.clear();
@@ -77,6 +80,11 @@ RdmaSender::AddQueuePair(const RdmaFlowParams& flow, uint32_t peerQpn)
     // the queue pair, would make a reference cycle. The NIC owns the queue pair
     // and cancels the event on dispose.
     qp->m_startEvent = Simulator::Schedule(delay, &RdmaSender::StartFlow, this, PeekPointer(qp));
+    if (flow.stopNs != 0)
+    {
+        Time leave = NanoSeconds(flow.stopNs > now ? flow.stopNs - now : 0);
+        qp->m_stopEvent = Simulator::Schedule(leave, &RdmaSender::LeaveFlow, this, PeekPointer(qp));
+    }
     return qp;
 }
 
@@ -89,6 +97,36 @@ RdmaSender::StartFlow(RdmaTxQueuePair* qp)
     m_active.push_back(qp);
     NS_LOG_INFO("flow " << qp->GetFlow().flowId << " starts, " << qp->GetFlow().sizeBytes
                         << " bytes");
+    m_nic->Kick();
+}
+
+void
+RdmaSender::LeaveFlow(RdmaTxQueuePair* qp)
+{
+    if (qp->IsFinished())
+    {
+        return; // it ended by its size first
+    }
+    if (std::find(m_active.begin(), m_active.end(), qp) == m_active.end())
+    {
+        // Leaving before its start: it never starts, and reports nothing.
+        qp->m_startEvent.Cancel();
+        qp->Leave();
+        qp->CompleteNow(LibccNow());
+        return;
+    }
+    uint64_t size = qp->Leave();
+    if (!qp->m_leaveNotify.IsNull())
+    {
+        qp->m_leaveNotify(qp->GetPeerQpn(), size);
+    }
+    NS_LOG_INFO("flow " << qp->GetFlow().flowId << " leaves after " << size << " bytes");
+    if (qp->GetSndUna() >= size)
+    {
+        // Everything it sent is acknowledged (or nothing was sent): done now.
+        qp->CompleteNow(LibccNow());
+        FinishFlow(qp);
+    }
     m_nic->Kick();
 }
 

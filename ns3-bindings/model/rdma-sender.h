@@ -64,6 +64,7 @@ class RdmaSender
     class WakeEvent;
 
     void StartFlow(RdmaTxQueuePair* qp);
+    void LeaveFlow(RdmaTxQueuePair* qp);
     void FinishFlow(RdmaTxQueuePair* qp);
     QbbFramePtr MakeProbe(RdmaTxQueuePair& qp);
     QbbFramePtr MakeData(RdmaTxQueuePair& qp, uint64_t nowPs);

@@ -504,3 +504,40 @@ TEST(ChainTopology, SendersJoinWhereToldAndPathsFollow)
     }
     Simulator::Destroy();
 }
+
+TEST(E2eFlowLeaves, AFlowWithAStopTimeEndsWithWhatItSent)
+{
+    // One sender at line rate ("none") on a 1-switch dumbbell, 100 Gbps: a
+    // full packet is 1094 wire bytes = 87.52 ns, sent back to back from
+    // t = 0, so by the stop at 100 us packets 0..1142 have left (packet 1142
+    // at 99,955.36 ns; 1143 would leave at 100,042.88 ns): the flow's size
+    // becomes 1,143,000 bytes, every one delivered once, and FlowComplete
+    // fires once with that size.
+    RdmaNetwork net;
+    net.SetCongestionControl("none");
+    net.Build(MakeDumbbellTopology(1, 1, G100, 1000));
+    DeliveryCheck dc;
+    FlowDone fd;
+    Drops dr;
+    HookAll(net, &dc, &fd, &dr);
+    FlowSpec f{0, 1, 3, 100, 100000000, 0, 0};
+    f.stopNs = 100000;
+    net.AddFlow(f, 0);
+    // A second flow told to leave before it starts never sends.
+    FlowSpec g{0, 1, 3, 100, 1000000, 200000, 0};
+    g.stopNs = 150000;
+    net.AddFlow(g, 1);
+    Simulator::Stop(MilliSeconds(1));
+    Simulator::Run();
+    ASSERT_EQ(fd.recs.size(), 1u);
+    EXPECT_EQ(fd.recs[0].flow.flowId, 0u);
+    EXPECT_EQ(fd.recs[0].flow.sizeBytes, 1143000u);
+    EXPECT_EQ(dc.next[0], 1143000u);
+    EXPECT_EQ(dc.violations, 0u);
+    EXPECT_EQ(dc.next.count(1), 0u);
+    EXPECT_TRUE(net.GetFlows()[1]->IsFinished());
+    EXPECT_EQ(net.GetFlows()[1]->GetSndNxt(), 0u);
+    // The receiver ended the flow: its queue pair is done.
+    EXPECT_TRUE(net.GetNic(1)->GetRxQueuePair(0).done);
+    Simulator::Destroy();
+}
