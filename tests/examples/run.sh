@@ -76,5 +76,17 @@ else
   echo "FAIL dumbbell-last-hop-cp: cp_node is not 5"; failed=$((failed + 1))
 fi
 
+# Fairness (FNCC paper 5.3): 4 senders join 1 ms apart and leave in order:
+# phases of 1, 2, 3, 4, 3, 2, 1 flows, so phases.csv has 16 flow rows.
+expect fairness-short 0 "" -- \
+  "$bin/fairness" --algo=fncc --interval=1ms --out="$work/fair"
+rows=$(($(wc -l < "$work/fair/phases.csv") - 1))
+if [ "$rows" -eq 16 ]; then
+  echo "ok   fairness-phase-rows"; passed=$((passed + 1))
+else
+  echo "FAIL fairness-phase-rows: $rows rows, expected 1+2+3+4+3+2+1 = 16"; failed=$((failed + 1))
+fi
+expect fairness-one-sender 2 "--senders" -- "$bin/fairness" --senders=1 --out="$work/f1"
+
 echo "examples: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]

@@ -1,0 +1,234 @@
+// SPDX-License-Identifier: GPL-2.0-only
+//
+// The FNCC paper's fairness experiment (section 5.3, Figure 13e): senders on
+// a dumbbell join one after another, every --interval, and then leave in
+// the same order, every --interval; with 4 senders the phases hold 1, 2, 3,
+// 4, 3, 2 and 1 flows. Writes per-flow goodput over time and, per phase,
+// each flow's goodput and Jain's fairness index over the phase's second
+// half (after the flows had time to converge).
+//
+//   ./fairness --algo=fncc --interval=100ms --out=out/fairness   # the paper's time scale
+//   ./fairness --algo=fncc --interval=1ms                        # a short one
+
+#include "fast-simulator-impl.h"
+#include "libcc-config.h"
+#include "rdma-network.h"
+#include "rdma-trace.h"
+
+#include <ns3/core-module.h>
+
+#include <sys/stat.h>
+
+#include <cinttypes>
+#include <cstdio>
+#include <iostream>
+#include <map>
+#include <vector>
+
+using namespace ns3;
+
+namespace
+{
+
+/// Bytes each flow delivered in order to the receiver, per sample interval.
+struct Goodput
+{
+    uint64_t intervalNs;
+    std::vector<std::vector<uint64_t>> bytes; // [flow][sample]
+    static void On(Goodput* g, uint32_t flow, uint64_t, uint32_t bytes)
+    {
+        size_t k = LibccNow() / g->intervalNs;
+        auto& v = g->bytes[flow];
+        if (v.size() <= k)
+        {
+            v.resize(k + 1, 0);
+        }
+        v[k] += bytes;
+    }
+};
+
+bool
+MakeDirs(const std::string& path)
+{
+    for (size_t i = 1; i <= path.size(); i++)
+    {
+        if (i == path.size() || path[i] == '/')
+        {
+            mkdir(path.substr(0, i).c_str(), 0755);
+        }
+    }
+    struct stat st;
+    return stat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+/// Jain's index (sum x)^2 / (n sum x^2); 1 for n = 0 or all zero.
+double
+Jain(const std::vector<double>& x)
+{
+    double s = 0, s2 = 0;
+    for (double v : x)
+    {
+        s += v;
+        s2 += v * v;
+    }
+    return s2 > 0 ? s * s / (x.size() * s2) : 1.0;
+}
+
+} // namespace
+
+int
+main(int argc, char* argv[])
+{
+    std::string algo = "fncc";
+    std::string ccParams;
+    uint32_t nSenders = 4;
+    Time interval = MilliSeconds(100);
+    uint32_t rateGbps = 100;
+    Time delay = NanoSeconds(1500);
+    uint32_t nSwitches = 3;
+    uint64_t pfcThreshold = 500000;
+    std::string out = "out/fairness";
+    PfcDeadlockOptions deadlock;
+
+    FastSimulatorImpl::Install();
+    CommandLine cmd(__FILE__);
+    cmd.Usage("FNCC paper section 5.3 (Figure 13e): senders join a dumbbell one every "
+              "--interval and leave in the same order; goodput per flow and Jain's index per "
+              "phase. Writes goodput.csv, phases.csv and summary.txt into --out.");
+    cmd.AddValue("algo", "congestion control (a libcc algorithm)", algo);
+    cmd.AddValue("cc", "libcc parameters, name=value[,name=value]", ccParams);
+    cmd.AddValue("senders", "number of senders, 2..64", nSenders);
+    cmd.AddValue("interval", "time between joins (and between leaves), time", interval);
+    cmd.AddValue("rate", "link rate of every link, Gbps", rateGbps);
+    cmd.AddValue("delay", "propagation delay of every link, time", delay);
+    cmd.AddValue("switches", "switches in the chain, 1..16", nSwitches);
+    cmd.AddValue("pfcThreshold", "PFC static threshold per ingress, bytes (0: dynamic)",
+                 pfcThreshold);
+    cmd.AddValue("out", "output directory", out);
+    deadlock.AddTo(cmd);
+    cmd.Parse(argc, argv);
+
+    if (nSenders < 2 || nSenders > 64 || nSwitches < 1 || nSwitches > 16 || rateGbps == 0 ||
+        interval <= Time(0))
+    {
+        std::cerr << "fairness: need 2 <= --senders <= 64, 1 <= --switches <= 16, --rate > 0, "
+                     "--interval > 0\n";
+        return 2;
+    }
+    if (!MakeDirs(out))
+    {
+        std::cerr << "fairness: cannot create output directory " << out << "\n";
+        return 1;
+    }
+    uint64_t rateBps = uint64_t(rateGbps) * 1000000000ull;
+    uint64_t T = interval.GetNanoSeconds();
+    uint32_t nPhases = 2 * nSenders - 1;
+    RdmaNetwork net;
+    try
+    {
+        net.SetCongestionControl(algo, ccParams);
+        net.SetSwitchAttribute("PfcStaticThreshold", UintegerValue(pfcThreshold));
+        net.SetDeadlockOptions(deadlock);
+        net.Build(MakeDumbbellTopology(nSenders, nSwitches, rateBps, delay.GetNanoSeconds()));
+    }
+    catch (const std::exception& e)
+    {
+        std::cerr << "fairness: " << e.what() << "\n";
+        return 2;
+    }
+    // Flow i joins at i T and leaves at (nSenders + i) T; the last one runs
+    // to the end of the last phase.
+    for (uint32_t i = 0; i < nSenders; i++)
+    {
+        FlowSpec f{i, nSenders, 3, 100, 0, i * T, 0};
+        f.stopNs = i + 1 < nSenders ? (nSenders + i) * T : 0;
+        f.sizeBytes = static_cast<uint64_t>(double(nPhases) * T * 1e-9 * rateBps / 8) + 1000000;
+        net.AddFlow(f, i);
+    }
+    Goodput g{std::max<uint64_t>(T / 100, 1000), {}};
+    g.bytes.resize(nSenders);
+    net.GetNic(nSenders)->TraceConnectWithoutContext("RxDeliver",
+                                                     MakeBoundCallback(&Goodput::On, &g));
+    RdmaTraceHelper tr(net);
+    tr.EnableProgress(NanoSeconds(nPhases * T));
+    Simulator::Stop(NanoSeconds(nPhases * T));
+    Simulator::Run();
+
+    std::FILE* gp = std::fopen((out + "/goodput.csv").c_str(), "w");
+    std::FILE* ph = std::fopen((out + "/phases.csv").c_str(), "w");
+    std::FILE* sf = std::fopen((out + "/summary.txt").c_str(), "w");
+    if (!gp || !ph || !sf)
+    {
+        std::cerr << "fairness: cannot write into " << out << "\n";
+        return 1;
+    }
+    std::fprintf(gp, "time_ns,flow,goodput_gbps\n");
+    size_t nSamples = (nPhases * T) / g.intervalNs;
+    for (size_t k = 0; k < nSamples; k++)
+    {
+        for (uint32_t i = 0; i < nSenders; i++)
+        {
+            uint64_t b = k < g.bytes[i].size() ? g.bytes[i][k] : 0;
+            std::fprintf(gp, "%" PRIu64 ",%u,%.4f\n", (k + 1) * g.intervalNs, i,
+                         b * 8.0 / g.intervalNs);
+        }
+    }
+    std::fprintf(ph, "phase,start_ns,end_ns,active_flows,flow,goodput_gbps,jain,utilization\n");
+    double worstJain = 1.0;
+    for (uint32_t p = 0; p < nPhases; p++)
+    {
+        // Active: joined at or before the phase start, not yet left.
+        std::vector<uint32_t> active;
+        for (uint32_t i = 0; i < nSenders; i++)
+        {
+            bool joined = i <= p;
+            bool left = i + 1 < nSenders && nSenders + i <= p;
+            if (joined && !left)
+            {
+                active.push_back(i);
+            }
+        }
+        // The phase's second half, in whole samples.
+        size_t k0 = (p * T + T / 2) / g.intervalNs;
+        size_t k1 = ((p + 1) * T) / g.intervalNs;
+        std::vector<double> gbps;
+        for (uint32_t i : active)
+        {
+            uint64_t b = 0;
+            for (size_t k = k0; k < k1 && k < g.bytes[i].size(); k++)
+            {
+                b += g.bytes[i][k];
+            }
+            gbps.push_back(k1 > k0 ? b * 8.0 / ((k1 - k0) * g.intervalNs) : 0.0);
+        }
+        double j = Jain(gbps);
+        double sum = 0;
+        for (double v : gbps)
+        {
+            sum += v;
+        }
+        worstJain = std::min(worstJain, j);
+        for (size_t a = 0; a < active.size(); a++)
+        {
+            std::fprintf(ph, "%u,%" PRIu64 ",%" PRIu64 ",%zu,%u,%.4f,%.4f,%.4f\n", p, p * T,
+                         (p + 1) * T, active.size(), active[a], gbps[a], j, sum / rateGbps);
+        }
+    }
+    for (std::FILE* f : {stdout, sf})
+    {
+        std::fprintf(f, "algorithm=%s\ncc=%s\nsenders=%u\ninterval_ns=%" PRIu64
+                        "\nrate_gbps=%u\nphases=%u\njain_min=%.4f\npfc_deadlock=%s\n",
+                     algo.c_str(), ccParams.c_str(), nSenders, T, rateGbps, nPhases, worstJain,
+                     net.GetDeadlockDetector()->IsDeadlocked() ? "yes" : "no");
+    }
+    std::fclose(gp);
+    std::fclose(ph);
+    std::fclose(sf);
+    bool deadlocked = net.GetDeadlockDetector()->IsDeadlocked();
+    if (deadlocked)
+    {
+        std::cerr << "fairness: " << net.GetDeadlockDetector()->Describe() << "\n";
+    }
+    Simulator::Destroy();
+    return deadlocked && !deadlock.keepRunning ? 3 : 0;
+}
