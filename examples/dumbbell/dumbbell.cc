@@ -175,6 +175,7 @@ main(int argc, char* argv[])
     Time delay = NanoSeconds(1500);
     uint32_t payload = 1000;
     uint64_t pfcThreshold = 500000;
+    std::string pfcScope = "ingress";
     uint64_t bufferBytes = 32000000;
     Time flow1Start = MicroSeconds(300);
     Time stop = MilliSeconds(1);
@@ -211,12 +212,16 @@ main(int argc, char* argv[])
     cmd.AddValue("delay", "propagation delay of every link, time (e.g. 1.5us)", delay);
     cmd.AddValue("payload", "payload of a full data packet, bytes (1000: 1074-byte frames)",
                  payload);
-    cmd.AddValue("pfcThreshold", "PFC static threshold per ingress and priority, bytes",
+    cmd.AddValue("pfcThreshold", "PFC static threshold, bytes (what it bounds: --pfcScope)",
                  pfcThreshold);
     cmd.AddValue("buffer", "switch shared buffer, bytes", bufferBytes);
     cmd.AddValue("flow1Start", "start of flow1, time", flow1Start);
     cmd.AddValue("stop", "simulated duration, time", stop);
     cmd.AddValue("senders", "number of senders (flows), >= 2", nSenders);
+    cmd.AddValue("pfcScope",
+                 "what --pfcThreshold bounds: ingress (each ingress port's share, as switches "
+                 "count) or egress (the queue a packet joins; pauses every ingress feeding it)",
+                 pfcScope);
     cmd.AddValue("switches", "switches in the chain, >= 1", nSwitches);
     cmd.AddValue("congestion",
                  "where flow1's sender joins the chain, so where the congestion is (the FNCC "
@@ -234,6 +239,11 @@ main(int argc, char* argv[])
     {
         std::cerr << "dumbbell: need --senders >= 2, --switches >= 1, --rate > 0, "
                      "0 < --payload <= 1460\n";
+        return 2;
+    }
+    if (pfcScope != "ingress" && pfcScope != "egress")
+    {
+        std::cerr << "dumbbell: --pfcScope=" << pfcScope << ": accepted ingress, egress\n";
         return 2;
     }
     uint32_t joinSwitch;
@@ -276,6 +286,7 @@ main(int argc, char* argv[])
     net.SetNicAttribute("PayloadSize", UintegerValue(payload));
     net.SetSwitchAttribute("PfcStaticThreshold", UintegerValue(pfcThreshold));
     net.SetSwitchAttribute("BufferSize", UintegerValue(bufferBytes));
+    net.SetSwitchAttribute("PfcEgressScope", BooleanValue(pfcScope == "egress"));
     net.SetDeadlockOptions(deadlock);
     // Sender 0 (flow0) on the first switch, the others where --congestion says.
     std::vector<uint32_t> senderSwitch(nSenders, joinSwitch);
@@ -391,6 +402,8 @@ main(int argc, char* argv[])
         std::fprintf(f, "cc=%s\n", ccText.c_str());
         std::fprintf(f, "rate_gbps=%u\n", rateGbps);
         std::fprintf(f, "congestion=%s\n", congestion.c_str());
+        std::fprintf(f, "pfc_threshold_bytes=%" PRIu64 "\npfc_scope=%s\n", pfcThreshold,
+                     pfcScope.c_str());
         std::fprintf(f, "cp_node=%u\n", cpSwitch);
         std::fprintf(f, "cp_port=%u\n", w.port);
         std::fprintf(f, "flow1_start_us=%.3f\n", flow1Start.GetSeconds() * 1e6);

@@ -30,6 +30,7 @@ SwitchMmu::Configure(const Config& cfg, uint32_t nPorts)
     m_portHeadroom.assign(nPorts, 0);
     m_egress.assign(nPorts, {});
     m_xoff.assign(nPorts, {});
+    m_xoffFor.assign(nPorts, {});
     m_lossyDrops = 0;
     m_headroomDrops = 0;
     return nPorts == 0 || m_sharedPool > 0;
@@ -82,7 +83,8 @@ SwitchMmu::Admit(uint32_t in, uint32_t out, uint8_t prio, uint32_t bytes)
         }
         r.charge = Charge::SHARED;
     }
-    else if (poolRoom && m_inShared[in][prio] + bytes <= GetThreshold())
+    else if (poolRoom && (m_cfg.egressScope ? m_egress[out][prio] : m_inShared[in][prio]) + bytes <=
+                             GetThreshold())
     {
         r.charge = Charge::SHARED;
     }
@@ -92,6 +94,7 @@ SwitchMmu::Admit(uint32_t in, uint32_t out, uint8_t prio, uint32_t bytes)
         if (!m_xoff[in][prio])
         {
             m_xoff[in][prio] = true;
+            m_xoffFor[in][prio] = out;
             r.pfc = Pfc::XOFF;
         }
     }
@@ -133,14 +136,40 @@ SwitchMmu::Release(uint32_t in, uint32_t out, uint8_t prio, uint32_t bytes)
     m_portHeadroom[in] -= fromHeadroom;
     m_inShared[in][prio] -= fromShared;
     m_sharedUsed -= fromShared;
-    if (m_xoff[in][prio] && m_inHeadroom[in][prio] == 0 &&
-        (m_inShared[in][prio] == 0 ||
-         m_inShared[in][prio] + m_cfg.xonOffsetBytes <= GetThreshold()))
+    bool xon = m_cfg.egressScope ? EgressAllowsXon(in, prio)
+                                 : m_inShared[in][prio] == 0 ||
+                                       m_inShared[in][prio] + m_cfg.xonOffsetBytes <= GetThreshold();
+    if (m_xoff[in][prio] && m_inHeadroom[in][prio] == 0 && xon)
     {
         m_xoff[in][prio] = false;
         return Pfc::XON;
     }
     return Pfc::NONE;
+}
+
+bool
+SwitchMmu::EgressAllowsXon(uint32_t in, uint8_t prio) const
+{
+    uint64_t q = m_egress[m_xoffFor[in][prio]][prio];
+    return q == 0 || q + m_cfg.xonOffsetBytes <= GetThreshold();
+}
+
+void
+SwitchMmu::TakeResumes(uint32_t out, uint8_t prio, std::vector<uint32_t>& resumed)
+{
+    if (!m_cfg.egressScope || out >= m_nPorts || prio >= N_PRIO)
+    {
+        return;
+    }
+    for (uint32_t in = 0; in < m_nPorts; in++)
+    {
+        if (m_xoff[in][prio] && m_xoffFor[in][prio] == out && m_inHeadroom[in][prio] == 0 &&
+            EgressAllowsXon(in, prio))
+        {
+            m_xoff[in][prio] = false;
+            resumed.push_back(in);
+        }
+    }
 }
 
 bool

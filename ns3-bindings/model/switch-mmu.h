@@ -25,6 +25,14 @@
 // hold XOFF until the queue has drained).
 // XON (hysteresis) for (i,p) in XOFF when, after a release, headroom(i,p) is
 // empty and shared(i,p) + XonOffset <= T (or shared(i,p) is 0).
+//
+// With egressScope (an option, for experiments that state one PFC threshold
+// for a congested queue, as the FNCC paper's "PFC threshold 500KB" on a
+// dumbbell does): the static threshold applies to the egress queue (e,p) a
+// lossless packet joins instead of its ingress's share: if egress(e,p) + s
+// > T the packet goes to i's headroom and (i,p) goes XOFF, remembering e;
+// (i,p) resumes when its headroom is empty and egress(e,p) + XonOffset <= T.
+// A release of any packet of (e,p) re-checks every ingress paused for it.
 #ifndef SWITCH_MMU_H
 #define SWITCH_MMU_H
 
@@ -49,6 +57,7 @@ class SwitchMmu
         uint64_t xonOffsetBytes = 2 * 1538;       //!< hysteresis below T
         uint64_t lossyQueueLimit = 256 * 1024;    //!< per (egress, lossy prio)
         uint8_t losslessMask = 0xFF;              //!< bit p: priority p is lossless
+        bool egressScope = false; //!< the static threshold is per egress queue (see above)
     };
 
     enum class Charge : uint8_t
@@ -84,6 +93,10 @@ class SwitchMmu
     /// the headroom of (inPort, prio) first, whatever it was charged to at
     /// admission (a dropped packet was never admitted: nothing to release).
     Pfc Release(uint32_t inPort, uint32_t outPort, uint8_t prio, uint32_t bytes);
+    /// With egressScope: after a Release on (outPort, prio), the OTHER ingress
+    /// ports paused for that egress queue that may resume now (their XOFF is
+    /// cleared; the switch sends the RESUMEs). Appends to resumed.
+    void TakeResumes(uint32_t outPort, uint8_t prio, std::vector<uint32_t>& resumed);
 
     bool IsLossless(uint8_t prio) const;
     bool IsXoff(uint32_t inPort, uint8_t prio) const;
@@ -108,6 +121,10 @@ class SwitchMmu
     std::vector<uint64_t> m_portHeadroom; //!< headroom in use per ingress port
     std::vector<std::array<uint64_t, N_PRIO>> m_egress;
     std::vector<std::array<bool, N_PRIO>> m_xoff;
+    /// egressScope: the egress port whose queue paused (i,p).
+    std::vector<std::array<uint32_t, N_PRIO>> m_xoffFor;
+    /// egressScope: may (in,prio), paused for its egress queue, resume?
+    bool EgressAllowsXon(uint32_t in, uint8_t prio) const;
     uint64_t m_lossyDrops;
     uint64_t m_headroomDrops;
 };

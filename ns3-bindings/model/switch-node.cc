@@ -117,6 +117,13 @@ SwitchNode::GetTypeId()
                           "Bit mask of PFC-enabled (lossless) priorities; others are lossy.",
                           UintegerValue(0xFF), MakeUintegerAccessor(&SwitchNode::m_losslessMask),
                           MakeUintegerChecker<uint8_t>())
+            .AddAttribute("PfcEgressScope",
+                          "PfcStaticThreshold applies to the egress queue a lossless packet "
+                          "joins (pausing every ingress that feeds it past the threshold) "
+                          "instead of each ingress's share; see switch-mmu.h",
+                          BooleanValue(false),
+                          MakeBooleanAccessor(&SwitchNode::m_pfcEgressScope),
+                          MakeBooleanChecker())
             .AddTraceSource("QueueBytes",
                             "Bytes in an egress (port, priority) queue after every change.",
                             MakeTraceSourceAccessor(&SwitchNode::m_queueTrace),
@@ -143,6 +150,7 @@ SwitchNode::SwitchNode()
     , m_xonOffsetBytes(2 * 1538)
     , m_lossyQueueLimit(256 * 1024)
     , m_losslessMask(0xFF)
+    , m_pfcEgressScope(false)
     , m_drops(0)
     , m_noRoute(0)
 {
@@ -387,6 +395,7 @@ SwitchNode::EnsureSetup()
         cfg.xonOffsetBytes = m_xonOffsetBytes;
         cfg.lossyQueueLimit = m_lossyQueueLimit;
         cfg.losslessMask = m_losslessMask;
+        cfg.egressScope = m_pfcEgressScope;
         if (!m_mmu.Configure(cfg, GetNPorts()))
         {
             NS_FATAL_ERROR("SwitchNode " << GetId() << ": HeadroomBytes (" << m_headroomBytes
@@ -533,6 +542,15 @@ SwitchNode::OnDequeued(SwitchPort& port, SwitchPort::Entry& e, uint8_t prio)
     if (pfc == SwitchMmu::Pfc::XON)
     {
         OnMmuPfc(e.inPort, prio, false);
+    }
+    if (m_pfcEgressScope)
+    {
+        m_resumed.clear();
+        m_mmu.TakeResumes(idx, prio, m_resumed);
+        for (uint32_t in : m_resumed)
+        {
+            OnMmuPfc(in, prio, false);
+        }
     }
 }
 

@@ -149,6 +149,8 @@ class SwitchNode : public Node, public QbbFrameReceiver, private SwitchPort::Own
     uint64_t m_xonOffsetBytes;
     uint64_t m_lossyQueueLimit;
     uint8_t m_losslessMask;
+    bool m_pfcEgressScope;
+    std::vector<uint32_t> m_resumed; //!< scratch for SwitchMmu::TakeResumes
 
     uint64_t m_drops;
     uint64_t m_noRoute;

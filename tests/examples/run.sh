@@ -88,5 +88,8 @@ else
 fi
 expect fairness-one-sender 2 "--senders" -- "$bin/fairness" --senders=1 --out="$work/f1"
 
+expect dumbbell-bad-pfc-scope 2 "--pfcScope=both: accepted ingress, egress" -- \
+  "$bin/dumbbell" --pfcScope=both --out="$work/ds"
+
 echo "examples: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]

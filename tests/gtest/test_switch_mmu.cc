@@ -108,6 +108,51 @@ TEST(SwitchMmuArithmetic, DynamicThresholdHeadroomAndHysteresis)
     EXPECT_EQ(m.GetLossyDrops(), 1u);
 }
 
+TEST(SwitchMmuArithmetic, EgressScopeThresholdPausesEveryIngressFeedingTheQueue)
+{
+    // Two ingresses (0, 1) into egress 2, static threshold 10000 B on the
+    // egress queue, headroom 5000 per port, XON 1000 below the threshold.
+    SwitchMmu m;
+    SwitchMmu::Config c;
+    c.bufferBytes = 1000000;
+    c.headroomBytes = 5000;
+    c.pfcStaticThreshold = 10000;
+    c.xonOffsetBytes = 1000;
+    c.egressScope = true;
+    m.Configure(c, 3);
+    // 4 x 2000 from each ingress alternately: the queue reaches 8000, and a
+    // 2000-byte packet still fits (10000 <= 10000).
+    for (int k = 0; k < 4; k++)
+    {
+        EXPECT_EQ(m.Admit(k % 2, 2, 3, 2000).charge, SwitchMmu::Charge::SHARED);
+    }
+    EXPECT_EQ(m.Admit(0, 2, 3, 2000).charge, SwitchMmu::Charge::SHARED); // 10000
+    // Per ingress each holds at most 6000 < 10000: the ingress scope would
+    // not pause; the egress queue is full, so both arrivals now pause.
+    auto r = m.Admit(1, 2, 3, 1000);
+    EXPECT_EQ(r.charge, SwitchMmu::Charge::HEADROOM);
+    EXPECT_EQ(r.pfc, SwitchMmu::Pfc::XOFF);
+    r = m.Admit(0, 2, 3, 1000);
+    EXPECT_EQ(r.charge, SwitchMmu::Charge::HEADROOM);
+    EXPECT_EQ(r.pfc, SwitchMmu::Pfc::XOFF);
+    EXPECT_EQ(m.GetEgressBytes(2, 3), 12000u);
+    // Draining: a release of ingress 0's bytes takes its headroom first.
+    // Queue 10000 after it: 10000 + 1000 > 10000, no XON yet.
+    EXPECT_EQ(m.Release(0, 2, 3, 2000), SwitchMmu::Pfc::NONE);
+    std::vector<uint32_t> resumed;
+    m.TakeResumes(2, 3, resumed);
+    EXPECT_TRUE(resumed.empty());
+    // 8000 after this one (1000 of ingress 1's headroom, 1000 shared):
+    // 8000 + 1000 <= 10000 and ingress 1's headroom is empty: XON for 1 ...
+    EXPECT_EQ(m.Release(1, 2, 3, 2000), SwitchMmu::Pfc::XON);
+    EXPECT_FALSE(m.IsXoff(1, 3));
+    // ... and for ingress 0, paused for the same queue, whose headroom
+    // emptied at the first release: the switch must resume it too.
+    m.TakeResumes(2, 3, resumed);
+    EXPECT_EQ(resumed, std::vector<uint32_t>{0});
+    EXPECT_FALSE(m.IsXoff(0, 3));
+}
+
 TEST(SwitchMmuArithmetic, HeadroomIsReservedPerPortAndSharedByItsPriorities)
 {
     SwitchMmu m;
