@@ -45,7 +45,7 @@ CHECK_CFLAGS = $(shell $(PKG_CONFIG) --cflags check 2>/dev/null)
 CHECK_LIBS = $(shell $(PKG_CONFIG) --libs check 2>/dev/null || echo -lcheck) -lm
 TEST_CFLAGS := -std=c11 $(WARN) -g -D_POSIX_C_SOURCE=200809L -Ilibcc/include -Ilibcc/src -Itests/check -I$(BUILD)/gen
 
-.PHONY: all lib tools deps test test-static test-check test-check-san test-install test-ns3 test-examples demo bench bench-libcc \
+.PHONY: all lib tools deps paper test test-static test-check test-check-san test-install test-ns3 test-examples demo bench bench-libcc \
         install uninstall clean format help
 
 all: lib tools ns3
@@ -161,6 +161,11 @@ test: deps
 demo: deps
 	@$(MAKE) --no-print-directory -j$(NPROC) all
 	@$(MAKE) --no-print-directory demo-run
+
+# The FNCC paper's experiments, results in docs/results.md (FULL=1: paper scale).
+paper: deps
+	@$(MAKE) --no-print-directory -j$(NPROC) all
+	@$(MAKE) --no-print-directory paper-run
 
 bench: deps
 	@$(MAKE) --no-print-directory -j$(NPROC) all

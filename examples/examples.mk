@@ -6,7 +6,7 @@
 #   make bench   the dumbbell for 2 ms per algorithm: wall time, packets per wall
 #                second, peak RSS, written into docs/performance.md
 
-.PHONY: demo-run bench-run
+.PHONY: demo-run bench-run paper-run
 
 DEMO_ALGOS ?= dcqcn hpcc fncc
 DEMO_OUT ?= out
@@ -25,3 +25,12 @@ demo-run: $(BUILD)/bin/dumbbell
 
 bench-run: $(BUILD)/bin/dumbbell
 	@$(DEMO_PYTHON) examples/bench_dumbbell.py $(BUILD)/bin/dumbbell docs/performance.md $(BENCH_ALGOS)
+
+# The FNCC paper's experiments (examples/paper/micro.py): runs under
+# out/paper/, tables and plots into docs/results.md and docs/img/paper/.
+# FULL=1: the paper's time scales too. Unchanged runs are not run again.
+PAPER_FLAGS := $(if $(FULL),--full,)
+paper-run: $(NS3_EXAMPLES)
+	@$(DEMO_PYTHON) examples/paper/micro.py $(PAPER_FLAGS) --bin $(BUILD)/bin --out $(DEMO_OUT)/paper \
+	  --results docs/results.md
+	@echo "paper: docs/results.md written"

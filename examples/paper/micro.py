@@ -1,0 +1,421 @@
+#!/usr/bin/python3
+# SPDX-License-Identifier: GPL-2.0-only
+"""Run the FNCC paper's micro-benchmarks (sections 2.2, 2.3 and 5.1-5.4) and
+write, per experiment, a CSV of every run's summary, the plots, and the
+tables of the results page.
+
+    micro.py [--full] [--jobs N] [--bin build/bin] [--out out/paper]
+             [--only EXP[,EXP...]] [--results docs/results-micro.md]
+
+Experiments (out/paper/<name>/):
+  dumbbell-rates  Figs 1b-d, 9, 10: the dumbbell at 100/200/400 Gbps
+  pfc-pauses      Fig 3: PAUSE frames at 200/400 Gbps, threshold on the
+                  congested egress queue (--pfcScope=egress, see results)
+  hop-congestion  Figs 11, 13a-c: congestion at the first, middle, last hop,
+                  FNCC with and without LHCS
+  lhcs-rates      Fig 13d: both flows' rates under last-hop congestion
+  fairness        Fig 13e: 4 senders join and leave, Jain's index per phase,
+                  at a short time scale (1 ms phases; --full adds 100 ms)
+
+A run is skipped when its directory holds a complete result of the same
+binary (SHA-256) and arguments (params.json). Progress (runs done/total,
+ETA) goes to stderr. Exit status: 0, 1 if a run failed or an output cannot
+be written, 2 for bad arguments.
+"""
+import argparse
+import concurrent.futures
+import hashlib
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import time
+
+import matplotlib
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402
+import pandas as pd  # noqa: E402
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import paper_numbers as paper  # noqa: E402
+
+ALGOS = ["dcqcn", "hpcc", "fncc"]
+COLORS = {"dcqcn": "tab:blue", "hpcc": "tab:orange", "fncc": "tab:green",
+          "fncc-nolhcs": "tab:olive"}
+
+
+class Run:
+    """One invocation of an example binary into its own directory."""
+
+    def __init__(self, exp, name, program, args, **labels):
+        self.exp, self.name, self.program, self.args = exp, name, program, list(args)
+        self.labels = labels
+
+    def dir(self, out):
+        return os.path.join(out, self.exp, self.name)
+
+
+def sha256(path):
+    h = hashlib.sha256()
+    with open(path, "rb") as f:
+        for chunk in iter(lambda: f.read(1 << 20), b""):
+            h.update(chunk)
+    return h.hexdigest()
+
+
+def read_summary(path):
+    with open(path) as f:
+        return dict(line.rstrip("\n").split("=", 1) for line in f if "=" in line)
+
+
+# ---- the experiments ---------------------------------------------------------
+
+def dumbbell_runs(full):
+    runs = []
+    for rate in (100, 200, 400):
+        for a in ALGOS:
+            runs.append(Run("dumbbell-rates", "%dg-%s" % (rate, a), "dumbbell",
+                            ["--algo=" + a, "--rate=%d" % rate], rate=rate, algo=a))
+    for rate in (200, 400):
+        for a in ALGOS:
+            runs.append(Run("pfc-pauses", "%dg-%s" % (rate, a), "dumbbell",
+                            ["--algo=" + a, "--rate=%d" % rate, "--pfcScope=egress",
+                             "--traces=false"], rate=rate, algo=a))
+    variants = [("hpcc", "hpcc", []), ("fncc", "fncc", []),
+                ("fncc-nolhcs", "fncc", ["--cc=lhcs=0"])]
+    for where in ("first", "middle", "last"):
+        for label, a, extra in variants:
+            runs.append(Run("hop-congestion", "%s-%s" % (where, label), "dumbbell",
+                            ["--algo=" + a, "--congestion=" + where] + extra,
+                            congestion=where, algo=label))
+    intervals = ["1ms"] + (["100ms"] if full else [])
+    for iv in intervals:
+        for a in ALGOS:
+            runs.append(Run("fairness", "%s-%s" % (iv, a), "fairness",
+                            ["--algo=" + a, "--interval=" + iv], interval=iv, algo=a))
+    return runs
+
+
+def execute(run, out, binary):
+    """Run it unless an identical complete run is on disk. Returns (run, ran, error)."""
+    d = run.dir(out)
+    params = {"program": run.program, "binary_sha256": sha256(binary), "args": run.args}
+    pfile = os.path.join(d, "params.json")
+    done = os.path.join(d, "summary.txt")
+    if os.path.exists(done) and os.path.exists(pfile):
+        with open(pfile) as f:
+            if json.load(f) == params:
+                return run, False, None
+    os.makedirs(d, exist_ok=True)
+    p = subprocess.run([binary] + run.args + ["--out=" + d], capture_output=True, text=True)
+    if p.returncode not in (0, 3):  # 3: a PFC deadlock, reported in the summary
+        return run, True, "%s %s: exit %d: %s" % (run.program, " ".join(run.args), p.returncode,
+                                                  p.stderr.strip().splitlines()[-1:])
+    with open(pfile, "w") as f:
+        json.dump(params, f, indent=1)
+    return run, True, None
+
+
+def run_all(runs, out, bindir, jobs):
+    errors, t0, n = [], time.monotonic(), len(runs)
+    with concurrent.futures.ProcessPoolExecutor(max_workers=jobs) as pool:
+        futs = [pool.submit(execute, r, out, os.path.join(bindir, r.program)) for r in runs]
+        for k, fut in enumerate(concurrent.futures.as_completed(futs), 1):
+            run, ran, err = fut.result()
+            if err:
+                errors.append(err)
+            el = time.monotonic() - t0
+            eta = el / k * (n - k)
+            # One line per run on a log, one updated line on a terminal.
+            end = "\r" if sys.stderr.isatty() else "\n"
+            sys.stderr.write("paper: %d/%d runs (%s/%s %s) elapsed %.0f s, ETA %.0f s   %s"
+                             % (k, n, run.exp, run.name, "ran" if ran else "unchanged", el,
+                                eta, end))
+    if sys.stderr.isatty():
+        sys.stderr.write("\n")
+    return errors
+
+
+# ---- analysis ------------------------------------------------------------------
+
+def summaries(runs, out, exp):
+    rows = []
+    for r in runs:
+        if r.exp != exp:
+            continue
+        s = read_summary(os.path.join(r.dir(out), "summary.txt"))
+        s.update({k: v for k, v in r.labels.items()})
+        s["run"] = r.name
+        rows.append(s)
+    df = pd.DataFrame(rows)
+    for c in df.columns:
+        df[c] = pd.to_numeric(df[c], errors="ignore")
+    return df
+
+
+def cp_queue(d, s):
+    q = pd.read_csv(os.path.join(d, "queue.csv"))
+    q = q[(q.node == int(s["cp_node"])) & (q.port == int(s["cp_port"]))]
+    return q.time_ns / 1e3, q.bytes / 1e3
+
+
+def plot_rates_and_queues(runs, out, exp, key, values, path):
+    fig, ax = plt.subplots(3, len(values), figsize=(5 * len(values), 9), squeeze=False)
+    for j, v in enumerate(values):
+        for r in (r for r in runs if r.exp == exp and r.labels[key] == v):
+            d = r.dir(out)
+            s = read_summary(os.path.join(d, "summary.txt"))
+            t, q = cp_queue(d, s)
+            c = COLORS.get(r.labels["algo"])
+            ax[0][j].step(t, q, where="post", color=c, label=r.labels["algo"])
+            rate = pd.read_csv(os.path.join(d, "rate.csv"))
+            for flow in (0, 1):
+                x = rate[rate.flow == flow]
+                ax[1 + flow][j].plot(x.time_ns / 1e3, x.rate_bps / 1e9, color=c,
+                                     label=r.labels["algo"])
+        ax[0][j].set_title("%s = %s" % (key, v))
+        ax[0][j].set_ylabel("queue at CP (KB)")
+        ax[1][j].set_ylabel("flow0 rate (Gbps)")
+        ax[2][j].set_ylabel("flow1 rate (Gbps)")
+        ax[2][j].set_xlabel("time (us)")
+        for a in ax[:, j]:
+            a.grid(alpha=0.3)
+            a.legend(fontsize=8)
+    fig.tight_layout()
+    fig.savefig(path, dpi=100)
+    plt.close(fig)
+
+
+def ordered(df, col, lowest, group):
+    """Per group: is fncc the lowest (or highest) of col?"""
+    res = {}
+    for g, x in df.groupby(group):
+        x = x.set_index("algo")[col]
+        best = x.idxmin() if lowest else x.idxmax()
+        res[g] = (best, best == "fncc" or (x["fncc"] == x.min() if lowest else x["fncc"] == x.max()))
+    return res
+
+
+def md_table(df, cols):
+    lines = ["| " + " | ".join(cols) + " |", "|" + "---|" * len(cols)]
+    for _, r in df[cols].iterrows():
+        lines.append("| " + " | ".join(str(r[c]) for c in cols) + " |")
+    return "\n".join(lines)
+
+
+def analyse(runs, out, full):
+    md = []
+    # Figs 1b-d, 9, 10
+    df = summaries(runs, out, "dumbbell-rates")
+    if not df.empty:
+        df.to_csv(os.path.join(out, "dumbbell-rates", "summary.csv"), index=False)
+        plot_rates_and_queues(runs, out, "dumbbell-rates", "rate", [100, 200, 400],
+                              os.path.join(out, "dumbbell-rates", "queues-rates.png"))
+        df["paper_first_slowdown_us"] = df.algo.map(paper.FIRST_SLOWDOWN_US)
+        cols = ["rate", "algo", "flow0_first_decrease_us", "paper_first_slowdown_us",
+                "queue_peak_kb", "queue_mean_kb", "bottleneck_utilization",
+                "fair_convergence_us", "pfc_pauses"]
+        md += ["## Figures 1b-d, 9, 10: the dumbbell at 100, 200, 400 Gbps", "",
+               "`dumbbell --algo=<a> --rate=<r>` (2 senders, 3 switches, 1.5 us links, "
+               "flow1 joins at 300 us, PFC 500 KB per ingress, 1 ms). The paper's first "
+               "slow-down times are at 100 Gbps (Figure 9b).", "", md_table(df, cols), ""]
+        for name, col, low in (("peak queue", "queue_peak_kb", True),
+                               ("utilisation", "bottleneck_utilization", False)):
+            o = ordered(df, col, low, "rate")
+            md.append("- %s, fncc %s (the paper: %s): %s" % (
+                name, "lowest" if low else "highest",
+                paper.ORDERINGS["queue_peak" if low else "utilization"],
+                "; ".join("%d G: %s" % (g, "holds" if ok else "does not hold (best: %s)" % b)
+                          for g, (b, ok) in sorted(o.items()))))
+        first = df[df.rate == 100].set_index("algo").flow0_first_decrease_us
+        md.append("- order of reaction at 100 Gbps (the paper: fncc, hpcc, dcqcn): %s"
+                  % ", ".join(first.sort_values().index))
+        md += ["", "![queues and rates](../out/paper/dumbbell-rates/queues-rates.png)", ""]
+    # Fig 3
+    df = summaries(runs, out, "pfc-pauses")
+    if not df.empty:
+        df.to_csv(os.path.join(out, "pfc-pauses", "summary.csv"), index=False)
+        fig, ax = plt.subplots(figsize=(6, 4))
+        piv = df.pivot(index="rate", columns="algo", values="pfc_pauses")[ALGOS]
+        piv.plot.bar(ax=ax, color=[COLORS[a] for a in ALGOS])
+        ax.set_ylabel("PAUSE frames at the congestion point")
+        fig.tight_layout()
+        fig.savefig(os.path.join(out, "pfc-pauses", "pauses.png"), dpi=100)
+        plt.close(fig)
+        o = ordered(df, "pfc_pauses", True, "rate")
+        md += ["## Figure 3: PFC pause frames at 200 and 400 Gbps", "",
+               "The dumbbell with the 500 KB threshold on the congested egress queue "
+               "(`--pfcScope=egress`): with the per-ingress threshold each sender holds half "
+               "the queue and no algorithm ever pauses, which contradicts Figure 3; read as "
+               "a bound on the congestion point's queue, the paper's sentence 'we enable PFC "
+               "and set the PFC threshold to 500KB' gives pauses where the queue passes "
+               "500 KB.", "", md_table(df, ["rate", "algo", "pfc_pauses", "queue_peak_kb"]),
+               "", "- fncc fewest pauses (the paper: %s): %s" % (
+                   paper.ORDERINGS["pfc_pauses"],
+                   "; ".join("%d G: %s" % (g, "holds" if ok else "does not hold")
+                             for g, (b, ok) in sorted(o.items()))),
+               "", "![pauses](../out/paper/pfc-pauses/pauses.png)", ""]
+    # Figs 11, 13a-c, 13d
+    df = summaries(runs, out, "hop-congestion")
+    if not df.empty:
+        df.to_csv(os.path.join(out, "hop-congestion", "summary.csv"), index=False)
+        rows = []
+        for where, key, label in (("first", "first", "fncc"), ("middle", "middle", "fncc"),
+                                  ("last", "last-nolhcs", "fncc-nolhcs"),
+                                  ("last", "last", "fncc")):
+            x = df[df.congestion == where].set_index("algo")
+            red = 1 - x.queue_peak_kb[label] / x.queue_peak_kb["hpcc"]
+            rows.append({"congestion": key, "hpcc_peak_kb": x.queue_peak_kb["hpcc"],
+                         "fncc_peak_kb": x.queue_peak_kb[label],
+                         "reduction": "%.1f%%" % (100 * red),
+                         "paper_reduction": "%.1f%%" % (100 * paper.QUEUE_REDUCTION_VS_HPCC[key]),
+                         "hpcc_util": x.bottleneck_utilization["hpcc"],
+                         "fncc_util": x.bottleneck_utilization[label]})
+        t = pd.DataFrame(rows)
+        t.to_csv(os.path.join(out, "hop-congestion", "reduction.csv"), index=False)
+        plot_rates_and_queues(runs, out, "hop-congestion", "congestion",
+                              ["first", "middle", "last"],
+                              os.path.join(out, "hop-congestion", "queues-rates.png"))
+        md += ["## Figures 11 and 13a-d: congestion at the first, middle and last hop", "",
+               "`dumbbell --congestion=first|middle|last`: flow1's sender joins the 3-switch "
+               "chain at the first, middle or last switch, so the two flows meet there. Peak "
+               "queue at that congestion point, FNCC against HPCC (Figure 13a-c), with and "
+               "without LHCS at the last hop:", "",
+               md_table(t, list(t.columns)), "",
+               "- the paper's order of the gains (first > middle > last without LHCS, and "
+               "LHCS making the last hop the largest): ours %s" % ", ".join(
+                   "%s %s" % (r["congestion"], r["reduction"]) for r in rows),
+               "", "Figure 13d (both flows' rates under last-hop congestion, HPCC, FNCC with "
+               "and without LHCS) is the right column of the plot below. At the middle and "
+               "last hop the two flows' paths differ in length (flow0 crosses 4 links, "
+               "flow1 2 at the last hop), so each flow's base RTT T differs; HPCC's window "
+               "targets eta B T per flow, and the flows settle at unequal rates (about 64 "
+               "and 29 Gbps at the last hop). FNCC's last-hop speedup sets both to the same "
+               "fair share from N. The HPCC simulator gives every flow one T (the largest "
+               "base RTT, its GLOBAL_T), which hides this; libcc passes each flow its own "
+               "(issue #13 adds the simulator's choice).", "",
+               "![queues and rates](../out/paper/hop-congestion/queues-rates.png)", ""]
+    # Fig 13e
+    df = summaries(runs, out, "fairness")
+    if not df.empty:
+        df.to_csv(os.path.join(out, "fairness", "summary.csv"), index=False)
+        phases = []
+        for r in (r for r in runs if r.exp == "fairness"):
+            p = pd.read_csv(os.path.join(r.dir(out), "phases.csv"))
+            p = p.groupby("phase").agg(active=("active_flows", "first"), jain=("jain", "first"),
+                                       utilization=("utilization", "first")).reset_index()
+            p["algo"], p["interval"] = r.labels["algo"], r.labels["interval"]
+            phases.append(p)
+            g = pd.read_csv(os.path.join(r.dir(out), "goodput.csv"))
+            fig, ax = plt.subplots(figsize=(7, 3.5))
+            for flow, x in g.groupby("flow"):
+                ax.plot(x.time_ns / 1e6, x.goodput_gbps, label="flow%d" % flow)
+            ax.set_xlabel("time (ms)")
+            ax.set_ylabel("goodput (Gbps)")
+            ax.set_title("%s, %s phases" % (r.labels["algo"], r.labels["interval"]))
+            ax.legend(fontsize=8)
+            fig.tight_layout()
+            fig.savefig(os.path.join(out, "fairness", "%s.png" % r.name), dpi=100)
+            plt.close(fig)
+        ph = pd.concat(phases)
+        ph.to_csv(os.path.join(out, "fairness", "jain.csv"), index=False)
+        piv = ph.pivot_table(index=["interval", "phase", "active"], columns="algo",
+                             values="jain").reset_index().round(4)
+        md += ["## Figure 13e: fairness, 4 senders joining and leaving", "",
+               "`fairness --interval=<T>`: a sender joins every T and they leave in the same "
+               "order; Jain's index of the flows' goodput over the second half of each "
+               "phase (the paper shows the throughput only, and says FNCC 'can achieve good "
+               "fairness even in a short time scale'):", "",
+               md_table(piv, list(piv.columns)), "",
+               "![fairness](../out/paper/fairness/1ms-fncc.png)", ""]
+    return md
+
+
+HEADER = """<!-- SPDX-License-Identifier: GPL-2.0-only -->
+<!-- Written by `make paper` (examples/paper/micro.py %(full)s) on %(date)s; do not edit. -->
+# The FNCC paper, reproduced
+
+Every table below is written by `make paper` from runs it makes itself
+(`make paper FULL=1` for the paper's time scales); each run's directory under
+`out/paper/<experiment>/<run>/` holds its `params.json` (binary hash and
+arguments), `summary.txt` and CSV files, and `out/paper/<experiment>/summary.csv`
+has one row per run. The paper's numbers come from
+`examples/paper/paper_numbers.py`, which quotes the sentence each one is from.
+Algorithms: `dcqcn` with the DCQCN paper's values (libcc's `paper` preset, as
+the FNCC paper compared against), `hpcc` and `fncc` with libcc's defaults
+(eta 0.95, 1 ACK per packet, FNCC beta 0.9). RoCC, the paper's fourth
+baseline in Figure 9, is not in libcc yet (issue #14).
+
+Not yet here: the large-scale experiments (Figures 14 and 15, k=8 fat tree,
+WebSearch and FB_Hadoop at 50%% load) and the FNCC-at-scale investigation
+(issue #10 says what remains).
+
+"""
+
+
+def publish_images(text, out, results):
+    """Copy the PNGs the text links to beside the results page (its img/paper/)
+    and link the copies: out/ is not part of the repository."""
+    dest = os.path.join(os.path.dirname(os.path.abspath(results)), "img", "paper")
+    os.makedirs(dest, exist_ok=True)
+
+    def repl(m):
+        src = m.group(2).replace("../out/paper", out)
+        name = os.path.relpath(src, out).replace(os.sep, "-")
+        shutil.copyfile(src, os.path.join(dest, name))
+        return "![%s](img/paper/%s)" % (m.group(1), name)
+
+    return re.sub(r"!\[([^\]]*)\]\(([^)]+\.png)\)", repl, text)
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
+                                 formatter_class=argparse.RawDescriptionHelpFormatter,
+                                 epilog=__doc__.split("\n\n", 1)[1])
+    ap.add_argument("--full", action="store_true", help="the paper's time scales too")
+    ap.add_argument("--jobs", type=int, default=os.cpu_count(), help="parallel runs (>= 1)")
+    ap.add_argument("--bin", default="build/bin", help="directory of the example binaries")
+    ap.add_argument("--out", default="out/paper", help="output directory")
+    ap.add_argument("--only", default="", help="comma-separated experiment names")
+    ap.add_argument("--results", default="", help="write the results tables (markdown) here")
+    a = ap.parse_args()
+    if a.jobs < 1:
+        ap.error("--jobs=%d: accepted 1 or more" % a.jobs)
+    runs = dumbbell_runs(a.full)
+    known = sorted({r.exp for r in runs} | {"lhcs-rates"})
+    only = [x for x in a.only.split(",") if x]
+    for x in only:
+        if x not in known:
+            ap.error("--only: unknown experiment '%s'; accepted %s" % (x, ", ".join(known)))
+    if only:
+        runs = [r for r in runs if r.exp in only or (r.exp == "hop-congestion"
+                                                      and "lhcs-rates" in only)]
+    for prog in {r.program for r in runs}:
+        if not os.access(os.path.join(a.bin, prog), os.X_OK):
+            sys.stderr.write("paper: %s/%s is missing: build with `make`\n" % (a.bin, prog))
+            return 1
+    errors = run_all(runs, a.out, a.bin, a.jobs)
+    for e in errors:
+        sys.stderr.write("paper: %s\n" % e)
+    if errors:
+        return 1
+    md = analyse(runs, a.out, a.full)
+    if a.results:
+        try:
+            text = publish_images("\n".join(md) + "\n", a.out, a.results)
+            with open(a.results, "w") as f:
+                f.write(HEADER % {"full": "--full" if a.full else "(quick)",
+                                  "date": time.strftime("%Y-%m-%d")} + text)
+        except OSError as e:
+            sys.stderr.write("paper: cannot write %s: %s\n" % (a.results, e))
+            return 1
+    else:
+        print("\n".join(md))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
