@@ -9,7 +9,7 @@ PKGS=(
   libgtest-dev                     # C++ unit tests (ns-3 bindings)
   libns3-dev libgsl-dev            # ns-3.37 and the GSL its pkg-config files reference
   python3 python3-matplotlib       # plots (examples/, make demo)
-  python3-pandas                   # analysis (examples/paper, make paper)
+  python3-pandas python3-pytest    # analysis (analysis/, examples/paper) and its tests
 )
 
 missing=()
