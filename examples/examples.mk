@@ -26,11 +26,11 @@ demo-run: $(BUILD)/bin/dumbbell
 bench-run: $(BUILD)/bin/dumbbell
 	@$(DEMO_PYTHON) examples/bench_dumbbell.py $(BUILD)/bin/dumbbell docs/performance.md $(BENCH_ALGOS)
 
-# The FNCC paper's experiments (examples/paper/micro.py): runs under
+# The FNCC paper's experiments (examples/paper/paper.py): runs under
 # out/paper/, tables and plots into docs/results.md and docs/img/paper/.
 # FULL=1: the paper's time scales too. Unchanged runs are not run again.
 PAPER_FLAGS := $(if $(FULL),--full,)
 paper-run: $(NS3_EXAMPLES)
-	@$(DEMO_PYTHON) examples/paper/micro.py $(PAPER_FLAGS) --bin $(BUILD)/bin --out $(DEMO_OUT)/paper \
+	@$(DEMO_PYTHON) examples/paper/paper.py $(PAPER_FLAGS) --bin $(BUILD)/bin --out $(DEMO_OUT)/paper \
 	  --results docs/results.md
 	@echo "paper: docs/results.md written"

@@ -1,11 +1,11 @@
 #!/usr/bin/python3
 # SPDX-License-Identifier: GPL-2.0-only
-"""Run the FNCC paper's micro-benchmarks (sections 2.2, 2.3 and 5.1-5.4) and
-write, per experiment, a CSV of every run's summary, the plots, and the
-tables of the results page.
+"""Run the FNCC paper's experiments (sections 2.2, 2.3 and 5) and write, per
+experiment, a CSV of every run's summary, the plots, and the tables of the
+results page.
 
-    micro.py [--full] [--jobs N] [--bin build/bin] [--out out/paper]
-             [--only EXP[,EXP...]] [--results docs/results-micro.md]
+    paper.py [--full] [--jobs N] [--bin build/bin] [--out out/paper]
+             [--only EXP[,EXP...]] [--results docs/results.md]
 
 Experiments (out/paper/<name>/):
   dumbbell-rates  Figs 1b-d, 9, 10: the dumbbell at 100/200/400 Gbps
@@ -16,6 +16,10 @@ Experiments (out/paper/<name>/):
   lhcs-rates      Fig 13d: both flows' rates under last-hop congestion
   fairness        Fig 13e: 4 senders join and leave, Jain's index per phase,
                   at a short time scale (1 ms phases; --full adds 100 ms)
+  large-scale     Figs 14, 15: fat tree, 100 Gbps, 1.5 us links, WebSearch and
+                  FB_Hadoop at 50% load, FCT slowdown per size bin; quick:
+                  k=4 (16 hosts), 20 ms of arrivals, 2 seeds; --full: k=8
+                  (128 hosts), 50 ms, 5 seeds (the paper's scale)
 
 A run is skipped when its directory holds a complete result of the same
 binary (SHA-256) and arguments (params.json). Progress (runs done/total,
@@ -37,10 +41,20 @@ import matplotlib
 
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
+import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(os.path.dirname(HERE))
+sys.path.insert(0, HERE)
+sys.path.insert(0, os.path.join(ROOT, "analysis"))
+import fct_slowdown  # noqa: E402
 import paper_numbers as paper  # noqa: E402
+
+# Large scale (Figures 14, 15): (fat-tree k, arrival window s, seeds).
+SCALE_QUICK = (4, 0.02, [1, 2])
+SCALE_FULL = (8, 0.05, [1, 2, 3, 4, 5])
+WORKLOADS = {"websearch": "websearch.cdf", "hadoop": "fb_hadoop.cdf"}
 
 ALGOS = ["dcqcn", "hpcc", "fncc"]
 COLORS = {"dcqcn": "tab:blue", "hpcc": "tab:orange", "fncc": "tab:green",
@@ -48,10 +62,12 @@ COLORS = {"dcqcn": "tab:blue", "hpcc": "tab:orange", "fncc": "tab:green",
 
 
 class Run:
-    """One invocation of an example binary into its own directory."""
+    """One invocation of an example binary into its own directory. inputs:
+    files whose contents are part of what the run is (a flow file)."""
 
-    def __init__(self, exp, name, program, args, **labels):
+    def __init__(self, exp, name, program, args, inputs=(), **labels):
         self.exp, self.name, self.program, self.args = exp, name, program, list(args)
+        self.inputs = list(inputs)
         self.labels = labels
 
     def dir(self, out):
@@ -96,24 +112,72 @@ def dumbbell_runs(full):
         for a in ALGOS:
             runs.append(Run("fairness", "%s-%s" % (iv, a), "fairness",
                             ["--algo=" + a, "--interval=" + iv], interval=iv, algo=a))
+    k, window, seeds = SCALE_FULL if full else SCALE_QUICK
+    for wl in WORKLOADS:
+        for seed in seeds:
+            flows = os.path.join("flows", "%s-k%d-s%d.txt" % (wl, k, seed))
+            for a in ALGOS:
+                cc = ["--cc=preset=paper"] if a == "dcqcn" else []
+                runs.append(Run("large-scale", "%s-%s-s%d" % (wl, a, seed), "rdma-sim",
+                                ["--fattree=%d" % k, "--fattreeDelay=1.5us", "--algo=" + a,
+                                 "--traces=false", "--stop=1s", "--flows=@" + flows] + cc,
+                                inputs=[flows], workload=wl, algo=a, seed=seed, k=k,
+                                window=window))
     return runs
 
 
+def make_flows(runs, out, python):
+    """The flow files the large-scale runs read: generated once per
+    (workload, k, seed), deterministic (gen_flows.py --seed)."""
+    made = set()
+    for r in runs:
+        if r.exp != "large-scale":
+            continue
+        path = os.path.join(out, r.exp, r.inputs[0])
+        if path in made or os.path.exists(path):
+            made.add(path)
+            continue
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        hosts = r.labels["k"] ** 3 // 4
+        cdf = os.path.join(ROOT, "..", "shared", "data", WORKLOADS[r.labels["workload"]])
+        if not os.path.exists(cdf):
+            cdf = os.path.join(ROOT, "examples", "data", WORKLOADS[r.labels["workload"]])
+        with open(path + ".tmp", "w") as f:
+            subprocess.run([python, os.path.join(ROOT, "examples", "gen_flows.py"), "--cdf", cdf,
+                            "--hosts", str(hosts), "--load", "0.5", "--bandwidth", "100e9",
+                            "--time", str(r.labels["window"]), "--start", "0", "--seed",
+                            str(r.labels["seed"])], stdout=f, check=True)
+        os.replace(path + ".tmp", path)
+        made.add(path)
+
+
 def execute(run, out, binary):
-    """Run it unless an identical complete run is on disk. Returns (run, ran, error)."""
+    """Run it unless an identical complete run is on disk: params.json (the
+    binary's and inputs' SHA-256, the arguments) is written only after a run
+    succeeded, so its presence with equal contents means complete and
+    unchanged. Returns (run, ran, error)."""
     d = run.dir(out)
-    params = {"program": run.program, "binary_sha256": sha256(binary), "args": run.args}
+    exp_dir = os.path.join(out, run.exp)
+    args = [a.replace("@", exp_dir + "/", 1) if a.startswith("--flows=@") else a
+            for a in run.args]
+    params = {"program": run.program, "binary_sha256": sha256(binary), "args": run.args,
+              "inputs": {i: sha256(os.path.join(exp_dir, i)) for i in run.inputs}}
     pfile = os.path.join(d, "params.json")
-    done = os.path.join(d, "summary.txt")
-    if os.path.exists(done) and os.path.exists(pfile):
+    if os.path.exists(pfile):
         with open(pfile) as f:
             if json.load(f) == params:
                 return run, False, None
+        os.remove(pfile)
     os.makedirs(d, exist_ok=True)
-    p = subprocess.run([binary] + run.args + ["--out=" + d], capture_output=True, text=True)
-    if p.returncode not in (0, 3):  # 3: a PFC deadlock, reported in the summary
-        return run, True, "%s %s: exit %d: %s" % (run.program, " ".join(run.args), p.returncode,
+    p = subprocess.run([binary] + args + ["--out=" + d], capture_output=True, text=True)
+    # 3: a PFC deadlock (reported in the summary); rdma-sim's 1: flows left
+    # unfinished at --stop (its stdout says how many).
+    ok = (0, 1, 3) if run.program == "rdma-sim" else (0, 3)
+    if p.returncode not in ok:
+        return run, True, "%s %s: exit %d: %s" % (run.program, " ".join(args), p.returncode,
                                                   p.stderr.strip().splitlines()[-1:])
+    with open(os.path.join(d, "stdout.txt"), "w") as f:
+        f.write(p.stdout)
     with open(pfile, "w") as f:
         json.dump(params, f, indent=1)
     return run, True, None
@@ -331,11 +395,78 @@ def analyse(runs, out, full):
                "fairness even in a short time scale'):", "",
                md_table(piv, list(piv.columns)), "",
                "![fairness](../out/paper/fairness/1ms-fncc.png)", ""]
+    md += analyse_large(runs, out)
+    return md
+
+
+def analyse_large(runs, out):
+    lr = [r for r in runs if r.exp == "large-scale"]
+    if not lr:
+        return []
+    exp_dir = os.path.join(out, "large-scale")
+    md = []
+    k = lr[0].labels["k"]
+    seeds = sorted({r.labels["seed"] for r in lr})
+    window = lr[0].labels["window"]
+    for wl in WORKLOADS:
+        tables, pooled = [], {}
+        for a in ALGOS:
+            files = [os.path.join(r.dir(out), "fct.txt") for r in lr
+                     if r.labels["workload"] == wl and r.labels["algo"] == a]
+            df = pd.concat([fct_slowdown.read_fct(f) for f in files], ignore_index=True)
+            df = df[df.dport == 100]
+            df = df.assign(slowdown=(df.fct_ns / df.ideal_ns).clip(lower=1.0))
+            pooled[a] = df
+            t = fct_slowdown.bins(df, step=5)
+            t.insert(0, "algo", a)
+            tables.append(t)
+        table = pd.concat(tables, ignore_index=True)
+        table.to_csv(os.path.join(exp_dir, "%s-bins.csv" % wl), index=False, float_format="%.4f")
+        fct_slowdown.plot(table.rename(columns={"algo": "label"}),
+                          os.path.join(exp_dir, "%s-slowdown.png" % wl))
+        unfinished = 0
+        for r in lr:
+            if r.labels["workload"] == wl:
+                with open(os.path.join(r.dir(out), "stdout.txt")) as f:
+                    kv = dict(x.split("=", 1) for x in f.read().split() if "=" in x)
+                unfinished += int(kv["flows"]) - int(kv["completed"])
+        counts = ", ".join("%s %d" % (a, len(pooled[a])) for a in ALGOS)
+        counts += "; unfinished at the stop: %d" % unfinished
+        md += ["## Figure %s: %s at 50%% load" % ("14" if wl == "websearch" else "15", wl), "",
+               "`rdma-sim --fattree=%d --fattreeDelay=1.5us` (%d hosts, 100 Gbps), flows from "
+               "`gen_flows.py --load 0.5` over %g ms of arrivals, seeds %s pooled (flows: %s). "
+               "Slowdown per 5%% size bin as the HPCC simulator's analysis computes it "
+               "(`analysis/fct_slowdown.py`)." % (k, k ** 3 // 4, window * 1e3,
+                                                  ",".join(map(str, seeds)), counts), ""]
+        if wl == "websearch":
+            big = {a: float(np.median(pooled[a][pooled[a]["size"] > 1000000].slowdown))
+                   for a in ALGOS if (pooled[a]["size"] > 1000000).any()}
+            if "fncc" in big:
+                md.append("| flows > 1 MB | median slowdown | FNCC's reduction | the paper's |")
+                md.append("|---|---:|---:|---:|")
+                for a in ("hpcc", "dcqcn"):
+                    if a in big:
+                        md.append("| %s | %.3f | %.1f%% | %.1f%% |" % (
+                            a, big[a], 100 * (1 - big["fncc"] / big[a]),
+                            100 * paper.WEBSEARCH_LARGE_MEDIAN_REDUCTION[a]))
+                md.append("| fncc | %.3f | | |" % big["fncc"])
+        else:
+            small = {a: float(fct_slowdown.pctl(
+                np.sort(pooled[a][pooled[a]["size"] < 100000].slowdown.to_numpy()), 0.95))
+                for a in ALGOS}
+            md.append("| flows < 100 KB | p95 slowdown | FNCC's reduction | the paper's |")
+            md.append("|---|---:|---:|---:|")
+            for a in ("hpcc", "dcqcn"):
+                md.append("| %s | %.3f | %.1f%% | %.1f%% |" % (
+                    a, small[a], 100 * (1 - small["fncc"] / small[a]),
+                    100 * paper.HADOOP_SMALL_P95_REDUCTION[a]))
+            md.append("| fncc | %.3f | | |" % small["fncc"])
+        md += ["", "![%s slowdown](../out/paper/large-scale/%s-slowdown.png)" % (wl, wl), ""]
     return md
 
 
 HEADER = """<!-- SPDX-License-Identifier: GPL-2.0-only -->
-<!-- Written by `make paper` (examples/paper/micro.py %(full)s) on %(date)s; do not edit. -->
+<!-- Written by `make paper` (examples/paper/paper.py %(full)s) on %(date)s; do not edit. -->
 # The FNCC paper, reproduced
 
 Every table below is written by `make paper` from runs it makes itself
@@ -349,9 +480,9 @@ the FNCC paper compared against), `hpcc` and `fncc` with libcc's defaults
 (eta 0.95, 1 ACK per packet, FNCC beta 0.9). RoCC, the paper's fourth
 baseline in Figure 9, is not in libcc yet (issue #14).
 
-Not yet here: the large-scale experiments (Figures 14 and 15, k=8 fat tree,
-WebSearch and FB_Hadoop at 50%% load) and the FNCC-at-scale investigation
-(issue #10 says what remains).
+Not yet here: the FNCC-at-scale investigation (why FNCC's large WebSearch
+flows fare worse than HPCC's at 128 hosts; issue #10 says what remains), and
+a sweep tool shared with these runs.
 
 """
 
@@ -397,6 +528,7 @@ def main():
         if not os.access(os.path.join(a.bin, prog), os.X_OK):
             sys.stderr.write("paper: %s/%s is missing: build with `make`\n" % (a.bin, prog))
             return 1
+    make_flows(runs, a.out, sys.executable)
     errors = run_all(runs, a.out, a.bin, a.jobs)
     for e in errors:
         sys.stderr.write("paper: %s\n" % e)
