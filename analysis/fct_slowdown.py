@@ -28,7 +28,6 @@ PNG (four panels, one line per label). Exit status 0; 1 if a file cannot be
 read or written; 2 for bad input (named with file and line).
 """
 import argparse
-import os
 import sys
 
 import numpy as np

@@ -27,9 +27,6 @@ ETA) goes to stderr. Exit status: 0, 1 if a run failed or an output cannot
 be written, 2 for bad arguments.
 """
 import argparse
-import concurrent.futures
-import hashlib
-import json
 import os
 import re
 import shutil
@@ -50,6 +47,7 @@ sys.path.insert(0, HERE)
 sys.path.insert(0, os.path.join(ROOT, "analysis"))
 import fct_slowdown  # noqa: E402
 import paper_numbers as paper  # noqa: E402
+from runs import Run, read_summary, run_all  # noqa: E402
 
 # Large scale (Figures 14, 15): (fat-tree k, arrival window s, seeds).
 SCALE_QUICK = (4, 0.02, [1, 2])
@@ -59,32 +57,6 @@ WORKLOADS = {"websearch": "websearch.cdf", "hadoop": "fb_hadoop.cdf"}
 ALGOS = ["dcqcn", "hpcc", "fncc"]
 COLORS = {"dcqcn": "tab:blue", "hpcc": "tab:orange", "fncc": "tab:green",
           "fncc-nolhcs": "tab:olive"}
-
-
-class Run:
-    """One invocation of an example binary into its own directory. inputs:
-    files whose contents are part of what the run is (a flow file)."""
-
-    def __init__(self, exp, name, program, args, inputs=(), **labels):
-        self.exp, self.name, self.program, self.args = exp, name, program, list(args)
-        self.inputs = list(inputs)
-        self.labels = labels
-
-    def dir(self, out):
-        return os.path.join(out, self.exp, self.name)
-
-
-def sha256(path):
-    h = hashlib.sha256()
-    with open(path, "rb") as f:
-        for chunk in iter(lambda: f.read(1 << 20), b""):
-            h.update(chunk)
-    return h.hexdigest()
-
-
-def read_summary(path):
-    with open(path) as f:
-        return dict(line.rstrip("\n").split("=", 1) for line in f if "=" in line)
 
 
 # ---- the experiments ---------------------------------------------------------
@@ -149,58 +121,6 @@ def make_flows(runs, out, python):
                             str(r.labels["seed"])], stdout=f, check=True)
         os.replace(path + ".tmp", path)
         made.add(path)
-
-
-def execute(run, out, binary):
-    """Run it unless an identical complete run is on disk: params.json (the
-    binary's and inputs' SHA-256, the arguments) is written only after a run
-    succeeded, so its presence with equal contents means complete and
-    unchanged. Returns (run, ran, error)."""
-    d = run.dir(out)
-    exp_dir = os.path.join(out, run.exp)
-    args = [a.replace("@", exp_dir + "/", 1) if a.startswith("--flows=@") else a
-            for a in run.args]
-    params = {"program": run.program, "binary_sha256": sha256(binary), "args": run.args,
-              "inputs": {i: sha256(os.path.join(exp_dir, i)) for i in run.inputs}}
-    pfile = os.path.join(d, "params.json")
-    if os.path.exists(pfile):
-        with open(pfile) as f:
-            if json.load(f) == params:
-                return run, False, None
-        os.remove(pfile)
-    os.makedirs(d, exist_ok=True)
-    p = subprocess.run([binary] + args + ["--out=" + d], capture_output=True, text=True)
-    # 3: a PFC deadlock (reported in the summary); rdma-sim's 1: flows left
-    # unfinished at --stop (its stdout says how many).
-    ok = (0, 1, 3) if run.program == "rdma-sim" else (0, 3)
-    if p.returncode not in ok:
-        return run, True, "%s %s: exit %d: %s" % (run.program, " ".join(args), p.returncode,
-                                                  p.stderr.strip().splitlines()[-1:])
-    with open(os.path.join(d, "stdout.txt"), "w") as f:
-        f.write(p.stdout)
-    with open(pfile, "w") as f:
-        json.dump(params, f, indent=1)
-    return run, True, None
-
-
-def run_all(runs, out, bindir, jobs):
-    errors, t0, n = [], time.monotonic(), len(runs)
-    with concurrent.futures.ProcessPoolExecutor(max_workers=jobs) as pool:
-        futs = [pool.submit(execute, r, out, os.path.join(bindir, r.program)) for r in runs]
-        for k, fut in enumerate(concurrent.futures.as_completed(futs), 1):
-            run, ran, err = fut.result()
-            if err:
-                errors.append(err)
-            el = time.monotonic() - t0
-            eta = el / k * (n - k)
-            # One line per run on a log, one updated line on a terminal.
-            end = "\r" if sys.stderr.isatty() else "\n"
-            sys.stderr.write("paper: %d/%d runs (%s/%s %s) elapsed %.0f s, ETA %.0f s   %s"
-                             % (k, n, run.exp, run.name, "ran" if ran else "unchanged", el,
-                                eta, end))
-    if sys.stderr.isatty():
-        sys.stderr.write("\n")
-    return errors
 
 
 # ---- analysis ------------------------------------------------------------------
@@ -529,7 +449,7 @@ def main():
             sys.stderr.write("paper: %s/%s is missing: build with `make`\n" % (a.bin, prog))
             return 1
     make_flows(runs, a.out, sys.executable)
-    errors = run_all(runs, a.out, a.bin, a.jobs)
+    errors = run_all(runs, a.out, a.bin, a.jobs, tag="paper")
     for e in errors:
         sys.stderr.write("paper: %s\n" % e)
     if errors:

@@ -1,0 +1,106 @@
+# SPDX-License-Identifier: GPL-2.0-only
+"""Running simulations as experiments: one run = one invocation of an
+example binary into its own directory. A run is done when its directory
+holds a params.json equal to what the run would write (the SHA-256 of the
+binary and of every input file, and the arguments); it is written only
+after the binary exited successfully, so an interrupted run is redone and an
+unchanged one is skipped. Shared by the sweep tool (sweep.py) and make paper
+(examples/paper/paper.py)."""
+import concurrent.futures
+import hashlib
+import json
+import os
+import subprocess
+import sys
+import time
+
+# Exit statuses that still make a complete run: 3 is a PFC deadlock (the run
+# reports it); rdma-sim's 1 means flows were left unfinished at --stop (its
+# stdout counts them).
+OK_STATUS = {"rdma-sim": (0, 1, 3)}
+DEFAULT_OK = (0, 3)
+
+
+class Run:
+    """exp/name: where it lives (out/exp/name); program: a binary name under
+    the bin directory; args: its options (an argument "--x=@file" names
+    out/exp/file); inputs: files under out/exp that are part of what the run
+    is; labels: what the analysis groups by."""
+
+    def __init__(self, exp, name, program, args, inputs=(), **labels):
+        self.exp, self.name, self.program, self.args = exp, name, program, list(args)
+        self.inputs = list(inputs)
+        self.labels = labels
+
+    def dir(self, out):
+        return os.path.join(out, self.exp, self.name)
+
+
+def sha256(path):
+    h = hashlib.sha256()
+    with open(path, "rb") as f:
+        for chunk in iter(lambda: f.read(1 << 20), b""):
+            h.update(chunk)
+    return h.hexdigest()
+
+
+def read_summary(path):
+    """key=value lines (summary.txt), or the key=value words of one line."""
+    with open(path) as f:
+        return dict(w.split("=", 1) for w in f.read().split() if "=" in w)
+
+
+def params_of(run, out, binary):
+    exp_dir = os.path.join(out, run.exp)
+    return {"program": run.program, "binary_sha256": sha256(binary), "args": run.args,
+            "inputs": {i: sha256(os.path.join(exp_dir, i)) for i in run.inputs}}
+
+
+def is_done(run, out, binary):
+    pfile = os.path.join(run.dir(out), "params.json")
+    if not os.path.exists(pfile):
+        return False
+    with open(pfile) as f:
+        return json.load(f) == params_of(run, out, binary)
+
+
+def execute(run, out, binary):
+    """Run it unless done. Returns (run, ran, error message or None)."""
+    if is_done(run, out, binary):
+        return run, False, None
+    d = run.dir(out)
+    pfile = os.path.join(d, "params.json")
+    if os.path.exists(pfile):
+        os.remove(pfile)
+    os.makedirs(d, exist_ok=True)
+    exp_dir = os.path.join(out, run.exp)
+    args = [a.replace("=@", "=" + exp_dir + "/", 1) if "=@" in a else a for a in run.args]
+    p = subprocess.run([binary] + args + ["--out=" + d], capture_output=True, text=True)
+    if p.returncode not in OK_STATUS.get(run.program, DEFAULT_OK):
+        last = (p.stderr.strip().splitlines() or [""])[-1]
+        return run, True, "%s %s: exit %d: %s" % (run.program, " ".join(args), p.returncode, last)
+    with open(os.path.join(d, "stdout.txt"), "w") as f:
+        f.write(p.stdout)
+    with open(pfile, "w") as f:
+        json.dump(params_of(run, out, binary), f, indent=1)
+    return run, True, None
+
+
+def run_all(runs, out, bindir, jobs, tag="runs"):
+    """Every run, jobs at a time, with progress (done/total, ETA) on stderr.
+    Returns the error messages of the runs that failed."""
+    errors, t0, n = [], time.monotonic(), len(runs)
+    tty = sys.stderr.isatty()
+    with concurrent.futures.ProcessPoolExecutor(max_workers=jobs) as pool:
+        futs = [pool.submit(execute, r, out, os.path.join(bindir, r.program)) for r in runs]
+        for k, fut in enumerate(concurrent.futures.as_completed(futs), 1):
+            run, ran, err = fut.result()
+            if err:
+                errors.append(err)
+            el = time.monotonic() - t0
+            sys.stderr.write("%s: %d/%d runs (%s/%s %s) elapsed %.0f s, ETA %.0f s   %s" % (
+                tag, k, n, run.exp, run.name, "ran" if ran else "unchanged", el,
+                el / k * (n - k), "\r" if tty else "\n"))
+    if tty and n:
+        sys.stderr.write("\n")
+    return errors

@@ -1,0 +1,313 @@
+#!/usr/bin/python3
+# SPDX-License-Identifier: GPL-2.0-only
+"""Run a grid of simulations, on this machine or on a Slurm cluster, and
+gather their results into one table.
+
+    sweep.py run GRID.toml [--jobs N] [--bin build/bin]
+    sweep.py run GRID.toml --slurm [--partition P] [--account A] [--time-limit T]
+                           [--no-wait] [--sbatch-arg ARG ...]
+    sweep.py gather GRID.toml
+    sweep.py list GRID.toml
+
+The grid file (TOML, docs/sweeps.md):
+
+    [sweep]
+    name = "websearch-quick"        # runs go to <out>/<name>/<run>/
+    program = "rdma-sim"            # a binary of --bin (build/bin)
+    out = "out/sweeps"
+    [fixed]                         # every run: --name=value
+    fattree = 4
+    stop = "1s"
+    [grid]                          # one run per combination
+    algo = ["hpcc", "fncc"]
+    seed = [1, 2]
+    "cc.eta" = [0.9, 0.95]          # "cc.X" axes go into --cc as X=value
+    [cc]                            # per-algorithm --cc text, before cc.X axes
+    dcqcn = "preset=paper"
+    [flows]                         # optional: one flow file per (load, seed)
+    cdf = "websearch.cdf"           # ../shared/data/, examples/data/ or a path
+    hosts = 16
+    bandwidth = 100e9
+    time = 0.02                     # seconds of arrivals
+    load = 0.5                      # unless "load" is a grid axis
+
+"seed" and "load" are flow-generation axes when [flows] is given (they pick
+the flow file) and ordinary options otherwise. A run already done with the
+same binary, inputs and arguments is skipped (analysis/runs.py), so a sweep
+resumes after an interruption. `gather` writes <out>/<name>/summary.csv (one
+row per run: its axes, exit facts, flows, completed, FCT slowdown average,
+median, p95, p99) and, when runs wrote fct.txt, bins.csv and bins.png (FCT
+slowdown per size bin for each combination of axes other than seed, seeds
+pooled; analysis/fct_slowdown.py). Exit status: 0; 1 if a run or the
+cluster failed, or a file cannot be written; 2 for a bad grid file or option.
+"""
+import argparse
+import itertools
+import json
+import os
+import subprocess
+import sys
+import time
+
+import numpy as np
+import pandas as pd
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(HERE)
+sys.path.insert(0, HERE)
+import fct_slowdown  # noqa: E402
+from runs import Run, execute, is_done, read_summary, run_all  # noqa: E402
+
+try:
+    import tomllib
+except ImportError:  # Python < 3.11
+    sys.exit("sweep: needs Python 3.11 (tomllib)")
+
+
+class BadGrid(Exception):
+    pass
+
+
+def load_grid(path):
+    try:
+        with open(path, "rb") as f:
+            g = tomllib.load(f)
+    except OSError as e:
+        raise OSError("%s: %s" % (path, e.strerror))
+    except tomllib.TOMLDecodeError as e:
+        raise BadGrid("%s: %s" % (path, e))
+    known = {"sweep", "fixed", "grid", "cc", "flows"}
+    for k in g:
+        if k not in known:
+            raise BadGrid("%s: unknown table [%s]; accepted %s" % (path, k, ", ".join(sorted(known))))
+    sw = g.get("sweep", {})
+    for k in ("name", "program"):
+        if not isinstance(sw.get(k), str) or not sw[k]:
+            raise BadGrid("%s: [sweep] %s: a non-empty string is required" % (path, k))
+    for k, v in g.get("grid", {}).items():
+        if not isinstance(v, list) or not v:
+            raise BadGrid("%s: [grid] %s: a non-empty list is required" % (path, k))
+    fl = g.get("flows")
+    if fl is not None:
+        for k in ("cdf", "hosts", "bandwidth", "time"):
+            if k not in fl:
+                raise BadGrid("%s: [flows] %s is required" % (path, k))
+        if "load" not in fl and "load" not in g.get("grid", {}):
+            raise BadGrid("%s: [flows] load (or a grid axis load) is required" % path)
+    g["_path"] = path
+    return g
+
+
+def fmt(v):
+    return ("1" if v else "0") if isinstance(v, bool) else str(v)
+
+
+def cdf_path(name):
+    for d in (os.path.join(ROOT, "..", "shared", "data"), os.path.join(ROOT, "examples", "data")):
+        if os.path.exists(os.path.join(d, name)):
+            return os.path.join(d, name)
+    if os.path.exists(name):
+        return name
+    raise BadGrid("[flows] cdf = '%s': not in ../shared/data, examples/data, nor a path" % name)
+
+
+def make_runs(g):
+    """The grid's runs, in a fixed order (the order of the file's axes)."""
+    sw, grid, flows = g["sweep"], g.get("grid", {}), g.get("flows")
+    axes = list(grid.items())
+    runs = []
+    for combo in itertools.product(*[v for _, v in axes]):
+        point = dict(zip([k for k, _ in axes], combo))
+        args = ["--%s=%s" % (k, fmt(v)) for k, v in g.get("fixed", {}).items()]
+        cc = []
+        algo = point.get("algo", g.get("fixed", {}).get("algo"))
+        if algo is not None and algo in g.get("cc", {}):
+            cc.append(g["cc"][algo])
+        inputs = []
+        for k, v in point.items():
+            if k.startswith("cc."):
+                cc.append("%s=%s" % (k[3:], fmt(v)))
+            elif flows is not None and k in ("seed", "load"):
+                continue
+            else:
+                args.append("--%s=%s" % (k, fmt(v)))
+        if flows is not None:
+            fname = "flows/load%s-seed%s.txt" % (point.get("load", flows.get("load")),
+                                                 point.get("seed", flows.get("seed", 1)))
+            inputs.append(fname)
+            args.append("--flows=@" + fname)
+        if cc:
+            args.append("--cc=" + ",".join(cc))
+        name = "-".join("%s_%s" % (k.replace("cc.", ""), fmt(v)) for k, v in point.items()) or "run"
+        runs.append(Run(sw["name"], name, sw["program"], args, inputs, **point))
+    return runs
+
+
+def make_flow_files(g, runs, out):
+    flows = g.get("flows")
+    if flows is None:
+        return
+    for r in runs:
+        path = os.path.join(out, r.exp, r.inputs[0])
+        if os.path.exists(path):
+            continue
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        load = r.labels.get("load", flows.get("load"))
+        seed = r.labels.get("seed", flows.get("seed", 1))
+        with open(path + ".tmp", "w") as f:
+            subprocess.run([sys.executable, os.path.join(ROOT, "examples", "gen_flows.py"),
+                            "--cdf", cdf_path(flows["cdf"]), "--hosts", str(flows["hosts"]),
+                            "--load", str(load), "--bandwidth", str(flows["bandwidth"]),
+                            "--time", str(flows["time"]), "--start", str(flows.get("start", 0)),
+                            "--seed", str(seed)], stdout=f, check=True)
+        os.replace(path + ".tmp", path)
+
+
+# ---- Slurm ------------------------------------------------------------------------
+
+def submit_slurm(g, runs, out, bindir, a):
+    """One array job, one task per run; each task runs `sweep.py task`."""
+    d = os.path.join(out, g["sweep"]["name"], "slurm")
+    os.makedirs(d, exist_ok=True)
+    script = os.path.join(d, "array.sh")
+    with open(script, "w") as f:
+        f.write("#!/bin/bash\n# Written by sweep.py: task i runs run i of %s.\n"
+                "exec %s %s task %s --index \"$SLURM_ARRAY_TASK_ID\" --bin %s\n" % (
+                    g["_path"], sys.executable, os.path.abspath(__file__),
+                    os.path.abspath(g["_path"]), os.path.abspath(bindir)))
+    os.chmod(script, 0o755)
+    cmd = ["sbatch", "--parsable", "--array=0-%d" % (len(runs) - 1),
+           "--job-name=sweep-%s" % g["sweep"]["name"], "--output=%s/task-%%a.log" % d,
+           "--chdir=%s" % os.getcwd()]
+    if a.partition:
+        cmd.append("--partition=" + a.partition)
+    if a.account:
+        cmd.append("--account=" + a.account)
+    if a.time_limit:
+        cmd.append("--time=" + a.time_limit)
+    cmd += a.sbatch_arg + [script]
+    p = subprocess.run(cmd, capture_output=True, text=True)
+    if p.returncode != 0:
+        raise RuntimeError("sbatch failed: %s" % p.stderr.strip())
+    job = p.stdout.strip().split(";")[0]
+    sys.stderr.write("sweep: submitted array job %s (%d tasks), logs in %s\n" % (job, len(runs), d))
+    if a.no_wait:
+        return []
+    t0 = time.monotonic()
+    while True:
+        q = subprocess.run(["squeue", "--noheader", "--job=" + job, "--format=%T"],
+                           capture_output=True, text=True)
+        left = [x for x in q.stdout.split() if x]
+        done = sum(is_done(r, out, os.path.join(bindir, r.program)) for r in runs)
+        el = time.monotonic() - t0
+        sys.stderr.write("sweep: %d/%d runs done, %d tasks queued or running, %.0f s   %s" % (
+            done, len(runs), len(left), el, "\r" if sys.stderr.isatty() else "\n"))
+        if not left:
+            break
+        time.sleep(2)
+    errors = ["%s/%s: not done (see %s/task-*.log)" % (r.exp, r.name, d) for r in runs
+              if not is_done(r, out, os.path.join(bindir, r.program))]
+    return errors
+
+
+# ---- gathering -------------------------------------------------------------------
+
+def gather(g, runs, out):
+    rows = []
+    flows_all = {}
+    for r in runs:
+        d = r.dir(out)
+        row = dict(r.labels)
+        row["run"] = r.name
+        so = os.path.join(d, "stdout.txt")
+        if os.path.exists(so):
+            row.update(read_summary(so))
+        if os.path.exists(os.path.join(d, "summary.txt")):
+            row.update(read_summary(os.path.join(d, "summary.txt")))
+        fct = os.path.join(d, "fct.txt")
+        if os.path.exists(fct):
+            df = fct_slowdown.read_fct(fct)
+            s = np.sort(np.maximum(df.fct_ns / df.ideal_ns, 1.0).to_numpy())
+            if len(s):
+                row.update({"slowdown_avg": s.mean(), "slowdown_p50": fct_slowdown.pctl(s, 0.5),
+                            "slowdown_p95": fct_slowdown.pctl(s, 0.95),
+                            "slowdown_p99": fct_slowdown.pctl(s, 0.99)})
+            key = tuple((k, v) for k, v in r.labels.items() if k != "seed")
+            flows_all.setdefault(key, []).append(df)
+        rows.append(row)
+    table = pd.DataFrame(rows)
+    base = os.path.join(out, g["sweep"]["name"])
+    table.to_csv(os.path.join(base, "summary.csv"), index=False, float_format="%.4f")
+    if flows_all:
+        parts = []
+        for key, dfs in flows_all.items():
+            t = fct_slowdown.bins(pd.concat(dfs, ignore_index=True), step=5, dport=-1)
+            t.insert(0, "label", " ".join("%s=%s" % kv for kv in key) or "all")
+            parts.append(t)
+        bins = pd.concat(parts, ignore_index=True)
+        bins.to_csv(os.path.join(base, "bins.csv"), index=False, float_format="%.4f")
+        fct_slowdown.plot(bins, os.path.join(base, "bins.png"))
+    return table
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
+                                 formatter_class=argparse.RawDescriptionHelpFormatter,
+                                 epilog=__doc__.split("\n\n", 1)[1])
+    ap.add_argument("command", choices=["run", "gather", "list", "task"])
+    ap.add_argument("grid", help="the grid file (TOML)")
+    ap.add_argument("--jobs", type=int, default=os.cpu_count(), help="parallel local runs (>= 1)")
+    ap.add_argument("--bin", default="build/bin", help="directory of the binaries")
+    ap.add_argument("--slurm", action="store_true", help="submit to Slurm as a job array")
+    ap.add_argument("--partition", default="", help="Slurm partition")
+    ap.add_argument("--account", default="", help="Slurm account")
+    ap.add_argument("--time-limit", default="", help="Slurm time limit per task (e.g. 1:00:00)")
+    ap.add_argument("--sbatch-arg", action="append", default=[], help="extra sbatch argument")
+    ap.add_argument("--no-wait", action="store_true", help="with --slurm: submit and return")
+    ap.add_argument("--index", type=int, default=-1, help=argparse.SUPPRESS)
+    a = ap.parse_args(argv)
+    if a.jobs < 1:
+        ap.error("--jobs=%d: accepted 1 or more" % a.jobs)
+    try:
+        g = load_grid(a.grid)
+        runs = make_runs(g)
+        out = g["sweep"].get("out", "out/sweeps")
+        binary = os.path.join(a.bin, g["sweep"]["program"])
+        if a.command in ("run", "task") and not os.access(binary, os.X_OK):
+            raise BadGrid("[sweep] program = '%s': %s is not an executable (build with make)"
+                          % (g["sweep"]["program"], binary))
+        if a.command == "list":
+            for r in runs:
+                print(r.name, " ".join(r.args))
+            return 0
+        if a.command == "task":
+            if not 0 <= a.index < len(runs):
+                raise BadGrid("--index %d: accepted 0..%d" % (a.index, len(runs) - 1))
+            _, _, err = execute(runs[a.index], out, binary)
+            if err:
+                sys.stderr.write("sweep: %s\n" % err)
+                return 1
+            return 0
+        if a.command == "run":
+            make_flow_files(g, runs, out)
+            errors = submit_slurm(g, runs, out, a.bin, a) if a.slurm else \
+                run_all(runs, out, a.bin, a.jobs, tag="sweep")
+            for e in errors:
+                sys.stderr.write("sweep: %s\n" % e)
+            if errors:
+                return 1
+            if a.slurm and a.no_wait:
+                return 0
+        gather(g, runs, out)
+        sys.stderr.write("sweep: %s\n" % os.path.join(out, g["sweep"]["name"], "summary.csv"))
+        return 0
+    except BadGrid as e:
+        sys.stderr.write("sweep: %s\n" % e)
+        return 2
+    except (OSError, RuntimeError) as e:
+        sys.stderr.write("sweep: %s\n" % e)
+        return 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

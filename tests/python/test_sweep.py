@@ -1,0 +1,102 @@
+# SPDX-License-Identifier: GPL-2.0-only
+"""analysis/sweep.py and analysis/runs.py: grid expansion, bad grids named,
+resume (a done run is skipped, a changed one redone) and gathering, with a
+stand-in program whose outputs are known."""
+import os
+import stat
+import sys
+
+import pytest
+
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "..", "analysis"))
+import runs  # noqa: E402
+import sweep  # noqa: E402
+
+# A stand-in simulator: writes one fct line whose slowdown is the --x
+# option (fct = 1000 x, standalone 1000) and counts its invocations.
+FAKE = """#!/bin/sh
+out=""; x=1
+for a in "$@"; do
+  case "$a" in --out=*) out="${a#--out=}";; --x=*) x="${a#--x=}";; esac
+done
+echo run >> "$(dirname "$0")/calls"
+echo "0b000001 0b000101 10000 100 5000 0 $((x * 1000)) 1000" > "$out/fct.txt"
+echo "flows=1 completed=1"
+"""
+
+
+@pytest.fixture
+def env(tmp_path):
+    bindir = tmp_path / "bin"
+    bindir.mkdir()
+    prog = bindir / "fake"
+    prog.write_text(FAKE)
+    prog.chmod(prog.stat().st_mode | stat.S_IEXEC)
+    grid = tmp_path / "g.toml"
+    grid.write_text('[sweep]\nname = "t"\nprogram = "fake"\nout = "%s"\n'
+                    '[fixed]\nmode = "a"\n[grid]\nx = [2, 3]\n"cc.eta" = [0.9]\n'
+                    '[cc]\n' % (tmp_path / "out"))
+    return tmp_path, bindir, grid
+
+
+def calls(bindir):
+    p = bindir / "calls"
+    return len(p.read_text().splitlines()) if p.exists() else 0
+
+
+def test_grid_expands_to_one_run_per_combination(env):
+    tmp, bindir, grid = env
+    g = sweep.load_grid(str(grid))
+    r = sweep.make_runs(g)
+    # x in {2, 3} x cc.eta in {0.9}: two runs; fixed options first, the
+    # grid's ordinary axes next, cc.X axes folded into one --cc.
+    assert [x.name for x in r] == ["x_2-eta_0.9", "x_3-eta_0.9"]
+    assert r[0].args == ["--mode=a", "--x=2", "--cc=eta=0.9"]
+
+
+def test_run_resume_and_gather(env):
+    tmp, bindir, grid = env
+    assert sweep.main(["run", str(grid), "--bin", str(bindir), "--jobs", "1"]) == 0
+    assert calls(bindir) == 2
+    # Nothing changed: both runs are skipped.
+    assert sweep.main(["run", str(grid), "--bin", str(bindir)]) == 0
+    assert calls(bindir) == 2
+    # The binary changed: both are redone.
+    (bindir / "fake").write_text(FAKE + "# changed\n")
+    assert sweep.main(["run", str(grid), "--bin", str(bindir)]) == 0
+    assert calls(bindir) == 4
+    text = (tmp / "out" / "t" / "summary.csv").read_text().splitlines()
+    # One flow each, slowdown = x: 2 and 3 in every statistic.
+    assert text[0] == ("x,cc.eta,run,flows,completed,slowdown_avg,slowdown_p50,slowdown_p95,"
+                       "slowdown_p99")
+    assert text[1] == "2,0.9000,x_2-eta_0.9,1,1,2.0000,2.0000,2.0000,2.0000"
+    assert text[2] == "3,0.9000,x_3-eta_0.9,1,1,3.0000,3.0000,3.0000,3.0000"
+
+
+def test_an_interrupted_run_is_redone(env):
+    tmp, bindir, grid = env
+    g = sweep.load_grid(str(grid))
+    r = sweep.make_runs(g)[0]
+    out = str(tmp / "out")
+    os.makedirs(r.dir(out))
+    (tmp / "out" / "t" / r.name / "fct.txt").write_text("partial\n")  # no params.json
+    assert not runs.is_done(r, out, str(bindir / "fake"))
+    _, ran, err = runs.execute(r, out, str(bindir / "fake"))
+    assert (ran, err) == (True, None)
+    assert runs.is_done(r, out, str(bindir / "fake"))
+
+
+@pytest.mark.parametrize("text,message", [
+    ('[sweep]\nname = "t"\n', "[sweep] program: a non-empty string is required"),
+    ('[sweep]\nname = "t"\nprogram = "fake"\n[grid]\nx = []\n',
+     "[grid] x: a non-empty list is required"),
+    ('[sweep]\nname = "t"\nprogram = "fake"\n[grids]\n', "unknown table [grids]"),
+    ('[sweep]\nname = "t"\nprogram = "fake"\n[flows]\ncdf = "websearch.cdf"\nhosts = 4\n'
+     'bandwidth = 1e11\ntime = 0.01\n', "[flows] load (or a grid axis load) is required"),
+    ('[sweep\n', "g.toml"),
+])
+def test_bad_grids_are_named(tmp_path, capsys, text, message):
+    grid = tmp_path / "g.toml"
+    grid.write_text(text)
+    assert sweep.main(["list", str(grid)]) == 2
+    assert message in capsys.readouterr().err
