@@ -33,7 +33,7 @@ struct QbbFrame
     /// `roce` describes the packet.
     Ptr<Packet> packet;
     /// The RoCEv2 headers, when packet is null. INT hops hold the values
-    /// the wire encoding keeps (see RoceQuantizeHop), as a parser would read them.
+    /// the wire encoding keeps (see RoceIntHeader::QuantizeHop), as a parser would read them.
     RocePacketInfo roce;
     /// Bytes of the IPv4 packet (or of the PFC body).
     uint32_t ipBytes = 0;
