@@ -45,7 +45,7 @@ CHECK_CFLAGS = $(shell $(PKG_CONFIG) --cflags check 2>/dev/null)
 CHECK_LIBS = $(shell $(PKG_CONFIG) --libs check 2>/dev/null || echo -lcheck) -lm
 TEST_CFLAGS := -std=c11 $(WARN) -g -D_POSIX_C_SOURCE=200809L -Ilibcc/include -Ilibcc/src -Itests/check -I$(BUILD)/gen
 
-.PHONY: all lib tools deps paper test test-python test-static test-check test-check-san test-install test-ns3 test-examples demo bench bench-libcc \
+.PHONY: all lib tools deps paper test test-python test-slurm test-static test-check test-check-san test-install test-ns3 test-examples demo bench bench-libcc \
         install uninstall clean format help
 
 all: lib tools ns3
@@ -152,7 +152,7 @@ test-examples: $(NS3_EXAMPLES)
 
 # ---- the two commands --------------------------------------------------------
 NPROC := $(shell nproc 2>/dev/null || echo 2)
-TEST_SUITES := test-static test-check test-check-san test-install test-ns3 test-examples test-python $(NS3_SAN_SUITES)
+TEST_SUITES := test-static test-check test-check-san test-install test-ns3 test-examples test-python test-slurm $(NS3_SAN_SUITES)
 
 test: deps
 	@$(MAKE) --no-print-directory -j$(NPROC) all $(NS3_SAN_BUILD)
@@ -165,6 +165,11 @@ demo: deps
 # The analysis scripts' tests (analysis/, examples/paper/): pytest.
 test-python:
 	@bash tests/python/run.sh
+
+# The sweep tool on a single-host Slurm started in a temporary directory
+# (root; slurm-wlm and munge from make deps): about 10 s.
+test-slurm: $(NS3_EXAMPLES)
+	@bash tests/slurm/run.sh $(BUILD)/bin
 
 # The FNCC paper's experiments, results in docs/results.md (FULL=1: paper scale).
 paper: deps

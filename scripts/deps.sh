@@ -10,6 +10,7 @@ PKGS=(
   libns3-dev libgsl-dev            # ns-3.37 and the GSL its pkg-config files reference
   python3 python3-matplotlib       # plots (examples/, make demo)
   python3-pandas python3-pytest    # analysis (analysis/, examples/paper) and its tests
+  slurm-wlm munge                  # the sweep tool's Slurm test (make test-slurm)
 )
 
 missing=()

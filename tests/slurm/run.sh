@@ -1,0 +1,132 @@
+#!/usr/bin/env bash
+# The sweep tool on a real Slurm: a single-host cluster (Debian's slurm-wlm
+# and munge) configured and started in a temporary directory, a small grid
+# run through `sweep.py run --slurm`, and its gathered table compared with
+# the same grid run locally. The daemons are always stopped (trap).
+# Usage: run.sh BINDIR   (root; ends with "slurm: N passed, M failed")
+set -u
+bin=$(cd "$1" && pwd)
+py=${PYTHON:-/usr/bin/python3}
+cd "$(dirname "$0")/../.."
+root=$(pwd)
+tmp=$(mktemp -d /tmp/libcc-slurm.XXXXXX)
+chmod 755 "$tmp"
+passed=0 failed=0
+ok() { echo "ok   $1"; passed=$((passed + 1)); }
+bad() { echo "FAIL $1"; failed=$((failed + 1)); }
+finish() {
+  [ -f "$tmp/slurmd.pid" ] && kill "$(cat "$tmp/slurmd.pid")" 2>/dev/null
+  [ -f "$tmp/slurmctld.pid" ] && kill "$(cat "$tmp/slurmctld.pid")" 2>/dev/null
+  [ -f "$tmp/munged.pid" ] && kill "$(cat "$tmp/munged.pid")" 2>/dev/null
+  sleep 1
+  rm -rf "$tmp"
+}
+trap finish EXIT
+
+for t in munged slurmctld slurmd sbatch squeue; do
+  if ! command -v "$t" >/dev/null; then
+    echo "slurm: $t missing (make deps installs slurm-wlm and munge)"
+    echo "slurm: 0 passed, 1 failed"; exit 1
+  fi
+done
+
+# munge: its own key, socket and files in $tmp.
+dd if=/dev/urandom of="$tmp/munge.key" bs=1024 count=1 status=none
+chmod 400 "$tmp/munge.key"
+munged --force --socket="$tmp/munge.sock" --key-file="$tmp/munge.key" \
+  --pid-file="$tmp/munged.pid" --log-file="$tmp/munged.log" --seed-file="$tmp/munged.seed"
+
+host=$(hostname -s)
+mkdir -p "$tmp/state" "$tmp/spool"
+cat > "$tmp/slurm.conf" <<CONF
+ClusterName=libcctest
+SlurmctldHost=$host
+SlurmctldPort=16817
+SlurmdPort=16818
+SlurmUser=root
+SlurmdUser=root
+AuthType=auth/munge
+AuthInfo=socket=$tmp/munge.sock
+CredType=cred/munge
+StateSaveLocation=$tmp/state
+SlurmdSpoolDir=$tmp/spool
+SlurmctldPidFile=$tmp/slurmctld.pid
+SlurmdPidFile=$tmp/slurmd.pid
+SlurmctldLogFile=$tmp/slurmctld.log
+SlurmdLogFile=$tmp/slurmd.log
+ProctrackType=proctrack/linuxproc
+TaskPlugin=task/none
+JobAcctGatherType=jobacct_gather/none
+AccountingStorageType=accounting_storage/none
+SchedulerType=sched/backfill
+SelectType=select/cons_tres
+SelectTypeParameters=CR_CPU
+MpiDefault=none
+ReturnToService=2
+NodeName=$host CPUs=$(nproc) State=UNKNOWN
+PartitionName=test Nodes=$host Default=YES MaxTime=INFINITE State=UP
+CONF
+export SLURM_CONF=$tmp/slurm.conf
+slurmctld -i
+slurmd
+for _ in $(seq 30); do
+  sinfo --noheader -o %T 2>/dev/null | grep -qE "idle|mixed" && break
+  sleep 1
+done
+if sinfo --noheader -o %T 2>/dev/null | grep -qE "idle|mixed"; then
+  ok "single-host cluster up"
+else
+  bad "single-host cluster up (slurmctld.log and slurmd.log follow)"
+  tail -5 "$tmp/slurmctld.log" "$tmp/slurmd.log" 2>/dev/null
+  echo "slurm: $passed passed, $failed failed"; exit 1
+fi
+
+# A small grid: 2 algorithms x 2 seeds, 16 hosts, 2 ms of arrivals.
+grid() {
+  cat <<TOML
+[sweep]
+name = "slurm-test"
+program = "rdma-sim"
+out = "$1"
+[fixed]
+fattree = 4
+traces = false
+stop = "1s"
+[grid]
+algo = ["hpcc", "fncc"]
+seed = [1, 2]
+[flows]
+cdf = "websearch.cdf"
+hosts = 16
+bandwidth = 100e9
+time = 0.002
+load = 0.5
+TOML
+}
+grid "$tmp/local" > "$tmp/local.toml"
+grid "$tmp/cluster" > "$tmp/cluster.toml"
+if "$py" analysis/sweep.py run "$tmp/local.toml" --bin "$bin" --jobs 2 2> "$tmp/local.err"; then
+  ok "local run"
+else
+  bad "local run"; tail -3 "$tmp/local.err"
+fi
+if timeout 300 "$py" analysis/sweep.py run "$tmp/cluster.toml" --bin "$bin" --slurm \
+     --partition=test --time-limit=10:00 2> "$tmp/cluster.err"; then
+  ok "run through Slurm (sbatch --array, 4 tasks)"
+else
+  bad "run through Slurm"; tail -5 "$tmp/cluster.err"; tail -5 "$tmp/slurmctld.log"
+fi
+tasks=$(ls "$tmp/cluster/slurm-test/slurm/" 2>/dev/null | grep -c '^task-.*\.log$')
+if [ "$tasks" -eq 4 ]; then ok "four array task logs"; else bad "four array task logs: $tasks"; fi
+# The same grid gives the same table wherever it ran (run names, flows,
+# completions, slowdowns; the run directory is not in the table).
+if [ -f "$tmp/cluster/slurm-test/summary.csv" ] &&
+   cmp -s "$tmp/local/slurm-test/summary.csv" "$tmp/cluster/slurm-test/summary.csv" &&
+   cmp -s "$tmp/local/slurm-test/bins.csv" "$tmp/cluster/slurm-test/bins.csv"; then
+  ok "gathered tables equal the local run's"
+else
+  bad "gathered tables equal the local run's"
+  diff "$tmp/local/slurm-test/summary.csv" "$tmp/cluster/slurm-test/summary.csv" | head -5
+fi
+echo "slurm: $passed passed, $failed failed"
+[ "$failed" -eq 0 ]
