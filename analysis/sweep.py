@@ -43,7 +43,6 @@ cluster failed, or a file cannot be written; 2 for a bad grid file or option.
 """
 import argparse
 import itertools
-import json
 import os
 import subprocess
 import sys
