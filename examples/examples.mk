@@ -28,9 +28,12 @@ bench-run: $(BUILD)/bin/dumbbell
 
 # The FNCC paper's experiments (examples/paper/paper.py): runs under
 # out/paper/, tables and plots into docs/results.md and docs/img/paper/.
-# FULL=1: the paper's time scales too. Unchanged runs are not run again.
+# FULL=1: the paper's scale, into out/paper-full/ and docs/results-full.md.
+# Unchanged runs are not run again.
 PAPER_FLAGS := $(if $(FULL),--full,)
+PAPER_OUT := $(DEMO_OUT)/paper$(if $(FULL),-full,)
+PAPER_RESULTS := docs/results$(if $(FULL),-full,).md
 paper-run: $(NS3_EXAMPLES)
-	@$(DEMO_PYTHON) examples/paper/paper.py $(PAPER_FLAGS) --bin $(BUILD)/bin --out $(DEMO_OUT)/paper \
-	  --results docs/results.md
-	@echo "paper: docs/results.md written"
+	@$(DEMO_PYTHON) examples/paper/paper.py $(PAPER_FLAGS) --bin $(BUILD)/bin --out $(PAPER_OUT) \
+	  --results $(PAPER_RESULTS)
+	@echo "paper: $(PAPER_RESULTS) written"

@@ -447,8 +447,8 @@ HEADER = """<!-- SPDX-License-Identifier: GPL-2.0-only -->
 # The FNCC paper, reproduced
 
 Every table below is written by `make paper` from runs it makes itself
-(`make paper FULL=1` for the paper's time scales); each run's directory under
-`out/paper/<experiment>/<run>/` holds its `params.json` (binary hash and
+(`make paper FULL=1` writes the paper's scale into results-full.md); each
+run's directory under `out/paper[-full]/<experiment>/<run>/` holds its `params.json` (binary hash and
 arguments), `summary.txt` and CSV files, and `out/paper/<experiment>/summary.csv`
 has one row per run. The paper's numbers come from
 `examples/paper/paper_numbers.py`, which quotes the sentence each one is from.
@@ -470,14 +470,16 @@ line rather than eta = 0.95 (issue #10 says what remains).
 def publish_images(text, out, results):
     """Copy the PNGs the text links to beside the results page (its img/paper/)
     and link the copies: out/ is not part of the repository."""
-    dest = os.path.join(os.path.dirname(os.path.abspath(results)), "img", "paper")
+    stem = os.path.splitext(os.path.basename(results))[0]
+    sub = "paper" if stem == "results" else "paper-" + stem.split("-", 1)[-1]
+    dest = os.path.join(os.path.dirname(os.path.abspath(results)), "img", sub)
     os.makedirs(dest, exist_ok=True)
 
     def repl(m):
         src = m.group(2).replace("../out/paper", out)
         name = os.path.relpath(src, out).replace(os.sep, "-")
         shutil.copyfile(src, os.path.join(dest, name))
-        return "![%s](img/paper/%s)" % (m.group(1), name)
+        return "![%s](img/%s/%s)" % (m.group(1), sub, name)
 
     return re.sub(r"!\[([^\]]*)\]\(([^)]+\.png)\)", repl, text)
 
