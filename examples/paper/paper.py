@@ -90,6 +90,7 @@ def dumbbell_runs(full):
             flows = os.path.join("flows", "%s-k%d-s%d.txt" % (wl, k, seed))
             for a in ALGOS:
                 cc = ["--cc=preset=paper"] if a == "dcqcn" else []
+                cc += ["--ccVars=1"] if a == "fncc" else []
                 runs.append(Run("large-scale", "%s-%s-s%d" % (wl, a, seed), "rdma-sim",
                                 ["--fattree=%d" % k, "--fattreeDelay=1.5us", "--algo=" + a,
                                  "--traces=false", "--stop=1s", "--flows=@" + flows] + cc,
@@ -104,7 +105,8 @@ def dumbbell_runs(full):
                           ("beta1", "beta=1")):
             runs.append(Run("fncc-at-scale", "%s-s%d" % (label, seed), "rdma-sim",
                             ["--fattree=%d" % k, "--fattreeDelay=1.5us", "--algo=fncc",
-                             "--traces=false", "--stop=1s", "--flows=@" + flows, "--cc=" + cc],
+                             "--traces=false", "--stop=1s", "--flows=@" + flows, "--cc=" + cc,
+                             "--ccVars=1"],
                             inputs=[flows], variant=label, seed=seed, k=k))
     return runs
 
@@ -358,6 +360,21 @@ def analyse_fncc_at_scale(runs, out):
                      "p50 < 100 KB": med(df["size"] < 100000)})
     t = pd.DataFrame(rows)
     t.to_csv(os.path.join(out, "fncc-at-scale", "medians.csv"), index=False)
+    # How often the last-hop speedup fired per flow (libcc's "lhcs" counter,
+    # rdma-sim --ccVars), by flow size, under the default and alpha = 2.
+    fired = []
+    for label, rs in (("fncc", groups.get("fncc", [])), ("fncc alpha2", groups.get("fncc alpha2", []))):
+        cv = [os.path.join(r.dir(out), "fct-cc.csv") for r in rs]
+        cv = [pd.read_csv(c) for c in cv if os.path.exists(c)]
+        if not cv:
+            continue
+        d = pd.concat(cv, ignore_index=True)
+        for name, m in (("> 1 MB", d.size_bytes > 1000000), ("<= 1 MB", d.size_bytes <= 1000000)):
+            x = d[m]
+            fired.append({"variant": label, "flows": name, "count": len(x),
+                          "share with LHCS fired": round(float((x.lhcs > 0).mean()), 3),
+                          "median firings": float(x.lhcs.median())})
+    ft = pd.DataFrame(fired)
     return ["## The FNCC-at-scale question (open)", "",
             "The same WebSearch flows (the large-scale runs' flow files and seeds) under "
             "FNCC variants: last-hop congestion speedup (LHCS) off; other activity windows "
@@ -365,6 +382,9 @@ def analyse_fncc_at_scale(runs, out):
             "alpha = 2 instead of the paper's 1.05; beta = 1 instead of 0.9. Median FCT "
             "slowdown by flow size:", "",
             md_table(t, list(t.columns)), "",
+            "How often the last-hop speedup set a flow's window (libcc's per-flow `lhcs` "
+            "counter, `rdma-sim --ccVars`):", "",
+            md_table(ft, list(ft.columns)) if not ft.empty else "(no data)", "",
             "What this shows: FNCC's large flows do worse than HPCC's only with LHCS firing "
             "at the paper's threshold. Off (lhcs0), or firing only under heavy last-hop "
             "congestion (alpha2), FNCC beats HPCC for every size; the activity window and "
@@ -372,7 +392,14 @@ def analyse_fncc_at_scale(runs, out):
             "B beta / N as soon as the last hop's u' passes 1.05, i.e. under mild "
             "congestion too, and N counts every flow active at the receiver, including "
             "short ones that cannot use a fair share: large flows are pinned below what "
-            "the link would give them. Still to measure: N against the flows really queued at the last hop, and the "
+            "the link would give them. Almost every large flow is hit, many times. In a "
+            "debugging run (the flow of the gtest E2eFlowRecord.CarriesLibccsVariablesAtTheEnd"
+            ": a lone 100 KB flow on an idle 1-switch dumbbell) it fired 6 times, so the "
+            "test it makes, the per-ACK u' of the last hop against 1.05, likely crosses on "
+            "noise: u' is "
+            "measured over one packet interval from INT counters quantized to 128 bytes "
+            "and 1 ns, and unlike HPCC's U it is not smoothed. Still to measure: that "
+            "noise, N against the flows really queued at the last hop, and the "
             "same at the paper's scale (FULL=1).", ""]
 
 

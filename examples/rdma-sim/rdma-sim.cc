@@ -59,6 +59,7 @@ main(int argc, char* argv[])
     Time sample = MicroSeconds(10);
     bool traces = true;
     bool pcap = false;
+    bool ccVars = false;
     PfcDeadlockOptions deadlock;
 
     // Our simulator core: ns-3's event order (same results) at a lower cost
@@ -85,6 +86,9 @@ main(int argc, char* argv[])
     cmd.AddValue("sample", "CSV sampling interval, time", sample);
     cmd.AddValue("traces", "write sampled queue/rate/link CSVs", traces);
     cmd.AddValue("pcap", "write pcap files of every device", pcap);
+    cmd.AddValue("ccVars",
+                 "write fct-cc.csv: per finished flow, libcc's internal variables at its end",
+                 ccVars);
     deadlock.AddTo(cmd);
     cmd.Parse(argc, argv);
 
@@ -122,6 +126,10 @@ main(int argc, char* argv[])
     RdmaTraceHelper tr(net);
     tr.EnableFct(out + "/fct.txt", out + "/fct.csv");
     tr.EnablePfc(out + "/pfc.txt", out + "/pfc.csv");
+    if (ccVars)
+    {
+        tr.EnableCcVars(out + "/fct-cc.csv");
+    }
     if (traces)
     {
         tr.TrackAllSwitchLinks();

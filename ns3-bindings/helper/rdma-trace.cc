@@ -62,6 +62,7 @@ RdmaTraceHelper::Close()
     m_progressEvent.Cancel();
     CloseFile(m_fct);
     CloseFile(m_fctCsv);
+    CloseFile(m_ccVars);
     CloseFile(m_pfc);
     CloseFile(m_pfcCsv);
     CloseFile(m_queue);
@@ -75,6 +76,19 @@ RdmaTraceHelper::EnableFct(const std::string& fctPath, const std::string& csvPat
     m_fct = OpenOut(fctPath, nullptr);
     m_fctCsv = OpenOut(csvPath, "flow,src,dst,size_bytes,start_ns,fct_ns,ideal_fct_ns,slowdown,"
                                 "retx_bytes,timeouts\n");
+    HookFlowComplete();
+}
+
+void
+RdmaTraceHelper::EnableCcVars(const std::string& csvPath)
+{
+    m_ccVars = OpenOut(csvPath, nullptr); // the header names libcc's variables: at the first flow
+    HookFlowComplete();
+}
+
+void
+RdmaTraceHelper::HookFlowComplete()
+{
     if (m_fctHooked)
     {
         return;
@@ -112,6 +126,26 @@ RdmaTraceHelper::OnFlowComplete(const RdmaFlowRecord& r)
     m_completed++;
     const RdmaFlowParams& f = r.flow;
     uint64_t idealFctNs = RdmaIdealFctNs(r);
+    if (m_ccVars)
+    {
+        if (!m_ccVarsHeader)
+        {
+            std::fprintf(m_ccVars, "flow,size_bytes,fct_ns,ideal_fct_ns");
+            for (size_t i = 0; i < r.ccVars.size(); i++)
+            {
+                std::fprintf(m_ccVars, ",%s", r.ccVarDescs[i].name);
+            }
+            std::fprintf(m_ccVars, "\n");
+            m_ccVarsHeader = true;
+        }
+        std::fprintf(m_ccVars, "%u,%" PRIu64 ",%" PRIu64 ",%" PRIu64, f.flowId, f.sizeBytes,
+                     r.fctNs, idealFctNs);
+        for (double v : r.ccVars)
+        {
+            std::fprintf(m_ccVars, ",%.6g", v);
+        }
+        std::fprintf(m_ccVars, "\n");
+    }
     if (m_fct)
     {
         WriteFctLine(m_fct, f.srcNode, f.dstNode, f.sport, f.dport, f.sizeBytes, f.startNs, r.fctNs,

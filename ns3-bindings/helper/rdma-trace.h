@@ -41,6 +41,10 @@ class RdmaTraceHelper
 
     /// HPCC-format fct file and a CSV twin (either path may be "").
     void EnableFct(const std::string& fctPath, const std::string& csvPath);
+    /// Per finished flow, libcc's internal variables of its Reaction Point at
+    /// the end (flow,size_bytes,fct_ns,ideal_fct_ns, then one column per
+    /// variable of the algorithm, named by libcc: fct-cc.csv).
+    void EnableCcVars(const std::string& csvPath);
     /// HPCC-format pfc file and a CSV twin.
     void EnablePfc(const std::string& pfcPath, const std::string& csvPath);
     /// Sampled CSVs ("" to skip one), every interval.
@@ -75,6 +79,9 @@ class RdmaTraceHelper
     RdmaNetwork& m_net;
     std::FILE* m_fct = nullptr;
     std::FILE* m_fctCsv = nullptr;
+    std::FILE* m_ccVars = nullptr;
+    bool m_ccVarsHeader = false;
+    void HookFlowComplete();
     std::FILE* m_pfc = nullptr;
     std::FILE* m_pfcCsv = nullptr;
     std::FILE* m_queue = nullptr;

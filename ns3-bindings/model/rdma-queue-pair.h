@@ -18,6 +18,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <vector>
 
 namespace ns3
 {
@@ -52,6 +53,11 @@ struct RdmaFlowRecord
     uint32_t overheadBytes; ///< wire bytes a data packet adds to its payload
     uint64_t retransmittedBytes;
     uint64_t timeouts;
+    /// libcc's internal variables of the flow's Reaction Point when it
+    /// finished (libcc_rp_vars: names, units; values in that order), e.g.
+    /// HPCC's U and W or how often FNCC's last-hop speedup fired.
+    const libcc_param_desc* ccVarDescs = nullptr;
+    std::vector<double> ccVars;
 };
 
 class RdmaTxQueuePair : public Object

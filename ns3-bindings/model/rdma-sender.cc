@@ -155,6 +155,12 @@ RdmaSender::FinishFlow(RdmaTxQueuePair* qp)
     if (qp->GetCc())
     {
         m_nic->m_counters.ccErrors += qp->GetCc()->GetErrors();
+        size_t n = 0;
+        if (libcc_rp_vars(qp->GetCc()->Raw(), &rec.ccVarDescs, &n) == LIBCC_OK && n > 0)
+        {
+            rec.ccVars.resize(n);
+            libcc_rp_read_vars(qp->GetCc()->Raw(), rec.ccVars.data(), n);
+        }
     }
     qp->StopCc();
     NS_LOG_INFO("flow " << rec.flow.flowId << " complete, FCT " << rec.fctNs << " ns");
