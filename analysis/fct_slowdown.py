@@ -66,6 +66,20 @@ def read_fct(path):
     return df
 
 
+def with_slowdown(df):
+    """df plus a slowdown column: fct / standalone fct, taken as 1 below 1."""
+    return df.assign(slowdown=np.maximum(df.fct_ns / df.ideal_ns, 1.0))
+
+
+def pooled(paths, dport=100):
+    """The flows of several fct files as one sample (seeds pooled), those
+    of dport only (-1: all), with their slowdown."""
+    df = pd.concat([read_fct(p) for p in paths], ignore_index=True)
+    if dport >= 0:
+        df = df[df.dport == dport]
+    return with_slowdown(df)
+
+
 def pctl(sorted_values, p):
     """The HPCC simulator's percentile: element floor(n p) of the sorted values."""
     return sorted_values[int(np.floor(len(sorted_values) * p))]
@@ -80,7 +94,7 @@ def bins(df, step=5, dport=100, before=None):
         x = x[x.dport == dport]
     if before is not None:
         x = x[x.start_ns < before]
-    x = x.assign(slowdown=np.maximum(x.fct_ns / x.ideal_ns, 1.0))
+    x = with_slowdown(x)
     x = x.sort_values("size", kind="stable")
     n = len(x)
     rows = []

@@ -36,6 +36,30 @@ class Run:
         return os.path.join(out, self.exp, self.name)
 
 
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+def find_cdf(name):
+    """A flow-size CDF by name: ../shared/data, then examples/data, then as
+    a path; None if none of them has it."""
+    for d in (os.path.join(ROOT, "..", "shared", "data"), os.path.join(ROOT, "examples", "data")):
+        if os.path.exists(os.path.join(d, name)):
+            return os.path.join(d, name)
+    return name if os.path.exists(name) else None
+
+
+def gen_flow_file(path, cdf, hosts, load, bandwidth, time_s, seed, start=0):
+    """A flow file from examples/gen_flows.py (deterministic for a seed),
+    written whole or not at all."""
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    with open(path + ".tmp", "w") as f:
+        subprocess.run([sys.executable, os.path.join(ROOT, "examples", "gen_flows.py"),
+                        "--cdf", cdf, "--hosts", str(hosts), "--load", str(load), "--bandwidth",
+                        str(bandwidth), "--time", str(time_s), "--start", str(start), "--seed",
+                        str(seed)], stdout=f, check=True)
+    os.replace(path + ".tmp", path)
+
+
 def sha256(path):
     h = hashlib.sha256()
     with open(path, "rb") as f:

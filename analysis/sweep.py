@@ -52,10 +52,9 @@ import numpy as np
 import pandas as pd
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-ROOT = os.path.dirname(HERE)
 sys.path.insert(0, HERE)
 import fct_slowdown  # noqa: E402
-from runs import Run, execute, is_done, read_summary, run_all  # noqa: E402
+from runs import Run, execute, find_cdf, gen_flow_file, is_done, read_summary, run_all  # noqa: E402
 
 try:
     import tomllib
@@ -102,12 +101,10 @@ def fmt(v):
 
 
 def cdf_path(name):
-    for d in (os.path.join(ROOT, "..", "shared", "data"), os.path.join(ROOT, "examples", "data")):
-        if os.path.exists(os.path.join(d, name)):
-            return os.path.join(d, name)
-    if os.path.exists(name):
-        return name
-    raise BadGrid("[flows] cdf = '%s': not in ../shared/data, examples/data, nor a path" % name)
+    path = find_cdf(name)
+    if path is None:
+        raise BadGrid("[flows] cdf = '%s': not in ../shared/data, examples/data, nor a path" % name)
+    return path
 
 
 def make_runs(g):
@@ -150,16 +147,9 @@ def make_flow_files(g, runs, out):
         path = os.path.join(out, r.exp, r.inputs[0])
         if os.path.exists(path):
             continue
-        os.makedirs(os.path.dirname(path), exist_ok=True)
-        load = r.labels.get("load", flows.get("load"))
-        seed = r.labels.get("seed", flows.get("seed", 1))
-        with open(path + ".tmp", "w") as f:
-            subprocess.run([sys.executable, os.path.join(ROOT, "examples", "gen_flows.py"),
-                            "--cdf", cdf_path(flows["cdf"]), "--hosts", str(flows["hosts"]),
-                            "--load", str(load), "--bandwidth", str(flows["bandwidth"]),
-                            "--time", str(flows["time"]), "--start", str(flows.get("start", 0)),
-                            "--seed", str(seed)], stdout=f, check=True)
-        os.replace(path + ".tmp", path)
+        gen_flow_file(path, cdf_path(flows["cdf"]), flows["hosts"],
+                      r.labels.get("load", flows.get("load")), flows["bandwidth"], flows["time"],
+                      r.labels.get("seed", flows.get("seed", 1)), flows.get("start", 0))
 
 
 # ---- Slurm ------------------------------------------------------------------------
@@ -226,7 +216,7 @@ def gather(g, runs, out):
         fct = os.path.join(d, "fct.txt")
         if os.path.exists(fct):
             df = fct_slowdown.read_fct(fct)
-            s = np.sort(np.maximum(df.fct_ns / df.ideal_ns, 1.0).to_numpy())
+            s = np.sort(fct_slowdown.with_slowdown(df).slowdown.to_numpy())
             if len(s):
                 row.update({"slowdown_avg": s.mean(), "slowdown_p50": fct_slowdown.pctl(s, 0.5),
                             "slowdown_p95": fct_slowdown.pctl(s, 0.95),

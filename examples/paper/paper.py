@@ -30,7 +30,6 @@ import argparse
 import os
 import re
 import shutil
-import subprocess
 import sys
 import time
 
@@ -47,7 +46,7 @@ sys.path.insert(0, HERE)
 sys.path.insert(0, os.path.join(ROOT, "analysis"))
 import fct_slowdown  # noqa: E402
 import paper_numbers as paper  # noqa: E402
-from runs import Run, read_summary, run_all  # noqa: E402
+from runs import Run, find_cdf, gen_flow_file, read_summary, run_all  # noqa: E402
 
 # Large scale (Figures 14, 15): (fat-tree k, arrival window s, seeds).
 SCALE_QUICK = (4, 0.02, [1, 2])
@@ -111,7 +110,7 @@ def dumbbell_runs(full):
     return runs
 
 
-def make_flows(runs, out, python):
+def make_flows(runs, out):
     """The flow files the large-scale runs read: generated once per
     (workload, k, seed), deterministic (gen_flows.py --seed)."""
     made = set()
@@ -122,17 +121,8 @@ def make_flows(runs, out, python):
         if path in made or os.path.exists(path):
             made.add(path)
             continue
-        os.makedirs(os.path.dirname(path), exist_ok=True)
-        hosts = r.labels["k"] ** 3 // 4
-        cdf = os.path.join(ROOT, "..", "shared", "data", WORKLOADS[r.labels["workload"]])
-        if not os.path.exists(cdf):
-            cdf = os.path.join(ROOT, "examples", "data", WORKLOADS[r.labels["workload"]])
-        with open(path + ".tmp", "w") as f:
-            subprocess.run([python, os.path.join(ROOT, "examples", "gen_flows.py"), "--cdf", cdf,
-                            "--hosts", str(hosts), "--load", "0.5", "--bandwidth", "100e9",
-                            "--time", str(r.labels["window"]), "--start", "0", "--seed",
-                            str(r.labels["seed"])], stdout=f, check=True)
-        os.replace(path + ".tmp", path)
+        gen_flow_file(path, find_cdf(WORKLOADS[r.labels["workload"]]), r.labels["k"] ** 3 // 4,
+                      0.5, "100e9", r.labels["window"], r.labels["seed"])
         made.add(path)
 
 
@@ -346,10 +336,8 @@ def analyse_fncc_at_scale(runs, out):
         groups.setdefault("fncc " + r.labels["variant"], []).append(r)
     rows = []
     for label, rs in groups.items():
-        df = pd.concat([fct_slowdown.read_fct(os.path.join(r.dir(out), "fct.txt")) for r in rs],
-                       ignore_index=True)
-        df = df[df.dport == 100]
-        s = (df.fct_ns / df.ideal_ns).clip(lower=1.0)
+        df = fct_slowdown.pooled([os.path.join(r.dir(out), "fct.txt") for r in rs])
+        s = df.slowdown
 
         def med(mask):
             return round(float(fct_slowdown.pctl(np.sort(s[mask].to_numpy()), 0.5)), 3)
@@ -417,9 +405,7 @@ def analyse_large(runs, out):
         for a in ALGOS:
             files = [os.path.join(r.dir(out), "fct.txt") for r in lr
                      if r.labels["workload"] == wl and r.labels["algo"] == a]
-            df = pd.concat([fct_slowdown.read_fct(f) for f in files], ignore_index=True)
-            df = df[df.dport == 100]
-            df = df.assign(slowdown=(df.fct_ns / df.ideal_ns).clip(lower=1.0))
+            df = fct_slowdown.pooled(files)
             pooled[a] = df
             t = fct_slowdown.bins(df, step=5)
             t.insert(0, "algo", a)
@@ -537,7 +523,7 @@ def main():
         if not os.access(os.path.join(a.bin, prog), os.X_OK):
             sys.stderr.write("paper: %s/%s is missing: build with `make`\n" % (a.bin, prog))
             return 1
-    make_flows(runs, a.out, sys.executable)
+    make_flows(runs, a.out)
     errors = run_all(runs, a.out, a.bin, a.jobs, tag="paper")
     for e in errors:
         sys.stderr.write("paper: %s\n" % e)
