@@ -136,10 +136,12 @@ SwitchMmu::Release(uint32_t in, uint32_t out, uint8_t prio, uint32_t bytes)
     m_portHeadroom[in] -= fromHeadroom;
     m_inShared[in][prio] -= fromShared;
     m_sharedUsed -= fromShared;
-    bool xon = m_cfg.egressScope ? EgressAllowsXon(in, prio)
-                                 : m_inShared[in][prio] == 0 ||
-                                       m_inShared[in][prio] + m_cfg.xonOffsetBytes <= GetThreshold();
-    if (m_xoff[in][prio] && m_inHeadroom[in][prio] == 0 && xon)
+    // The threshold is looked at only for an XOFF ingress whose headroom
+    // emptied: not on every release.
+    if (m_xoff[in][prio] && m_inHeadroom[in][prio] == 0 &&
+        (m_cfg.egressScope ? EgressAllowsXon(in, prio)
+                           : m_inShared[in][prio] == 0 ||
+                                 m_inShared[in][prio] + m_cfg.xonOffsetBytes <= GetThreshold()))
     {
         m_xoff[in][prio] = false;
         return Pfc::XON;
