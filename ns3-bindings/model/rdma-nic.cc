@@ -228,7 +228,10 @@ RdmaNic::Dispatch(const RocePacketInfo& info)
     case RocePktType::DATA:
     case RocePktType::PROBE:
         m_receiver.OnData(info);
-        Kick(); // an ACK, NACK or CNP may be queued
+        if (!m_ctrl.empty())
+        {
+            Kick(); // an ACK, NACK or CNP was queued
+        }
         break;
     case RocePktType::ACK:
     case RocePktType::NACK:
