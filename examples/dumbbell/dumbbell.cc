@@ -23,7 +23,6 @@
 #include <ns3/core-module.h>
 
 #include <sys/resource.h>
-#include <sys/stat.h>
 
 #include <array>
 #include <chrono>
@@ -108,28 +107,6 @@ SampleWatch(Watch* w, Ptr<SwitchNode> sw, Ptr<RdmaTxQueuePair> f0, Ptr<RdmaTxQue
         w->qN++;
     }
     Simulator::Schedule(interval, &SampleWatch, w, sw, f0, f1, interval);
-}
-
-bool
-MakeDir(const std::string& path)
-{
-    std::string cur;
-    for (size_t i = 0; i <= path.size(); i++)
-    {
-        if (i == path.size() || path[i] == '/')
-        {
-            if (!cur.empty())
-            {
-                mkdir(cur.c_str(), 0755);
-            }
-        }
-        if (i < path.size())
-        {
-            cur += path[i];
-        }
-    }
-    struct stat st;
-    return stat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode);
 }
 
 std::string
@@ -265,7 +242,7 @@ main(int argc, char* argv[])
                   << ": accepted first, middle, last\n";
         return 2;
     }
-    if (!MakeDir(out))
+    if (!MakeOutputDir(out))
     {
         std::cerr << "dumbbell: cannot create output directory " << out << "\n";
         return 2;

@@ -17,8 +17,6 @@
 
 #include <ns3/core-module.h>
 
-#include <sys/stat.h>
-
 #include <cinttypes>
 #include <cstdio>
 #include <iostream>
@@ -46,20 +44,6 @@ struct Goodput
         v[k] += bytes;
     }
 };
-
-bool
-MakeDirs(const std::string& path)
-{
-    for (size_t i = 1; i <= path.size(); i++)
-    {
-        if (i == path.size() || path[i] == '/')
-        {
-            mkdir(path.substr(0, i).c_str(), 0755);
-        }
-    }
-    struct stat st;
-    return stat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode);
-}
 
 /// Jain's index (sum x)^2 / (n sum x^2); 1 for n = 0 or all zero.
 double
@@ -115,7 +99,7 @@ main(int argc, char* argv[])
                      "--interval > 0\n";
         return 2;
     }
-    if (!MakeDirs(out))
+    if (!MakeOutputDir(out))
     {
         std::cerr << "fairness: cannot create output directory " << out << "\n";
         return 1;

@@ -2,6 +2,8 @@
 
 #include "rdma-trace.h"
 
+#include <sys/stat.h>
+
 #include <ns3/simulator.h>
 
 #include <algorithm>
@@ -102,6 +104,20 @@ RdmaTraceHelper::HookFlowComplete()
                 "FlowComplete", MakeCallback(&RdmaTraceHelper::OnFlowComplete, this));
         }
     }
+}
+
+bool
+MakeOutputDir(const std::string& path)
+{
+    for (size_t i = 1; i <= path.size(); i++)
+    {
+        if (i == path.size() || path[i] == '/')
+        {
+            mkdir(path.substr(0, i).c_str(), 0755);
+        }
+    }
+    struct stat st;
+    return stat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode);
 }
 
 uint64_t

@@ -33,6 +33,10 @@ namespace ns3
  */
 uint64_t RdmaIdealFctNs(const RdmaFlowRecord& r);
 
+/// Create an output directory and its missing parents (mode 0755); true if
+/// it exists afterwards.
+bool MakeOutputDir(const std::string& path);
+
 class RdmaTraceHelper
 {
   public:
