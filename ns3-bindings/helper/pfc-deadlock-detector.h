@@ -53,10 +53,6 @@ class PfcDeadlockDetector : public Object
         uint32_t node = 0;
         uint32_t port = 0;
         uint8_t prio = 0;
-        bool operator==(const Queue& o) const
-        {
-            return node == o.node && port == o.port && prio == o.prio;
-        }
     };
 
     static TypeId GetTypeId();
