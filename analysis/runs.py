@@ -82,10 +82,11 @@ def params_of(run, out, binary):
 
 def is_done(run, out, binary):
     pfile = os.path.join(run.dir(out), "params.json")
-    if not os.path.exists(pfile):
+    try:
+        with open(pfile) as f:
+            return json.load(f) == params_of(run, out, binary)
+    except (OSError, ValueError):  # absent, or another process's run not done
         return False
-    with open(pfile) as f:
-        return json.load(f) == params_of(run, out, binary)
 
 
 def execute(run, out, binary):
@@ -105,8 +106,11 @@ def execute(run, out, binary):
         return run, True, "%s %s: exit %d: %s" % (run.program, " ".join(args), p.returncode, last)
     with open(os.path.join(d, "stdout.txt"), "w") as f:
         f.write(p.stdout)
-    with open(pfile, "w") as f:
+    # Written whole or not at all: a poller (sweep.py --slurm) may read it
+    # while a task writes it.
+    with open(pfile + ".tmp", "w") as f:
         json.dump(params_of(run, out, binary), f, indent=1)
+    os.replace(pfile + ".tmp", pfile)
     return run, True, None
 
 

@@ -15,6 +15,8 @@ passed=0 failed=0
 ok() { echo "ok   $1"; passed=$((passed + 1)); }
 bad() { echo "FAIL $1"; failed=$((failed + 1)); }
 finish() {
+  # Jobs still running (a failed check) first, so no slurmstepd outlives the test.
+  [ -f "$tmp/slurm.conf" ] && SLURM_CONF=$tmp/slurm.conf scancel --full --quiet --user=root 2>/dev/null
   [ -f "$tmp/slurmd.pid" ] && kill "$(cat "$tmp/slurmd.pid")" 2>/dev/null
   [ -f "$tmp/slurmctld.pid" ] && kill "$(cat "$tmp/slurmctld.pid")" 2>/dev/null
   [ -f "$tmp/munged.pid" ] && kill "$(cat "$tmp/munged.pid")" 2>/dev/null
