@@ -178,6 +178,81 @@ START_TEST(test_lhcs_alpha_threshold)
 }
 END_TEST
 
+/* An FNCC switch rewrites a port's All_INT_Table entry only when that port
+ * dequeues, so an ACK can carry the very record the previous ACK carried
+ * (the data port sent nothing in between). That hop has nothing new; the
+ * other hops still measure, and the history is kept:
+ *   ACK1: both hops' records at 0, stored.
+ *   ACK2: last hop repeats its record; first hop 12 us on with 75000 B
+ *         sent: u' = 75000/150000 = 0.5, tau = T: U = 0.5, no reset, the
+ *         hot hop is the first (index 1), u_max 0.5.
+ *   ACK3: both repeat: nothing measured, U stays 0.5, still no reset.
+ *   ACK4: last hop at 12 us with 150000 B since ACK1's record: u' = 1.0
+ *         (measured against the record kept since ACK1), first hop 0.5:
+ *         U = 1.0 with tau = T. */
+START_TEST(test_repeated_record_is_not_a_reset)
+{
+    libcc_rp *rp = mk_rp("w_ai=500B");
+    unsigned flags;
+    ck_assert_int_eq(libcc_rp_on_tx(rp, 0, 0, 10000, &flags), LIBCC_OK);
+    ck_assert_int_eq(ack2(rp, 1000, 1000, 1, hop(2, 0, 0, 0), hop(1, 0, 0, 0)), LIBCC_OK);
+    ck_assert_int_eq(ack2(rp, 13000, 2000, 1, hop(2, 0, 0, 0), hop(1, 12000, 75000, 0)),
+                     LIBCC_OK);
+    ck_assert_double_eq(var(rp, "resets"), 0.0);
+    ck_assert_double_eq_tol(var(rp, "U"), 0.5, 1e-12);
+    ck_assert_double_eq_tol(var(rp, "u_max"), 0.5, 1e-12);
+    ck_assert_double_eq(var(rp, "hot_hop"), 1.0);
+    ck_assert_int_eq(ack2(rp, 14000, 3000, 1, hop(2, 0, 0, 0), hop(1, 12000, 75000, 0)),
+                     LIBCC_OK);
+    ck_assert_double_eq(var(rp, "resets"), 0.0);
+    ck_assert_double_eq_tol(var(rp, "U"), 0.5, 1e-12);
+    ck_assert_int_eq(
+        ack2(rp, 25000, 4000, 1, hop(2, 12000, 150000, 0), hop(1, 24000, 150000, 0)),
+        LIBCC_OK);
+    ck_assert_double_eq(var(rp, "resets"), 0.0);
+    ck_assert_double_eq_tol(var(rp, "U"), 1.0, 1e-12);
+    ck_assert_double_eq(var(rp, "hot_hop"), 0.0);
+    libcc_rp_del(rp);
+}
+END_TEST
+
+/* What the speedup saw when it fired, for the per-flow means (N = 4, then
+ * N = 2; first hop 0.5 throughout):
+ *   ACK2: last hop 165000 B in T, no queue: u' = 1.1 > 1.05, fires with no
+ *         queue term.
+ *   ACK3: 150000 B in T, queue 135000 but min with the previous 0 is 0:
+ *         u' = 1.0, no firing.
+ *   ACK4: 150000 B in T, queue 135000 both times: u' = 1.0 + 0.9 = 1.9,
+ *         fires with a queue.
+ *   Means: u' (1.1 + 1.9)/2 = 1.5, N (4 + 2)/2 = 3; one without a queue. */
+START_TEST(test_lhcs_means_and_no_queue_count)
+{
+    libcc_rp *rp = mk_rp("w_ai=500B");
+    unsigned flags;
+    ck_assert_int_eq(libcc_rp_on_tx(rp, 0, 0, 10000, &flags), LIBCC_OK);
+    ck_assert_int_eq(ack2(rp, 1000, 1000, 4, hop(2, 0, 0, 0), hop(1, 0, 0, 0)), LIBCC_OK);
+    ck_assert_double_eq(var(rp, "lhcs_u_mean"), 0.0);
+    ck_assert_int_eq(ack2(rp, 13000, 2000, 4, hop(2, 12000, 165000, 0), hop(1, 12000, 75000, 0)),
+                     LIBCC_OK);
+    ck_assert_double_eq(var(rp, "lhcs"), 1.0);
+    ck_assert_double_eq_tol(var(rp, "lhcs_u_mean"), 1.1, 1e-12);
+    ck_assert_double_eq(var(rp, "lhcs_n_mean"), 4.0);
+    ck_assert_double_eq(var(rp, "lhcs_no_queue"), 1.0);
+    ck_assert_int_eq(
+        ack2(rp, 25000, 3000, 4, hop(2, 24000, 315000, 135000), hop(1, 24000, 150000, 0)),
+        LIBCC_OK);
+    ck_assert_double_eq(var(rp, "lhcs"), 1.0);
+    ck_assert_int_eq(
+        ack2(rp, 37000, 4000, 2, hop(2, 36000, 465000, 135000), hop(1, 36000, 225000, 0)),
+        LIBCC_OK);
+    ck_assert_double_eq(var(rp, "lhcs"), 2.0);
+    ck_assert_double_eq_tol(var(rp, "lhcs_u_mean"), 1.5, 1e-12);
+    ck_assert_double_eq(var(rp, "lhcs_n_mean"), 3.0);
+    ck_assert_double_eq(var(rp, "lhcs_no_queue"), 1.0);
+    libcc_rp_del(rp);
+}
+END_TEST
+
 /* ---- switches ---------------------------------------------------------- */
 
 static libcc_cp *mk_cp(const char *assign, uint32_t sw, uint32_t port, uint64_t rate,
@@ -593,6 +668,8 @@ Suite *fncc_suite(void)
     tcase_add_test(tc, test_lhcs_off);
     tcase_add_test(tc, test_lhcs_n_and_beta);
     tcase_add_test(tc, test_lhcs_alpha_threshold);
+    tcase_add_test(tc, test_repeated_record_is_not_a_reset);
+    tcase_add_test(tc, test_lhcs_means_and_no_queue_count);
     suite_add_tcase(s, tc);
     tc = tcase_create("cp");
     tcase_add_test(tc, test_table_gives_request_path_port);

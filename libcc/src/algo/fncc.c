@@ -64,6 +64,10 @@ static void fncc_update_wc(struct libcc_rp *rp, hpcc_rp_state *s, const libcc_ac
             (double)ack->ints->hop[0].bandwidth_bps * c->t_ns * cfg->beta / HPCC_BIT_NS_PER_BYTE_S / n;
         c->Wc = hpcc_bound_window(c, wc);
         s->lhcs_fired++;
+        s->lhcs_u_sum += u_max;
+        s->lhcs_n_sum += n;
+        if (!(c->queued_hops & 1u))
+            s->lhcs_no_queue++;
     }
 }
 

@@ -132,10 +132,21 @@ int hpcc_measure_inflight(hpcc_ctl *c, const libcc_int_list *l, unsigned max_hop
     const double T = c->t_ns;
     double u_hop[LIBCC_INT_MAX_HOPS];
     double u = -1.0, tau = 0.0;
+    unsigned fresh = 0, queued = 0;
     for (unsigned i = 0; i < l->n_hops; i++) { /* line 3 */
         const libcc_int_hop *cur = &l->hop[i], *prev = &c->last.hop[i];
         uint64_t dts = libcc_wrap_diff(cur->ts_ns, prev->ts_ns, ts_bits);
         uint64_t dtx = libcc_wrap_diff(cur->tx_bytes, prev->tx_bytes, tx_bits);
+        if (dts == 0 && dtx == 0 && cur->qlen_bytes == prev->qlen_bytes) {
+            /* The record the previous ACK carried, again: an FNCC switch
+             * rewrites a port's All_INT_Table entry only when the port
+             * dequeues, so a port that sent nothing since gives the same
+             * record. Nothing left it, so it has no new rate and is not the
+             * hop building a queue: it takes no part in this U (u' 0 for
+             * FNCC's hop detection) and the history stays. */
+            u_hop[i] = 0.0;
+            continue;
+        }
         /* A record that did not advance in time, or whose time or counter ran
          * backwards, gives no rate: start over from this record. */
         if (dts == 0 || backwards(dts, ts_bits) || backwards(dtx, tx_bits))
@@ -148,6 +159,8 @@ int hpcc_measure_inflight(hpcc_ctl *c, const libcc_int_list *l, unsigned max_hop
         /* line 5: qlen / (B*T) with B*T in bytes, plus txRate / B */
         const double up = (double)q * HPCC_BIT_NS_PER_BYTE_S / (B * T) + tx_rate / B;
         u_hop[i] = up;
+        if (q)
+            queued |= 1u << i;
         /* lines 6-7. Starting u below 0 makes the first hop win ties, so tau
          * is defined even on an idle path where every u' is 0 (the draft
          * leaves tau unset there) and U then decays towards 0. */
@@ -155,12 +168,16 @@ int hpcc_measure_inflight(hpcc_ctl *c, const libcc_int_list *l, unsigned max_hop
             u = up;
             tau = (double)dts;
         }
+        fresh++;
     }
+    if (fresh == 0)
+        return HPCC_UNCHANGED; /* L is this list already; U and W stay */
     if (tau > T) /* line 8 */
         tau = T;
     c->U = (1.0 - tau / T) * c->U + tau / T * u; /* line 9 */
     memcpy(c->u_hop, u_hop, l->n_hops * sizeof u_hop[0]);
     c->n_u_hop = l->n_hops;
+    c->queued_hops = (uint8_t)queued;
     store_last(c, l); /* line 27: L = ack.L */
     return HPCC_MEASURED;
 }
@@ -225,7 +242,7 @@ int hpcc_rp_new_ack(struct libcc_rp *rp, const libcc_ack *ack, hpcc_update_wc_fn
     if (m < 0)
         return m;
     if (m != HPCC_MEASURED)
-        return LIBCC_OK; /* first record or history reset: W stays */
+        return LIBCC_OK; /* first record, history reset or nothing new: W stays */
     const bool update = ack->seq > s->last_update_seq; /* line 22 */
     if (update_wc)
         update_wc(rp, s, ack);
@@ -248,6 +265,11 @@ const libcc_param_desc hpcc_vars[HPCC_N_VARS + HPCC_N_FNCC_VARS] = {
     {"hot_hop", LIBCC_UNIT_COUNT, 0, 0, 0,
      "FNCC: its index in the ACK's list (0: last hop of the request path)"},
     {"lhcs", LIBCC_UNIT_COUNT, 0, 0, 0, "FNCC: times last-hop speedup set Wc"},
+    {"lhcs_u_mean", LIBCC_UNIT_RATIO, 0, 0, 0, "FNCC: mean last-hop u' at those times (0: none)"},
+    {"lhcs_n_mean", LIBCC_UNIT_RATIO, 0, 0, 0,
+     "FNCC: mean N the ACK reported at those times (0: none)"},
+    {"lhcs_no_queue", LIBCC_UNIT_COUNT, 0, 0, 0,
+     "FNCC: of those, times the last hop had no queue (u' from txRate alone)"},
 };
 
 void hpcc_read_vars(const struct libcc_rp *rp, double *v)
@@ -264,6 +286,10 @@ void hpcc_read_vars(const struct libcc_rp *rp, double *v)
         v[7] = s->u_max;
         v[8] = (double)s->hot_hop;
         v[9] = (double)s->lhcs_fired;
+        const double k = s->lhcs_fired ? (double)s->lhcs_fired : 1.0;
+        v[10] = s->lhcs_u_sum / k;
+        v[11] = s->lhcs_n_sum / k;
+        v[12] = (double)s->lhcs_no_queue;
     }
 }
 

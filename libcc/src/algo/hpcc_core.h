@@ -76,6 +76,7 @@ typedef struct hpcc_ctl {
     libcc_int_list last; /* L: the previous telemetry */
     uint8_t have_last;
     uint8_t n_u_hop;
+    uint8_t queued_hops; /* bit i: hop i's u' had a queue term (min qlen > 0) */
     uint32_t inc_stage;
     uint32_t resets; /* history resets (garbage or path changes) */
     double t_ns;     /* T */
@@ -99,6 +100,7 @@ enum hpcc_measure {
     HPCC_MEASURED = 0, /* *U_out is the new U */
     HPCC_FIRST,        /* no previous record: L stored, nothing measured */
     HPCC_RESET,        /* history inconsistent with this record: L replaced */
+    HPCC_UNCHANGED,    /* every hop repeats L's record: nothing to measure */
 };
 /* MeasureInflight (draft lines 1-10). Returns an enum hpcc_measure, or
  * LIBCC_ERR_BAD_TELEMETRY when the list itself is unusable (the history is
@@ -129,6 +131,9 @@ typedef struct hpcc_rp_state {
     double u_max;
     uint32_t hot_hop;
     uint32_t lhcs_fired;
+    uint32_t lhcs_no_queue; /* firings whose last-hop u' had no queue term */
+    double lhcs_u_sum;      /* u' and N summed over firings, for their means */
+    double lhcs_n_sum;
 } hpcc_rp_state;
 LIBCC_CHECK_RP_STATE(hpcc_rp_state);
 
@@ -155,7 +160,7 @@ int hpcc_rp_new_ack(struct libcc_rp *rp, const libcc_ack *ack, hpcc_update_wc_fn
  * FNCC exposes HPCC_N_VARS + HPCC_N_FNCC_VARS. */
 extern const libcc_param_desc hpcc_vars[];
 #define HPCC_N_VARS 7
-#define HPCC_N_FNCC_VARS 3
+#define HPCC_N_FNCC_VARS 6
 void hpcc_read_vars(const struct libcc_rp *rp, double *values);
 
 /* HPCC's switch: stamp this port's record into a data or probe packet that
