@@ -10,6 +10,7 @@ import concurrent.futures
 import hashlib
 import json
 import os
+import re
 import subprocess
 import sys
 import time
@@ -19,6 +20,8 @@ import time
 # stdout counts them).
 OK_STATUS = {"rdma-sim": (0, 1, 3)}
 DEFAULT_OK = (0, 3)
+# Libraries under these come from Debian packages, not from this tree's build.
+SYSTEM_LIB_DIRS = ("/lib", "/usr/lib", "/lib64", "/usr/lib64")
 
 
 class Run:
@@ -74,9 +77,27 @@ def read_summary(path):
         return dict(w.split("=", 1) for w in f.read().split() if "=" in w)
 
 
+def own_libraries(binary):
+    """The shared libraries the binary loads from outside the system's
+    directories (libns3-libcc.so, libcc.so), as ldd resolves them: a rebuilt
+    library changes a run as much as a rebuilt binary does."""
+    try:
+        p = subprocess.run(["ldd", binary], capture_output=True, text=True)
+    except OSError:
+        return []
+    libs = []
+    for line in p.stdout.splitlines():
+        m = re.search(r"=>\s*(/\S+)", line)
+        if m and not m.group(1).startswith(SYSTEM_LIB_DIRS):
+            libs.append(m.group(1))
+    return sorted(libs)
+
+
 def params_of(run, out, binary):
     exp_dir = os.path.join(out, run.exp)
-    return {"program": run.program, "binary_sha256": sha256(binary), "args": run.args,
+    return {"program": run.program, "binary_sha256": sha256(binary),
+            "libraries_sha256": {os.path.basename(p): sha256(p) for p in own_libraries(binary)},
+            "args": run.args,
             "inputs": {i: sha256(os.path.join(exp_dir, i)) for i in run.inputs}}
 
 

@@ -100,3 +100,37 @@ def test_bad_grids_are_named(tmp_path, capsys, text, message):
     grid.write_text(text)
     assert sweep.main(["list", str(grid)]) == 2
     assert message in capsys.readouterr().err
+
+
+def test_a_rebuilt_library_makes_a_run_not_done(tmp_path):
+    """A run's fingerprint covers the shared libraries its binary loads from
+    the tree: the same binary over a changed library is a different run."""
+    import shutil
+    import subprocess
+    if not shutil.which("gcc"):
+        pytest.skip("gcc is not installed")
+    (tmp_path / "lib").mkdir()
+    (tmp_path / "bin").mkdir()
+    lib_c = tmp_path / "l.c"
+    main_c = tmp_path / "m.c"
+    main_c.write_text("int f(void);\nint main(void) { return f(); }\n")
+
+    def build_lib(value):
+        lib_c.write_text("int f(void) { return %d; }\n" % value)
+        subprocess.run(["gcc", "-shared", "-fPIC", "-o", str(tmp_path / "lib" / "libx.so"),
+                        str(lib_c)], check=True)
+
+    build_lib(0)
+    prog = tmp_path / "bin" / "prog"
+    subprocess.run(["gcc", "-o", str(prog), str(main_c), "-L" + str(tmp_path / "lib"), "-lx",
+                    "-Wl,-rpath," + str(tmp_path / "lib")], check=True)
+    assert runs.own_libraries(str(prog)) == [str(tmp_path / "lib" / "libx.so")]
+    out = tmp_path / "out"
+    r = runs.Run("e", "r", "prog", [])
+    os.makedirs(r.dir(str(out)))
+    with open(os.path.join(r.dir(str(out)), "params.json"), "w") as f:
+        import json
+        json.dump(runs.params_of(r, str(out), str(prog)), f)
+    assert runs.is_done(r, str(out), str(prog))
+    build_lib(1)
+    assert not runs.is_done(r, str(out), str(prog))
