@@ -5,6 +5,7 @@
 #include "cc_internal.h"
 #include "units.h"
 
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -136,16 +137,53 @@ const char *libcc_params_error(const libcc_params *params)
     return params ? params->err : "";
 }
 
+/* The accepted range in the parameter's unit, for messages. */
+static void range_text(const libcc_param_desc *d, char *buf, size_t len)
+{
+    char lo[48], hi[48];
+    libcc_format_value(d->unit, d->min, lo, sizeof lo);
+    libcc_format_value(d->unit, d->max, hi, sizeof hi);
+    snprintf(buf, len, "[%s, %s]", lo, hi);
+}
+
+static int out_of_range(libcc_params *p, const libcc_param_desc *d, const char *shown)
+{
+    char range[100];
+    range_text(d, range, sizeof range);
+    return fail(p, LIBCC_ERR_OUT_OF_RANGE, "parameter '%s' of '%s': %s is out of range %s", d->name,
+                p->algo->name, shown, range);
+}
+
 static int check_range(libcc_params *p, const libcc_param_desc *d, double v)
 {
     if (v >= d->min && v <= d->max)
         return LIBCC_OK;
-    char val[48], lo[48], hi[48];
-    libcc_format_value(d->unit, v, val, sizeof val);
-    libcc_format_value(d->unit, d->min, lo, sizeof lo);
-    libcc_format_value(d->unit, d->max, hi, sizeof hi);
-    return fail(p, LIBCC_ERR_OUT_OF_RANGE, "parameter '%s' of '%s': %s is out of range [%s, %s]",
-                d->name, p->algo->name, val, lo, hi);
+    char val[48];
+    /* A count's format rounds; the message must show the value refused. */
+    if (d->unit == LIBCC_UNIT_COUNT || !isfinite(v))
+        snprintf(val, sizeof val, "%.17g", v);
+    else
+        libcc_format_value(d->unit, v, val, sizeof val);
+    return out_of_range(p, d, val);
+}
+
+/* What the text path can produce for the unit: libcc_parse_value gives a
+ * count only whole and a bool only 0 or 1, so a number the host passes
+ * must be the same, or the numeric path configures what no text could. */
+static int check_kind(libcc_params *p, const libcc_param_desc *d, double v)
+{
+    if (d->unit == LIBCC_UNIT_COUNT && isfinite(v) && v != floor(v)) {
+        char range[100];
+        range_text(d, range, sizeof range);
+        return fail(p, LIBCC_ERR_BAD_VALUE,
+                    "parameter '%s' of '%s': %.17g is not a whole number (accepted: whole numbers in %s)",
+                    d->name, p->algo->name, v, range);
+    }
+    if (d->unit == LIBCC_UNIT_BOOL && isfinite(v) && v != 0.0 && v != 1.0)
+        return fail(p, LIBCC_ERR_BAD_VALUE,
+                    "parameter '%s' of '%s': %.17g is not a boolean (accepted: 0 or 1)", d->name,
+                    p->algo->name, v);
+    return check_range(p, d, v);
 }
 
 int libcc_params_set_value(libcc_params *params, const char *name, double value)
@@ -158,7 +196,7 @@ int libcc_params_set_value(libcc_params *params, const char *name, double value)
         return fail(params, LIBCC_ERR_UNKNOWN_PARAM, "unknown parameter '%s' for algorithm '%s'",
                     name, params->algo->name);
     const libcc_param_desc *d = desc_at(params, i);
-    int rc = check_range(params, d, value);
+    int rc = check_kind(params, d, value);
     if (rc)
         return rc;
     params->values[i] = value;
@@ -182,6 +220,11 @@ int libcc_params_set(libcc_params *params, const char *name, const char *value)
     if (rc == LIBCC_ERR_BAD_UNIT)
         return fail(params, rc, "parameter '%s' of '%s': '%s' has a missing or wrong unit (expected %s)",
                     name, params->algo->name, value, libcc_unit_hint(d->unit));
+    if (rc == LIBCC_ERR_OUT_OF_RANGE) {
+        char shown[48];
+        snprintf(shown, sizeof shown, "'%s'", value);
+        return out_of_range(params, d, shown);
+    }
     if (rc)
         return fail(params, LIBCC_ERR_BAD_VALUE, "parameter '%s' of '%s': cannot parse '%s' (expected %s)",
                     name, params->algo->name, value, libcc_unit_hint(d->unit));

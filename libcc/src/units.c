@@ -90,6 +90,17 @@ static int parse_number(const char *s, double *out, const char **end)
     return LIBCC_OK;
 }
 
+/* A finite number times a finite scale can still overflow to +-inf (1e308
+ * Tbps): no parameter range holds that, so it is a range error rather than
+ * a value. */
+static int finite_or_range(double v, double *value)
+{
+    if (!isfinite(v))
+        return LIBCC_ERR_OUT_OF_RANGE;
+    *value = v;
+    return LIBCC_OK;
+}
+
 static const char *skip_space(const char *s)
 {
     while (isspace((unsigned char)*s))
@@ -152,8 +163,7 @@ static int parse_ratio(const char *t, double *value)
             return LIBCC_ERR_BAD_VALUE;
         if (b == 0.0)
             return LIBCC_ERR_BAD_VALUE;
-        *value = a / b;
-        return LIBCC_OK;
+        return finite_or_range(a / b, value);
     }
     return LIBCC_ERR_BAD_UNIT;
 }
@@ -169,10 +179,8 @@ static int parse_with_suffix(const char *t, const unit_suffix *table, int case_f
     if (*e == '\0')
         return a == 0.0 ? (*value = 0.0, LIBCC_OK) : LIBCC_ERR_BAD_UNIT;
     for (const unit_suffix *u = table; u->suffix; u++) {
-        if (case_fold ? ieq(e, u->suffix) : strcmp(e, u->suffix) == 0) {
-            *value = a * u->scale;
-            return LIBCC_OK;
-        }
+        if (case_fold ? ieq(e, u->suffix) : strcmp(e, u->suffix) == 0)
+            return finite_or_range(a * u->scale, value);
     }
     return LIBCC_ERR_BAD_UNIT;
 }

@@ -4,6 +4,7 @@
 #include <check.h>
 #include <libcc/libcc.h>
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 
 /* ---- values with units ---------------------------------------------------- */
@@ -265,6 +266,91 @@ START_TEST(out_of_range_names_the_range)
 }
 END_TEST
 
+/* 1e308 is a finite double; times 1e12 (Tbps), 1e9 (s) or 2^30 (GiB) it is
+ * not: the product overflows to +-inf, which no range can hold. */
+START_TEST(overflow_to_infinity_is_out_of_range)
+{
+    static const struct {
+        libcc_unit unit;
+        const char *text;
+    } cases[] = {
+        {LIBCC_UNIT_BPS, "1e308Tbps"},  {LIBCC_UNIT_BPS, "-1e308Tbps"}, {LIBCC_UNIT_NS, "1e300s"},
+        {LIBCC_UNIT_BYTES, "1e308GiB"}, {LIBCC_UNIT_RATIO, "1e308/1e-10"}, {LIBCC_UNIT_RATIO, "-1e308/1e-10"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        double v = 42.0;
+        int rc = libcc_parse_value(cases[i].unit, cases[i].text, &v);
+        ck_assert_msg(rc == LIBCC_ERR_OUT_OF_RANGE, "'%s' gave %d, value %g", cases[i].text, rc, v);
+        ck_assert_double_eq(v, 42.0); /* *value untouched on failure */
+    }
+    /* the largest finite product is still a value */
+    double v;
+    ck_assert_int_eq(libcc_parse_value(LIBCC_UNIT_BPS, "1e296Tbps", &v), LIBCC_OK);
+    ck_assert_double_eq(v, 1e308);
+}
+END_TEST
+
+START_TEST(overflowing_text_names_parameter_and_range)
+{
+    libcc_params *p;
+    libcc_params_new(&p, "dcqcn");
+    ck_assert_int_eq(libcc_params_set(p, "rpg_ai_rate", "1e308Tbps"), LIBCC_ERR_OUT_OF_RANGE);
+    const char *e = libcc_params_error(p);
+    ck_assert_ptr_nonnull(strstr(e, "rpg_ai_rate"));
+    ck_assert_ptr_nonnull(strstr(e, "1e308Tbps"));
+    ck_assert_msg(strstr(e, "[0bps, 10Tbps]") != NULL, "%s", e); /* MAX_RATE 1e13 in dcqcn.c */
+    libcc_params_del(p);
+}
+END_TEST
+
+/* The text path refuses "2.5" for a count (libcc_parse_value) and only ever
+ * yields 0 or 1 for a bool; the numeric path must refuse the same values, or
+ * a host using it gets a configuration no text could express. */
+START_TEST(numeric_set_refuses_what_text_refuses)
+{
+    static const struct {
+        const char *algo, *name;
+        double value;
+    } bad[] = {
+        {"dcqcn", "rpg_threshold", 2.5}, {"none", "max_hops", 3.7},
+        {"dcqcn", "rpg_gd", 1.6e-284},   {"dcqcn", "rpg_min_dec_fac", 49.999999},
+        {"dcqcn", "cut_on_cnp", 0.5},    {"hpcc++", "rx_hpcc", 1e-300},
+        {"none", "ack_interval", NAN},   {"dcqcn", "kmax", INFINITY},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        libcc_params *p;
+        double before, after;
+        char text[64];
+        ck_assert_int_eq(libcc_params_new(&p, bad[i].algo), LIBCC_OK);
+        libcc_params_get(p, bad[i].name, &before);
+        int rc = libcc_params_set_value(p, bad[i].name, bad[i].value);
+        ck_assert_msg(rc != LIBCC_OK, "%s=%.17g accepted", bad[i].name, bad[i].value);
+        const char *e = libcc_params_error(p);
+        ck_assert_msg(strstr(e, bad[i].name) != NULL, "%s", e);
+        ck_assert_msg(strchr(e, '[') != NULL || strstr(e, "0 or 1") != NULL, "no range in '%s'", e);
+        libcc_params_get(p, bad[i].name, &after);
+        ck_assert_double_eq(after, before);
+        /* and the text path agrees */
+        snprintf(text, sizeof text, "%.17g", bad[i].value);
+        ck_assert_msg(libcc_params_set(p, bad[i].name, text) != LIBCC_OK, "text '%s' accepted", text);
+        libcc_params_del(p);
+    }
+    libcc_params *p;
+    libcc_params_new(&p, "dcqcn");
+    ck_assert_int_eq(libcc_params_set_value(p, "rpg_threshold", 2.5), LIBCC_ERR_BAD_VALUE);
+    ck_assert_str_eq(libcc_params_error(p),
+                     "parameter 'rpg_threshold' of 'dcqcn': 2.5 is not a whole number "
+                     "(accepted: whole numbers in [1, 1000000])");
+    ck_assert_int_eq(libcc_params_set_value(p, "cut_on_cnp", 0.5), LIBCC_ERR_BAD_VALUE);
+    ck_assert_str_eq(libcc_params_error(p),
+                     "parameter 'cut_on_cnp' of 'dcqcn': 0.5 is not a boolean (accepted: 0 or 1)");
+    /* whole values still go in */
+    ck_assert_int_eq(libcc_params_set_value(p, "rpg_threshold", 3.0), LIBCC_OK);
+    ck_assert_int_eq(libcc_params_set_value(p, "cut_on_cnp", 1.0), LIBCC_OK);
+    libcc_params_del(p);
+}
+END_TEST
+
 START_TEST(parse_stops_at_first_bad_item)
 {
     libcc_params *p;
@@ -340,6 +426,7 @@ Suite *params_suite(void)
     tcase_add_test(u, counts_and_bools);
     tcase_add_test(u, dimensioned_values_need_units_except_zero);
     tcase_add_test(u, garbage_is_refused);
+    tcase_add_test(u, overflow_to_infinity_is_out_of_range);
     tcase_add_test(u, format_picks_readable_unit);
     tcase_add_test(u, format_then_parse_round_trips);
     suite_add_tcase(s, u);
@@ -352,6 +439,8 @@ Suite *params_suite(void)
     tcase_add_test(t, bad_unit_is_named_with_expected_units);
     tcase_add_test(t, garbage_value_is_named);
     tcase_add_test(t, out_of_range_names_the_range);
+    tcase_add_test(t, overflowing_text_names_parameter_and_range);
+    tcase_add_test(t, numeric_set_refuses_what_text_refuses);
     tcase_add_test(t, parse_stops_at_first_bad_item);
     tcase_add_test(t, null_arguments_are_errors);
     tcase_add_test(t, copies_are_independent);
