@@ -38,6 +38,29 @@ static inline size_t libcc_priv_round(size_t n)
     return (n + LIBCC_PRIV_ALIGN - 1) & ~(size_t)(LIBCC_PRIV_ALIGN - 1);
 }
 
+/* Time and counters saturate at the top of uint64_t instead of wrapping: a
+ * deadline past the clock's end is "never" (LIBCC_NO_DEADLINE is
+ * UINT64_MAX), never a wrapped time in the past. */
+static inline uint64_t libcc_add_sat(uint64_t a, uint64_t b)
+{
+    return a > UINT64_MAX - b ? UINT64_MAX : a + b;
+}
+
+static inline uint64_t libcc_mul_sat(uint64_t a, uint64_t b)
+{
+    return (b != 0 && a > UINT64_MAX / b) ? UINT64_MAX : a * b;
+}
+
+/* double -> uint64_t, truncated, saturating: casting a double at or above
+ * 2^64 (or a NaN) to an integer is undefined behaviour, and
+ * (double)UINT64_MAX is already 2^64. Negative and NaN give 0. */
+static inline uint64_t libcc_u64_sat(double v)
+{
+    if (!(v >= 0.0))
+        return 0;
+    return v < 0x1p64 ? (uint64_t)v : UINT64_MAX;
+}
+
 #define LIBCC_CHECK_ALIGN(type) \
     _Static_assert(_Alignof(type) <= LIBCC_PRIV_ALIGN, #type " needs more than LIBCC_PRIV_ALIGN")
 #define LIBCC_CHECK_CFG(type)                                                                   \

@@ -984,6 +984,46 @@ START_TEST(vars_name_the_dcqcn_state)
 }
 END_TEST
 
+/* An RP on a flow at 2^64-1 bit/s: with initial_alpha=0 the first CNP's cut
+ * is Rc (1 - 0/2) = Rc, so the rate stays 2^64-1. (double)Rc is 2^64, whose
+ * cast back to an integer is undefined; it must saturate. */
+START_TEST(test_cut_at_max_line_rate)
+{
+    libcc_params *p = dq_params("initial_alpha=0 rate_reduce_monitor_period=0ns");
+    libcc_flow_info fi = {.flow_id = 1, .line_rate_bps = UINT64_MAX, .mtu_bytes = 1000};
+    libcc_rp *rp = NULL;
+    ck_assert_int_eq(libcc_rp_new(&rp, p, &fi, NULL, NULL, 0), LIBCC_OK);
+    libcc_params_del(p);
+    ck_assert_int_eq(libcc_rp_on_cnp(rp, 10), LIBCC_OK);
+    ck_assert_double_eq(dq_var(rp, "decreases"), 1);
+    ck_assert_uint_eq(libcc_rp_rate_bps(rp), UINT64_MAX);
+    libcc_rp_del(rp);
+}
+END_TEST
+
+/* CNPs 1000 ns before the clock's end: every timer they start (alpha 1 us,
+ * rpg_time_reset 300 us, the 4 us monitor period) falls past 2^64-1, so
+ * none can fire: no deadline, never a wrapped one in the past, and a timer
+ * call at the last instant changes nothing. Both monitor modes. */
+START_TEST(test_deadlines_at_clock_top)
+{
+    const char *modes[] = {"rate_reduce_monitor_period=0ns", "cut_on_cnp=0", "cut_on_cnp=1"};
+    for (size_t m = 0; m < 3; m++) {
+        test_host h;
+        libcc_rp *rp = dq_rp(modes[m], &h);
+        const uint64_t now = UINT64_MAX - 1000;
+        ck_assert_int_eq(libcc_rp_on_cnp(rp, now), LIBCC_OK);
+        ck_assert_msg(libcc_rp_deadline_ns(rp) == LIBCC_NO_DEADLINE, "%s: deadline %llu", modes[m],
+                      (unsigned long long)libcc_rp_deadline_ns(rp));
+        ck_assert_int_eq(libcc_rp_on_cnp(rp, now + 500), LIBCC_OK);
+        ck_assert_uint_eq(libcc_rp_deadline_ns(rp), LIBCC_NO_DEADLINE);
+        ck_assert_int_eq(libcc_rp_on_timer(rp, UINT64_MAX - 1), LIBCC_OK);
+        ck_assert_uint_eq(libcc_rp_deadline_ns(rp), LIBCC_NO_DEADLINE);
+        libcc_rp_del(rp);
+    }
+}
+END_TEST
+
 Suite *dcqcn_rp_suite(void)
 {
     Suite *s = suite_create("dcqcn_rp");
@@ -1026,6 +1066,8 @@ Suite *dcqcn_rp_suite(void)
     suite_add_tcase(s, t);
 
     t = tcase_create("timers_and_misuse");
+    tcase_add_test(t, test_cut_at_max_line_rate);
+    tcase_add_test(t, test_deadlines_at_clock_top);
     tcase_add_test(t, timer_stages_restart_at_each_decrease);
     tcase_add_test(t, decrease_cancels_a_timer_stage_due_at_the_same_instant);
     tcase_add_test(t, late_host_gets_the_same_result_as_a_punctual_one);

@@ -659,6 +659,23 @@ START_TEST(test_docs_params)
 }
 END_TEST
 
+/* table_refresh = 1 ms with the clock near its top: the entry written at
+ * 2^64-1000 must not be rewritten 500 ns later. now + 1 ms wraps to a small
+ * time every later dequeue has passed, which would refresh at every one. */
+START_TEST(test_table_refresh_at_clock_top)
+{
+    const uint64_t t0 = UINT64_MAX - 999;
+    sw9 s = sw9_new("table_refresh=1ms", LINE);
+    ck_assert_int_eq(deq(s.p2, t0, 1280, LIBCC_PKT_DATA, 1024, 1, NULL, NULL), LIBCC_OK);
+    ck_assert_int_eq(deq(s.p2, t0 + 500, 2560, LIBCC_PKT_DATA, 1024, 1, NULL, NULL), LIBCC_OK);
+    libcc_int_hop e;
+    ck_assert_int_eq(libcc_int_table_get(s.t, 2, &e), LIBCC_OK);
+    ck_assert_uint_eq(e.ts_ns, t0);
+    ck_assert_uint_eq(e.qlen_bytes, 1280);
+    sw9_del(&s);
+}
+END_TEST
+
 Suite *fncc_suite(void)
 {
     Suite *s = suite_create("fncc");
@@ -674,6 +691,7 @@ Suite *fncc_suite(void)
     tc = tcase_create("cp");
     tcase_add_test(tc, test_table_gives_request_path_port);
     tcase_add_test(tc, test_table_refresh_period);
+    tcase_add_test(tc, test_table_refresh_at_clock_top);
     tcase_add_test(tc, test_cp_no_table_and_errors);
     tcase_add_test(tc, test_two_switches_last_hop_is_index_0);
     tcase_add_test(tc, test_tx_bytes_count_only_appended_hops);

@@ -874,6 +874,28 @@ START_TEST(test_docs_params)
 }
 END_TEST
 
+/* A flow whose BDP exceeds 2^64 bytes: line rate and T both 2^64-1, so
+ * W_init = 2^64 * 2^64 / 8e9 B, far above what a uint64_t holds. The window
+ * saturates (a window that large is no limit: LIBCC_WINDOW_UNLIMITED)
+ * instead of an out-of-range double-to-integer cast, which is undefined. On
+ * the second ACK U = (1 - 1000/T) + 0 rounds to 1.0 exactly (1000/2^64 is
+ * below half an ulp of 1), U >= eta, so W = Wc*eta/U + W_ai = W_init * (0.95
+ * + 0.05/100): still saturated, and R = W/T = 0.9505 * line. */
+START_TEST(test_huge_bdp_saturates)
+{
+    libcc_rp *rp = mk_rp_full("hpcc", NULL, UINT64_MAX, UINT64_MAX);
+    ck_assert_uint_eq(libcc_rp_window_bytes(rp), UINT64_MAX);
+    ck_assert_uint_eq(libcc_rp_rate_bps(rp), UINT64_MAX);
+    ck_assert_int_eq(ack1(rp, 1, 1000, 1000, 0, 0), LIBCC_OK);
+    ck_assert_int_eq(ack1(rp, 2, 2000, 2000, 0, 0), LIBCC_OK);
+    ck_assert_double_eq(var(rp, "U"), 1.0);
+    ck_assert_uint_eq(libcc_rp_window_bytes(rp), UINT64_MAX);
+    const double want = 0.9505 * 0x1p64;
+    ck_assert_double_eq_tol((double)libcc_rp_rate_bps(rp), want, want * 1e-12);
+    libcc_rp_del(rp);
+}
+END_TEST
+
 Suite *hpcc_suite(void)
 {
     Suite *s = suite_create("hpcc");
@@ -901,6 +923,7 @@ Suite *hpcc_suite(void)
     tcase_add_test(tc, test_garbage_hop_count);
     tcase_add_test(tc, test_garbage_huge_qlen);
     tcase_add_test(tc, test_garbage_fuzz);
+    tcase_add_test(tc, test_huge_bdp_saturates);
     suite_add_tcase(s, tc);
     tc = tcase_create("cp_np");
     tcase_add_test(tc, test_cp_stamps_at_dequeue);

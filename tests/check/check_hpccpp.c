@@ -389,6 +389,73 @@ START_TEST(test_bad_params)
 }
 END_TEST
 
+/* Rx-HPCC at a receiver with line rate and T of 2^64-1: W_init = 2^128/8e9
+ * B. The W it returns saturates at 2^64-1 rather than going through an
+ * undefined double-to-integer cast, and T itself (2^64 once a double) is
+ * saturated where it meets integer time. */
+START_TEST(test_rx_hpcc_huge_bdp_saturates)
+{
+    libcc_params *p = NULL;
+    ck_assert_int_eq(libcc_params_new(&p, "hpcc++"), LIBCC_OK);
+    ck_assert_int_eq(libcc_params_parse(p, "rx_hpcc=1"), LIBCC_OK);
+    libcc_np_info ni;
+    memset(&ni, 0, sizeof ni);
+    ni.max_flows = 4;
+    ni.line_rate_bps = UINT64_MAX;
+    ni.base_rtt_ns = UINT64_MAX;
+    libcc_np *np = NULL;
+    ck_assert_int_eq(libcc_np_new(&np, p, &ni, NULL, NULL), LIBCC_OK);
+    libcc_params_del(p);
+    libcc_int_list l;
+    libcc_np_verdict v;
+    libcc_data_pkt d;
+    memset(&d, 0, sizeof d);
+    d.flow_id = 1;
+    d.bytes = 1000;
+    d.ints = &l;
+    for (uint64_t i = 0; i < 3; i++) {
+        l = one_hop(1000 * i, 0, 0);
+        ck_assert_int_eq(libcc_np_on_data(np, i + 1, &d, &v), LIBCC_OK);
+        if (i == 1) { /* the first measurement: W goes out at once */
+            ck_assert_uint_eq(v.send_ack, 1);
+            ck_assert_uint_eq(v.ack.rx_window_bytes, UINT64_MAX);
+        }
+    }
+    libcc_np_del(np);
+}
+END_TEST
+
+/* Probe mode with T = 2^64-1: the probe timer T (or 2T) after now lies
+ * beyond the clock, so no deadline rather than a wrapped one in the past. */
+START_TEST(test_probe_huge_t_saturates)
+{
+    libcc_rp *rp = ts_make_rp("hpcc++", "telemetry=2", LINE, UINT64_MAX, NULL, NULL);
+    ck_assert_uint_eq(tx_flags(rp, 5, 0), 0);
+    ck_assert_uint_eq(libcc_rp_deadline_ns(rp), LIBCC_NO_DEADLINE);
+    libcc_rp_del(rp);
+}
+END_TEST
+
+/* Near the top of the clock: a probe sent at 2^64-1000 would be lost at
+ * now + 2T = 2^64 + 23000, past the clock's end. The deadline saturates;
+ * wrapped, it would be 23000 - 1000, far in the past, and the host's timer
+ * would fire at once forever. */
+START_TEST(test_probe_deadline_at_clock_top)
+{
+    const uint64_t now = UINT64_MAX - 999;
+    probe_log log;
+    memset(&log, 0, sizeof log);
+    libcc_rp *rp = mk_rp_cb("telemetry=2", &log);
+    ck_assert_uint_eq(tx_flags(rp, now, 0), 0);
+    ck_assert_uint_eq(log.n, 1);
+    ck_assert_uint_eq(log.at[0], now);
+    ck_assert_uint_eq(libcc_rp_deadline_ns(rp), LIBCC_NO_DEADLINE);
+    ck_assert_int_eq(libcc_rp_on_timer(rp, UINT64_MAX - 1), LIBCC_OK);
+    ck_assert_uint_eq(libcc_rp_deadline_ns(rp), LIBCC_NO_DEADLINE);
+    libcc_rp_del(rp);
+}
+END_TEST
+
 Suite *hpccpp_suite(void)
 {
     Suite *s = suite_create("hpccpp");
@@ -397,7 +464,11 @@ Suite *hpccpp_suite(void)
     tcase_add_test(tc, test_probe_once_per_rtt);
     tcase_add_test(tc, test_probe_response_updates_window);
     suite_add_tcase(s, tc);
+    tcase_add_test(tc, test_probe_huge_t_saturates);
+    tcase_add_test(tc, test_probe_deadline_at_clock_top);
+    suite_add_tcase(s, tc);
     tc = tcase_create("rx_hpcc");
+    tcase_add_test(tc, test_rx_hpcc_huge_bdp_saturates);
     tcase_add_test(tc, test_rx_window_applied);
     tcase_add_test(tc, test_rx_hpcc_receiver);
     tcase_add_test(tc, test_np_sender_mode_echo);

@@ -112,7 +112,7 @@ static void alpha_advance(dcqcn_rp_state *s, const dcqcn_cfg *c, uint64_t until)
     uint64_t n;
     s->alpha = alpha_at(s, c, until, &n);
     if (n) {
-        s->alpha_next_ns += n * c->alpha_period_ns;
+        s->alpha_next_ns = libcc_add_sat(s->alpha_next_ns, libcc_mul_sat(n, c->alpha_period_ns));
         s->alpha_cnp = false;
     }
 }
@@ -131,7 +131,8 @@ static void decrease(struct libcc_rp *rp, dcqcn_rp_state *s, const dcqcn_cfg *c,
     double cut = s->alpha * c->gd_scale;
     if (cut > 1.0)
         cut = 1.0;
-    uint64_t rc = (uint64_t)((double)rc_old * (1.0 - cut));
+    /* (double)rc_old may be 2^64 (a line rate near 2^64, no cut). */
+    uint64_t rc = libcc_u64_sat((double)rc_old * (1.0 - cut));
     /* [dcqcn:min-dec-fac] Rc >= Rc_old * rpg_min_dec_fac / 100, overflow-free */
     uint64_t pct = c->min_dec_fac_pct;
     uint64_t floor_fac = rc_old / 100 * pct + rc_old % 100 * pct / 100;
@@ -147,13 +148,13 @@ static void decrease(struct libcc_rp *rp, dcqcn_rp_state *s, const dcqcn_cfg *c,
     s->byte_stage = 0;
     s->byte_counter = 0;
     s->time_inc_since_dec = false;
-    s->inc_next_ns = t + c->time_reset_ns;
+    s->inc_next_ns = libcc_add_sat(t, c->time_reset_ns);
     s->n_decreases++;
 
     /* [dcqcn:monitor-open] With cut_on_cnp the cut starts a hold-off period
      * anchored here; otherwise the next CNP finds its period on the grid. */
     s->period_cnp = false;
-    s->period_end_ns = c->cut_on_cnp && c->monitor_period_ns ? t + c->monitor_period_ns : NONE;
+    s->period_end_ns = c->cut_on_cnp && c->monitor_period_ns ? libcc_add_sat(t, c->monitor_period_ns) : NONE;
 }
 
 /* [dcqcn:line-cap] Rt + step, saturating at the line rate. */
@@ -230,7 +231,7 @@ static void advance(struct libcc_rp *rp, dcqcn_rp_state *s, const dcqcn_cfg *c, 
             increase(rp, s, c);
             s->timer_stage++;
             s->time_inc_since_dec = true;
-            s->inc_next_ns = t + c->time_reset_ns;
+            s->inc_next_ns = libcc_add_sat(t, c->time_reset_ns);
         }
         quiesce(rp, s);
     }
@@ -271,7 +272,7 @@ void libcc_dcqcn_rp_init(struct libcc_rp *rp, uint64_t now_ns)
 static uint64_t period_end_after(const dcqcn_rp_state *s, const dcqcn_cfg *c, uint64_t now)
 {
     uint64_t p = c->monitor_period_ns;
-    return s->monitor_origin_ns + ((now - s->monitor_origin_ns) / p + 1) * p;
+    return libcc_add_sat(s->monitor_origin_ns, libcc_mul_sat((now - s->monitor_origin_ns) / p + 1, p));
 }
 
 int libcc_dcqcn_rp_on_cnp(struct libcc_rp *rp, uint64_t now_ns)
@@ -290,7 +291,7 @@ int libcc_dcqcn_rp_on_cnp(struct libcc_rp *rp, uint64_t now_ns)
         s->started = true;
         s->alpha = c->initial_alpha;
         s->alpha_cnp = false;
-        s->alpha_next_ns = now_ns + c->alpha_period_ns;
+        s->alpha_next_ns = libcc_add_sat(now_ns, c->alpha_period_ns);
         s->monitor_origin_ns = now_ns;
         if (c->first_cnp_rate_bps) {
             s->rc_bps = min_u64(c->first_cnp_rate_bps, rp->flow.line_rate_bps);

@@ -146,7 +146,7 @@ static int fncc_cp_on_dequeue(struct libcc_cp *cp, uint64_t now_ns, libcc_cp_pkt
         if (rc)
             return rc; /* port_id outside the table, or a zero link rate */
         st->written = 1;
-        st->next_refresh_ns = now_ns + cfg->table_refresh_ns;
+        st->next_refresh_ns = libcc_add_sat(now_ns, cfg->table_refresh_ns);
     }
     return stamp_rc;
 }

@@ -212,10 +212,11 @@ void hpcc_rp_apply(struct libcc_rp *rp, const hpcc_ctl *c, double w)
 {
     /* line 27: R = W/T, in bits/s. The core bounds it to [1 bit/s, line
      * rate] after every event (rp.c); here only the conversion to an
-     * integer must stay defined. */
+     * integer must stay defined. A window beyond 2^64 bytes (line rate and
+     * T both near 2^64) saturates: that large it limits nothing. */
     const double r = w * HPCC_BIT_NS_PER_BYTE_S / c->t_ns;
-    rp->rate_bps = r < 0x1p64 ? (uint64_t)(r + 0.5) : UINT64_MAX;
-    rp->window_bytes = (uint64_t)(w + 0.5);
+    rp->rate_bps = libcc_u64_sat(r + 0.5);
+    rp->window_bytes = libcc_u64_sat(w + 0.5);
 }
 
 void hpcc_rp_init_common(struct libcc_rp *rp, uint64_t now_ns)
@@ -228,7 +229,7 @@ void hpcc_rp_init_common(struct libcc_rp *rp, uint64_t now_ns)
                   rp->flow.mtu_bytes);
     /* Flows start at line rate (the core's start) with a BDP window (draft
      * section 5). */
-    rp->window_bytes = (uint64_t)(s->ctl.w_init + 0.5);
+    rp->window_bytes = libcc_u64_sat(s->ctl.w_init + 0.5);
 }
 
 int hpcc_rp_new_ack(struct libcc_rp *rp, const libcc_ack *ack, hpcc_update_wc_fn update_wc)

@@ -55,21 +55,23 @@ static void pp_probe(struct libcc_rp *rp, uint64_t now_ns, uint64_t snd_nxt)
         rp->deadline_ns = LIBCC_NO_DEADLINE; /* nothing in flight: no probing */
         return;
     }
-    const uint64_t t = (uint64_t)s->ctl.t_ns;
+    /* T came from a uint64_t, but as a double it may be 2^64: saturate. */
+    const uint64_t t = libcc_u64_sat(s->ctl.t_ns);
+    const uint64_t loss_wait = libcc_mul_sat(HPCC_PROBE_LOSS_RTTS, t);
     uint64_t due;
     if (!s->probe_ever)
         due = now_ns;
     else if (s->probe_pending)
-        due = s->probe_sent_ns + HPCC_PROBE_LOSS_RTTS * t;
+        due = libcc_add_sat(s->probe_sent_ns, loss_wait);
     else
-        due = s->probe_sent_ns + t;
+        due = libcc_add_sat(s->probe_sent_ns, t);
     if (now_ns >= due) {
         s->probe_ever = 1;
         s->probe_pending = 1;
         s->probe_sent_ns = now_ns;
         s->probes++;
         libcc_rp_request_probe(rp, now_ns);
-        due = now_ns + HPCC_PROBE_LOSS_RTTS * t;
+        due = libcc_add_sat(now_ns, loss_wait);
     }
     rp->deadline_ns = due;
 }
@@ -166,11 +168,11 @@ static void pp_np_new_int(struct libcc_np *np, pp_np_flow *f, uint64_t now_ns,
         return;
     /* line 29; the first computed W goes out at once rather than waiting
      * for T after time 0. */
-    const bool update = !f->updated_once || now_ns > f->last_update_ns + (uint64_t)f->ctl.t_ns;
+    const bool update = !f->updated_once || now_ns > libcc_add_sat(f->last_update_ns, libcc_u64_sat(f->ctl.t_ns));
     double w = hpcc_compute_wind(&f->ctl, cfg, update); /* lines 30 / 34 */
     if (update) {
         verdict->send_ack = 1; /* line 31: send_ack(W) */
-        verdict->ack.rx_window_bytes = (uint64_t)(w + 0.5);
+        verdict->ack.rx_window_bytes = libcc_u64_sat(w + 0.5);
         f->last_update_ns = now_ns; /* line 32 */
         f->updated_once = 1;
     }
