@@ -81,7 +81,7 @@ $(SHARED_LIB): $(LIB_OBJS)
 $(SAN_LIB): $(SAN_OBJS)
 	rm -f $@ && ar rcs $@ $^
 
-$(BUILD)/bin/%: libcc/tools/%.c $(STATIC_LIB) $(LIB_HDRS)
+$(BUILD)/bin/%: libcc/tools/%.c $(STATIC_LIB) $(LIB_HDRS) $(wildcard libcc/tools/*.h)
 	@mkdir -p $(dir $@)
 	$(CC) -std=c11 $(WARN) -O2 -g -D_POSIX_C_SOURCE=200809L -Ilibcc/include -o $@ $< $(STATIC_LIB) -lm
 

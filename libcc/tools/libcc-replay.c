@@ -9,11 +9,18 @@
  * seen and tested without a network simulator. Everything the trace says is
  * checked: a bad line is reported as TRACE:LINE and the exit status is 2;
  * the number of timer firings is bounded so nothing can hang.
+ *
+ * Errors unwind with longjmp to libcc_replay_main, which frees everything:
+ * the fuzzer (fuzz/) runs the whole tool in-process, with leak checks, and
+ * must get the exit status back instead of the process ending.
  */
+#include "libcc-replay.h"
+
 #include <libcc/libcc.h>
 
 #include <errno.h>
 #include <inttypes.h>
+#include <setjmp.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -21,8 +28,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define EXIT_TRACE 2 /* usage, trace or algorithm error */
-#define EXIT_IO 1    /* cannot read, write or allocate */
+#define EXIT_TRACE LIBCC_REPLAY_EXIT_INPUT
+#define EXIT_IO LIBCC_REPLAY_EXIT_IO
 #define DEFAULT_MAX_STEPS 1000000u
 #define SPACES " \t\r\n\v\f"
 
@@ -31,10 +38,12 @@ typedef struct hdr_param {
     char *text;
 } hdr_param;
 
-/* A flow setting with where it came from, so the command line can win. */
+/* A flow setting with where it came from, so the command line can win and
+ * a second value for it can name the first. */
 typedef struct setting {
     bool set;
     uint64_t value;
+    unsigned long line; /* trace line that set it */
 } setting;
 
 typedef struct options {
@@ -47,10 +56,16 @@ typedef struct options {
 } options;
 
 typedef struct replay {
+    jmp_buf jump;  /* fail_at and die_io unwind to libcc_replay_main */
+    int exit_code; /* what they unwind with */
+    options o;
     const options *opt;
-    const char *name; /* trace name in messages */
+    const char *name; /* trace name in messages; NULL: the command line */
     unsigned long line;
-    FILE *out;
+    FILE *out, *err;
+    FILE *opened; /* the trace, when the tool opened it */
+    char *linebuf;
+    size_t linecap;
 
     /* Header: directives seen before the first event. */
     char *algo_dir;
@@ -81,32 +96,50 @@ typedef struct replay {
 
 /* Traces may hold anything: show non-printable bytes of a message as '?'
  * so garbage input cannot garble the terminal. */
-static void vmsg(const replay *r, unsigned long line, const char *fmt, va_list ap)
+/* name NULL: a command-line problem, "libcc-replay: message". */
+static void vmsg(const replay *r, const char *name, unsigned long line, const char *fmt, va_list ap)
 {
     char text[512];
     vsnprintf(text, sizeof text, fmt, ap);
     for (char *p = text; *p; p++)
         if ((unsigned char)*p < 0x20 || (unsigned char)*p >= 0x7f)
             *p = '?';
-    if (r && line)
-        fprintf(stderr, "%s:%lu: ", r->name, line);
-    else if (r)
-        fprintf(stderr, "%s: ", r->name);
+    if (name && line)
+        fprintf(r->err, "%s:%lu: ", name, line);
+    else if (name)
+        fprintf(r->err, "%s: ", name);
     else
-        fputs("libcc-replay: ", stderr);
-    fprintf(stderr, "%s\n", text);
+        fputs("libcc-replay: ", r->err);
+    fprintf(r->err, "%s\n", text);
 }
 
-/* A tool may simply exit on error: the OS reclaims everything, and the
- * CSV already printed stays as a record of what happened before the error. */
+static _Noreturn void unwind(replay *r, int code)
+{
+    r->exit_code = code;
+    longjmp(r->jump, 1);
+}
+
+/* The CSV already printed stays as a record of what happened before the
+ * error. */
 static _Noreturn void fail_at(const replay *r, unsigned long line, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    vmsg(r, line, fmt, ap);
+    vmsg(r, r->name, line, fmt, ap);
     va_end(ap);
-    fflush(stdout);
-    exit(EXIT_TRACE);
+    fflush(r->out);
+    /* Parsers take the replay const: they only read it, until they fail. */
+    unwind((replay *)r, EXIT_TRACE);
+}
+
+static _Noreturn void fail_cli(const replay *r, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vmsg(r, NULL, 0, fmt, ap);
+    va_end(ap);
+    fflush(r->out);
+    unwind((replay *)r, EXIT_TRACE);
 }
 
 #define fail(r, ...) fail_at((r), (r)->line, __VA_ARGS__)
@@ -115,28 +148,28 @@ static void warn_at(const replay *r, unsigned long line, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    fputs("warning: ", stderr);
-    vmsg(r, line, fmt, ap);
+    fputs("warning: ", r->err);
+    vmsg(r, r->name, line, fmt, ap);
     va_end(ap);
 }
 
-static _Noreturn void die_io(const char *what)
+static _Noreturn void die_io(replay *r, const char *what)
 {
-    fprintf(stderr, "libcc-replay: %s\n", what);
-    exit(EXIT_IO);
+    fprintf(r->err, "libcc-replay: %s\n", what);
+    unwind(r, EXIT_IO);
 }
 
-static void *xcalloc(size_t n, size_t size)
+static void *xcalloc(replay *r, size_t n, size_t size)
 {
     void *p = calloc(n ? n : 1, size);
     if (!p)
-        die_io("out of memory");
+        die_io(r, "out of memory");
     return p;
 }
 
-static char *xstrdup(const char *s)
+static char *xstrdup(replay *r, const char *s)
 {
-    char *p = xcalloc(strlen(s) + 1, 1);
+    char *p = xcalloc(r, strlen(s) + 1, 1);
     memcpy(p, s, strlen(s) + 1);
     return p;
 }
@@ -159,7 +192,118 @@ static const char *unit_hint(libcc_unit unit)
     }
 }
 
-/* Text with a unit -> whole base units. Returns false with *why set. */
+static const char *not_whole(libcc_unit unit)
+{
+    switch (unit) {
+    case LIBCC_UNIT_BPS: return "not a whole number of bit/s";
+    case LIBCC_UNIT_NS: return "not a whole number of ns";
+    default: return "not a whole number of bytes";
+    }
+}
+
+/* scale = 2^*a * 5^*b, as every unit prefix is (1000^k, 1024^k). */
+static bool factor_2_5(uint64_t scale, unsigned *a, unsigned *b)
+{
+    *a = *b = 0;
+    if (scale == 0)
+        return false;
+    for (; scale % 2 == 0; scale /= 2)
+        ++*a;
+    for (; scale % 5 == 0; scale /= 5)
+        ++*b;
+    return scale == 1;
+}
+
+static bool mul_u64(uint64_t a, uint64_t b, uint64_t *out)
+{
+    if (b && a > UINT64_MAX / b)
+        return false;
+    *out = a * b;
+    return true;
+}
+
+/* "DIGITS[.DIGITS] UNIT" in integer arithmetic: a double cannot hold every
+ * uint64_t (18446744073709551615ns would become 2^64). Returns 0 when the
+ * text is not of that form (an exponent, a sign: the caller uses the double
+ * then), 1 with *out set, -1 with *why set. The text already parsed with
+ * libcc_parse_value, so its syntax and unit are valid. */
+static int exact_u64(libcc_unit unit, const char *text, uint64_t *out, const char **why)
+{
+    const char *p = text + strspn(text, SPACES);
+    uint64_t whole = 0, frac = 0;
+    unsigned frac_digits = 0;
+    bool big = false;
+    char one[64];
+    double scale_d;
+
+    if (*p < '0' || *p > '9')
+        return 0;
+    for (; *p >= '0' && *p <= '9'; p++)
+        if (!mul_u64(whole, 10, &whole) || whole > UINT64_MAX - (uint64_t)(*p - '0'))
+            big = true;
+        else
+            whole += (uint64_t)(*p - '0');
+    if (*p == '.') {
+        const char *f = ++p;
+        while (*p >= '0' && *p <= '9')
+            p++;
+        const char *e = p;
+        while (e > f && e[-1] == '0') /* 1.50 is 1.5 */
+            e--;
+        for (; f < e; f++) {
+            if (frac_digits == 19) /* more decimals than a uint64_t holds: not whole */
+                goto not_whole;
+            frac = frac * 10 + (uint64_t)(*f - '0');
+            frac_digits++;
+        }
+    }
+    if (*p == 'e' || *p == 'E')
+        return 0;
+    p += strspn(p, SPACES);
+    if (!*p) /* a bare number: libcc_parse_value accepted it, so it is 0 */
+        return 0;
+    /* The unit's scale, exactly: every prefix is an integer below 2^53. */
+    if (snprintf(one, sizeof one, "1%s", p) >= (int)sizeof one ||
+        libcc_parse_value(unit, one, &scale_d) != LIBCC_OK)
+        return 0;
+    uint64_t scale = (uint64_t)scale_d, q = frac, v;
+    unsigned a, b;
+    if (!factor_2_5(scale, &a, &b))
+        return 0;
+    /* frac * 2^a * 5^b / 10^frac_digits, whole or refused */
+    for (unsigned i = 0; i < frac_digits; i++) {
+        if (b)
+            b--;
+        else if (q % 5)
+            goto not_whole;
+        else
+            q /= 5;
+        if (a)
+            a--;
+        else if (q % 2)
+            goto not_whole;
+        else
+            q /= 2;
+    }
+    for (; a; a--)
+        if (!mul_u64(q, 2, &q))
+            big = true;
+    for (; b; b--)
+        if (!mul_u64(q, 5, &q))
+            big = true;
+    if (big || !mul_u64(whole, scale, &v) || v > UINT64_MAX - q) {
+        *why = "out of range (at most 18446744073709551615 base units)";
+        return -1;
+    }
+    *out = v + q;
+    return 1;
+not_whole:
+    *why = not_whole(unit);
+    return -1;
+}
+
+/* Text with a unit -> whole base units, exactly: a fraction of a byte,
+ * ns or bit/s is refused, never rounded. Returns false with *why set. */
 static bool value_u64(libcc_unit unit, const char *text, uint64_t *out, const char **why)
 {
     double v;
@@ -174,12 +318,19 @@ static bool value_u64(libcc_unit unit, const char *text, uint64_t *out, const ch
         *why = libcc_strerror(rv);
         return false;
     }
-    /* 2^64 as a double; v + 0.5 must stay below it to convert. */
-    if (!(v >= 0.0) || v + 0.5 >= 18446744073709551616.0) {
-        *why = "out of range";
+    rv = exact_u64(unit, text, out, why);
+    if (rv)
+        return rv > 0;
+    /* An exponent or a sign: the double is the value (exact below 2^53). */
+    if (!(v >= 0.0) || v >= 18446744073709551616.0) {
+        *why = "out of range (at most 18446744073709551615 base units)";
         return false;
     }
-    *out = (uint64_t)(v + 0.5);
+    if (v != (double)(uint64_t)v) {
+        *why = not_whole(unit);
+        return false;
+    }
+    *out = (uint64_t)v;
     return true;
 }
 
@@ -333,6 +484,24 @@ static void advance(replay *r, uint64_t to)
 /* Header: directives, then creation of the RP                         */
 /* ------------------------------------------------------------------ */
 
+/* A second value for a flow key, on one @flow line or another, would
+ * silently replace the first: which one the author meant is unknowable. */
+static void flow_key(replay *r, setting *s, const char *key)
+{
+    if (s->set)
+        fail(r, "@flow %s: given twice (first on line %lu)", key, s->line);
+    s->set = true;
+    s->line = r->line;
+}
+
+/* The same for a field of an event line. */
+static void once(const replay *r, bool *seen, const char *event, const char *field)
+{
+    if (*seen)
+        fail(r, "%s: field %s= given twice", event, field);
+    *seen = true;
+}
+
 static void directive(replay *r, char *line)
 {
     char *save = NULL;
@@ -354,17 +523,19 @@ static void directive(replay *r, char *line)
             fail(r, "@algo: expected one algorithm name (libcc-replay --list)");
         if (r->algo_dir)
             fail(r, "@algo: given twice (first on line %lu)", r->algo_line);
-        r->algo_dir = xstrdup(name);
+        r->algo_dir = xstrdup(r, name);
         r->algo_line = r->line;
     } else if (strcmp(word, "@param") == 0) {
         if (!*rest)
             fail(r, "@param: expected name=value");
-        r->hparams = realloc(r->hparams, (r->n_hparams + 1) * sizeof *r->hparams);
-        if (!r->hparams)
-            die_io("out of memory");
+        hdr_param *grown = realloc(r->hparams, (r->n_hparams + 1) * sizeof *r->hparams);
+        if (!grown)
+            die_io(r, "out of memory");
+        r->hparams = grown;
         r->hparams[r->n_hparams].line = r->line;
-        r->hparams[r->n_hparams].text = xstrdup(rest);
+        r->hparams[r->n_hparams].text = NULL; /* counted before xstrdup can unwind */
         r->n_hparams++;
+        r->hparams[r->n_hparams - 1].text = xstrdup(r, rest);
     } else if (strcmp(word, "@flow") == 0) {
         char *kv;
         bool any = false;
@@ -375,17 +546,17 @@ static void directive(replay *r, char *line)
                 fail(r, "@flow: '%s': expected key=value", kv);
             *val++ = '\0';
             if (strcmp(kv, "line_rate") == 0) {
+                flow_key(r, &r->line_rate, kv);
                 r->line_rate.value = need_value(r, LIBCC_UNIT_BPS, "@flow line_rate", val);
-                r->line_rate.set = true;
             } else if (strcmp(kv, "base_rtt") == 0) {
+                flow_key(r, &r->base_rtt, kv);
                 r->base_rtt.value = need_value(r, LIBCC_UNIT_NS, "@flow base_rtt", val);
-                r->base_rtt.set = true;
             } else if (strcmp(kv, "mtu") == 0) {
+                flow_key(r, &r->mtu, kv);
                 r->mtu.value = need_bytes(r, "@flow mtu", val, UINT32_MAX);
-                r->mtu.set = true;
             } else if (strcmp(kv, "flow_id") == 0) {
+                flow_key(r, &r->flow_id, kv);
                 r->flow_id.value = need_integer(r, "@flow flow_id", val, UINT64_MAX);
-                r->flow_id.set = true;
             } else {
                 fail(r, "@flow: unknown key '%s' (expected line_rate, base_rtt, mtu, flow_id)", kv);
             }
@@ -443,7 +614,7 @@ static void start(replay *r)
         rv = libcc_params_parse(r->params, o->params[i]);
         if (rv != LIBCC_OK) {
             const char *e = libcc_params_error(r->params);
-            fail_at(NULL, 0, "--param %s: %s", o->params[i], *e ? e : libcc_strerror(rv));
+            fail_cli(r, "--param %s: %s", o->params[i], *e ? e : libcc_strerror(rv));
         }
     }
 
@@ -463,7 +634,7 @@ static void start(replay *r)
     if (!o->line_rate.set && !r->line_rate.set)
         fail_at(r, 0, "no line rate: give @flow line_rate=100Gbps in the trace or --line-rate");
     memset(&flow, 0, sizeof flow);
-    flow.flow_id = pick((setting){false, 0}, r->flow_id, 1);
+    flow.flow_id = pick((setting){false, 0, 0}, r->flow_id, 1);
     flow.line_rate_bps = pick(o->line_rate, r->line_rate, 0);
     flow.base_rtt_ns = pick(o->base_rtt, r->base_rtt, 0);
     flow.mtu_bytes = (uint32_t)pick(o->mtu, r->mtu, 0);
@@ -481,7 +652,7 @@ static void start(replay *r)
         r->vars = NULL;
         r->n_vars = 0;
     }
-    r->values = xcalloc(r->n_vars, sizeof *r->values);
+    r->values = xcalloc(r, r->n_vars, sizeof *r->values);
     r->next_sample = o->sample.set ? 0 : UINT64_MAX;
     csv_header(r);
     csv_row(r, 0, "start");
@@ -538,7 +709,7 @@ static void parse_ack(replay *r, const char *event, char **save, libcc_ack *ack,
                       libcc_int_list *ints)
 {
     char *kv;
-    bool have_seq = false;
+    bool have_seq = false, have_n = false, have_rxwin = false, have_ecn = false, have_probe = false;
 
     memset(ack, 0, sizeof *ack);
     libcc_int_list_init(ints);
@@ -549,15 +720,19 @@ static void parse_ack(replay *r, const char *event, char **save, libcc_ack *ack,
             fail(r, "%s: '%s': expected key=value", event, kv);
         *val++ = '\0';
         if (strcmp(kv, "seq") == 0) {
+            once(r, &have_seq, event, kv);
             ack->seq = need_integer(r, "seq", val, UINT64_MAX);
-            have_seq = true;
         } else if (strcmp(kv, "n") == 0) {
+            once(r, &have_n, event, kv);
             ack->n_flows = (uint32_t)need_integer(r, "n", val, UINT32_MAX);
         } else if (strcmp(kv, "rxwin") == 0) {
+            once(r, &have_rxwin, event, kv);
             ack->rx_window_bytes = need_bytes(r, "rxwin", val, UINT64_MAX);
         } else if (strcmp(kv, "ecn") == 0) {
+            once(r, &have_ecn, event, kv);
             ack->ecn_echo = (uint8_t)need_integer(r, "ecn", val, 1);
         } else if (strcmp(kv, "probe") == 0) {
+            once(r, &have_probe, event, kv);
             ack->is_probe = (uint8_t)need_integer(r, "probe", val, 1);
         } else if (strcmp(kv, "hop") == 0) {
             parse_hop(r, ints, val);
@@ -615,11 +790,11 @@ static bool event(replay *r, char *line)
                 fail(r, "tx: '%s': expected key=value", kv);
             *val++ = '\0';
             if (strcmp(kv, "seq") == 0) {
+                once(r, &have_seq, "tx", kv);
                 seq = need_integer(r, "seq", val, UINT64_MAX);
-                have_seq = true;
             } else if (strcmp(kv, "bytes") == 0) {
+                once(r, &have_bytes, "tx", kv);
                 bytes = need_bytes(r, "bytes", val, UINT32_MAX);
-                have_bytes = true;
             } else {
                 fail(r, "tx: unknown field '%s' (expected seq, bytes)", kv);
             }
@@ -662,13 +837,16 @@ static bool event(replay *r, char *line)
 
 static void run(replay *r, FILE *in)
 {
-    char *buf = NULL;
-    size_t cap = 0;
     bool going = true;
+    ssize_t n;
 
-    while (going && getline(&buf, &cap, in) >= 0) {
-        char *p, *hash;
+    while (going && (n = getline(&r->linebuf, &r->linecap, in)) >= 0) {
+        char *buf = r->linebuf, *p, *hash;
         r->line++;
+        /* C strings end at a NUL: whatever follows it on the line would be
+         * dropped without a word. */
+        if (strlen(buf) != (size_t)n)
+            fail(r, "NUL byte at column %zu: a trace is text", strlen(buf) + 1);
         if ((hash = strchr(buf, '#')))
             *hash = '\0';
         p = buf + strspn(buf, SPACES);
@@ -680,8 +858,7 @@ static void run(replay *r, FILE *in)
             going = event(r, p);
     }
     if (ferror(in))
-        die_io("read error on the trace");
-    free(buf);
+        die_io(r, "read error on the trace");
     if (!going)
         return;
     r->line = 0;
@@ -720,7 +897,7 @@ static void usage(FILE *f)
           f);
 }
 
-static void help_table(const libcc_param_desc *t, size_t n)
+static void help_table(FILE *out, const libcc_param_desc *t, size_t n)
 {
     for (size_t i = 0; i < n; i++) {
         char def[64], lo[64], hi[64];
@@ -728,36 +905,37 @@ static void help_table(const libcc_param_desc *t, size_t n)
         libcc_format_value(t[i].unit, t[i].def, def, sizeof def);
         libcc_format_value(t[i].unit, t[i].min, lo, sizeof lo);
         libcc_format_value(t[i].unit, t[i].max, hi, sizeof hi);
-        printf("  %-30s [%s] default %s, range %s .. %s\n      %s\n", t[i].name,
+        fprintf(out, "  %-30s [%s] default %s, range %s .. %s\n      %s\n", t[i].name,
                *unit ? unit : "ratio", def, lo, hi, t[i].doc ? t[i].doc : "");
     }
 }
 
-static void help_algo(const char *algo)
+static void help_algo(replay *r, const char *algo)
 {
     const libcc_param_desc *t;
     size_t n;
     int rv = libcc_algorithm_params(algo, &t, &n);
     if (rv != LIBCC_OK)
-        fail_at(NULL, 0, "--algo '%s': %s (libcc-replay --list)", algo, libcc_strerror(rv));
-    printf("\nParameters of %s (--param NAME=VALUE or @param NAME=VALUE):\n", algo);
-    help_table(t, n);
+        fail_cli(r, "--algo '%s': %s (libcc-replay --list)", algo, libcc_strerror(rv));
+    fprintf(r->out, "\nParameters of %s (--param NAME=VALUE or @param NAME=VALUE):\n", algo);
+    help_table(r->out, t, n);
     libcc_common_params(&t, &n);
-    printf("\nCommon parameters (every algorithm):\n");
-    help_table(t, n);
+    fprintf(r->out, "\nCommon parameters (every algorithm):\n");
+    help_table(r->out, t, n);
 }
 
-static void opt_value(setting *s, libcc_unit unit, const char *opt, const char *text)
+static void opt_value(replay *r, setting *s, libcc_unit unit, const char *opt, const char *text)
 {
     const char *why;
     if (!value_u64(unit, text, &s->value, &why))
-        fail_at(NULL, 0, "%s '%s': %s: expected %s", opt, text, why, unit_hint(unit));
+        fail_cli(r, "%s '%s': %s: expected %s", opt, text, why, unit_hint(unit));
     s->set = true;
 }
 
-static void parse_args(options *o, int argc, char **argv)
+static void parse_args(replay *r, int argc, char **argv)
 {
-    o->params = xcalloc((size_t)argc, sizeof *o->params);
+    options *o = &r->o;
+    o->params = xcalloc(r, (size_t)argc, sizeof *o->params);
     o->max_steps.value = DEFAULT_MAX_STEPS;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i], *v = NULL, *eq;
@@ -766,7 +944,7 @@ static void parse_args(options *o, int argc, char **argv)
 
         if (a[0] != '-' || strcmp(a, "-") == 0) {
             if (o->trace)
-                fail_at(NULL, 0, "more than one trace: '%s' and '%s'", o->trace, a);
+                fail_cli(r, "more than one trace: '%s' and '%s'", o->trace, a);
             o->trace = a;
             continue;
         }
@@ -782,14 +960,14 @@ static void parse_args(options *o, int argc, char **argv)
         eq = strchr(a, '=');
         len = eq ? (size_t)(eq - a) : strlen(a);
         if (len >= sizeof opt)
-            fail_at(NULL, 0, "unknown option '%s' (--help)", a);
+            fail_cli(r, "unknown option '%s' (--help)", a);
         memcpy(opt, a, len);
         opt[len] = '\0';
         if (eq) {
             v = eq + 1;
         } else {
             if (i + 1 >= argc)
-                fail_at(NULL, 0, "%s needs a value (--help)", opt);
+                fail_cli(r, "%s needs a value (--help)", opt);
             v = argv[++i];
         }
         if (strcmp(opt, "--algo") == 0) {
@@ -797,82 +975,105 @@ static void parse_args(options *o, int argc, char **argv)
         } else if (strcmp(opt, "--param") == 0) {
             o->params[o->n_params++] = v;
         } else if (strcmp(opt, "--line-rate") == 0) {
-            opt_value(&o->line_rate, LIBCC_UNIT_BPS, opt, v);
+            opt_value(r, &o->line_rate, LIBCC_UNIT_BPS, opt, v);
         } else if (strcmp(opt, "--base-rtt") == 0) {
-            opt_value(&o->base_rtt, LIBCC_UNIT_NS, opt, v);
+            opt_value(r, &o->base_rtt, LIBCC_UNIT_NS, opt, v);
         } else if (strcmp(opt, "--mtu") == 0) {
             if (!integer_u64(v, &o->mtu.value))
-                opt_value(&o->mtu, LIBCC_UNIT_BYTES, opt, v);
+                opt_value(r, &o->mtu, LIBCC_UNIT_BYTES, opt, v);
             if (o->mtu.value > UINT32_MAX)
-                fail_at(NULL, 0, "--mtu '%s': too large", v);
+                fail_cli(r, "--mtu '%s': too large", v);
             o->mtu.set = true;
         } else if (strcmp(opt, "--sample") == 0) {
-            opt_value(&o->sample, LIBCC_UNIT_NS, opt, v);
+            opt_value(r, &o->sample, LIBCC_UNIT_NS, opt, v);
             if (o->sample.value == 0)
-                fail_at(NULL, 0, "--sample '%s': the interval must be more than 0 ns", v);
+                fail_cli(r, "--sample '%s': the interval must be more than 0 ns", v);
         } else if (strcmp(opt, "--until") == 0) {
-            opt_value(&o->until, LIBCC_UNIT_NS, opt, v);
+            opt_value(r, &o->until, LIBCC_UNIT_NS, opt, v);
         } else if (strcmp(opt, "--max-timers") == 0) {
             if (!integer_u64(v, &o->max_steps.value))
-                fail_at(NULL, 0, "--max-timers '%s': expected an integer", v);
+                fail_cli(r, "--max-timers '%s': expected an integer", v);
         } else {
-            fail_at(NULL, 0, "unknown option '%s' (--help)", opt);
+            fail_cli(r, "unknown option '%s' (--help)", opt);
         }
     }
 }
 
-int main(int argc, char **argv)
+/* Everything the tool holds, whether it finished or unwound. */
+static void release(replay *r)
 {
-    options o;
-    replay r;
-    FILE *in;
+    if (r->opened)
+        fclose(r->opened);
+    libcc_rp_del(r->rp);
+    libcc_params_del(r->params);
+    for (size_t i = 0; i < r->n_hparams; i++)
+        free(r->hparams[i].text);
+    free(r->hparams);
+    free(r->algo_dir);
+    free(r->values);
+    free(r->o.params);
+    free(r->linebuf);
+}
 
-    memset(&o, 0, sizeof o);
-    parse_args(&o, argc, argv);
-    if (o.help) {
-        usage(stdout);
-        if (o.algo)
-            help_algo(o.algo);
-        return fflush(stdout) == 0 ? 0 : EXIT_IO;
+static int tool(replay *r, int argc, char **argv, FILE *in)
+{
+    const options *o = &r->o;
+    parse_args(r, argc, argv);
+    if (o->help) {
+        usage(r->out);
+        if (o->algo)
+            help_algo(r, o->algo);
+        return fflush(r->out) == 0 ? 0 : EXIT_IO;
     }
-    if (o.list) {
+    if (o->list) {
         for (const char *const *n = libcc_algorithms(); *n; n++)
-            printf("%s\n", *n);
-        return fflush(stdout) == 0 ? 0 : EXIT_IO;
+            fprintf(r->out, "%s\n", *n);
+        return fflush(r->out) == 0 ? 0 : EXIT_IO;
     }
-    if (!o.trace) {
-        usage(stderr);
+    if (!o->trace) {
+        usage(r->err);
         return EXIT_TRACE;
     }
-
-    memset(&r, 0, sizeof r);
-    r.opt = &o;
-    r.out = stdout;
-    r.next_sample = UINT64_MAX;
-    if (strcmp(o.trace, "-") == 0) {
-        r.name = "<stdin>";
-        in = stdin;
+    if (strcmp(o->trace, "-") == 0) {
+        r->name = "<stdin>";
     } else {
-        r.name = o.trace;
-        in = fopen(o.trace, "r");
+        r->name = o->trace;
+        in = r->opened = fopen(o->trace, "r");
         if (!in) {
-            fprintf(stderr, "libcc-replay: cannot open %s: %s\n", o.trace, strerror(errno));
+            fprintf(r->err, "libcc-replay: cannot open %s: %s\n", o->trace, strerror(errno));
             return EXIT_IO;
         }
     }
-    run(&r, in);
-    if (in != stdin)
-        fclose(in);
-
-    libcc_rp_del(r.rp);
-    libcc_params_del(r.params);
-    for (size_t i = 0; i < r.n_hparams; i++)
-        free(r.hparams[i].text);
-    free(r.hparams);
-    free(r.algo_dir);
-    free(r.values);
-    free(o.params);
-    if (fflush(stdout) != 0 || ferror(stdout))
-        die_io("write error on stdout");
+    run(r, in);
+    if (fflush(r->out) != 0 || ferror(r->out))
+        die_io(r, "write error on stdout");
     return 0;
 }
+
+int libcc_replay_main(int argc, char **argv, FILE *in, FILE *out, FILE *err)
+{
+    int status;
+    replay *r = calloc(1, sizeof *r);
+    if (!r) {
+        fputs("libcc-replay: out of memory\n", err);
+        return EXIT_IO;
+    }
+    r->opt = &r->o;
+    r->out = out;
+    r->err = err;
+    r->next_sample = UINT64_MAX;
+    if (setjmp(r->jump) == 0)
+        status = tool(r, argc, argv, in);
+    else
+        status = r->exit_code;
+    release(r);
+    free(r);
+    return status;
+}
+
+#ifndef LIBCC_REPLAY_NO_MAIN
+int main(int argc, char **argv)
+{
+    return libcc_replay_main(argc, argv, stdin, stdout, stderr);
+}
+#endif

@@ -560,6 +560,102 @@ START_TEST(test_garbage_is_an_error_not_a_crash)
 }
 END_TEST
 
+/* A NUL byte ends a C string: the `2us cnp` after it on line 3 would be
+ * dropped without a word. It is an error naming the line. */
+START_TEST(test_error_nul_byte)
+{
+    static const char text[] = "@algo none\n@flow line_rate=1Gbps\n1us cnp\0 2us cnp\n3us end\n";
+    tool_run r;
+    char where[96];
+    run_tool_bytes(&r, text, sizeof text - 1, NULL);
+    ck_assert_int_eq(r.status, 2);
+    snprintf(where, sizeof where, "%s:3: ", r.trace);
+    ck_assert_msg(strstr(r.err, where) != NULL, "%s", r.err);
+    ck_assert_msg(strstr(r.err, "NUL") != NULL, "%s", r.err);
+    free_run(&r);
+}
+END_TEST
+
+/* Bytes, ns and bit/s are whole in the API: 1.5 B is refused, not rounded
+ * to 2; 1.5KB = 1500 B is whole and fine. */
+START_TEST(test_error_fractional_base_units)
+{
+    const char *hdr = "@algo none\n@flow line_rate=1Gbps\n";
+    char t[256];
+    snprintf(t, sizeof t, "%s1us tx seq=0 bytes=1.5B\n", hdr);
+    expect_error(t, NULL, 3, "bytes");
+    expect_error(t, NULL, 3, "whole");
+    snprintf(t, sizeof t, "%s0.5ns cnp\n", hdr);
+    expect_error(t, NULL, 3, "whole number of ns");
+    snprintf(t, sizeof t, "%s1us ack seq=0 hop=1Gbps,1us,2.25B,0B\n", hdr);
+    expect_error(t, NULL, 3, "txBytes");
+    expect_error("@algo none\n@flow line_rate=1.5bps\n1us cnp\n", NULL, 2, "line_rate");
+    expect_error("@algo none\n@flow line_rate=1Gbps mtu=1000.5B\n1us cnp\n", NULL, 2, "mtu");
+
+    tool_run r;
+    row rows[4];
+    snprintf(t, sizeof t, "%s1us tx seq=0 bytes=1.5KB\n1.5us end\n", hdr);
+    run_tool(&r, t, NULL);
+    ck_assert_msg(r.status == 0, "%s", r.err);
+    ck_assert_uint_eq(parse_rows(r.out, rows, 4), 3);
+    ck_assert_uint_eq(rows[2].t, 1500);
+    free_run(&r);
+}
+END_TEST
+
+/* A field or @flow key given twice would silently take the last value. */
+START_TEST(test_error_repeated_field)
+{
+    const char *hdr = "@algo none\n@flow line_rate=1Gbps\n";
+    char t[256];
+    snprintf(t, sizeof t, "%s1us tx seq=0 seq=5 bytes=1000\n", hdr);
+    expect_error(t, NULL, 3, "seq= given twice");
+    snprintf(t, sizeof t, "%s1us tx seq=0 bytes=1000 bytes=2000\n", hdr);
+    expect_error(t, NULL, 3, "bytes= given twice");
+    snprintf(t, sizeof t, "%s1us ack seq=0 n=2 n=3\n", hdr);
+    expect_error(t, NULL, 3, "n= given twice");
+    snprintf(t, sizeof t, "%s1us nack seq=0 seq=1\n", hdr);
+    expect_error(t, NULL, 3, "seq= given twice");
+    expect_error("@algo none\n@flow line_rate=1Gbps line_rate=10Gbps\n1us cnp\n", NULL, 2,
+                 "line_rate: given twice (first on line 2)");
+    expect_error("@algo none\n@flow line_rate=1Gbps mtu=1000\n@flow mtu=9000\n1us cnp\n", NULL, 3,
+                 "mtu: given twice (first on line 2)");
+    /* hop= is a list: repeating it is how hops are given */
+    tool_run r;
+    snprintf(t, sizeof t, "%s1us ack seq=0 hop=1Gbps,1us,1B,0B hop=1Gbps,1us,1B,0B\n", hdr);
+    run_tool(&r, t, NULL);
+    ck_assert_msg(r.status == 0, "%s", r.err);
+    free_run(&r);
+}
+END_TEST
+
+/* The clock's last nanosecond is a valid time: through a double it would
+ * become 2^64 and be refused. One more is out of range. */
+START_TEST(test_max_time_is_exact)
+{
+    tool_run r;
+    row rows[4];
+    run_tool(&r, "@algo none\n@flow line_rate=1Gbps\n18446744073709551615ns end\n", NULL);
+    ck_assert_msg(r.status == 0, "%s", r.err);
+    ck_assert_uint_eq(parse_rows(r.out, rows, 4), 2);
+    ck_assert_uint_eq(rows[1].t, 18446744073709551615ull);
+    ck_assert_str_eq(rows[1].event, "end");
+    free_run(&r);
+    /* 2^64 - 1 bytes of txBytes, exactly; 2^53 + 1 ns, which a double rounds */
+    run_tool(&r, "@algo none\n@flow line_rate=1Gbps\n"
+                 "9007199254740993ns ack seq=0 hop=1Gbps,1us,18446744073709551615B,0B\n"
+                 "9007199254740993ns end\n", NULL);
+    ck_assert_msg(r.status == 0, "%s", r.err);
+    ck_assert_uint_eq(parse_rows(r.out, rows, 4), 3);
+    ck_assert_uint_eq(rows[1].t, 9007199254740993ull);
+    free_run(&r);
+    expect_error("@algo none\n@flow line_rate=1Gbps\n18446744073709551616ns end\n", NULL, 3,
+                 "out of range");
+    expect_error("@algo none\n@flow line_rate=1Gbps\n18446744073709.551616s end\n", NULL, 3,
+                 "out of range");
+}
+END_TEST
+
 START_TEST(test_usage_errors)
 {
     static const char *const bad_opt[] = {"--frobnicate", "1", NULL};
@@ -654,6 +750,10 @@ Suite *replay_suite(void)
     tcase_add_test(bad, test_error_directives);
     tcase_add_test(bad, test_garbage_is_an_error_not_a_crash);
     tcase_add_test(bad, test_usage_errors);
+    tcase_add_test(bad, test_error_nul_byte);
+    tcase_add_test(bad, test_error_fractional_base_units);
+    tcase_add_test(bad, test_error_repeated_field);
+    tcase_add_test(ok, test_max_time_is_exact);
     suite_add_tcase(s, ok);
     suite_add_tcase(s, dc);
     suite_add_tcase(s, bad);
