@@ -21,7 +21,9 @@ SOVERSION := $(firstword $(subst ., ,$(VERSION)))
 WARN := -Wall -Wextra -Werror
 LIBCC_CFLAGS := -std=c11 $(WARN) -O2 -g -fPIC -fvisibility=hidden -DLIBCC_BUILDING \
                 -Ilibcc/include -Ilibcc/src
-SAN_FLAGS := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
+# float-cast-overflow is not part of GCC's -fsanitize=undefined: a double too large
+# for a uint64_t is undefined behaviour libcc must not have (issue #11).
+SAN_FLAGS := -fsanitize=address,undefined,float-cast-overflow -fno-sanitize-recover=all -fno-omit-frame-pointer
 SAN_CFLAGS := -std=c11 $(WARN) -O1 -g $(SAN_FLAGS) -DLIBCC_BUILDING -Ilibcc/include -Ilibcc/src
 
 LIB_SRCS := $(sort $(wildcard libcc/src/*.c libcc/src/algo/*.c))
