@@ -225,6 +225,10 @@ static int format_scaled(double v, const unit_suffix *table, const char *const *
         if (fabs(v) >= table[i].scale)
             best = i;
     int n = snprintf(buf, len, "%.10g%s", v / table[best].scale, shown[best]);
+    /* Ten digits of a value near DBL_MAX round up past it: the text would
+     * parse to infinity. The base unit with 17 digits parses back exactly. */
+    if (n >= 0 && (size_t)n < len && !isfinite(strtod(buf, NULL) * table[best].scale))
+        n = snprintf(buf, len, "%.17g%s", v, shown[0]);
     return (n < 0 || (size_t)n >= len) ? LIBCC_ERR_BUFFER_TOO_SMALL : LIBCC_OK;
 }
 
@@ -244,7 +248,11 @@ int libcc_format_value(libcc_unit unit, double value, char *buf, size_t len)
     case LIBCC_UNIT_BOOL: n = snprintf(buf, len, "%s", value != 0.0 ? "true" : "false"); break;
     case LIBCC_UNIT_COUNT: n = snprintf(buf, len, "%.0f", value); break;
     case LIBCC_UNIT_RATIO:
-    default: n = snprintf(buf, len, "%.10g", value); break;
+    default:
+        n = snprintf(buf, len, "%.10g", value);
+        if (n >= 0 && (size_t)n < len && !isfinite(strtod(buf, NULL))) /* as format_scaled */
+            n = snprintf(buf, len, "%.17g", value);
+        break;
     }
     return (n < 0 || (size_t)n >= len) ? LIBCC_ERR_BUFFER_TOO_SMALL : LIBCC_OK;
 }

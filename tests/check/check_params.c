@@ -3,6 +3,7 @@
  * input: unknown name, bad unit, garbage, out of range. */
 #include <check.h>
 #include <libcc/libcc.h>
+#include <float.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -268,6 +269,31 @@ END_TEST
 
 /* 1e308 is a finite double; times 1e12 (Tbps), 1e9 (s) or 2^30 (GiB) it is
  * not: the product overflows to +-inf, which no range can hold. */
+/* Found by fuzz/fuzz_value.c (corpus file double-max): DBL_MAX formatted
+ * with ten digits reads 1.797693135e+296Tbps, above DBL_MAX, which parses
+ * to infinity and is refused. The largest value must survive the trip
+ * exactly; 17 significant digits in the base unit hold any double. */
+START_TEST(format_of_largest_value_parses_back)
+{
+    static const libcc_unit units[] = {LIBCC_UNIT_BPS, LIBCC_UNIT_NS, LIBCC_UNIT_BYTES,
+                                       LIBCC_UNIT_RATIO};
+    const double big[] = {DBL_MAX, -DBL_MAX, nextafter(DBL_MAX, 0)};
+    for (size_t u = 0; u < sizeof units / sizeof units[0]; u++) {
+        for (size_t i = 0; i < sizeof big / sizeof big[0]; i++) {
+            char buf[64];
+            double back = 0;
+            ck_assert_int_eq(libcc_format_value(units[u], big[i], buf, sizeof buf), LIBCC_OK);
+            ck_assert_msg(libcc_parse_value(units[u], buf, &back) == LIBCC_OK, "'%s' refused", buf);
+            ck_assert_double_eq(back, big[i]);
+        }
+    }
+    /* ordinary values keep their short form */
+    char buf[64];
+    libcc_format_value(LIBCC_UNIT_BPS, 1e308, buf, sizeof buf);
+    ck_assert_str_eq(buf, "1e+296Tbps");
+}
+END_TEST
+
 START_TEST(overflow_to_infinity_is_out_of_range)
 {
     static const struct {
@@ -429,6 +455,7 @@ Suite *params_suite(void)
     tcase_add_test(u, overflow_to_infinity_is_out_of_range);
     tcase_add_test(u, format_picks_readable_unit);
     tcase_add_test(u, format_then_parse_round_trips);
+    tcase_add_test(u, format_of_largest_value_parses_back);
     suite_add_tcase(s, u);
     TCase *t = tcase_create("sets");
     tcase_add_test(t, algorithms_are_listed_and_known);
