@@ -5,6 +5,7 @@
 #   make test       every suite, normally and under ASan+UBSan
 #   make demo       the main demo
 #   make bench      benchmarks into docs/performance.md
+#   make fuzz       libFuzzer harnesses, FUZZ_SECONDS=60 each (docs/fuzzing.md)
 #   make install PREFIX=/usr/local [DESTDIR=]
 
 PREFIX ?= /usr/local
@@ -53,7 +54,7 @@ TEST_CFLAGS := -std=c11 $(WARN) -g -D_POSIX_C_SOURCE=200809L -Ilibcc/include -Il
 all: lib tools ns3
 
 help:
-	@sed -n '1,12p' Makefile
+	@sed -n '1,13p' Makefile
 
 deps:
 	@bash scripts/deps.sh
@@ -144,6 +145,9 @@ test-install:
 	@$(MAKE) --no-print-directory install PREFIX=$(STAGE) BUILD=$(BUILD) >/dev/null
 	@bash tests/install/run.sh $(STAGE) $(BUILD)/install-test
 
+# ---- libFuzzer harnesses (fuzz/fuzz.mk defines fuzz, fuzz-ci) --------------
+include fuzz/fuzz.mk
+
 # ---- ns-3 bindings (ns3-bindings/ns3.mk defines ns3, test-ns3, demo-ns3) ----
 include ns3-bindings/ns3.mk
 
@@ -154,7 +158,7 @@ test-examples: $(NS3_EXAMPLES)
 
 # ---- the two commands --------------------------------------------------------
 NPROC := $(shell nproc 2>/dev/null || echo 2)
-TEST_SUITES := test-static test-check test-check-san test-install test-ns3 test-examples test-python test-slurm $(NS3_SAN_SUITES)
+TEST_SUITES := test-static test-check test-check-san fuzz-ci test-install test-ns3 test-examples test-python test-slurm $(NS3_SAN_SUITES)
 
 test: deps
 	@$(MAKE) --no-print-directory -j$(NPROC) all $(NS3_SAN_BUILD)

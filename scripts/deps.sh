@@ -11,6 +11,7 @@ PKGS=(
   python3 python3-matplotlib       # plots (examples/, make demo)
   python3-pandas python3-pytest    # analysis (analysis/, examples/paper) and its tests
   slurm-wlm munge                  # the sweep tool's Slurm test (make test-slurm)
+  clang-14 libclang-rt-14-dev      # libFuzzer harnesses (make fuzz, fuzz-ci in make test)
 )
 
 missing=()

@@ -1,0 +1,44 @@
+# libFuzzer harnesses (docs/fuzzing.md), included by the top-level Makefile.
+#   make fuzz [FUZZ_SECONDS=60]   each harness: its corpus once, then fuzz that long
+#   make fuzz-ci                   the same, 5 s each (part of make test)
+# Harness fuzz/fuzz_<name>.c, seed corpus fuzz/corpus/<name>/. What libFuzzer
+# finds goes to $(BUILD)/fuzz/{work,artifacts}, never into the tree.
+
+FUZZ_CC ?= clang-14
+FUZZ_SECONDS ?= 60
+FUZZ_DIR := $(BUILD)/fuzz
+FUZZ_NAMES := $(patsubst fuzz/fuzz_%.c,%,$(wildcard fuzz/fuzz_*.c))
+FUZZ_BINS := $(FUZZ_NAMES:%=$(FUZZ_DIR)/bin/fuzz_%)
+FUZZ_SAN := -fsanitize=address,undefined,float-cast-overflow -fno-sanitize-recover=all \
+            -fno-omit-frame-pointer
+FUZZ_CFLAGS := -std=c11 $(WARN) -g -O1 $(FUZZ_SAN) -D_POSIX_C_SOURCE=200809L -Ilibcc/include
+FUZZ_LIB_OBJS := $(LIB_SRCS:%.c=$(FUZZ_DIR)/obj/%.o)
+
+.PHONY: fuzz fuzz-ci fuzz-build
+
+$(FUZZ_DIR)/obj/%.o: %.c $(LIB_HDRS)
+	@mkdir -p $(dir $@)
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link -DLIBCC_BUILDING -Ilibcc/src -c $< -o $@
+
+$(FUZZ_DIR)/libcc-fuzz.a: $(FUZZ_LIB_OBJS)
+	rm -f $@ && ar rcs $@ $^
+
+# The whole tool as a function (libcc-replay.h), without its main.
+$(FUZZ_DIR)/replay-nomain.o: libcc/tools/libcc-replay.c libcc/tools/libcc-replay.h $(LIB_HDRS)
+	@mkdir -p $(dir $@)
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link -DLIBCC_REPLAY_NO_MAIN -c $< -o $@
+
+$(FUZZ_DIR)/bin/fuzz_replay: $(FUZZ_DIR)/replay-nomain.o
+
+$(FUZZ_DIR)/bin/fuzz_%: fuzz/fuzz_%.c $(FUZZ_DIR)/libcc-fuzz.a
+	@mkdir -p $(dir $@)
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer -Ilibcc/tools -o $@ $< \
+	    $(filter %.o,$^) $(FUZZ_DIR)/libcc-fuzz.a -lm
+
+fuzz-build: $(FUZZ_BINS)
+
+fuzz: $(FUZZ_BINS)
+	@bash fuzz/run.sh $(FUZZ_DIR) $(FUZZ_SECONDS) $(FUZZ_NAMES)
+
+fuzz-ci: $(FUZZ_BINS)
+	@bash fuzz/run.sh $(FUZZ_DIR) 5 $(FUZZ_NAMES)
