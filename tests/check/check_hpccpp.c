@@ -228,7 +228,7 @@ START_TEST(test_rx_window_applied)
 }
 END_TEST
 
-static libcc_np *mk_np(const char *assign)
+static libcc_np *mk_np_on(const char *assign, uint64_t line, uint64_t t_ns)
 {
     libcc_params *p = NULL;
     ck_assert_int_eq(libcc_params_new(&p, "hpcc++"), LIBCC_OK);
@@ -237,12 +237,17 @@ static libcc_np *mk_np(const char *assign)
     libcc_np_info ni;
     memset(&ni, 0, sizeof ni);
     ni.max_flows = 16;
-    ni.line_rate_bps = LINE;
-    ni.base_rtt_ns = T_NS;
+    ni.line_rate_bps = line;
+    ni.base_rtt_ns = t_ns;
     libcc_np *np = NULL;
     ck_assert_int_eq(libcc_np_new(&np, p, &ni, NULL, NULL), LIBCC_OK);
     libcc_params_del(p);
     return np;
+}
+
+static libcc_np *mk_np(const char *assign)
+{
+    return mk_np_on(assign, LINE, T_NS);
 }
 
 static libcc_np_verdict np_data(libcc_np *np, uint64_t now, uint64_t flow,
@@ -395,27 +400,10 @@ END_TEST
  * saturated where it meets integer time. */
 START_TEST(test_rx_hpcc_huge_bdp_saturates)
 {
-    libcc_params *p = NULL;
-    ck_assert_int_eq(libcc_params_new(&p, "hpcc++"), LIBCC_OK);
-    ck_assert_int_eq(libcc_params_parse(p, "rx_hpcc=1"), LIBCC_OK);
-    libcc_np_info ni;
-    memset(&ni, 0, sizeof ni);
-    ni.max_flows = 4;
-    ni.line_rate_bps = UINT64_MAX;
-    ni.base_rtt_ns = UINT64_MAX;
-    libcc_np *np = NULL;
-    ck_assert_int_eq(libcc_np_new(&np, p, &ni, NULL, NULL), LIBCC_OK);
-    libcc_params_del(p);
-    libcc_int_list l;
-    libcc_np_verdict v;
-    libcc_data_pkt d;
-    memset(&d, 0, sizeof d);
-    d.flow_id = 1;
-    d.bytes = 1000;
-    d.ints = &l;
+    libcc_np *np = mk_np_on("rx_hpcc=1", UINT64_MAX, UINT64_MAX);
     for (uint64_t i = 0; i < 3; i++) {
-        l = one_hop(1000 * i, 0, 0);
-        ck_assert_int_eq(libcc_np_on_data(np, i + 1, &d, &v), LIBCC_OK);
+        libcc_int_list l = one_hop(1000 * i, 0, 0);
+        libcc_np_verdict v = np_data(np, i + 1, 1, &l);
         if (i == 1) { /* the first measurement: W goes out at once */
             ck_assert_uint_eq(v.send_ack, 1);
             ck_assert_uint_eq(v.ack.rx_window_bytes, UINT64_MAX);

@@ -141,6 +141,14 @@ static void expect_error(const char *text, const char *const *args, unsigned lin
     free_run(&r);
 }
 
+/* An event line after a `none` header (lines 1-2) that must fail on line 3. */
+static void expect_event_error(const char *event_line, const char *names)
+{
+    char t[256];
+    snprintf(t, sizeof t, "@algo none\n@flow line_rate=1Gbps\n%s\n", event_line);
+    expect_error(t, NULL, 3, names);
+}
+
 /* ---- none ---------------------------------------------------------------- */
 
 /* `none` never changes anything: every row is at the line rate with no
@@ -580,22 +588,15 @@ END_TEST
  * to 2; 1.5KB = 1500 B is whole and fine. */
 START_TEST(test_error_fractional_base_units)
 {
-    const char *hdr = "@algo none\n@flow line_rate=1Gbps\n";
-    char t[256];
-    snprintf(t, sizeof t, "%s1us tx seq=0 bytes=1.5B\n", hdr);
-    expect_error(t, NULL, 3, "bytes");
-    expect_error(t, NULL, 3, "whole");
-    snprintf(t, sizeof t, "%s0.5ns cnp\n", hdr);
-    expect_error(t, NULL, 3, "whole number of ns");
-    snprintf(t, sizeof t, "%s1us ack seq=0 hop=1Gbps,1us,2.25B,0B\n", hdr);
-    expect_error(t, NULL, 3, "txBytes");
+    expect_event_error("1us tx seq=0 bytes=1.5B", "bytes '1.5B': not a whole number of bytes");
+    expect_event_error("0.5ns cnp", "whole number of ns");
+    expect_event_error("1us ack seq=0 hop=1Gbps,1us,2.25B,0B", "txBytes");
     expect_error("@algo none\n@flow line_rate=1.5bps\n1us cnp\n", NULL, 2, "line_rate");
     expect_error("@algo none\n@flow line_rate=1Gbps mtu=1000.5B\n1us cnp\n", NULL, 2, "mtu");
 
     tool_run r;
     row rows[4];
-    snprintf(t, sizeof t, "%s1us tx seq=0 bytes=1.5KB\n1.5us end\n", hdr);
-    run_tool(&r, t, NULL);
+    run_tool(&r, "@algo none\n@flow line_rate=1Gbps\n1us tx seq=0 bytes=1.5KB\n1.5us end\n", NULL);
     ck_assert_msg(r.status == 0, "%s", r.err);
     ck_assert_uint_eq(parse_rows(r.out, rows, 4), 3);
     ck_assert_uint_eq(rows[2].t, 1500);
@@ -606,24 +607,18 @@ END_TEST
 /* A field or @flow key given twice would silently take the last value. */
 START_TEST(test_error_repeated_field)
 {
-    const char *hdr = "@algo none\n@flow line_rate=1Gbps\n";
-    char t[256];
-    snprintf(t, sizeof t, "%s1us tx seq=0 seq=5 bytes=1000\n", hdr);
-    expect_error(t, NULL, 3, "seq= given twice");
-    snprintf(t, sizeof t, "%s1us tx seq=0 bytes=1000 bytes=2000\n", hdr);
-    expect_error(t, NULL, 3, "bytes= given twice");
-    snprintf(t, sizeof t, "%s1us ack seq=0 n=2 n=3\n", hdr);
-    expect_error(t, NULL, 3, "n= given twice");
-    snprintf(t, sizeof t, "%s1us nack seq=0 seq=1\n", hdr);
-    expect_error(t, NULL, 3, "seq= given twice");
+    expect_event_error("1us tx seq=0 seq=5 bytes=1000", "tx: field seq= given twice");
+    expect_event_error("1us tx seq=0 bytes=1000 bytes=2000", "bytes= given twice");
+    expect_event_error("1us ack seq=0 n=2 n=3", "ack: field n= given twice");
+    expect_event_error("1us nack seq=0 seq=1", "nack: field seq= given twice");
     expect_error("@algo none\n@flow line_rate=1Gbps line_rate=10Gbps\n1us cnp\n", NULL, 2,
                  "line_rate: given twice (first on line 2)");
     expect_error("@algo none\n@flow line_rate=1Gbps mtu=1000\n@flow mtu=9000\n1us cnp\n", NULL, 3,
                  "mtu: given twice (first on line 2)");
     /* hop= is a list: repeating it is how hops are given */
     tool_run r;
-    snprintf(t, sizeof t, "%s1us ack seq=0 hop=1Gbps,1us,1B,0B hop=1Gbps,1us,1B,0B\n", hdr);
-    run_tool(&r, t, NULL);
+    run_tool(&r, "@algo none\n@flow line_rate=1Gbps\n1us ack seq=0 hop=1Gbps,1us,1B,0B hop=1Gbps,1us,1B,0B\n",
+             NULL);
     ck_assert_msg(r.status == 0, "%s", r.err);
     free_run(&r);
 }
