@@ -48,7 +48,7 @@ CHECK_CFLAGS = $(shell $(PKG_CONFIG) --cflags check 2>/dev/null)
 CHECK_LIBS = $(shell $(PKG_CONFIG) --libs check 2>/dev/null || echo -lcheck) -lm
 TEST_CFLAGS := -std=c11 $(WARN) -g -D_POSIX_C_SOURCE=200809L -Ilibcc/include -Ilibcc/src -Itests/check -I$(BUILD)/gen
 
-.PHONY: all lib tools deps paper test test-python test-slurm test-static test-check test-check-san test-install test-ns3 test-examples demo bench bench-libcc \
+.PHONY: all lib tools deps paper test test-python test-slurm test-static test-check test-check-san test-install test-ns3 test-examples test-errors demo bench bench-libcc \
         install uninstall clean format help
 
 all: lib tools ns3
@@ -156,9 +156,14 @@ include ns3-bindings/ns3.mk
 test-examples: $(NS3_EXAMPLES)
 	@bash tests/examples/run.sh $(BUILD)/bin $(BUILD)/examples-test
 
+# Every option of every program with bad values: exit 2, one line naming it
+# (docs/errors.md).
+test-errors: $(NS3_EXAMPLES)
+	@bash tests/examples/error-policy.sh $(BUILD)/bin $(BUILD)/errors-test
+
 # ---- the two commands --------------------------------------------------------
 NPROC := $(shell nproc 2>/dev/null || echo 2)
-TEST_SUITES := test-static test-check test-check-san fuzz-ci test-install test-ns3 test-examples test-python test-slurm $(NS3_SAN_SUITES)
+TEST_SUITES := test-static test-check test-check-san fuzz-ci test-install test-ns3 test-examples test-errors test-python test-slurm $(NS3_SAN_SUITES)
 
 test: deps
 	@$(MAKE) --no-print-directory -j$(NPROC) all $(NS3_SAN_BUILD)

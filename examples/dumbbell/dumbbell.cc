@@ -13,6 +13,7 @@
 // congestion point, PFC pauses, bottleneck utilisation and the time both
 // flows took to reach a fair share.
 
+#include "checked-options.h"
 #include "hpcc-format.h"
 #include "libcc-agent.h"
 #include "libcc-config.h"
@@ -109,18 +110,6 @@ SampleWatch(Watch* w, Ptr<SwitchNode> sw, Ptr<RdmaTxQueuePair> f0, Ptr<RdmaTxQue
     Simulator::Schedule(interval, &SampleWatch, w, sw, f0, f1, interval);
 }
 
-std::string
-AlgorithmsHelp()
-{
-    std::string s;
-    for (const char* const* a = libcc_algorithms(); *a; a++)
-    {
-        s += std::string("  ") + *a + " parameters (--cc=name=value,...):\n" +
-             LibccConfig::Describe(*a);
-    }
-    return s;
-}
-
 // --preset then --cc as one libcc parameter text (items apply left to right).
 std::string
 EffectiveCcParams(const std::string& algo, const std::string& preset, const std::string& cc)
@@ -139,6 +128,9 @@ EffectiveCcParams(const std::string& algo, const std::string& preset, const std:
     }
     return text;
 }
+
+// Above any shared buffer a switch has today, and far from uint64_t's top.
+constexpr uint64_t kMaxBufferBytes = 1000000000000ull;
 
 } // namespace
 
@@ -173,91 +165,61 @@ main(int argc, char* argv[])
     FastSimulatorImpl::Install();
     GlobalValue::Bind("SchedulerType", StringValue("ns3::PriorityQueueScheduler"));
 
-    CommandLine cmd(__FILE__);
-    cmd.Usage("FNCC paper dumbbell (Figure 9/10): flow0 from t=0, flow1 from --flow1Start, "
-              "both long-lived, into one receiver through --switches switches.\n\n" +
-              AlgorithmsHelp());
-    cmd.AddValue("algo", "congestion control: none, dcqcn, hpcc, hpcc++, fncc", algo);
-    cmd.AddValue("cc", "libcc parameters, name=value[,name=value] (units as in the tables below)",
-                 ccParams);
-    cmd.AddValue("preset",
-                 "libcc preset applied before --cc: auto (dcqcn: paper, the DCQCN paper's "
-                 "values the FNCC paper compares against; others: libcc defaults), defaults, "
-                 "or a preset name of the algorithm (the preset= lines of its table below)",
-                 preset);
-    cmd.AddValue("rate", "link rate of every link, Gbps (100, 200 or 400)", rateGbps);
-    cmd.AddValue("delay", "propagation delay of every link, time (e.g. 1.5us)", delay);
-    cmd.AddValue("payload", "payload of a full data packet, bytes (1000: 1074-byte frames)",
-                 payload);
-    cmd.AddValue("pfcThreshold", "PFC static threshold, bytes (what it bounds: --pfcScope)",
-                 pfcThreshold);
-    cmd.AddValue("buffer", "switch shared buffer, bytes", bufferBytes);
-    cmd.AddValue("flow1Start", "start of flow1, time", flow1Start);
-    cmd.AddValue("stop", "simulated duration, time", stop);
-    cmd.AddValue("senders", "number of senders (flows), >= 2", nSenders);
-    cmd.AddValue("pfcScope",
-                 "what --pfcThreshold bounds: ingress (each ingress port's share, as switches "
-                 "count) or egress (the queue a packet joins; pauses every ingress feeding it)",
-                 pfcScope);
-    cmd.AddValue("switches", "switches in the chain, >= 1", nSwitches);
-    cmd.AddValue("congestion",
-                 "where flow1's sender joins the chain, so where the congestion is (the FNCC "
-                 "paper's Figure 11): first (the dumbbell: switch 0's egress), middle (switch "
-                 "switches/2), last (the last switch's port to the receiver)",
-                 congestion);
-    cmd.AddValue("out", "output directory for CSVs, fct, pfc, summary", out);
-    cmd.AddValue("sample", "sampling interval of the CSVs, time", sample);
-    cmd.AddValue("pcap", "write pcap files of every device into --out", pcap);
-    cmd.AddValue("traces", "write the CSV traces (off for benchmarks)", traces);
+    CheckedOptions cmd("dumbbell",
+                       "FNCC paper dumbbell (Figure 9/10): flow0 from t=0, flow1 from "
+                       "--flow1Start, both long-lived, into one receiver through --switches "
+                       "switches.");
+    cmd.AddCongestionControl(algo, ccParams);
+    cmd.AddText("preset",
+                "libcc preset applied before --cc: auto (dcqcn: paper, the DCQCN paper's "
+                "values the FNCC paper compares against; others: libcc defaults), defaults, "
+                "or a preset name of the algorithm (the preset= lines of its table below)",
+                preset);
+    cmd.AddCount("rate", "link rate of every link, Gbps", rateGbps, 1, 1600);
+    cmd.AddTime("delay", "propagation delay of every link", delay, Time(0), Seconds(1));
+    cmd.AddCount("payload", "payload of a full data packet, bytes (1000: 1074-byte frames)",
+                 payload, 1, 1460);
+    cmd.AddBytes("pfcThreshold", "PFC static threshold (what it bounds: --pfcScope)", pfcThreshold,
+                 0, kMaxBufferBytes);
+    cmd.AddBytes("buffer", "switch shared buffer", bufferBytes, 1, kMaxBufferBytes);
+    cmd.AddTime("flow1Start", "start of flow1", flow1Start, Time(0), Seconds(1000));
+    cmd.AddTime("stop", "simulated duration", stop, NanoSeconds(1), Seconds(1000));
+    cmd.AddCount("senders", "number of senders (flows)", nSenders, 2, 1024);
+    cmd.AddChoice("pfcScope",
+                  "what --pfcThreshold bounds: ingress (each ingress port's share, as switches "
+                  "count) or egress (the queue a packet joins; pauses every ingress feeding it)",
+                  pfcScope, {"ingress", "egress"});
+    cmd.AddCount("switches", "switches in the chain", nSwitches, 1, 64);
+    cmd.AddChoice("congestion",
+                  "where flow1's sender joins the chain, so where the congestion is (the FNCC "
+                  "paper's Figure 11): first (the dumbbell: switch 0's egress), middle (switch "
+                  "switches/2), last (the last switch's port to the receiver)",
+                  congestion, {"first", "middle", "last"});
+    cmd.AddText("out", "output directory for CSVs, fct, pfc, summary", out);
+    cmd.AddTime("sample", "sampling interval of the CSVs", sample, NanoSeconds(100), Seconds(1));
+    cmd.AddBool("pcap", "write pcap files of every device into --out", pcap);
+    cmd.AddBool("traces", "write the CSV traces (off for benchmarks)", traces);
     deadlock.AddTo(cmd);
-    cmd.Parse(argc, argv);
+    int rc = cmd.Parse(argc, argv);
+    if (rc >= 0)
+    {
+        return rc;
+    }
 
-    if (nSenders < 2 || nSwitches < 1 || rateGbps == 0 || payload == 0 || payload > 1460)
-    {
-        std::cerr << "dumbbell: need --senders >= 2, --switches >= 1, --rate > 0, "
-                     "0 < --payload <= 1460\n";
-        return 2;
-    }
-    if (pfcScope != "ingress" && pfcScope != "egress")
-    {
-        std::cerr << "dumbbell: --pfcScope=" << pfcScope << ": accepted ingress, egress\n";
-        return 2;
-    }
-    uint32_t joinSwitch;
-    if (congestion == "first")
-    {
-        joinSwitch = 0;
-    }
-    else if (congestion == "middle")
-    {
-        joinSwitch = nSwitches / 2;
-    }
-    else if (congestion == "last")
-    {
-        joinSwitch = nSwitches - 1;
-    }
-    else
-    {
-        std::cerr << "dumbbell: --congestion=" << congestion
-                  << ": accepted first, middle, last\n";
-        return 2;
-    }
+    const uint32_t joinSwitch = congestion == "first"    ? 0
+                                : congestion == "middle" ? nSwitches / 2
+                                                         : nSwitches - 1;
     if (!MakeOutputDir(out))
     {
-        std::cerr << "dumbbell: cannot create output directory " << out << "\n";
-        return 2;
+        std::cerr << "dumbbell: --out=" << out << ": cannot create the directory\n";
+        return 1;
     }
 
     uint64_t rateBps = uint64_t(rateGbps) * 1000000000ull;
     const std::string ccText = EffectiveCcParams(algo, preset, ccParams);
     RdmaNetwork net;
-    try
+    if (!cmd.ApplyCongestionControl(net, &ccText))
     {
-        net.SetCongestionControl(algo, ccText);
-    }
-    catch (const std::exception& e)
-    {
-        std::cerr << "dumbbell: " << e.what() << "\n";
         return 2;
     }
     net.SetNicAttribute("PayloadSize", UintegerValue(payload));
@@ -271,11 +233,13 @@ main(int argc, char* argv[])
     TopologySpec topo = MakeChainTopology(senderSwitch, nSwitches, rateBps, delay.GetNanoSeconds());
     try
     {
-        net.Build(topo); // refuses a link rate the algorithm's INT cannot carry
+        net.Build(topo); // refuses a link rate INT cannot carry, a buffer all headroom
     }
     catch (const std::exception& e)
     {
-        std::cerr << "dumbbell: --rate=" << rateGbps << ": " << e.what() << "\n";
+        std::cerr << "dumbbell: the fabric of --senders=" << nSenders << " --switches=" << nSwitches
+                  << " --rate=" << rateGbps << " --buffer=" << bufferBytes << ": " << e.what()
+                  << "\n";
         return 2;
     }
 

@@ -10,6 +10,7 @@
 //   ./fairness --algo=fncc --interval=100ms --out=out/fairness   # the paper's time scale
 //   ./fairness --algo=fncc --interval=1ms                        # a short one
 
+#include "checked-options.h"
 #include "fast-simulator-impl.h"
 #include "libcc-config.h"
 #include "rdma-network.h"
@@ -75,49 +76,49 @@ main(int argc, char* argv[])
     PfcDeadlockOptions deadlock;
 
     FastSimulatorImpl::Install();
-    CommandLine cmd(__FILE__);
-    cmd.Usage("FNCC paper section 5.3 (Figure 13e): senders join a dumbbell one every "
-              "--interval and leave in the same order; goodput per flow and Jain's index per "
-              "phase. Writes goodput.csv, phases.csv and summary.txt into --out.");
-    cmd.AddValue("algo", "congestion control (a libcc algorithm)", algo);
-    cmd.AddValue("cc", "libcc parameters, name=value[,name=value]", ccParams);
-    cmd.AddValue("senders", "number of senders, 2..64", nSenders);
-    cmd.AddValue("interval", "time between joins (and between leaves), time", interval);
-    cmd.AddValue("rate", "link rate of every link, Gbps", rateGbps);
-    cmd.AddValue("delay", "propagation delay of every link, time", delay);
-    cmd.AddValue("switches", "switches in the chain, 1..16", nSwitches);
-    cmd.AddValue("pfcThreshold", "PFC static threshold per ingress, bytes (0: dynamic)",
-                 pfcThreshold);
-    cmd.AddValue("out", "output directory", out);
+    CheckedOptions cmd("fairness",
+                       "FNCC paper section 5.3 (Figure 13e): senders join a dumbbell one every "
+                       "--interval and leave in the same order; goodput per flow and Jain's index "
+                       "per phase. Writes goodput.csv, phases.csv and summary.txt into --out.");
+    cmd.AddCongestionControl(algo, ccParams);
+    cmd.AddCount("senders", "number of senders", nSenders, 2, 64);
+    cmd.AddTime("interval", "time between joins (and between leaves)", interval,
+                MicroSeconds(1), Seconds(100));
+    cmd.AddCount("rate", "link rate of every link, Gbps", rateGbps, 1, 1600);
+    cmd.AddTime("delay", "propagation delay of every link", delay, Time(0), Seconds(1));
+    cmd.AddCount("switches", "switches in the chain", nSwitches, 1, 16);
+    cmd.AddBytes("pfcThreshold", "PFC static threshold per ingress (0: dynamic)", pfcThreshold, 0,
+                 1000000000000ull);
+    cmd.AddText("out", "output directory", out);
     deadlock.AddTo(cmd);
-    cmd.Parse(argc, argv);
-
-    if (nSenders < 2 || nSenders > 64 || nSwitches < 1 || nSwitches > 16 || rateGbps == 0 ||
-        interval <= Time(0))
+    int rc = cmd.Parse(argc, argv);
+    if (rc >= 0)
     {
-        std::cerr << "fairness: need 2 <= --senders <= 64, 1 <= --switches <= 16, --rate > 0, "
-                     "--interval > 0\n";
-        return 2;
+        return rc;
     }
     if (!MakeOutputDir(out))
     {
-        std::cerr << "fairness: cannot create output directory " << out << "\n";
+        std::cerr << "fairness: --out=" << out << ": cannot create the directory\n";
         return 1;
     }
     uint64_t rateBps = uint64_t(rateGbps) * 1000000000ull;
     uint64_t T = interval.GetNanoSeconds();
     uint32_t nPhases = 2 * nSenders - 1;
     RdmaNetwork net;
+    if (!cmd.ApplyCongestionControl(net))
+    {
+        return 2;
+    }
     try
     {
-        net.SetCongestionControl(algo, ccParams);
         net.SetSwitchAttribute("PfcStaticThreshold", UintegerValue(pfcThreshold));
         net.SetDeadlockOptions(deadlock);
         net.Build(MakeDumbbellTopology(nSenders, nSwitches, rateBps, delay.GetNanoSeconds()));
     }
     catch (const std::exception& e)
     {
-        std::cerr << "fairness: " << e.what() << "\n";
+        std::cerr << "fairness: the fabric of --senders=" << nSenders << " --switches=" << nSwitches
+                  << " --rate=" << rateGbps << ": " << e.what() << "\n";
         return 2;
     }
     // Flow i joins at i T and leaves at (nSenders + i) T; the last one runs

@@ -6,6 +6,7 @@
 //   g++ -std=c++17 minimal.cc $(pkg-config --cflags --libs ns3-libcc) -o minimal
 //   ./minimal --algo=fncc --size=1000000
 
+#include "checked-options.h"
 #include "rdma-network.h"
 #include "rdma-trace.h"
 
@@ -30,15 +31,22 @@ main(int argc, char* argv[])
     std::string cc;
     uint64_t size = 1000000;
     bool pcap = false;
-    CommandLine cmd(__FILE__);
-    cmd.AddValue("algo", "congestion control: none, dcqcn, hpcc, hpcc++, fncc", algo);
-    cmd.AddValue("cc", "libcc parameters, name=value[,name=value]", cc);
-    cmd.AddValue("size", "flow size, bytes", size);
-    cmd.AddValue("pcap", "write minimal-<node>-<if>.pcap", pcap);
-    cmd.Parse(argc, argv);
+    CheckedOptions cmd("minimal", "One flow across one switch: the smallest program using the "
+                                  "bindings.");
+    cmd.AddCongestionControl(algo, cc);
+    cmd.AddBytes("size", "flow size", size, 1, 1000000000000ull);
+    cmd.AddBool("pcap", "write minimal-<node>-<if>.pcap", pcap);
+    int rc = cmd.Parse(argc, argv);
+    if (rc >= 0)
+    {
+        return rc;
+    }
 
     RdmaNetwork net;
-    net.SetCongestionControl(algo, cc);
+    if (!cmd.ApplyCongestionControl(net))
+    {
+        return 2;
+    }
     // 1 sender (node 0), receiver (node 1), one switch (node 2); 100 Gbps, 1 us.
     net.Build(MakeDumbbellTopology(1, 1, 100000000000ull, 1000));
     net.GetNic(0)->TraceConnectWithoutContext("FlowComplete", MakeCallback(&Done));

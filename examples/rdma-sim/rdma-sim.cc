@@ -8,6 +8,7 @@
 //
 // Bad input files stop the run with an error naming file, line and field.
 
+#include "checked-options.h"
 #include "hpcc-format.h"
 #include "libcc-config.h"
 #include "fast-simulator-impl.h"
@@ -69,36 +70,54 @@ main(int argc, char* argv[])
     // --SchedulerType overrides that.
     FastSimulatorImpl::Install();
     GlobalValue::Bind("SchedulerType", StringValue("ns3::PriorityQueueScheduler"));
-    CommandLine cmd(__FILE__);
-    cmd.Usage("Run HPCC-simulator topology and flow files with a libcc algorithm; "
-              "writes fct.txt and pfc.txt in that simulator's formats.");
-    cmd.AddValue("topo", "HPCC-format topology file (N S L / switch ids / links)", topoFile);
-    cmd.AddValue("fattree", "instead of --topo: k-ary fat-tree, k even (hosts first)", fatTreeK);
-    cmd.AddValue("fattreeRate", "fat-tree link rate, Gbps", fatTreeGbps);
-    cmd.AddValue("fattreeDelay", "fat-tree link delay, time", fatTreeDelay);
-    cmd.AddValue("flows", "HPCC-format flow file (F / src dst pg dport size start_s)", flowFile);
-    cmd.AddValue("algo", "congestion control: none, dcqcn, hpcc, hpcc++, fncc", algo);
-    cmd.AddValue("cc", "libcc parameters, name=value[,name=value]", ccParams);
-    cmd.AddValue("payload", "payload of a full data packet, bytes", payload);
-    cmd.AddValue("pfcThreshold", "PFC static threshold, bytes (0: dynamic)", pfcThreshold);
-    cmd.AddValue("stop", "stop at this simulated time even if flows remain, time", stop);
-    cmd.AddValue("out", "output directory", out);
-    cmd.AddValue("sample", "CSV sampling interval, time", sample);
-    cmd.AddValue("traces", "write sampled queue/rate/link CSVs", traces);
-    cmd.AddValue("pcap", "write pcap files of every device", pcap);
-    cmd.AddValue("ccVars",
-                 "write fct-cc.csv: per finished flow, libcc's internal variables at its end",
-                 ccVars);
+    CheckedOptions cmd("rdma-sim", "Run HPCC-simulator topology and flow files with a libcc "
+                                   "algorithm; writes fct.txt and pfc.txt in that simulator's "
+                                   "formats.");
+    cmd.AddText("topo", "HPCC-format topology file (N S L / switch ids / links)", topoFile);
+    cmd.AddCount("fattree", "instead of --topo: k-ary fat-tree, k even (hosts first); 0: off",
+                 fatTreeK, 0, 64);
+    cmd.AddCount("fattreeRate", "fat-tree link rate, Gbps", fatTreeGbps, 1, 1600);
+    cmd.AddTime("fattreeDelay", "fat-tree link delay", fatTreeDelay, Time(0), Seconds(1));
+    cmd.AddText("flows", "HPCC-format flow file (F / src dst pg dport size start_s)", flowFile);
+    cmd.AddCongestionControl(algo, ccParams);
+    cmd.AddCount("payload", "payload of a full data packet, bytes", payload, 1, 1460);
+    cmd.AddBytes("pfcThreshold", "PFC static threshold (0: dynamic)", pfcThreshold, 0,
+                 1000000000000ull);
+    cmd.AddTime("stop", "stop at this simulated time even if flows remain", stop, NanoSeconds(1),
+                Seconds(1000));
+    cmd.AddText("out", "output directory", out);
+    cmd.AddTime("sample", "CSV sampling interval", sample, NanoSeconds(100), Seconds(1));
+    cmd.AddBool("traces", "write sampled queue/rate/link CSVs", traces);
+    cmd.AddBool("pcap", "write pcap files of every device", pcap);
+    cmd.AddBool("ccVars",
+                "write fct-cc.csv: per finished flow, libcc's internal variables at its end",
+                ccVars);
     deadlock.AddTo(cmd);
-    cmd.Parse(argc, argv);
-
+    int rc = cmd.Parse(argc, argv);
+    if (rc >= 0)
+    {
+        return rc;
+    }
     if (topoFile.empty() == (fatTreeK == 0) || flowFile.empty())
     {
         std::cerr << "rdma-sim: give --flows and exactly one of --topo, --fattree (see --help)\n";
         return 2;
     }
-    mkdir(out.c_str(), 0755);
+    if (fatTreeK % 2 != 0)
+    {
+        std::cerr << "rdma-sim: --fattree=" << fatTreeK << ": accepted an even number, 2 .. 64\n";
+        return 2;
+    }
+    if (!MakeOutputDir(out))
+    {
+        std::cerr << "rdma-sim: --out=" << out << ": cannot create the directory\n";
+        return 1;
+    }
     RdmaNetwork net;
+    if (!cmd.ApplyCongestionControl(net))
+    {
+        return 2;
+    }
     std::vector<FlowSpec> flows;
     try
     {
@@ -107,7 +126,6 @@ main(int argc, char* argv[])
                                            fatTreeDelay.GetNanoSeconds())
                      : ReadTopologyFile(topoFile);
         flows = ReadFlowFile(flowFile, &topo);
-        net.SetCongestionControl(algo, ccParams);
         net.SetNicAttribute("PayloadSize", UintegerValue(payload));
         net.SetSwitchAttribute("PfcStaticThreshold", UintegerValue(pfcThreshold));
         net.SetDeadlockOptions(deadlock);

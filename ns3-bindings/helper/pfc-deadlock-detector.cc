@@ -48,14 +48,14 @@ PfcDeadlockDetector::GetTypeId()
 }
 
 void
-PfcDeadlockOptions::AddTo(CommandLine& cmd)
+PfcDeadlockOptions::AddTo(CheckedOptions& cmd)
 {
-    cmd.AddValue("deadlockStall",
-                 "PFC deadlock: a paused queue with bytes that sent nothing for this long, in a "
-                 "cycle of such queues, stops the run (exit 3), time",
-                 stall);
-    cmd.AddValue("deadlockContinue", "on a PFC deadlock, report it and run on to --stop (exit 0)",
-                 keepRunning);
+    cmd.AddTime("deadlockStall",
+                "PFC deadlock: a paused queue with bytes that sent nothing for this long, in a "
+                "cycle of such queues, stops the run (exit 3)",
+                stall, MicroSeconds(1), Seconds(10));
+    cmd.AddBool("deadlockContinue", "on a PFC deadlock, report it and run on to --stop (exit 0)",
+                keepRunning);
 }
 
 PfcDeadlockDetector::PfcDeadlockDetector()

@@ -21,9 +21,9 @@
 #ifndef PFC_DEADLOCK_DETECTOR_H
 #define PFC_DEADLOCK_DETECTOR_H
 
+#include "checked-options.h"
 #include "switch-node.h"
 
-#include "ns3/command-line.h"
 #include "ns3/event-id.h"
 #include "ns3/nstime.h"
 #include "ns3/object.h"
@@ -41,7 +41,7 @@ struct PfcDeadlockOptions
     Time stall = MicroSeconds(500); //!< StallTime; checked every fifth of it
     bool keepRunning = false;       //!< report and run on instead of stopping
     /// Declare the two options on cmd.
-    void AddTo(CommandLine& cmd);
+    void AddTo(CheckedOptions& cmd);
 };
 
 class PfcDeadlockDetector : public Object

@@ -132,7 +132,7 @@ void
 RdmaNetwork::SetCongestionControl(Ptr<LibccConfig> cfg, const std::string& params)
 {
     std::string err;
-    if (!params.empty() && !cfg->Parse(params, &err))
+    if ((!params.empty() && !cfg->Parse(params, &err)) || !cfg->Validate(&err))
     {
         throw std::invalid_argument(err);
     }
@@ -214,12 +214,14 @@ RdmaNetwork::Build(const TopologySpec& topo)
         m_adj[l.a].push_back(Adj{l.b, da, li});
         m_adj[l.b].push_back(Adj{l.a, db, li});
     }
-    // Refuse now, not at the first packet, a port libcc cannot serve (a link
-    // rate the algorithm's INT format cannot carry).
+    // Refuse now, not at the first packet, a switch whose buffer is all
+    // headroom or a port libcc cannot serve (a link rate the algorithm's INT
+    // format cannot carry).
     for (uint32_t id = 0; id < n; id++)
     {
         std::string err;
-        if (topo.isSwitch[id] && !GetSwitch(id)->CheckCongestionControl(err))
+        if (topo.isSwitch[id] &&
+            (!GetSwitch(id)->CheckBuffer(err) || !GetSwitch(id)->CheckCongestionControl(err)))
         {
             // err names the ns-3 node; say the topology's id when they differ.
             bool same = GetSwitch(id)->GetId() == id;

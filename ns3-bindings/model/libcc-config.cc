@@ -299,7 +299,7 @@ LibccConfig::Create(const std::string& algorithm, const std::string& assignments
         throw std::invalid_argument("libcc: cannot create parameters for '" + algorithm + "'");
     }
     std::string err;
-    if (!assignments.empty() && !cfg->Parse(assignments, &err))
+    if ((!assignments.empty() && !cfg->Parse(assignments, &err)) || !cfg->Validate(&err))
     {
         throw std::invalid_argument(err);
     }
@@ -377,6 +377,18 @@ LibccConfig::Parse(const std::string& assignments, std::string* err)
         {
             *err = std::string(libcc_strerror(rc)) + ": " + assignments;
         }
+    }
+    return rc == LIBCC_OK;
+}
+
+bool
+LibccConfig::Validate(std::string* err)
+{
+    libcc_params* p = MutableParams();
+    int rc = p ? libcc_params_validate(p) : LIBCC_ERR_INVALID_ARG;
+    if (rc != LIBCC_OK && err)
+    {
+        *err = p ? libcc_params_error(p) : "libcc: no algorithm";
     }
     return rc == LIBCC_OK;
 }

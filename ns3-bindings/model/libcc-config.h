@@ -49,6 +49,10 @@ class LibccConfig : public Object
     bool Set(const std::string& name, const std::string& value, std::string* err = nullptr);
     /// Apply "name=value" items separated by commas/spaces; false + *err.
     bool Parse(const std::string& assignments, std::string* err = nullptr);
+    /// Check the relations between parameters (kmin <= kmax, ...) that one
+    /// Set cannot; false + *err naming them. Create runs it, so a program
+    /// refuses such a set before its run instead of at the first object.
+    bool Validate(std::string* err = nullptr);
     /// A parameter's value in its base unit (bits/s, ns, bytes, number).
     double Get(const std::string& name) const;
 

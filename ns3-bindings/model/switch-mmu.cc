@@ -21,9 +21,7 @@ SwitchMmu::Configure(const Config& cfg, uint32_t nPorts)
 {
     m_cfg = cfg;
     m_nPorts = nPorts;
-    bool anyLossless = (cfg.losslessMask & 0xFF) != 0;
-    uint64_t reserved = anyLossless ? static_cast<uint64_t>(nPorts) * cfg.headroomBytes : 0;
-    m_sharedPool = cfg.bufferBytes > reserved ? cfg.bufferBytes - reserved : 0;
+    m_sharedPool = SharedPoolBytes(cfg, nPorts);
     m_sharedUsed = 0;
     m_inShared.assign(nPorts, {});
     m_inHeadroom.assign(nPorts, {});
@@ -34,6 +32,14 @@ SwitchMmu::Configure(const Config& cfg, uint32_t nPorts)
     m_lossyDrops = 0;
     m_headroomDrops = 0;
     return nPorts == 0 || m_sharedPool > 0;
+}
+
+uint64_t
+SwitchMmu::SharedPoolBytes(const Config& cfg, uint32_t nPorts)
+{
+    bool anyLossless = (cfg.losslessMask & 0xFF) != 0;
+    uint64_t reserved = anyLossless ? static_cast<uint64_t>(nPorts) * cfg.headroomBytes : 0;
+    return cfg.bufferBytes > reserved ? cfg.bufferBytes - reserved : 0;
 }
 
 const SwitchMmu::Config&

@@ -85,6 +85,9 @@ class SwitchMmu
     /// False if the headroom reservation leaves no shared pool (nPorts x
     /// headroomBytes >= bufferBytes); the MMU is configured anyway.
     bool Configure(const Config& cfg, uint32_t nPorts);
+    /// The shared pool cfg leaves on nPorts ports once every port's headroom
+    /// is reserved (0: none left, which Configure refuses).
+    static uint64_t SharedPoolBytes(const Config& cfg, uint32_t nPorts);
     const Config& GetConfig() const;
     uint32_t GetNPorts() const;
 

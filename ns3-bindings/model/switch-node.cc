@@ -348,6 +348,35 @@ SwitchNode::CheckCongestionControl(std::string& err)
     return m_cc.Build(GetId(), rates, err);
 }
 
+SwitchMmu::Config
+SwitchNode::MmuConfig() const
+{
+    SwitchMmu::Config cfg;
+    cfg.bufferBytes = m_bufferBytes;
+    cfg.pfcStaticThreshold = m_pfcStaticThreshold;
+    cfg.pfcAlpha = m_pfcAlpha;
+    cfg.headroomBytes = m_headroomBytes;
+    cfg.xonOffsetBytes = m_xonOffsetBytes;
+    cfg.lossyQueueLimit = m_lossyQueueLimit;
+    cfg.losslessMask = m_losslessMask;
+    cfg.egressScope = m_pfcEgressScope;
+    return cfg;
+}
+
+bool
+SwitchNode::CheckBuffer(std::string& err) const
+{
+    if (GetNPorts() == 0 || SwitchMmu::SharedPoolBytes(MmuConfig(), GetNPorts()) > 0)
+    {
+        return true;
+    }
+    err = "switch " + std::to_string(GetId()) + ": HeadroomBytes (" +
+          std::to_string(m_headroomBytes) + ") x " + std::to_string(GetNPorts()) +
+          " ports leaves no shared buffer of BufferSize (" + std::to_string(m_bufferBytes) +
+          " bytes): raise the buffer, lower the headroom, or use fewer ports";
+    return false;
+}
+
 void
 SwitchNode::SetupCc()
 {
@@ -387,21 +416,10 @@ SwitchNode::EnsureSetup()
 {
     if (!m_mmuConfigured)
     {
-        SwitchMmu::Config cfg;
-        cfg.bufferBytes = m_bufferBytes;
-        cfg.pfcStaticThreshold = m_pfcStaticThreshold;
-        cfg.pfcAlpha = m_pfcAlpha;
-        cfg.headroomBytes = m_headroomBytes;
-        cfg.xonOffsetBytes = m_xonOffsetBytes;
-        cfg.lossyQueueLimit = m_lossyQueueLimit;
-        cfg.losslessMask = m_losslessMask;
-        cfg.egressScope = m_pfcEgressScope;
-        if (!m_mmu.Configure(cfg, GetNPorts()))
+        std::string err;
+        if (!CheckBuffer(err) || !m_mmu.Configure(MmuConfig(), GetNPorts()))
         {
-            NS_FATAL_ERROR("SwitchNode " << GetId() << ": HeadroomBytes (" << m_headroomBytes
-                                         << ") x " << GetNPorts()
-                                         << " ports leaves no shared buffer of BufferSize ("
-                                         << m_bufferBytes << " bytes)");
+            NS_FATAL_ERROR(err);
         }
         m_mmuConfigured = true;
     }

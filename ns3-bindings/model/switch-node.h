@@ -76,6 +76,12 @@ class SwitchNode : public Node, public QbbFrameReceiver, private SwitchPort::Own
      * switch aborts at its first packet otherwise.
      */
     bool CheckCongestionControl(std::string& err);
+    /**
+     * Whether BufferSize leaves a shared pool once HeadroomBytes is reserved
+     * on every port; false + err naming the switch and the numbers. Call it
+     * before the run; the switch aborts at its first packet otherwise.
+     */
+    bool CheckBuffer(std::string& err) const;
     /// The CP of an egress port (nullptr before set-up / without CC).
     const libcc_cp* GetCp(uint32_t port) const;
     /// This switch's shared INT table (nullptr unless the algorithm has one).
@@ -126,6 +132,7 @@ class SwitchNode : public Node, public QbbFrameReceiver, private SwitchPort::Own
     void ReceiveFrame(QbbNetDevice* dev, QbbFramePtr frame) override;
     void OnDequeued(SwitchPort& port, SwitchPort::Entry& e, uint8_t prio) override;
     void EnsureSetup();
+    SwitchMmu::Config MmuConfig() const;
     void SetupCc();
     void Drop(const QbbFrame& f, uint32_t in, uint32_t out, uint8_t prio);
     void OnMmuPfc(uint32_t port, uint8_t prio, bool pause);

@@ -64,7 +64,7 @@ expect dumbbell-hpcc-40g 0 "" -- \
   "$bin/dumbbell" --algo=hpcc --rate=40 --stop=50us --traces=false --out="$work/d40"
 
 # A congestion location the paper does not have is refused, naming the option.
-expect dumbbell-bad-congestion 2 "--congestion=second: accepted first, middle, last" -- \
+expect dumbbell-bad-congestion 2 "--congestion=second: accepted one of first, middle, last" -- \
   "$bin/dumbbell" --congestion=second --out="$work/dc"
 # Congestion at the last hop: the congestion point is the last switch's port
 # to the receiver (node 5 of the 3-switch chain: senders 0-1, receiver 2).
@@ -88,7 +88,7 @@ else
 fi
 expect fairness-one-sender 2 "--senders" -- "$bin/fairness" --senders=1 --out="$work/f1"
 
-expect dumbbell-bad-pfc-scope 2 "--pfcScope=both: accepted ingress, egress" -- \
+expect dumbbell-bad-pfc-scope 2 "--pfcScope=both: accepted one of ingress, egress" -- \
   "$bin/dumbbell" --pfcScope=both --out="$work/ds"
 
 echo "examples: $passed passed, $failed failed"

@@ -15,6 +15,8 @@
 #include <gtest/gtest.h>
 
 #include <map>
+#include <stdexcept>
+#include <string>
 #include <set>
 #include <vector>
 
@@ -572,4 +574,53 @@ TEST(E2eFlowRecord, CarriesLibccsVariablesAtTheEnd)
     // Wc; see docs/results.md for why it fires even for a lone flow).
     EXPECT_EQ(v.count("lhcs"), 1u);
     Simulator::Destroy();
+}
+
+// A switch whose BufferSize is all headroom is refused by Build, before the
+// run, instead of aborting at its first packet. 8 senders and a receiver on
+// one switch: 9 ports x 65536 B of headroom = 589824 B reserved.
+TEST(E2eBuild, RefusesABufferThatIsAllHeadroom)
+{
+    {
+        RdmaNetwork net;
+        net.SetCongestionControl("none");
+        net.SetSwitchAttribute("HeadroomBytes", UintegerValue(65536));
+        net.SetSwitchAttribute("BufferSize", UintegerValue(589824));
+        try
+        {
+            net.Build(MakeDumbbellTopology(8, 1, G100, 1000));
+            ADD_FAILURE() << "Build accepted a buffer with no shared pool";
+        }
+        catch (const std::invalid_argument& e)
+        {
+            EXPECT_NE(std::string(e.what()).find("65536) x 9 ports leaves no shared buffer"),
+                      std::string::npos)
+                << e.what();
+        }
+        Simulator::Destroy();
+    }
+    RdmaNetwork net;
+    net.SetCongestionControl("none");
+    net.SetSwitchAttribute("HeadroomBytes", UintegerValue(65536));
+    net.SetSwitchAttribute("BufferSize", UintegerValue(589825)); // one byte shared
+    EXPECT_NO_THROW(net.Build(MakeDumbbellTopology(8, 1, G100, 1000)));
+    Simulator::Destroy();
+}
+
+// Relations between libcc parameters are checked when the configuration is
+// made, naming both: kmin 500 KB above kmax 400 KB.
+TEST(E2eBuild, RefusesKminAboveKmaxNamingBoth)
+{
+    RdmaNetwork net;
+    try
+    {
+        net.SetCongestionControl("dcqcn", "kmin=500KB,kmax=400KB");
+        ADD_FAILURE() << "kmin > kmax accepted";
+    }
+    catch (const std::invalid_argument& e)
+    {
+        const std::string m = e.what();
+        EXPECT_NE(m.find("kmin"), std::string::npos) << m;
+        EXPECT_NE(m.find("kmax"), std::string::npos) << m;
+    }
 }

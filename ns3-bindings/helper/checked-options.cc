@@ -1,0 +1,532 @@
+// SPDX-License-Identifier: GPL-2.0-only
+#include "checked-options.h"
+
+#include "libcc-config.h"
+#include "rdma-network.h"
+
+#include "ns3/command-line.h"
+#include "ns3/config.h"
+#include "ns3/global-value.h"
+#include "ns3/log.h"
+#include "ns3/string.h"
+#include "ns3/type-id.h"
+
+#include "libcc/libcc.h"
+
+#include <cmath>
+#include <cstdio>
+#include <iostream>
+#include <memory>
+#include <regex>
+#include <sstream>
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("CheckedOptions");
+
+namespace
+{
+
+// ns-3's listings: CommandLine prints them and exits 0.
+const char* const kNs3Listings[] = {"PrintHelp",       "PrintGlobals", "PrintTypeIds",
+                                    "PrintGroups",     "PrintVersion", "version",
+                                    "PrintAttributes", "PrintGroup"};
+
+std::string
+Num(double v)
+{
+    char buf[64];
+    std::snprintf(buf, sizeof buf, "%.0f", v);
+    return buf;
+}
+
+std::string
+TimeText(double ns)
+{
+    char buf[64];
+    libcc_format_value(LIBCC_UNIT_NS, ns, buf, sizeof buf);
+    return buf;
+}
+
+// A value of unit from text, whole and within [min, max]; a decimal number
+// alone is accepted for bytes too (the programs always took bytes that way).
+bool
+ParseWhole(const std::string& text, libcc_unit unit, double min, double max, double& out)
+{
+    double v;
+    int rc = libcc_parse_value(unit, text.c_str(), &v);
+    if (rc != LIBCC_OK && unit == LIBCC_UNIT_BYTES)
+    {
+        rc = libcc_parse_value(LIBCC_UNIT_COUNT, text.c_str(), &v);
+    }
+    if (rc != LIBCC_OK || !std::isfinite(v) || v != std::floor(v) || v < min || v > max)
+    {
+        return false;
+    }
+    out = v;
+    return true;
+}
+
+// "ns3::LibccConfig::dcqcn::kmin" -> ("dcqcn", "kmin"); false for others.
+bool
+SplitLibccAttribute(const std::string& path, std::string& algo, std::string& param)
+{
+    const std::string prefix = "ns3::LibccConfig::";
+    if (path.compare(0, prefix.size(), prefix) != 0)
+    {
+        return false;
+    }
+    size_t sep = path.rfind("::");
+    if (sep < prefix.size())
+    {
+        return false;
+    }
+    algo = path.substr(prefix.size(), sep - prefix.size());
+    param = path.substr(sep + 2);
+    return true;
+}
+
+// The attribute text ns-3's value classes read for a libcc base-unit value.
+std::string
+AttributeText(libcc_unit unit, double v)
+{
+    char buf[64];
+    switch (unit)
+    {
+    case LIBCC_UNIT_BPS:
+        std::snprintf(buf, sizeof buf, "%.0fbps", v);
+        break;
+    case LIBCC_UNIT_NS:
+        std::snprintf(buf, sizeof buf, "%.0fns", v);
+        break;
+    case LIBCC_UNIT_BYTES:
+    case LIBCC_UNIT_COUNT:
+        std::snprintf(buf, sizeof buf, "%.0f", v);
+        break;
+    case LIBCC_UNIT_BOOL:
+        std::snprintf(buf, sizeof buf, "%s", v != 0.0 ? "true" : "false");
+        break;
+    default:
+        std::snprintf(buf, sizeof buf, "%.17g", v);
+        break;
+    }
+    return buf;
+}
+
+bool
+FindParamUnit(const std::string& algo, const std::string& param, libcc_unit& unit)
+{
+    const libcc_param_desc* tables[2];
+    size_t counts[2];
+    libcc_common_params(&tables[0], &counts[0]);
+    if (libcc_algorithm_params(algo.c_str(), &tables[1], &counts[1]) != LIBCC_OK)
+    {
+        return false;
+    }
+    for (int t = 0; t < 2; t++)
+    {
+        for (size_t i = 0; i < counts[t]; i++)
+        {
+            if (param == tables[t][i].name)
+            {
+                unit = tables[t][i].unit;
+                return true;
+            }
+        }
+    }
+    return false;
+}
+
+// ns-3's UintegerValue, IntegerValue, DoubleValue and TimeValue abort on
+// text they cannot read (NS_ABORT_MSG_UNLESS(iss.eof())) instead of failing,
+// and UintegerValue reads "-1" as 2^64-1: check the text first. Returns the
+// text to hand to ns-3 ("" if refused, why says what is accepted).
+std::string
+Ns3SafeText(const std::string& valueType, const std::string& value, std::string& why)
+{
+    static const std::regex uinteger("\\+?[0-9]{1,19}");
+    static const std::regex integer("[+-]?[0-9]{1,18}");
+    static const std::regex real("[+-]?([0-9]+\\.?[0-9]*|\\.[0-9]+)([eE][+-]?[0-9]{1,3})?");
+    if (valueType == "ns3::UintegerValue")
+    {
+        why = "accepted a whole number, 0 or more";
+        return std::regex_match(value, uinteger) ? value : "";
+    }
+    if (valueType == "ns3::IntegerValue")
+    {
+        why = "accepted a whole number";
+        return std::regex_match(value, integer) ? value : "";
+    }
+    if (valueType == "ns3::DoubleValue")
+    {
+        why = "accepted a decimal number";
+        return std::regex_match(value, real) && std::isfinite(std::stod(value)) ? value : "";
+    }
+    if (valueType == "ns3::TimeValue")
+    {
+        why = "accepted a time with a unit (ns, us, ms, s)";
+        double ns;
+        if (libcc_parse_value(LIBCC_UNIT_NS, value.c_str(), &ns) != LIBCC_OK ||
+            !std::isfinite(ns) || std::fabs(ns) > 9.2e18)
+        {
+            return "";
+        }
+        return AttributeText(LIBCC_UNIT_NS, ns);
+    }
+    return value; // the other value classes fail cleanly on bad text
+}
+
+// The value class of --ns3::Type::Attribute, or "" if there is no such
+// attribute.
+std::string
+AttributeValueType(const std::string& path)
+{
+    size_t sep = path.rfind("::");
+    TypeId tid;
+    TypeId::AttributeInformation info;
+    if (sep == std::string::npos || !TypeId::LookupByNameFailSafe(path.substr(0, sep), &tid) ||
+        !tid.LookupAttributeByName(path.substr(sep + 2), &info))
+    {
+        return "";
+    }
+    return info.checker->GetValueTypeName();
+}
+
+} // namespace
+
+CheckedOptions::CheckedOptions(const std::string& program, const std::string& usage)
+    : m_program(program)
+    , m_usage(usage)
+{
+}
+
+void
+CheckedOptions::Add(Option o)
+{
+    m_options.push_back(std::move(o));
+}
+
+void
+CheckedOptions::AddCount(const std::string& name, const std::string& help, uint32_t& value,
+                         uint32_t min, uint32_t max)
+{
+    uint32_t* p = &value;
+    Add({name, help, "a whole number, " + Num(min) + " .. " + Num(max), Num(value), false,
+         [p, min, max](const std::string& t) {
+             double v;
+             if (!ParseWhole(t, LIBCC_UNIT_COUNT, min, max, v))
+             {
+                 return false;
+             }
+             *p = static_cast<uint32_t>(v);
+             return true;
+         }});
+}
+
+void
+CheckedOptions::AddBytes(const std::string& name, const std::string& help, uint64_t& value,
+                         uint64_t min, uint64_t max)
+{
+    uint64_t* p = &value;
+    Add({name, help, "bytes, " + Num(double(min)) + " .. " + Num(double(max)) + " (or 500KB, 1MiB)",
+         Num(double(value)), false, [p, min, max](const std::string& t) {
+             double v;
+             if (!ParseWhole(t, LIBCC_UNIT_BYTES, double(min), double(max), v))
+             {
+                 return false;
+             }
+             *p = static_cast<uint64_t>(v);
+             return true;
+         }});
+}
+
+void
+CheckedOptions::AddTime(const std::string& name, const std::string& help, Time& value, Time min,
+                        Time max)
+{
+    Time* p = &value;
+    const double lo = double(min.GetNanoSeconds());
+    const double hi = double(max.GetNanoSeconds());
+    Add({name, help, "a time with a unit (ns, us, ms, s), " + TimeText(lo) + " .. " + TimeText(hi),
+         TimeText(double(value.GetNanoSeconds())), false, [p, lo, hi](const std::string& t) {
+             double v;
+             if (!ParseWhole(t, LIBCC_UNIT_NS, lo, hi, v))
+             {
+                 return false;
+             }
+             *p = NanoSeconds(static_cast<int64_t>(v));
+             return true;
+         }});
+}
+
+void
+CheckedOptions::AddBool(const std::string& name, const std::string& help, bool& value)
+{
+    bool* p = &value;
+    Add({name, help, "a boolean: true, false, 1, 0, on, off, yes, no", value ? "true" : "false",
+         true, [p](const std::string& t) {
+             double v;
+             if (libcc_parse_value(LIBCC_UNIT_BOOL, t.c_str(), &v) != LIBCC_OK)
+             {
+                 return false;
+             }
+             *p = v != 0.0;
+             return true;
+         }});
+}
+
+void
+CheckedOptions::AddText(const std::string& name, const std::string& help, std::string& value)
+{
+    std::string* p = &value;
+    Add({name, help, "text", value, false, [p](const std::string& t) {
+             *p = t;
+             return true;
+         }});
+}
+
+void
+CheckedOptions::AddChoice(const std::string& name, const std::string& help, std::string& value,
+                          const std::vector<std::string>& accepted)
+{
+    std::string list;
+    for (const std::string& a : accepted)
+    {
+        list += (list.empty() ? "" : ", ") + a;
+    }
+    std::string* p = &value;
+    Add({name, help, "one of " + list, value, false, [p, accepted](const std::string& t) {
+             for (const std::string& a : accepted)
+             {
+                 if (t == a)
+                 {
+                     *p = t;
+                     return true;
+                 }
+             }
+             return false;
+         }});
+}
+
+void
+CheckedOptions::AddCongestionControl(std::string& algo, std::string& cc)
+{
+    std::vector<std::string> names;
+    for (const char* const* a = libcc_algorithms(); *a; a++)
+    {
+        names.emplace_back(*a);
+    }
+    AddChoice("algo", "congestion control (libcc algorithm)", algo, names);
+    AddText("cc", "libcc parameters, name=value[,name=value], units as in the tables below", cc);
+    m_algo = &algo;
+    m_cc = &cc;
+}
+
+bool
+CheckedOptions::ApplyCongestionControl(RdmaNetwork& net, const std::string* text) const
+{
+    NS_ASSERT_MSG(m_algo, "ApplyCongestionControl needs AddCongestionControl");
+    try
+    {
+        net.SetCongestionControl(*m_algo, text ? *text : *m_cc);
+    }
+    catch (const std::exception& e)
+    {
+        std::cerr << m_program << ": --algo=" << *m_algo << " --cc=" << *m_cc << ": " << e.what()
+                  << "\n";
+        return false;
+    }
+    return true;
+}
+
+std::string
+CheckedOptions::Help() const
+{
+    std::ostringstream os;
+    os << "Usage: " << m_program << " [--option=value ...]\n\n" << m_usage << "\n\nOptions:\n";
+    for (const Option& o : m_options)
+    {
+        os << "  --" << o.name << "=<" << o.accepted << ">\n      " << o.help << " [default "
+           << (o.defaultText.empty() ? "\"\"" : o.defaultText) << "]\n";
+    }
+    os << "\nns-3's own: --ns3::Type::Attribute=value (attribute defaults; "
+          "--ns3::LibccConfig::<algo>::<param> takes libcc's units), global values "
+          "(--RngRun=N, --SimulatorImplementationType=ns3::DefaultSimulatorImpl, ...), "
+          "--PrintHelp, --PrintAttributes=TYPE, --PrintGlobals, --PrintTypeIds.\n";
+    if (m_algo)
+    {
+        os << "\n";
+        for (const char* const* a = libcc_algorithms(); *a; a++)
+        {
+            os << "  " << *a << " parameters (--cc=name=value,...):\n" << LibccConfig::Describe(*a);
+        }
+    }
+    return os.str();
+}
+
+int
+CheckedOptions::Bad(const std::string& name, const std::string& value, const std::string& why) const
+{
+    std::cerr << m_program << ": --" << name << "=" << value << ": " << why << "\n";
+    return 2;
+}
+
+int
+CheckedOptions::SetNs3Value(const std::string& name, const std::string& value) const
+{
+    std::string algo;
+    std::string param;
+    if (SplitLibccAttribute(name, algo, param))
+    {
+        // libcc's own parser, so the value means what it means in --cc and a
+        // fraction, NaN or a unit-less rate is refused the same way.
+        libcc_unit unit;
+        if (!FindParamUnit(algo, param, unit))
+        {
+            return Bad(name, value,
+                       "no such libcc attribute (see --help for each algorithm's "
+                       "parameters)");
+        }
+        libcc_params* raw = nullptr;
+        if (libcc_params_new(&raw, algo.c_str()) != LIBCC_OK)
+        {
+            return Bad(name, value, "unknown libcc algorithm '" + algo + "'");
+        }
+        std::unique_ptr<libcc_params, void (*)(libcc_params*)> params(raw, libcc_params_del);
+        double v;
+        if (libcc_params_set(raw, param.c_str(), value.c_str()) != LIBCC_OK)
+        {
+            return Bad(name, value, libcc_params_error(raw));
+        }
+        libcc_params_get(raw, param.c_str(), &v);
+        if (!Config::SetDefaultFailSafe(name, StringValue(AttributeText(unit, v))))
+        {
+            return Bad(name, value, "ns-3 refused the attribute default");
+        }
+        return -1;
+    }
+    std::string why;
+    if (name.compare(0, 5, "ns3::") == 0)
+    {
+        const std::string type = AttributeValueType(name);
+        if (type.empty())
+        {
+            return Bad(name, value, "no such attribute (see --PrintTypeIds, --PrintAttributes)");
+        }
+        const std::string text = Ns3SafeText(type, value, why);
+        if (text.empty() || !Config::SetDefaultFailSafe(name, StringValue(text)))
+        {
+            return Bad(name, value,
+                       (why.empty() ? std::string("refused") : why) +
+                           ", within the attribute's range (--PrintAttributes=" +
+                           name.substr(0, name.rfind("::")) + ")");
+        }
+        return -1;
+    }
+    for (auto g = GlobalValue::Begin(); g != GlobalValue::End(); ++g)
+    {
+        if ((*g)->GetName() == name)
+        {
+            // A global's class is not public: one whose value reads as a
+            // whole number is a UintegerValue (RngRun, RngSeed).
+            StringValue current;
+            (*g)->GetValue(current);
+            const bool whole = !Ns3SafeText("ns3::UintegerValue", current.Get(), why).empty();
+            std::string text =
+                whole ? Ns3SafeText("ns3::UintegerValue", value, why) : (why = "", value);
+            // One that names a TypeId (SimulatorImplementationType,
+            // SchedulerType) takes a TypeId of the same kind: ns-3 would
+            // crash creating anything else.
+            TypeId now;
+            TypeId asked;
+            if (!whole && TypeId::LookupByNameFailSafe(current.Get(), &now) &&
+                (!TypeId::LookupByNameFailSafe(value, &asked) || !asked.IsChildOf(now.GetParent())))
+            {
+                why = "accepted the name of a " + now.GetParent().GetName() + " (--PrintTypeIds)";
+                text.clear();
+            }
+            if (text.empty() || !GlobalValue::BindFailSafe(name, StringValue(text)))
+            {
+                return Bad(name, value,
+                           (why.empty() ? std::string("refused") : why) + " (" + (*g)->GetHelp() +
+                               ")");
+            }
+            return -1;
+        }
+    }
+    std::cerr << m_program << ": unknown option --" << name << " (see --help)\n";
+    return 2;
+}
+
+int
+CheckedOptions::Parse(int argc, char** argv)
+{
+    for (int i = 1; i < argc; i++)
+    {
+        const std::string arg = argv[i];
+        if (arg == "--help" || arg == "-h" || arg == "-?")
+        {
+            std::cout << Help();
+            return 0;
+        }
+        if (arg.compare(0, 2, "--") != 0 || arg.size() == 2)
+        {
+            std::cerr << m_program << ": unexpected argument '" << arg
+                      << "': options are --name=value (see --help)\n";
+            return 2;
+        }
+        const size_t eq = arg.find('=');
+        const std::string name =
+            arg.substr(2, eq == std::string::npos ? std::string::npos : eq - 2);
+        const bool hasValue = eq != std::string::npos;
+        const std::string value = hasValue ? arg.substr(eq + 1) : "";
+        for (const char* l : kNs3Listings)
+        {
+            if (name == l)
+            {
+                CommandLine cmd(m_program);
+                char* args[] = {argv[0], argv[i]};
+                cmd.Parse(2, args); // prints and exits 0
+                return 0;
+            }
+        }
+        const Option* found = nullptr;
+        for (const Option& o : m_options)
+        {
+            if (o.name == name)
+            {
+                found = &o;
+                break;
+            }
+        }
+        if (!found)
+        {
+            if (!hasValue)
+            {
+                std::cerr << m_program << ": unknown option --" << name << " (see --help)\n";
+                return 2;
+            }
+            int rc = SetNs3Value(name, value);
+            if (rc >= 0)
+            {
+                return rc;
+            }
+            continue;
+        }
+        if (!hasValue && !found->isBool)
+        {
+            std::cerr << m_program << ": --" << name << " needs a value: --" << name << "=<"
+                      << found->accepted << ">\n";
+            return 2;
+        }
+        if (!found->set(hasValue ? value : "true"))
+        {
+            return Bad(name, value, "accepted " + found->accepted);
+        }
+        NS_LOG_INFO("--" << name << "=" << value);
+    }
+    return -1;
+}
+
+} // namespace ns3

@@ -1,0 +1,125 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-only
+# The error policy (docs/errors.md), table-driven over every option of every
+# ns-3 program as its --help lists it: each bad value exits 2 with exactly
+# one line on stderr naming the option, and never aborts (134), crashes
+# (139) or runs. Usage: error-policy.sh BINDIR WORKDIR
+# Ends with "error-policy: N passed, M failed".
+set -u
+bin=$1
+work=$2
+rm -rf "$work" && mkdir -p "$work"
+passed=0 failed=0
+
+# A tiny fat-tree flow file, so rdma-sim's baseline is a valid run.
+printf '1\n0 1 3 100 1000 0\n' > "$work/flows.txt"
+
+# The arguments that make a short valid run of each program; the bad one
+# comes last and so overrides its own baseline option.
+baseline() {
+  case $1 in
+    dumbbell) echo "--stop=10us --traces=false --out=$work/run-dumbbell" ;;
+    rdma-sim) echo "--fattree=4 --flows=$work/flows.txt --stop=10us --traces=false --out=$work/run-rdma-sim" ;;
+    fairness) echo "--interval=5us --out=$work/run-fairness" ;;
+    minimal) echo "--size=1000" ;;
+  esac
+}
+
+# check PROGRAM NAME ARG: PROGRAM refuses ARG (about option NAME) as the
+# policy says.
+check() {
+  local prog=$1 name=$2 arg=$3
+  local err="$work/err" rc
+  # shellcheck disable=SC2046
+  timeout 60 "$bin/$prog" $(baseline "$prog") "$arg" > "$work/out" 2> "$err"
+  rc=$?
+  local lines
+  lines=$(wc -l < "$err")
+  if [ "$rc" -ne 2 ] || [ "$lines" -ne 1 ] || ! grep -qF -- "--$name" "$err"; then
+    echo "FAIL $prog $arg: exit $rc, $lines stderr lines (want 2, one line naming --$name)"
+    sed 's/^/  | /' "$err" | head -3
+    failed=$((failed + 1))
+    return
+  fi
+  passed=$((passed + 1))
+}
+
+# Bad values for an option by what its --help says it accepts.
+bad_values() {
+  local accepted=$1
+  case $accepted in
+    "a whole number, "*)
+      local max=${accepted##* .. }
+      echo "-1" "1.5" "abc" "0x10" "nan" "$((max + 1))" ;;
+    "bytes, "*)
+      echo "-1" "1.5B" "abc" "0x10" "1e400" "10XB" ;;
+    "a time with a unit"*)
+      echo "-1us" "5" "abc" "0.5ns" "nan" "inf" "1e30s" ;;
+    "a boolean"*)
+      echo "maybe" "2" ;;
+    "one of "*)
+      echo "no-such-choice" ;;
+  esac
+}
+
+for prog in dumbbell rdma-sim fairness minimal; do
+  [ -x "$bin/$prog" ] || { echo "FAIL $prog: not built"; failed=$((failed + 1)); continue; }
+  n_opts=0
+  while IFS= read -r line; do
+    name=${line#*--}; name=${name%%=*}
+    accepted=${line#*=<}; accepted=${accepted%>}
+    n_opts=$((n_opts + 1))
+    for v in $(bad_values "$accepted"); do
+      check "$prog" "$name" "--$name=$v"
+    done
+    # An empty value is bad for every kind but text.
+    case $accepted in text) ;; *) check "$prog" "$name" "--$name=" ;; esac
+  done < <("$bin/$prog" --help | grep -E '^  --[A-Za-z0-9]+=<')
+  if [ "$n_opts" -lt 3 ]; then
+    echo "FAIL $prog: --help lists $n_opts options"; failed=$((failed + 1))
+  fi
+  # What is not an option of the program, nor ns-3's.
+  check "$prog" "bogus" "--bogus=1"
+  check "$prog" "bogus" "--bogus"
+  check "$prog" "RngRun" "--RngRun=abc"
+  check "$prog" "RngRun" "--RngRun=-1"
+  check "$prog" "SimulatorImplementationType" "--SimulatorImplementationType=ns3::Nope"
+  check "$prog" "ns3::SwitchNode::BufferSize" "--ns3::SwitchNode::BufferSize=abc"
+  check "$prog" "ns3::SwitchNode::Nope" "--ns3::SwitchNode::Nope=1"
+  check "$prog" "ns3::LibccConfig::dcqcn::kmin" "--ns3::LibccConfig::dcqcn::kmin=2.5"
+  check "$prog" "ns3::LibccConfig::hpcc::eta" "--ns3::LibccConfig::hpcc::eta=nan"
+  check "$prog" "ns3::LibccConfig::dcqcn::rpg_threshold" \
+    "--ns3::LibccConfig::dcqcn::rpg_threshold=2.5"
+  check "$prog" "cc" "--cc=no_such_param=1"
+done
+
+# Relations between parameters are named before the run, both of them.
+check dumbbell "cc" "--cc=kmin=500KB,kmax=400KB"
+if ! grep -q "kmin.*kmax" "$work/err"; then
+  echo "FAIL dumbbell kmin>kmax: does not name both"; failed=$((failed + 1))
+fi
+# A stray word is refused too.
+timeout 60 "$bin/dumbbell" stray > /dev/null 2> "$work/err"
+if [ $? -eq 2 ] && grep -q "unexpected argument 'stray'" "$work/err"; then
+  passed=$((passed + 1))
+else
+  echo "FAIL dumbbell stray argument"; failed=$((failed + 1))
+fi
+# An --out whose parent is a file is an I/O failure: exit 1, named.
+for prog in dumbbell rdma-sim fairness; do
+  # shellcheck disable=SC2046
+  timeout 60 "$bin/$prog" $(baseline "$prog") --out=/etc/passwd/x > /dev/null 2> "$work/err"
+  if [ $? -eq 1 ] && grep -q -- "--out=/etc/passwd/x" "$work/err"; then
+    passed=$((passed + 1))
+  else
+    echo "FAIL $prog --out under a file: not exit 1 naming --out"; failed=$((failed + 1))
+  fi
+done
+# A buffer that is all headroom is refused before the run, not aborted in it.
+check dumbbell "senders=1000" "--senders=1000"
+if ! grep -q "leaves no shared buffer" "$work/err"; then
+  echo "FAIL dumbbell --senders=1000: buffer not named"; failed=$((failed + 1))
+fi
+
+echo "error-policy: $passed passed, $failed failed"
+[ "$failed" -eq 0 ]
