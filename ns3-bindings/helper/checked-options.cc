@@ -68,7 +68,7 @@ ParseWhole(const std::string& text, libcc_unit unit, double min, double max, dou
     return true;
 }
 
-// "ns3::LibccConfig::dcqcn::kmin" -> ("dcqcn", "kmin"); false for others.
+// "ns3::LibccConfig::ALGO::kmin" -> (ALGO, "kmin"); false for others.
 bool
 SplitLibccAttribute(const std::string& path, std::string& algo, std::string& param)
 {
