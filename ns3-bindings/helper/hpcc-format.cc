@@ -2,6 +2,7 @@
 
 #include "hpcc-format.h"
 
+#include <algorithm>
 #include <cerrno>
 #include <cinttypes>
 #include <cmath>
@@ -9,6 +10,8 @@
 #include <cstring>
 #include <fstream>
 #include <sstream>
+#include <unordered_map>
+#include <unordered_set>
 
 namespace ns3
 {
@@ -272,7 +275,11 @@ ParseTopology(const std::string& text, const std::string& name)
     t.nNodes = c.U64(head, 0, "node_count", 2, 1u << 24);
     uint32_t nSw = c.U64(head, 1, "switch_count", 0, t.nNodes - 1);
     uint64_t nLinks = c.U64(head, 2, "link_count", 1, 1u << 26);
-    t.isSwitch.assign(t.nNodes, false);
+    // Every table here grows with what is read, never with the counts the
+    // header claims: a 10-byte file may claim 2^24 nodes and 2^26 links.
+    // isSwitch is sized once every node is known to have a link, so by at
+    // most twice the links read.
+    std::unordered_set<uint32_t> switches;
 
     // Switch ids may run over several lines, as scanf would read them.
     size_t li = 1;
@@ -294,17 +301,16 @@ ParseTopology(const std::string& text, const std::string& name)
                        "more switch ids than switch_count=" + std::to_string(nSw));
             }
             uint32_t id = c.U64(l, i, "switch_id", 0, t.nNodes - 1);
-            if (t.isSwitch[id])
+            if (!switches.insert(id).second)
             {
                 c.Fail(l.number, "switch_id", "switch " + std::to_string(id) + " listed twice");
             }
-            t.isSwitch[id] = true;
             got++;
         }
     }
 
-    std::vector<uint32_t> degree(t.nNodes, 0);
-    std::vector<uint32_t> hostLinkLine(t.nNodes, 0);
+    std::unordered_set<uint32_t> linked;
+    std::unordered_map<uint32_t, uint32_t> hostLinkLine; // host -> the line of its link
     for (uint64_t k = 0; k < nLinks; k++)
     {
         if (li >= lines.size())
@@ -340,17 +346,17 @@ ParseTopology(const std::string& text, const std::string& name)
         }
         for (uint32_t end : {s.a, s.b})
         {
-            if (!t.isSwitch[end])
+            if (switches.count(end) == 0)
             {
-                if (degree[end] > 0)
+                auto first = hostLinkLine.emplace(end, l.number);
+                if (!first.second)
                 {
                     c.Fail(l.number, end == s.a ? "node_a" : "node_b",
                            "host " + std::to_string(end) + " already has a link (line " +
-                               std::to_string(hostLinkLine[end]) + "); a host has one NIC");
+                               std::to_string(first.first->second) + "); a host has one NIC");
                 }
-                hostLinkLine[end] = l.number;
             }
-            degree[end]++;
+            linked.insert(end);
         }
         t.links.push_back(s);
     }
@@ -359,14 +365,21 @@ ParseTopology(const std::string& text, const std::string& name)
         c.Fail(lines[li].number, "",
                "unexpected data after the " + std::to_string(nLinks) + " links of link_count");
     }
+    // At most 2 x links nodes are linked, so this stops at the first
+    // unlinked id long before a huge claimed node_count.
     for (uint32_t id = 0; id < t.nNodes; id++)
     {
-        if (degree[id] == 0)
+        if (linked.count(id) == 0)
         {
             c.Fail(head.number, "node_count",
-                   std::string(t.isSwitch[id] ? "switch " : "host ") + std::to_string(id) +
+                   std::string(switches.count(id) ? "switch " : "host ") + std::to_string(id) +
                        " has no link");
         }
+    }
+    t.isSwitch.assign(t.nNodes, false);
+    for (uint32_t id : switches)
+    {
+        t.isSwitch[id] = true;
     }
     return t;
 }
@@ -387,10 +400,12 @@ ParseFlows(const std::string& text, const std::string& name, const TopologySpec*
         c.Fail(0, "", "empty flow file (expected the flow count on the first line)");
     }
     c.FieldCount(lines[0], 1, "flow_count");
-    uint64_t n = c.U64(lines[0], 0, "flow_count", 0, 1u << 28);
+    uint64_t n = c.U64(lines[0], 0, "flow_count", 0, UINT32_MAX);
     uint64_t maxNode = topo ? topo->nNodes - 1 : UINT32_MAX;
     std::vector<FlowSpec> flows;
-    flows.reserve(n);
+    // By the lines there are, never by the count claimed (4e9 flows would
+    // ask for 192 GB before the first line is read).
+    flows.reserve(std::min<uint64_t>(n, lines.size() - 1));
     uint64_t prevStart = 0;
     for (uint64_t k = 0; k < n; k++)
     {

@@ -8,6 +8,9 @@
 
 #include <gtest/gtest.h>
 
+#include <sys/resource.h>
+#include <unistd.h>
+
 #include <cstdio>
 #include <fstream>
 #include <string>
@@ -49,6 +52,40 @@ Replace(std::string s, const std::string& from, const std::string& to)
     auto pos = s.find(from);
     EXPECT_NE(pos, std::string::npos);
     return s.replace(pos, from.size(), to);
+}
+
+// Runs f with at most `headroom` more bytes of address space than the process
+// has now, so a reader that allocates by a claimed count instead of by what it
+// read gets std::bad_alloc. (Not under ASan, whose allocator maps its own way.)
+template <typename F>
+void
+WithLittleMemory(size_t headroom, F f)
+{
+#if defined(__SANITIZE_ADDRESS__)
+    (void)headroom;
+    f();
+#else
+    long pages = 0;
+    std::FILE* statm = std::fopen("/proc/self/statm", "r");
+    ASSERT_NE(statm, nullptr);
+    ASSERT_EQ(std::fscanf(statm, "%ld", &pages), 1);
+    std::fclose(statm);
+    rlimit old;
+    ASSERT_EQ(getrlimit(RLIMIT_AS, &old), 0);
+    rlimit low = old;
+    low.rlim_cur = rlim_t(pages) * rlim_t(sysconf(_SC_PAGESIZE)) + headroom;
+    ASSERT_EQ(setrlimit(RLIMIT_AS, &low), 0);
+    try
+    {
+        f();
+    }
+    catch (...)
+    {
+        setrlimit(RLIMIT_AS, &old);
+        throw;
+    }
+    setrlimit(RLIMIT_AS, &old);
+#endif
 }
 
 } // namespace
@@ -144,6 +181,28 @@ TEST(FilesTopology, CountsAndFieldCounts)
     EXPECT_EQ(e.Field(), "node_count");
 }
 
+TEST(FilesTopology, HugeCountsInATinyFileAllocateNothing)
+{
+    // 2^24 = 16777216 nodes (the largest node_count) and 2^26 = 67108864 links
+    // claimed by a 24-byte file: node tables of that size would take over
+    // 100 MB; 32 MB of headroom is far more than two lines need. The file ends
+    // on line 2 after 1 of 67108864 links.
+    WithLittleMemory(32 << 20, [] {
+        auto e = Fails([] { ParseTopology("16777216 0 67108864\n0 1 1Gbps 1us 0\n", "big"); });
+        EXPECT_EQ(e.Line(), 2u);
+        EXPECT_NE(std::string(e.what()).find("after 1 of 67108864 links"), std::string::npos)
+            << e.what();
+    });
+    // All links there, but 16777216 nodes cannot all be linked by one link:
+    // node 2 is the first without one.
+    WithLittleMemory(32 << 20, [] {
+        auto e = Fails([] { ParseTopology("16777216 0 1\n0 1 1Gbps 1us 0\n", "big"); });
+        EXPECT_EQ(e.Line(), 1u);
+        EXPECT_EQ(e.Field(), "node_count");
+        EXPECT_NE(std::string(e.what()).find("host 2 has no link"), std::string::npos) << e.what();
+    });
+}
+
 TEST(FilesTopology, HostWithTwoLinks)
 {
     // Host 0 linked to switches 3 and 4: a host has one NIC.
@@ -172,6 +231,32 @@ TEST(FilesFlow, ReadsFlowsWithTopology)
     EXPECT_EQ(flows[0].startNs, 2000000000u); // 2 s
     EXPECT_EQ(flows[1].startNs, 2000300000u); // 2.0003 s = 2 s + 300 us
     EXPECT_EQ(flows[1].line, 3u);
+}
+
+TEST(FilesFlow, HugeCountInATinyFileEndsWhereTheFileEnds)
+{
+    // A 12-byte file claiming 4000000000 flows (48-byte FlowSpecs: 192 GB if
+    // reserved by the count): the file ends on line 1 after 0 flows.
+    WithLittleMemory(32 << 20, [] {
+        auto e = Fails([] { ParseFlows("4000000000\n", "f"); });
+        EXPECT_EQ(e.Line(), 1u);
+        EXPECT_NE(std::string(e.what()).find("f:1: file ends after 0 of 4000000000 flows"),
+                  std::string::npos)
+            << e.what();
+    });
+    // 2^28 flows (the old largest count: 12.9 GB reserved) and one flow line:
+    // ends on line 2 after 1 of them.
+    WithLittleMemory(32 << 20, [] {
+        auto e = Fails([] { ParseFlows("268435456\n0 1 3 100 1000 0\n", "f"); });
+        EXPECT_EQ(e.Line(), 2u);
+        EXPECT_NE(std::string(e.what()).find("after 1 of 268435456 flows"), std::string::npos)
+            << e.what();
+    });
+    // Past uint32 (flow ids are 32-bit): refused on line 1 naming the range.
+    auto e = Fails([] { ParseFlows("4294967296\n", "f"); });
+    EXPECT_EQ(e.Line(), 1u);
+    EXPECT_EQ(e.Field(), "flow_count");
+    EXPECT_NE(std::string(e.what()).find("[0, 4294967295]"), std::string::npos) << e.what();
 }
 
 TEST(FilesFlow, OnlyTheCountedLinesAreRead)
