@@ -2,8 +2,11 @@
 
 #include "hpcc-format.h"
 
+#include <libcc/libcc.h>
+
 #include <algorithm>
 #include <cerrno>
+#include <cfloat>
 #include <cinttypes>
 #include <cmath>
 #include <cstdlib>
@@ -87,52 +90,76 @@ ReadWhole(const std::string& path)
     return os.str();
 }
 
+// A whole number in decimal digits only, as the HPCC simulator's scanf("%u")
+// reads a well-formed one: no sign (scanf would wrap "-1" to 4294967295), no
+// "0x", no "1e3" (scanf would stop at the 'e'). `tooBig`: digits, but past
+// 2^64-1.
 bool
-ParseU64(const std::string& s, uint64_t& v)
+ParseWhole(const std::string& s, uint64_t& v, bool& tooBig)
 {
-    if (s.empty() || s[0] < '0' || s[0] > '9')
+    tooBig = false;
+    if (s.empty() || s.find_first_not_of("0123456789") != std::string::npos)
     {
         return false;
     }
-    errno = 0;
-    char* end = nullptr;
-    unsigned long long x = std::strtoull(s.c_str(), &end, 10);
-    if (errno != 0 || *end != '\0')
+    v = 0;
+    for (char ch : s)
     {
-        return false;
+        uint64_t d = uint64_t(ch - '0');
+        if (v > (UINT64_MAX - d) / 10)
+        {
+            tooBig = true;
+            return false;
+        }
+        v = v * 10 + d;
     }
-    v = x;
     return true;
 }
 
+// A decimal number as libcc_parse_value reads one (libcc/src/units.c: an
+// optional sign, digits with an optional point and exponent), followed by
+// the unit suffix `unit` (may be empty). strtod alone would also take hex
+// ("0x64"), "inf" and "nan"; the character set refuses them before libcc sees
+// them, and libcc refuses the rest of what is not its form ("1e", "1..2").
 bool
-ParseDouble(const std::string& s, double& v)
+ParseDecimal(const std::string& text, const std::string& unit, libcc_unit kind, double& v)
 {
-    if (s.empty())
+    if (text.size() <= unit.size() ||
+        text.compare(text.size() - unit.size(), unit.size(), unit) != 0)
     {
         return false;
     }
-    char* end = nullptr;
-    errno = 0;
-    v = std::strtod(s.c_str(), &end);
-    return errno == 0 && end != s.c_str() && *end == '\0' && std::isfinite(v);
+    std::string number = text.substr(0, text.size() - unit.size());
+    if (number.find_first_not_of("0123456789.eE+-") != std::string::npos)
+    {
+        return false;
+    }
+    // libcc reads a C string: the check above also refuses an embedded NUL.
+    return libcc_parse_value(kind, text.c_str(), &v) == LIBCC_OK && std::isfinite(v);
 }
 
-// Split "12.5Gbps" into 12.5 and "Gbps".
+// v as a whole count of its unit (ns, bits/s) within [0, max], if it is one:
+// a decimal fraction times a power of ten may miss the integer by an ulp or
+// two ("0.3ms" = 299999.99999999994 ns), but a fractional "1.5ns" is refused
+// rather than rounded.
 bool
-SplitNumberUnit(const std::string& s, double& num, std::string& unit)
+WholeInRange(double v, double max, uint64_t& out)
 {
-    const char* p = s.c_str();
-    char* end = nullptr;
-    errno = 0;
-    num = std::strtod(p, &end);
-    if (end == p || errno != 0 || !std::isfinite(num) || num < 0)
+    if (!(v >= 0 && v <= max))
     {
         return false;
     }
-    unit = std::string(end);
+    double r = std::nearbyint(v);
+    if (std::fabs(v - r) > 4 * DBL_EPSILON * v)
+    {
+        return false;
+    }
+    out = static_cast<uint64_t>(r);
     return true;
 }
+
+const double kMaxRateBps = 1e15; // 1000 Tbps
+const double kMaxTimeNs = 1e15;  // 1000000 s, for delays and start times
 
 class Checker
 {
@@ -160,15 +187,16 @@ class Checker
     uint64_t U64(const Line& l, size_t i, const char* field, uint64_t min, uint64_t max) const
     {
         uint64_t v;
-        if (!ParseU64(l.fields[i], v))
-        {
-            Fail(l.number, field, "'" + l.fields[i] + "' is not a non-negative integer");
-        }
-        if (v < min || v > max)
+        bool tooBig;
+        std::string range = "[" + std::to_string(min) + ", " + std::to_string(max) + "]";
+        if (!ParseWhole(l.fields[i], v, tooBig) && !tooBig)
         {
             Fail(l.number, field,
-                 std::to_string(v) + " is outside [" + std::to_string(min) + ", " +
-                     std::to_string(max) + "]");
+                 "'" + l.fields[i] + "' is not a whole number in decimal digits in " + range);
+        }
+        if (tooBig || v < min || v > max)
+        {
+            Fail(l.number, field, l.fields[i] + " is outside " + range);
         }
         return v;
     }
@@ -202,61 +230,32 @@ TopologySpec::NumSwitches() const
 bool
 ParseRate(const std::string& text, uint64_t& bps)
 {
-    double num;
-    std::string unit;
-    if (!SplitNumberUnit(text, num, unit))
+    // Spelled as ns-3's DataRate spells bits/s: "GBps" there is gigabytes/s,
+    // so libcc's case-blind units are not taken.
+    for (const char* unit : {"bps", "kbps", "Kbps", "Mbps", "Gbps", "Tbps"})
     {
-        return false;
+        double v;
+        if (ParseDecimal(text, unit, LIBCC_UNIT_BPS, v))
+        {
+            return WholeInRange(v, kMaxRateBps, bps) && bps >= 1;
+        }
     }
-    double mult;
-    if (unit == "bps")
-        mult = 1;
-    else if (unit == "Kbps" || unit == "kbps")
-        mult = 1e3;
-    else if (unit == "Mbps")
-        mult = 1e6;
-    else if (unit == "Gbps")
-        mult = 1e9;
-    else if (unit == "Tbps")
-        mult = 1e12;
-    else
-        return false;
-    double v = std::round(num * mult);
-    if (v < 1 || v > 1e15)
-    {
-        return false;
-    }
-    bps = static_cast<uint64_t>(v);
-    return true;
+    return false;
 }
 
 bool
 ParseDelay(const std::string& text, uint64_t& ns)
 {
-    double num;
-    std::string unit;
-    if (!SplitNumberUnit(text, num, unit))
+    // "0" alone is a delay too (libcc takes 0 in any unit).
+    for (const char* unit : {"ns", "us", "ms", "s", ""})
     {
-        return false;
+        double v;
+        if (ParseDecimal(text, unit, LIBCC_UNIT_NS, v))
+        {
+            return WholeInRange(v, kMaxTimeNs, ns);
+        }
     }
-    double mult;
-    if (unit == "s")
-        mult = 1e9;
-    else if (unit == "ms")
-        mult = 1e6;
-    else if (unit == "us")
-        mult = 1e3;
-    else if (unit == "ns")
-        mult = 1;
-    else
-        return false;
-    double v = std::round(num * mult);
-    if (v > 1e15)
-    {
-        return false;
-    }
-    ns = static_cast<uint64_t>(v);
-    return true;
+    return false;
 }
 
 TopologySpec
@@ -333,16 +332,21 @@ ParseTopology(const std::string& text, const std::string& name)
         {
             c.Fail(l.number, "rate",
                    "'" + l.fields[2] +
-                       "' is not a rate like 100Gbps (units bps Kbps Mbps Gbps Tbps)");
+                       "' is not a rate in [1bps, 1000Tbps], whole bits/s, like 100Gbps "
+                       "(a decimal number, then bps, Kbps, Mbps, Gbps or Tbps)");
         }
         if (!ParseDelay(l.fields[3], s.delayNs))
         {
             c.Fail(l.number, "delay",
-                   "'" + l.fields[3] + "' is not a delay like 0.001ms (units s ms us ns)");
+                   "'" + l.fields[3] +
+                       "' is not a delay in [0ns, 1000000s], whole ns, like 0.001ms "
+                       "(a decimal number, then s, ms, us or ns)");
         }
-        if (!ParseDouble(l.fields[4], s.errorRate) || s.errorRate < 0 || s.errorRate > 1)
+        if (!ParseDecimal(l.fields[4], "", LIBCC_UNIT_RATIO, s.errorRate) || s.errorRate < 0 ||
+            s.errorRate > 1)
         {
-            c.Fail(l.number, "error_rate", "'" + l.fields[4] + "' is not a probability in [0, 1]");
+            c.Fail(l.number, "error_rate",
+                   "'" + l.fields[4] + "' is not a probability in [0, 1] (a decimal number)");
         }
         for (uint32_t end : {s.a, s.b})
         {
@@ -441,13 +445,16 @@ ParseFlows(const std::string& text, const std::string& name, const TopologySpec*
         f.pg = c.U64(l, 2, "pg", 0, 7);
         f.dport = c.U64(l, 3, "dport", 0, 65535);
         f.sizeBytes = c.U64(l, 4, "size", 1, UINT64_MAX >> 8);
+        // Seconds, read as libcc reads "<number>s".
         double start;
-        if (!ParseDouble(l.fields[5], start) || start < 0 || start > 1e6)
+        if (!ParseDecimal(l.fields[5] + "s", "s", LIBCC_UNIT_NS, start) ||
+            !WholeInRange(start, kMaxTimeNs, f.startNs))
         {
             c.Fail(l.number, "start_s",
-                   "'" + l.fields[5] + "' is not a start time in seconds >= 0");
+                   "'" + l.fields[5] +
+                       "' is not a start time in [0, 1000000] seconds, whole ns (a decimal "
+                       "number)");
         }
-        f.startNs = static_cast<uint64_t>(std::llround(start * 1e9));
         if (f.startNs < prevStart)
         {
             c.Fail(l.number, "start_s", "flows must be sorted by start time");

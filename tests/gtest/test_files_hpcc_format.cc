@@ -128,6 +128,63 @@ TEST(FilesTopology, UnitsOfRatesAndDelays)
     EXPECT_FALSE(ParseDelay("-1us", v));
 }
 
+TEST(FilesTopology, RatesAndDelaysTakeOnlyLibccDecimalForms)
+{
+    // libcc_parse_value's forms: sign, digits, point, exponent, then a unit.
+    uint64_t v;
+    EXPECT_TRUE(ParseRate("1e2Gbps", v)); // 100 x 10^9
+    EXPECT_EQ(v, 100000000000ull);
+    EXPECT_TRUE(ParseRate(".5Gbps", v)); // 0.5 x 10^9
+    EXPECT_EQ(v, 500000000ull);
+    EXPECT_TRUE(ParseRate("+40Mbps", v)); // libcc takes a '+'
+    EXPECT_EQ(v, 40000000ull);
+    EXPECT_TRUE(ParseRate("0.3Gbps", v)); // 0.3 x 10^9 is 299999999.99999994 in binary
+    EXPECT_EQ(v, 300000000ull);
+    // What strtod took and libcc refuses: hex (0x64 = 100), inf, nan.
+    EXPECT_FALSE(ParseRate("0x64Gbps", v));
+    EXPECT_FALSE(ParseRate("infGbps", v));
+    EXPECT_FALSE(ParseRate("nanGbps", v));
+    EXPECT_FALSE(ParseRate("1eGbps", v));
+    // ns-3's DataRate reads "GBps" as gigabytes/s: not taken as bits.
+    EXPECT_FALSE(ParseRate("100GBps", v));
+    EXPECT_FALSE(ParseRate("100gbps", v));
+    // A fraction of a bit/s was rounded (1.5 -> 2): refused; so are 0 and
+    // more than 1000 Tbps = 10^15.
+    EXPECT_FALSE(ParseRate("1.5bps", v));
+    EXPECT_FALSE(ParseRate("0Gbps", v));
+    EXPECT_FALSE(ParseRate("0", v));
+    EXPECT_TRUE(ParseRate("1000Tbps", v));
+    EXPECT_EQ(v, 1000000000000000ull);
+    EXPECT_FALSE(ParseRate("1001Tbps", v));
+
+    EXPECT_FALSE(ParseDelay("0x10us", v)); // strtod: 16 us
+    EXPECT_FALSE(ParseDelay("infns", v));
+    EXPECT_FALSE(ParseDelay("1.5ns", v)); // was rounded to 2 ns
+    EXPECT_TRUE(ParseDelay("1e-3ms", v)); // 10^-3 x 10^6 ns
+    EXPECT_EQ(v, 1000u);
+    EXPECT_TRUE(ParseDelay("0.3ms", v)); // 299999.99999999994 in binary
+    EXPECT_EQ(v, 300000u);
+    EXPECT_TRUE(ParseDelay("0", v)); // libcc: 0 needs no unit
+    EXPECT_EQ(v, 0u);
+    EXPECT_FALSE(ParseDelay("5", v));   // any other number does
+    EXPECT_FALSE(ParseDelay("1US", v)); // libcc's time units are case-sensitive
+    EXPECT_TRUE(ParseDelay("1000000s", v));
+    EXPECT_EQ(v, 1000000000000000ull);
+    EXPECT_FALSE(ParseDelay("1000001s", v));
+}
+
+TEST(FilesTopology, ErrorRateIsADecimalProbability)
+{
+    // strtod read "0x0.1" as 1/16.
+    auto e = Fails(
+        [] { ParseTopology(Replace(kDumbbell, "0.001ms 0\n1 3", "0.001ms 0x0.1\n1 3"), "t"); });
+    EXPECT_EQ(e.Line(), 3u);
+    EXPECT_EQ(e.Field(), "error_rate");
+    EXPECT_NE(std::string(e.what()).find("[0, 1]"), std::string::npos) << e.what();
+    TopologySpec t = ParseTopology(Replace(kDumbbell, "0.001ms 0\n1 3", "0.001ms 1e-3\n1 3"), "t");
+    EXPECT_EQ(t.links[0].errorRate, 0.001);
+}
+
 TEST(FilesTopology, BadRateNamesFileLineField)
 {
     auto e =
@@ -288,6 +345,37 @@ TEST(FilesFlow, BadFieldsNameLineAndField)
     e = Fails([&] { ParseFlows("1\n0 2 3 100 1000\n", "f", &t); });
     EXPECT_EQ(e.Line(), 2u);
     EXPECT_NE(std::string(e.what()).find("expected 6 fields"), std::string::npos);
+}
+
+TEST(FilesFlow, NumbersTakeOnlyDecimalForms)
+{
+    // Start times in seconds, as libcc reads "<number>s": 1e-9 s = 1 ns.
+    auto flows = ParseFlows("2\n0 1 3 100 1000 1e-9\n0 1 3 100 1000 +0.000002\n", "f");
+    EXPECT_EQ(flows[0].startNs, 1u);
+    EXPECT_EQ(flows[1].startNs, 2000u);
+    // strtod took hex ("0x1" = 1 s) and rounded 1.5 ns to 2.
+    for (const char* start : {"0x1", "1.5e-9", "inf", "nan", "1000000.5", "-1", "5m"})
+    {
+        auto e = Fails([&] { ParseFlows(std::string("1\n0 1 3 100 1000 ") + start + "\n", "f"); });
+        EXPECT_EQ(e.Line(), 2u) << start;
+        EXPECT_EQ(e.Field(), "start_s") << start;
+        EXPECT_NE(std::string(e.what()).find("[0, 1000000] seconds"), std::string::npos)
+            << e.what();
+    }
+    // Whole numbers are decimal digits only: no sign, exponent, point or hex.
+    for (const char* size : {"1e3", "+1000", "-1", "1000.0", "0x3e8"})
+    {
+        auto e = Fails([&] { ParseFlows(std::string("1\n0 1 3 100 ") + size + " 0\n", "f"); });
+        EXPECT_EQ(e.Field(), "size") << size;
+        EXPECT_NE(std::string(e.what()).find("[1, 72057594037927935]"), std::string::npos)
+            << e.what(); // 2^56 - 1
+    }
+    // Digits past 2^64 - 1: out of the range, not "not a number".
+    auto e = Fails([] { ParseFlows("1\n0 1 3 99999999999999999999999 1000 0\n", "f"); });
+    EXPECT_EQ(e.Field(), "dport");
+    EXPECT_NE(std::string(e.what()).find("99999999999999999999999 is outside [0, 65535]"),
+              std::string::npos)
+        << e.what();
 }
 
 TEST(FilesOutput, FctLineHasTheHpccColumns)
