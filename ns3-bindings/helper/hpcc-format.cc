@@ -462,6 +462,12 @@ ParseFlows(const std::string& text, const std::string& name, const TopologySpec*
         prevStart = f.startNs;
         flows.push_back(f);
     }
+    if (n + 1 < lines.size())
+    {
+        c.Fail(lines[n + 1].number, "",
+               "more flow lines than flow_count=" + std::to_string(n) + " (line " +
+                   std::to_string(lines[0].number) + ")");
+    }
     return flows;
 }
 

@@ -316,9 +316,17 @@ TEST(FilesFlow, HugeCountInATinyFileEndsWhereTheFileEnds)
     EXPECT_NE(std::string(e.what()).find("[0, 4294967295]"), std::string::npos) << e.what();
 }
 
-TEST(FilesFlow, OnlyTheCountedLinesAreRead)
+TEST(FilesFlow, LinesPastTheCountAreRefused)
 {
-    auto flows = ParseFlows("1\n0 2 3 100 10 0\n1 2 3 100 garbage 0\n", "f");
+    // flow_count says 1, a second flow follows on line 3: it was ignored, so
+    // the run silently had one flow fewer than the file lists.
+    auto e = Fails([] { ParseFlows("1\n0 2 3 100 10 0\n1 2 3 100 10 0\n", "f"); });
+    EXPECT_EQ(e.Line(), 3u);
+    EXPECT_NE(std::string(e.what()).find("f:3: more flow lines than flow_count=1 (line 1)"),
+              std::string::npos)
+        << e.what();
+    // Blank lines and comments after the last flow are no data.
+    auto flows = ParseFlows("1\n0 2 3 100 10 0\n\n# end\n", "f");
     EXPECT_EQ(flows.size(), 1u);
 }
 
