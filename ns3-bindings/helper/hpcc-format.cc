@@ -11,7 +11,6 @@
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
-#include <fstream>
 #include <sstream>
 #include <unordered_map>
 #include <unordered_set>
@@ -45,10 +44,40 @@ struct Line
     std::vector<std::string> fields;
 };
 
+// A field as a message echoes it: printable ASCII as it is, any other byte
+// (NUL, control characters, UTF-8 or no encoding at all) as \xHH, and at most
+// 40 bytes of it then "...", so a binary file still gives a readable line.
+std::string
+Quote(const std::string& s)
+{
+    const size_t kShown = 40;
+    std::string out = "'";
+    for (size_t i = 0; i < s.size() && i < kShown; i++)
+    {
+        unsigned char ch = static_cast<unsigned char>(s[i]);
+        if (ch >= 0x20 && ch < 0x7f && ch != '\\')
+        {
+            out += static_cast<char>(ch);
+        }
+        else
+        {
+            char hex[5];
+            std::snprintf(hex, sizeof hex, "\\x%02x", ch);
+            out += hex;
+        }
+    }
+    if (s.size() > kShown)
+    {
+        out += "...";
+    }
+    return out + "'";
+}
+
 // Lines that carry data: blank lines and '#' comments are skipped (the
-// HPCC simulator reads with scanf, which skips blank lines too).
+// HPCC simulator reads with scanf, which skips blank lines too). A NUL byte
+// anywhere means the file is not text.
 std::vector<Line>
-SplitLines(const std::string& text)
+SplitLines(const std::string& text, const std::string& file)
 {
     std::vector<Line> out;
     std::istringstream in(text);
@@ -57,6 +86,13 @@ SplitLines(const std::string& text)
     while (std::getline(in, s))
     {
         n++;
+        auto nul = s.find('\0');
+        if (nul != std::string::npos)
+        {
+            throw FileFormatError(file, n, "",
+                                  "a NUL byte at column " + std::to_string(nul + 1) +
+                                      ": not a text file");
+        }
         auto hash = s.find('#');
         if (hash != std::string::npos)
         {
@@ -77,17 +113,36 @@ SplitLines(const std::string& text)
     return out;
 }
 
+// The file up to its end, or up to its first NUL byte (which SplitLines
+// refuses): a text file has none, and /dev/zero would never end.
 std::string
 ReadWhole(const std::string& path)
 {
-    std::ifstream f(path, std::ios::binary);
+    std::FILE* f = std::fopen(path.c_str(), "rb");
     if (!f)
     {
         throw FileFormatError(path, 0, "", std::string("cannot open: ") + std::strerror(errno));
     }
-    std::ostringstream os;
-    os << f.rdbuf();
-    return os.str();
+    std::string text;
+    char buf[1 << 16];
+    size_t n;
+    while ((n = std::fread(buf, 1, sizeof buf, f)) > 0)
+    {
+        const void* nul = std::memchr(buf, '\0', n);
+        if (nul)
+        {
+            text.append(buf, static_cast<const char*>(nul) - buf + 1);
+            break;
+        }
+        text.append(buf, n);
+    }
+    int err = std::ferror(f) ? errno : 0;
+    std::fclose(f);
+    if (err != 0)
+    {
+        throw FileFormatError(path, 0, "", std::string("cannot read: ") + std::strerror(err));
+    }
+    return text;
 }
 
 // A whole number in decimal digits only, as the HPCC simulator's scanf("%u")
@@ -192,11 +247,11 @@ class Checker
         if (!ParseWhole(l.fields[i], v, tooBig) && !tooBig)
         {
             Fail(l.number, field,
-                 "'" + l.fields[i] + "' is not a whole number in decimal digits in " + range);
+                 Quote(l.fields[i]) + " is not a whole number in decimal digits in " + range);
         }
         if (tooBig || v < min || v > max)
         {
-            Fail(l.number, field, l.fields[i] + " is outside " + range);
+            Fail(l.number, field, Quote(l.fields[i]) + " is outside " + range);
         }
         return v;
     }
@@ -262,7 +317,7 @@ TopologySpec
 ParseTopology(const std::string& text, const std::string& name)
 {
     Checker c(name);
-    auto lines = SplitLines(text);
+    auto lines = SplitLines(text, name);
     if (lines.empty())
     {
         c.Fail(0, "", "empty topology file (expected 'N S L' on the first line)");
@@ -331,22 +386,22 @@ ParseTopology(const std::string& text, const std::string& name)
         if (!ParseRate(l.fields[2], s.rateBps))
         {
             c.Fail(l.number, "rate",
-                   "'" + l.fields[2] +
-                       "' is not a rate in [1bps, 1000Tbps], whole bits/s, like 100Gbps "
+                   Quote(l.fields[2]) +
+                       " is not a rate in [1bps, 1000Tbps], whole bits/s, like 100Gbps "
                        "(a decimal number, then bps, Kbps, Mbps, Gbps or Tbps)");
         }
         if (!ParseDelay(l.fields[3], s.delayNs))
         {
             c.Fail(l.number, "delay",
-                   "'" + l.fields[3] +
-                       "' is not a delay in [0ns, 1000000s], whole ns, like 0.001ms "
+                   Quote(l.fields[3]) +
+                       " is not a delay in [0ns, 1000000s], whole ns, like 0.001ms "
                        "(a decimal number, then s, ms, us or ns)");
         }
         if (!ParseDecimal(l.fields[4], "", LIBCC_UNIT_RATIO, s.errorRate) || s.errorRate < 0 ||
             s.errorRate > 1)
         {
             c.Fail(l.number, "error_rate",
-                   "'" + l.fields[4] + "' is not a probability in [0, 1] (a decimal number)");
+                   Quote(l.fields[4]) + " is not a probability in [0, 1] (a decimal number)");
         }
         for (uint32_t end : {s.a, s.b})
         {
@@ -398,7 +453,7 @@ std::vector<FlowSpec>
 ParseFlows(const std::string& text, const std::string& name, const TopologySpec* topo)
 {
     Checker c(name);
-    auto lines = SplitLines(text);
+    auto lines = SplitLines(text, name);
     if (lines.empty())
     {
         c.Fail(0, "", "empty flow file (expected the flow count on the first line)");
@@ -451,8 +506,8 @@ ParseFlows(const std::string& text, const std::string& name, const TopologySpec*
             !WholeInRange(start, kMaxTimeNs, f.startNs))
         {
             c.Fail(l.number, "start_s",
-                   "'" + l.fields[5] +
-                       "' is not a start time in [0, 1000000] seconds, whole ns (a decimal "
+                   Quote(l.fields[5]) +
+                       " is not a start time in [0, 1000000] seconds, whole ns (a decimal "
                        "number)");
         }
         if (f.startNs < prevStart)

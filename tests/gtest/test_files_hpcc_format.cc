@@ -381,9 +381,62 @@ TEST(FilesFlow, NumbersTakeOnlyDecimalForms)
     // Digits past 2^64 - 1: out of the range, not "not a number".
     auto e = Fails([] { ParseFlows("1\n0 1 3 99999999999999999999999 1000 0\n", "f"); });
     EXPECT_EQ(e.Field(), "dport");
-    EXPECT_NE(std::string(e.what()).find("99999999999999999999999 is outside [0, 65535]"),
+    EXPECT_NE(std::string(e.what()).find("'99999999999999999999999' is outside [0, 65535]"),
               std::string::npos)
         << e.what();
+}
+
+// No byte below 0x20 or above 0x7e in a message.
+bool
+Printable(const std::string& s)
+{
+    for (unsigned char ch : s)
+    {
+        if (ch < 0x20 || ch > 0x7e)
+        {
+            return false;
+        }
+    }
+    return true;
+}
+
+TEST(FilesBinary, FieldsAreEscapedAndCapped)
+{
+    // A size field of 60 bytes: 0x01, 0xff, 0xfe (no UTF-8), then 57 'A':
+    // the first 40 bytes are shown, the three as \xHH, then "...".
+    std::string size = std::string("\x01\xff\xfe") + std::string(57, 'A');
+    auto e = Fails([&] { ParseFlows("1\n0 1 3 100 " + size + " 0\n", "f"); });
+    EXPECT_EQ(e.Line(), 2u);
+    EXPECT_EQ(e.Field(), "size");
+    std::string want = "'\\x01\\xff\\xfe" + std::string(37, 'A') + "...' is not a whole number";
+    EXPECT_NE(std::string(e.what()).find(want), std::string::npos) << e.what();
+    EXPECT_TRUE(Printable(e.what())) << e.what();
+    // An escape character in a rate; a backslash is escaped too, so what is
+    // shown reads back unambiguously.
+    e = Fails([] { ParseTopology(Replace(kDumbbell, "3 4 100Gbps", "3 4 100G\x1b\\bps"), "t"); });
+    EXPECT_EQ(e.Line(), 5u);
+    EXPECT_NE(std::string(e.what()).find("'100G\\x1b\\x5cbps'"), std::string::npos) << e.what();
+    EXPECT_TRUE(Printable(e.what())) << e.what();
+}
+
+TEST(FilesBinary, ANulByteIsNotText)
+{
+    // "1000\0junk": the NUL ended the C string, so the size was read as 1000
+    // and the rest ignored. Line 2 "0 1 3 100 1000" is 14 bytes: the NUL is
+    // column 15.
+    auto e = Fails([] { ParseFlows(std::string("1\n0 1 3 100 1000\0junk 0\n", 24), "f"); });
+    EXPECT_EQ(e.Line(), 2u);
+    EXPECT_NE(std::string(e.what()).find("f:2: a NUL byte at column 15: not a text file"),
+              std::string::npos)
+        << e.what();
+    // /dev/zero never ends: the reader stops at its first byte (before, it
+    // read until memory ran out).
+    WithLittleMemory(64 << 20, [] {
+        auto e = Fails([] { ReadFlowFile("/dev/zero"); });
+        EXPECT_NE(std::string(e.what()).find("/dev/zero:1: a NUL byte at column 1"),
+                  std::string::npos)
+            << e.what();
+    });
 }
 
 TEST(FilesOutput, FctLineHasTheHpccColumns)
