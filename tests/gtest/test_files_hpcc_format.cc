@@ -173,16 +173,54 @@ TEST(FilesTopology, RatesAndDelaysTakeOnlyLibccDecimalForms)
     EXPECT_FALSE(ParseDelay("1000001s", v));
 }
 
-TEST(FilesTopology, ErrorRateIsADecimalProbability)
+TEST(FilesTopology, ErrorRateIsZero)
 {
-    // strtod read "0x0.1" as 1/16.
-    auto e = Fails(
-        [] { ParseTopology(Replace(kDumbbell, "0.001ms 0\n1 3", "0.001ms 0x0.1\n1 3"), "t"); });
-    EXPECT_EQ(e.Line(), 3u);
-    EXPECT_EQ(e.Field(), "error_rate");
-    EXPECT_NE(std::string(e.what()).find("[0, 1]"), std::string::npos) << e.what();
-    TopologySpec t = ParseTopology(Replace(kDumbbell, "0.001ms 0\n1 3", "0.001ms 1e-3\n1 3"), "t");
-    EXPECT_EQ(t.links[0].errorRate, 0.001);
+    // The HPCC simulator drops that share of packets on the link; RdmaNetwork
+    // has no loss model, so 1e-3 ran without loss. Refused, as is strtod's
+    // "0x0.1" (1/16).
+    for (const char* rate : {"1e-3", "1", "0x0.1", "-1"})
+    {
+        auto e = Fails([&] {
+            ParseTopology(
+                Replace(kDumbbell, "0.001ms 0\n1 3", std::string("0.001ms ") + rate + "\n1 3"),
+                "t");
+        });
+        EXPECT_EQ(e.Line(), 3u) << rate;
+        EXPECT_EQ(e.Field(), "error_rate") << rate;
+        EXPECT_NE(std::string(e.what()).find("accepted: 0"), std::string::npos) << e.what();
+    }
+    // 0 in any of libcc's decimal spellings.
+    TopologySpec t =
+        ParseTopology(Replace(kDumbbell, "0.001ms 0\n1 3", "0.001ms 0.000e0\n1 3"), "t");
+    EXPECT_EQ(t.links[0].errorRate, 0.0);
+}
+
+TEST(FilesTopology, OutOfRangeValuesNameTheRange)
+{
+    // The dumbbell has nodes 0..5; link line "4 5" is line 6.
+    struct Case
+    {
+        const char* to;
+        const char* field;
+        const char* says;
+    } cases[] = {
+        {"-1 5 100Gbps 0.001ms", "node_a",
+         "'-1' is not a whole number in decimal digits in [0, 5]"},
+        {"4 6 100Gbps 0.001ms", "node_b", "'6' is outside [0, 5]"},
+        {"4 5 0Gbps 0.001ms", "rate", "'0Gbps' is not a rate in [1bps, 1000Tbps]"},
+        {"4 5 100Gbps -1us", "delay", "'-1us' is not a delay in [0ns, 1000000s]"},
+    };
+    for (const Case& k : cases)
+    {
+        auto e =
+            Fails([&] { ParseTopology(Replace(kDumbbell, "4 5 100Gbps 0.001ms", k.to), "t"); });
+        EXPECT_EQ(e.Line(), 6u) << k.to;
+        EXPECT_EQ(e.Field(), k.field) << k.to;
+        EXPECT_NE(
+            std::string(e.what()).find(std::string("t:6: field '") + k.field + "': " + k.says),
+            std::string::npos)
+            << e.what();
+    }
 }
 
 TEST(FilesTopology, BadRateNamesFileLineField)
