@@ -49,8 +49,8 @@ struct TopologyLinkSpec
     uint32_t b;
     uint64_t rateBps;
     uint64_t delayNs;
-    double errorRate;
-    uint32_t line; ///< where it was declared, for later error messages
+    double errorRate; ///< always 0: a file's non-zero loss rate is refused
+    uint32_t line;    ///< where it was declared, for later error messages
 };
 
 /// The topology file: "N S L", the S switch ids, L links "a b rate delay err".
@@ -79,18 +79,22 @@ struct FlowSpec
     uint64_t stopNs = 0;
 };
 
-/// Parse a rate "100Gbps" (also bps/Kbps/Mbps/Tbps, decimal prefixes) into
-/// bits/s; false if it is not one.
+/// Parse a rate "100Gbps" (a decimal number as libcc_parse_value reads it,
+/// then bps, kbps/Kbps, Mbps, Gbps or Tbps) into bits/s; false unless it is
+/// a whole number of bits/s in [1, 10^15]. No hex, inf, nan, no rounding.
 bool ParseRate(const std::string& text, uint64_t& bps);
-/// Parse a delay "0.001ms", "1us", "500ns", "1s" into ns; false if not one.
+/// Parse a delay "0.001ms", "1us", "500ns", "1s" (or "0") into ns; false
+/// unless it is a whole number of ns in [0, 10^15].
 bool ParseDelay(const std::string& text, uint64_t& ns);
 
 /// Read a topology file. Checks: counts, ids in range, switch ids distinct,
-/// no self links, each host has exactly one link (one NIC per host).
+/// no self links, each host has exactly one link (one NIC per host), no data
+/// after the links; every field's form and range as in docs/ns3-bindings.md.
 TopologySpec ReadTopologyFile(const std::string& path);
 TopologySpec ParseTopology(const std::string& text, const std::string& name);
 
-/// Read a flow file. When topo is given, src/dst must be hosts of it.
+/// Read a flow file: exactly flow_count flow lines, sorted by start time.
+/// When topo is given, src/dst must be hosts of it.
 std::vector<FlowSpec> ReadFlowFile(const std::string& path, const TopologySpec* topo = nullptr);
 std::vector<FlowSpec> ParseFlows(const std::string& text, const std::string& name,
                                  const TopologySpec* topo = nullptr);
