@@ -121,7 +121,7 @@ ReadWhole(const std::string& path)
     std::FILE* f = std::fopen(path.c_str(), "rb");
     if (!f)
     {
-        throw FileFormatError(path, 0, "", std::string("cannot open: ") + std::strerror(errno));
+        throw FileIoError(path, std::string("cannot open: ") + std::strerror(errno));
     }
     std::string text;
     char buf[1 << 16];
@@ -140,7 +140,7 @@ ReadWhole(const std::string& path)
     std::fclose(f);
     if (err != 0)
     {
-        throw FileFormatError(path, 0, "", std::string("cannot read: ") + std::strerror(err));
+        throw FileIoError(path, std::string("cannot read: ") + std::strerror(err));
     }
     return text;
 }

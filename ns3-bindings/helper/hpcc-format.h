@@ -3,7 +3,8 @@
 // Readers and writers for the plain-text formats of the HPCC ns-3 simulator
 // (topology, flow, fct and pfc files; see docs/ns3-bindings.md), so inputs
 // written for that simulator run here unchanged and its analysis scripts read
-// our outputs. A bad input raises FileFormatError naming file, line and field.
+// our outputs. A bad input raises FileFormatError naming file, line and field;
+// a file that cannot be read raises FileIoError (a FileFormatError too).
 
 #ifndef LIBCC_HPCC_FORMAT_H
 #define LIBCC_HPCC_FORMAT_H
@@ -41,6 +42,18 @@ class FileFormatError : public std::runtime_error
     std::string m_file;
     uint32_t m_line;
     std::string m_field;
+};
+
+/// The file could not be opened or read (an I/O failure, exit status 1 in
+/// the tools; docs/errors.md), as opposed to a bad line in it. File() names
+/// it, Line() is 0.
+class FileIoError : public FileFormatError
+{
+  public:
+    FileIoError(const std::string& file, const std::string& message)
+        : FileFormatError(file, 0, "", message)
+    {
+    }
 };
 
 struct TopologyLinkSpec

@@ -142,6 +142,11 @@ if LC_ALL=C grep -q '[^[:print:]]' "$work/rdma-sim-flows-binary.err" ||
 else
   echo "ok   rdma-sim-flows-binary-printable"; passed=$((passed + 1))
 fi
+# A file that cannot be read is an I/O failure, exit 1 (docs/errors.md).
+expect rdma-sim-topo-missing 1 "/nonexistent/topo.txt: cannot open: No such file" -- \
+  "$bin/rdma-sim" --topo=/nonexistent/topo.txt --flows="$flows_ok" --out="$work/bad"
+expect rdma-sim-flows-directory 1 "$work: cannot read: Is a directory" -- \
+  "$bin/rdma-sim" --topo="$topo_ok" --flows="$work" --out="$work/bad"
 # /dev/zero: refused at its first byte, not read forever.
 expect rdma-sim-flows-dev-zero 2 "/dev/zero:1: a NUL byte at column 1: not a text file" -- \
   timeout 20 bash -c 'ulimit -v 2097152 && exec "$@"' small \

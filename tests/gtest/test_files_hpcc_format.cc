@@ -313,6 +313,39 @@ TEST(FilesTopology, MissingFileNamesIt)
     EXPECT_NE(std::string(e.what()).find("cannot open"), std::string::npos);
 }
 
+TEST(FilesTopology, UnreadableFilesAreIoErrors)
+{
+    // Not a bad line but an I/O failure (exit 1 in rdma-sim, docs/errors.md):
+    // a missing file, and a directory, which opens but cannot be read.
+    for (const char* path : {"/nonexistent/dir/topo.txt", "/"})
+    {
+        try
+        {
+            ReadTopologyFile(path);
+            ADD_FAILURE() << path << " was read";
+        }
+        catch (const FileIoError& e)
+        {
+            EXPECT_EQ(e.File(), path);
+            EXPECT_EQ(e.Line(), 0u);
+        }
+        catch (const std::exception& e)
+        {
+            ADD_FAILURE() << path << ": not a FileIoError: " << e.what();
+        }
+    }
+    try
+    {
+        ReadFlowFile("/");
+        ADD_FAILURE() << "/ was read";
+    }
+    catch (const FileIoError& e)
+    {
+        EXPECT_NE(std::string(e.what()).find("/: cannot read: Is a directory"), std::string::npos)
+            << e.what();
+    }
+}
+
 TEST(FilesFlow, ReadsFlowsWithTopology)
 {
     TopologySpec t = ParseTopology(kDumbbell, "t");
