@@ -132,6 +132,11 @@ main(int argc, char* argv[])
         net.Build(topo);
         net.AddFlows(flows);
     }
+    catch (const FileIoError& e)
+    {
+        std::cerr << "rdma-sim: " << e.what() << "\n";
+        return 1; // the file could not be read: an I/O failure, not a bad line
+    }
     catch (const std::exception& e)
     {
         std::cerr << "rdma-sim: " << e.what() << "\n";

@@ -2,13 +2,18 @@
 
 #include "hpcc-format.h"
 
+#include <libcc/libcc.h>
+
+#include <algorithm>
 #include <cerrno>
+#include <cfloat>
 #include <cinttypes>
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
-#include <fstream>
 #include <sstream>
+#include <unordered_map>
+#include <unordered_set>
 
 namespace ns3
 {
@@ -39,10 +44,40 @@ struct Line
     std::vector<std::string> fields;
 };
 
+// A field as a message echoes it: printable ASCII as it is, any other byte
+// (NUL, control characters, UTF-8 or no encoding at all) as \xHH, and at most
+// 40 bytes of it then "...", so a binary file still gives a readable line.
+std::string
+Quote(const std::string& s)
+{
+    const size_t kShown = 40;
+    std::string out = "'";
+    for (size_t i = 0; i < s.size() && i < kShown; i++)
+    {
+        unsigned char ch = static_cast<unsigned char>(s[i]);
+        if (ch >= 0x20 && ch < 0x7f && ch != '\\')
+        {
+            out += static_cast<char>(ch);
+        }
+        else
+        {
+            char hex[5];
+            std::snprintf(hex, sizeof hex, "\\x%02x", ch);
+            out += hex;
+        }
+    }
+    if (s.size() > kShown)
+    {
+        out += "...";
+    }
+    return out + "'";
+}
+
 // Lines that carry data: blank lines and '#' comments are skipped (the
-// HPCC simulator reads with scanf, which skips blank lines too).
+// HPCC simulator reads with scanf, which skips blank lines too). A NUL byte
+// anywhere means the file is not text.
 std::vector<Line>
-SplitLines(const std::string& text)
+SplitLines(const std::string& text, const std::string& file)
 {
     std::vector<Line> out;
     std::istringstream in(text);
@@ -51,6 +86,13 @@ SplitLines(const std::string& text)
     while (std::getline(in, s))
     {
         n++;
+        auto nul = s.find('\0');
+        if (nul != std::string::npos)
+        {
+            throw FileFormatError(file, n, "",
+                                  "a NUL byte at column " + std::to_string(nul + 1) +
+                                      ": not a text file");
+        }
         auto hash = s.find('#');
         if (hash != std::string::npos)
         {
@@ -71,65 +113,108 @@ SplitLines(const std::string& text)
     return out;
 }
 
+// The file up to its end, or up to its first NUL byte (which SplitLines
+// refuses): a text file has none, and /dev/zero would never end.
 std::string
 ReadWhole(const std::string& path)
 {
-    std::ifstream f(path, std::ios::binary);
+    std::FILE* f = std::fopen(path.c_str(), "rb");
     if (!f)
     {
-        throw FileFormatError(path, 0, "", std::string("cannot open: ") + std::strerror(errno));
+        throw FileIoError(path, std::string("cannot open: ") + std::strerror(errno));
     }
-    std::ostringstream os;
-    os << f.rdbuf();
-    return os.str();
+    std::string text;
+    char buf[1 << 16];
+    size_t n;
+    while ((n = std::fread(buf, 1, sizeof buf, f)) > 0)
+    {
+        const void* nul = std::memchr(buf, '\0', n);
+        if (nul)
+        {
+            text.append(buf, static_cast<const char*>(nul) - buf + 1);
+            break;
+        }
+        text.append(buf, n);
+    }
+    int err = std::ferror(f) ? errno : 0;
+    std::fclose(f);
+    if (err != 0)
+    {
+        throw FileIoError(path, std::string("cannot read: ") + std::strerror(err));
+    }
+    return text;
 }
 
+// A whole number in decimal digits only, as the HPCC simulator's scanf("%u")
+// reads a well-formed one: no sign (scanf would wrap "-1" to 4294967295), no
+// "0x", no "1e3" (scanf would stop at the 'e'). `tooBig`: digits, but past
+// 2^64-1.
 bool
-ParseU64(const std::string& s, uint64_t& v)
+ParseWhole(const std::string& s, uint64_t& v, bool& tooBig)
 {
-    if (s.empty() || s[0] < '0' || s[0] > '9')
+    tooBig = false;
+    if (s.empty() || s.find_first_not_of("0123456789") != std::string::npos)
     {
         return false;
     }
-    errno = 0;
-    char* end = nullptr;
-    unsigned long long x = std::strtoull(s.c_str(), &end, 10);
-    if (errno != 0 || *end != '\0')
+    v = 0;
+    for (char ch : s)
     {
-        return false;
+        uint64_t d = uint64_t(ch - '0');
+        if (v > (UINT64_MAX - d) / 10)
+        {
+            tooBig = true;
+            return false;
+        }
+        v = v * 10 + d;
     }
-    v = x;
     return true;
 }
 
+// A decimal number as libcc_parse_value reads one (libcc/src/units.c: an
+// optional sign, digits with an optional point and exponent), followed by
+// the unit suffix `unit` (may be empty). strtod alone would also take hex
+// ("0x64"), "inf" and "nan"; the character set refuses them before libcc sees
+// them, and libcc refuses the rest of what is not its form ("1e", "1..2").
 bool
-ParseDouble(const std::string& s, double& v)
+ParseDecimal(const std::string& text, const std::string& unit, libcc_unit kind, double& v)
 {
-    if (s.empty())
+    if (text.size() <= unit.size() ||
+        text.compare(text.size() - unit.size(), unit.size(), unit) != 0)
     {
         return false;
     }
-    char* end = nullptr;
-    errno = 0;
-    v = std::strtod(s.c_str(), &end);
-    return errno == 0 && end != s.c_str() && *end == '\0' && std::isfinite(v);
+    std::string number = text.substr(0, text.size() - unit.size());
+    if (number.find_first_not_of("0123456789.eE+-") != std::string::npos)
+    {
+        return false;
+    }
+    // libcc reads a C string: the check above also refuses an embedded NUL.
+    return libcc_parse_value(kind, text.c_str(), &v) == LIBCC_OK && std::isfinite(v);
 }
 
-// Split "12.5Gbps" into 12.5 and "Gbps".
+// v as a whole count of its unit (ns, bits/s) within [0, max], if it is one:
+// a decimal fraction times a power of ten may miss the integer by an ulp or
+// two ("0.3ms" = 299999.99999999994 ns), but a fractional "1.5ns" is refused
+// rather than rounded.
 bool
-SplitNumberUnit(const std::string& s, double& num, std::string& unit)
+WholeInRange(double v, double max, uint64_t& out)
 {
-    const char* p = s.c_str();
-    char* end = nullptr;
-    errno = 0;
-    num = std::strtod(p, &end);
-    if (end == p || errno != 0 || !std::isfinite(num) || num < 0)
+    if (!(v >= 0 && v <= max))
     {
         return false;
     }
-    unit = std::string(end);
+    double r = std::nearbyint(v);
+    if (std::fabs(v - r) > 4 * DBL_EPSILON * v)
+    {
+        return false;
+    }
+    out = static_cast<uint64_t>(r);
     return true;
 }
+
+const double kMaxRateBps = 1e15; // 1000 Tbps
+const double kMaxTimeNs = 1e15;  // 1000000 s, for delays and start times
 
 class Checker
 {
@@ -157,15 +242,16 @@ class Checker
     uint64_t U64(const Line& l, size_t i, const char* field, uint64_t min, uint64_t max) const
     {
         uint64_t v;
-        if (!ParseU64(l.fields[i], v))
-        {
-            Fail(l.number, field, "'" + l.fields[i] + "' is not a non-negative integer");
-        }
-        if (v < min || v > max)
+        bool tooBig;
+        std::string range = "[" + std::to_string(min) + ", " + std::to_string(max) + "]";
+        if (!ParseWhole(l.fields[i], v, tooBig) && !tooBig)
         {
             Fail(l.number, field,
-                 std::to_string(v) + " is outside [" + std::to_string(min) + ", " +
-                     std::to_string(max) + "]");
+                 Quote(l.fields[i]) + " is not a whole number in decimal digits in " + range);
+        }
+        if (tooBig || v < min || v > max)
+        {
+            Fail(l.number, field, Quote(l.fields[i]) + " is outside " + range);
         }
         return v;
     }
@@ -199,68 +285,39 @@ TopologySpec::NumSwitches() const
 bool
 ParseRate(const std::string& text, uint64_t& bps)
 {
-    double num;
-    std::string unit;
-    if (!SplitNumberUnit(text, num, unit))
+    // Spelled as ns-3's DataRate spells bits/s: "GBps" there is gigabytes/s,
+    // so libcc's case-blind units are not taken.
+    for (const char* unit : {"bps", "kbps", "Kbps", "Mbps", "Gbps", "Tbps"})
     {
-        return false;
+        double v;
+        if (ParseDecimal(text, unit, LIBCC_UNIT_BPS, v))
+        {
+            return WholeInRange(v, kMaxRateBps, bps) && bps >= 1;
+        }
     }
-    double mult;
-    if (unit == "bps")
-        mult = 1;
-    else if (unit == "Kbps" || unit == "kbps")
-        mult = 1e3;
-    else if (unit == "Mbps")
-        mult = 1e6;
-    else if (unit == "Gbps")
-        mult = 1e9;
-    else if (unit == "Tbps")
-        mult = 1e12;
-    else
-        return false;
-    double v = std::round(num * mult);
-    if (v < 1 || v > 1e15)
-    {
-        return false;
-    }
-    bps = static_cast<uint64_t>(v);
-    return true;
+    return false;
 }
 
 bool
 ParseDelay(const std::string& text, uint64_t& ns)
 {
-    double num;
-    std::string unit;
-    if (!SplitNumberUnit(text, num, unit))
+    // "0" alone is a delay too (libcc takes 0 in any unit).
+    for (const char* unit : {"ns", "us", "ms", "s", ""})
     {
-        return false;
+        double v;
+        if (ParseDecimal(text, unit, LIBCC_UNIT_NS, v))
+        {
+            return WholeInRange(v, kMaxTimeNs, ns);
+        }
     }
-    double mult;
-    if (unit == "s")
-        mult = 1e9;
-    else if (unit == "ms")
-        mult = 1e6;
-    else if (unit == "us")
-        mult = 1e3;
-    else if (unit == "ns")
-        mult = 1;
-    else
-        return false;
-    double v = std::round(num * mult);
-    if (v > 1e15)
-    {
-        return false;
-    }
-    ns = static_cast<uint64_t>(v);
-    return true;
+    return false;
 }
 
 TopologySpec
 ParseTopology(const std::string& text, const std::string& name)
 {
     Checker c(name);
-    auto lines = SplitLines(text);
+    auto lines = SplitLines(text, name);
     if (lines.empty())
     {
         c.Fail(0, "", "empty topology file (expected 'N S L' on the first line)");
@@ -272,7 +329,11 @@ ParseTopology(const std::string& text, const std::string& name)
     t.nNodes = c.U64(head, 0, "node_count", 2, 1u << 24);
     uint32_t nSw = c.U64(head, 1, "switch_count", 0, t.nNodes - 1);
     uint64_t nLinks = c.U64(head, 2, "link_count", 1, 1u << 26);
-    t.isSwitch.assign(t.nNodes, false);
+    // Every table here grows with what is read, never with the counts the
+    // header claims: a 10-byte file may claim 2^24 nodes and 2^26 links.
+    // isSwitch is sized once every node is known to have a link, so by at
+    // most twice the links read.
+    std::unordered_set<uint32_t> switches;
 
     // Switch ids may run over several lines, as scanf would read them.
     size_t li = 1;
@@ -294,17 +355,16 @@ ParseTopology(const std::string& text, const std::string& name)
                        "more switch ids than switch_count=" + std::to_string(nSw));
             }
             uint32_t id = c.U64(l, i, "switch_id", 0, t.nNodes - 1);
-            if (t.isSwitch[id])
+            if (!switches.insert(id).second)
             {
                 c.Fail(l.number, "switch_id", "switch " + std::to_string(id) + " listed twice");
             }
-            t.isSwitch[id] = true;
             got++;
         }
     }
 
-    std::vector<uint32_t> degree(t.nNodes, 0);
-    std::vector<uint32_t> hostLinkLine(t.nNodes, 0);
+    std::unordered_set<uint32_t> linked;
+    std::unordered_map<uint32_t, uint32_t> hostLinkLine; // host -> the line of its link
     for (uint64_t k = 0; k < nLinks; k++)
     {
         if (li >= lines.size())
@@ -326,31 +386,41 @@ ParseTopology(const std::string& text, const std::string& name)
         if (!ParseRate(l.fields[2], s.rateBps))
         {
             c.Fail(l.number, "rate",
-                   "'" + l.fields[2] +
-                       "' is not a rate like 100Gbps (units bps Kbps Mbps Gbps Tbps)");
+                   Quote(l.fields[2]) +
+                       " is not a rate in [1bps, 1000Tbps], whole bits/s, like 100Gbps "
+                       "(a decimal number, then bps, Kbps, Mbps, Gbps or Tbps)");
         }
         if (!ParseDelay(l.fields[3], s.delayNs))
         {
             c.Fail(l.number, "delay",
-                   "'" + l.fields[3] + "' is not a delay like 0.001ms (units s ms us ns)");
+                   Quote(l.fields[3]) +
+                       " is not a delay in [0ns, 1000000s], whole ns, like 0.001ms "
+                       "(a decimal number, then s, ms, us or ns)");
         }
-        if (!ParseDouble(l.fields[4], s.errorRate) || s.errorRate < 0 || s.errorRate > 1)
+        // The HPCC simulator drops this share of packets on the link; our
+        // network has no loss model, so anything but 0 would run unlike the
+        // file says.
+        if (!ParseDecimal(l.fields[4], "", LIBCC_UNIT_RATIO, s.errorRate) || s.errorRate != 0)
         {
-            c.Fail(l.number, "error_rate", "'" + l.fields[4] + "' is not a probability in [0, 1]");
+            c.Fail(l.number, "error_rate",
+                   Quote(l.fields[4]) +
+                       " is not accepted: 0 only (a decimal number; links here do not drop "
+                       "packets)");
         }
+        s.errorRate = 0; // not -0
         for (uint32_t end : {s.a, s.b})
         {
-            if (!t.isSwitch[end])
+            if (switches.count(end) == 0)
             {
-                if (degree[end] > 0)
+                auto first = hostLinkLine.emplace(end, l.number);
+                if (!first.second)
                 {
                     c.Fail(l.number, end == s.a ? "node_a" : "node_b",
                            "host " + std::to_string(end) + " already has a link (line " +
-                               std::to_string(hostLinkLine[end]) + "); a host has one NIC");
+                               std::to_string(first.first->second) + "); a host has one NIC");
                 }
-                hostLinkLine[end] = l.number;
             }
-            degree[end]++;
+            linked.insert(end);
         }
         t.links.push_back(s);
     }
@@ -359,14 +429,21 @@ ParseTopology(const std::string& text, const std::string& name)
         c.Fail(lines[li].number, "",
                "unexpected data after the " + std::to_string(nLinks) + " links of link_count");
     }
+    // At most 2 x links nodes are linked, so this stops at the first
+    // unlinked id long before a huge claimed node_count.
     for (uint32_t id = 0; id < t.nNodes; id++)
     {
-        if (degree[id] == 0)
+        if (linked.count(id) == 0)
         {
             c.Fail(head.number, "node_count",
-                   std::string(t.isSwitch[id] ? "switch " : "host ") + std::to_string(id) +
+                   std::string(switches.count(id) ? "switch " : "host ") + std::to_string(id) +
                        " has no link");
         }
+    }
+    t.isSwitch.assign(t.nNodes, false);
+    for (uint32_t id : switches)
+    {
+        t.isSwitch[id] = true;
     }
     return t;
 }
@@ -381,16 +458,18 @@ std::vector<FlowSpec>
 ParseFlows(const std::string& text, const std::string& name, const TopologySpec* topo)
 {
     Checker c(name);
-    auto lines = SplitLines(text);
+    auto lines = SplitLines(text, name);
     if (lines.empty())
     {
         c.Fail(0, "", "empty flow file (expected the flow count on the first line)");
     }
     c.FieldCount(lines[0], 1, "flow_count");
-    uint64_t n = c.U64(lines[0], 0, "flow_count", 0, 1u << 28);
+    uint64_t n = c.U64(lines[0], 0, "flow_count", 0, UINT32_MAX);
     uint64_t maxNode = topo ? topo->nNodes - 1 : UINT32_MAX;
     std::vector<FlowSpec> flows;
-    flows.reserve(n);
+    // By the lines there are, never by the count claimed (4e9 flows would
+    // ask for 192 GB before the first line is read).
+    flows.reserve(std::min<uint64_t>(n, lines.size() - 1));
     uint64_t prevStart = 0;
     for (uint64_t k = 0; k < n; k++)
     {
@@ -426,19 +505,28 @@ ParseFlows(const std::string& text, const std::string& name, const TopologySpec*
         f.pg = c.U64(l, 2, "pg", 0, 7);
         f.dport = c.U64(l, 3, "dport", 0, 65535);
         f.sizeBytes = c.U64(l, 4, "size", 1, UINT64_MAX >> 8);
+        // Seconds, read as libcc reads "<number>s".
         double start;
-        if (!ParseDouble(l.fields[5], start) || start < 0 || start > 1e6)
+        if (!ParseDecimal(l.fields[5] + "s", "s", LIBCC_UNIT_NS, start) ||
+            !WholeInRange(start, kMaxTimeNs, f.startNs))
         {
             c.Fail(l.number, "start_s",
-                   "'" + l.fields[5] + "' is not a start time in seconds >= 0");
+                   Quote(l.fields[5]) +
+                       " is not a start time in [0, 1000000] seconds, whole ns (a decimal "
+                       "number)");
         }
-        f.startNs = static_cast<uint64_t>(std::llround(start * 1e9));
         if (f.startNs < prevStart)
         {
             c.Fail(l.number, "start_s", "flows must be sorted by start time");
         }
         prevStart = f.startNs;
         flows.push_back(f);
+    }
+    if (n + 1 < lines.size())
+    {
+        c.Fail(lines[n + 1].number, "",
+               "more flow lines than flow_count=" + std::to_string(n) + " (line " +
+                   std::to_string(lines[0].number) + ")");
     }
     return flows;
 }

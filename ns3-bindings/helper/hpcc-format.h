@@ -3,7 +3,8 @@
 // Readers and writers for the plain-text formats of the HPCC ns-3 simulator
 // (topology, flow, fct and pfc files; see docs/ns3-bindings.md), so inputs
 // written for that simulator run here unchanged and its analysis scripts read
-// our outputs. A bad input raises FileFormatError naming file, line and field.
+// our outputs. A bad input raises FileFormatError naming file, line and field;
+// a file that cannot be read raises FileIoError (a FileFormatError too).
 
 #ifndef LIBCC_HPCC_FORMAT_H
 #define LIBCC_HPCC_FORMAT_H
@@ -43,14 +44,26 @@ class FileFormatError : public std::runtime_error
     std::string m_field;
 };
 
+/// The file could not be opened or read (an I/O failure, exit status 1 in
+/// the tools; docs/errors.md), as opposed to a bad line in it. File() names
+/// it, Line() is 0.
+class FileIoError : public FileFormatError
+{
+  public:
+    FileIoError(const std::string& file, const std::string& message)
+        : FileFormatError(file, 0, "", message)
+    {
+    }
+};
+
 struct TopologyLinkSpec
 {
     uint32_t a;
     uint32_t b;
     uint64_t rateBps;
     uint64_t delayNs;
-    double errorRate;
-    uint32_t line; ///< where it was declared, for later error messages
+    double errorRate; ///< always 0: a file's non-zero loss rate is refused
+    uint32_t line;    ///< where it was declared, for later error messages
 };
 
 /// The topology file: "N S L", the S switch ids, L links "a b rate delay err".
@@ -79,18 +92,22 @@ struct FlowSpec
     uint64_t stopNs = 0;
 };
 
-/// Parse a rate "100Gbps" (also bps/Kbps/Mbps/Tbps, decimal prefixes) into
-/// bits/s; false if it is not one.
+/// Parse a rate "100Gbps" (a decimal number as libcc_parse_value reads it,
+/// then bps, kbps/Kbps, Mbps, Gbps or Tbps) into bits/s; false unless it is
+/// a whole number of bits/s in [1, 10^15]. No hex, inf, nan, no rounding.
 bool ParseRate(const std::string& text, uint64_t& bps);
-/// Parse a delay "0.001ms", "1us", "500ns", "1s" into ns; false if not one.
+/// Parse a delay "0.001ms", "1us", "500ns", "1s" (or "0") into ns; false
+/// unless it is a whole number of ns in [0, 10^15].
 bool ParseDelay(const std::string& text, uint64_t& ns);
 
 /// Read a topology file. Checks: counts, ids in range, switch ids distinct,
-/// no self links, each host has exactly one link (one NIC per host).
+/// no self links, each host has exactly one link (one NIC per host), no data
+/// after the links; every field's form and range as in docs/ns3-bindings.md.
 TopologySpec ReadTopologyFile(const std::string& path);
 TopologySpec ParseTopology(const std::string& text, const std::string& name);
 
-/// Read a flow file. When topo is given, src/dst must be hosts of it.
+/// Read a flow file: exactly flow_count flow lines, sorted by start time.
+/// When topo is given, src/dst must be hosts of it.
 std::vector<FlowSpec> ReadFlowFile(const std::string& path, const TopologySpec* topo = nullptr);
 std::vector<FlowSpec> ParseFlows(const std::string& text, const std::string& name,
                                  const TopologySpec* topo = nullptr);

@@ -91,5 +91,66 @@ expect fairness-one-sender 2 "--senders" -- "$bin/fairness" --senders=1 --out="$
 expect dumbbell-bad-pfc-scope 2 "--pfcScope=both: accepted one of ingress, egress" -- \
   "$bin/dumbbell" --pfcScope=both --out="$work/ds"
 
+# Bad HPCC-format files: exit 2 and one line naming file:line, the field and
+# what is accepted (docs/ns3-bindings.md, "Input files"). Each file is the
+# dumbbell's topology or a one-flow file with one thing wrong. Each run is
+# under a 2 GB address-space limit: a reader that allocates by a claimed
+# count, or reads /dev/zero to its end, fails fast instead of taking the
+# machine's memory.
+topo_ok="$(cd "$(dirname "$0")/../.." && pwd)/examples/data/dumbbell-topology.txt"
+flows_ok="$work/flow1.txt"
+printf '1\n0 2 3 100 10000 0\n' > "$flows_ok"
+bad_file() { # NAME TOPO FLOWS PATTERN: rdma-sim on them exits 2, stderr has "NAME.txt:PATTERN"
+  expect "rdma-sim-$1" 2 "$1.txt:$4" -- \
+    timeout 20 bash -c 'ulimit -v 2097152 && exec "$@"' small \
+    "$bin/rdma-sim" --topo="$2" --flows="$3" --out="$work/bad"
+}
+bad_topo() { # NAME SED-EXPR PATTERN: the dumbbell topology edited
+  sed "$2" "$topo_ok" > "$work/$1.txt"
+  bad_file "$1" "$work/$1.txt" "$flows_ok" "$3"
+}
+bad_flows() { # NAME PRINTF-FORMAT PATTERN: a flow file for the dumbbell
+  printf "$2" > "$work/$1.txt"
+  bad_file "$1" "$topo_ok" "$work/$1.txt" "$3"
+}
+bad_topo topo-hex-rate 's/^3 4 100Gbps/3 4 0x64Gbps/' \
+  "5: field 'rate': '0x64Gbps' is not a rate in \[1bps, 1000Tbps\]"
+bad_topo topo-zero-rate 's/^3 4 100Gbps/3 4 0Gbps/' "5: field 'rate': '0Gbps' is not a rate in \[1bps"
+bad_topo topo-frac-delay 's/^3 4 100Gbps 0.001ms/3 4 100Gbps 1.5ns/' \
+  "5: field 'delay': '1.5ns' is not a delay in \[0ns, 1000000s\], whole ns"
+bad_topo topo-loss 's/^3 4 100Gbps 0.001ms 0$/3 4 100Gbps 0.001ms 0.01/' \
+  "5: field 'error_rate': '0.01' is not accepted: 0 only"
+bad_topo topo-negative-node 's/^4 5 /-1 5 /' \
+  "6: field 'node_a': '-1' is not a whole number in decimal digits in \[0, 5\]"
+printf '16777216 0 67108864\n0 1 1Gbps 1us 0\n' > "$work/topo-huge.txt"
+bad_file topo-huge "$work/topo-huge.txt" "$flows_ok" "2: file ends after 1 of 67108864 links"
+
+bad_flows flows-huge-count '4000000000\n' "1: file ends after 0 of 4000000000 flows"
+bad_flows flows-extra-line '1\n0 2 3 100 10000 0\n1 2 3 100 10000 0\n' \
+  "3: more flow lines than flow_count=1 \(line 1\)"
+bad_flows flows-hex-start '1\n0 2 3 100 10000 0x1\n' \
+  "2: field 'start_s': '0x1' is not a start time in \[0, 1000000\] seconds"
+bad_flows flows-exp-size '1\n0 2 3 100 1e4 0\n' \
+  "2: field 'size': '1e4' is not a whole number in decimal digits in \[1, "
+bad_flows flows-to-switch '1\n0 4 3 100 10000 0\n' "2: field 'dst': node 4 is a switch, not a host"
+# Binary bytes are shown escaped, the field cut at 40 bytes, on one line.
+bad_flows flows-binary '1\n0 2 3 100 \001\033[2J\377\376AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA 0\n' \
+  "2: field 'size': '\\\\x01\\\\x1b\[2J\\\\xff\\\\xfeA+\.\.\.' is not"
+if LC_ALL=C grep -q '[^[:print:]]' "$work/rdma-sim-flows-binary.err" ||
+   [ "$(wc -l < "$work/rdma-sim-flows-binary.err")" -ne 1 ]; then
+  echo "FAIL rdma-sim-flows-binary-printable: not one printable line"; failed=$((failed + 1))
+else
+  echo "ok   rdma-sim-flows-binary-printable"; passed=$((passed + 1))
+fi
+# A file that cannot be read is an I/O failure, exit 1 (docs/errors.md).
+expect rdma-sim-topo-missing 1 "/nonexistent/topo.txt: cannot open: No such file" -- \
+  "$bin/rdma-sim" --topo=/nonexistent/topo.txt --flows="$flows_ok" --out="$work/bad"
+expect rdma-sim-flows-directory 1 "$work: cannot read: Is a directory" -- \
+  "$bin/rdma-sim" --topo="$topo_ok" --flows="$work" --out="$work/bad"
+# /dev/zero: refused at its first byte, not read forever.
+expect rdma-sim-flows-dev-zero 2 "/dev/zero:1: a NUL byte at column 1: not a text file" -- \
+  timeout 20 bash -c 'ulimit -v 2097152 && exec "$@"' small \
+  "$bin/rdma-sim" --topo="$topo_ok" --flows=/dev/zero --out="$work/bad"
+
 echo "examples: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]

@@ -8,6 +8,9 @@
 
 #include <gtest/gtest.h>
 
+#include <sys/resource.h>
+#include <unistd.h>
+
 #include <cstdio>
 #include <fstream>
 #include <string>
@@ -51,6 +54,40 @@ Replace(std::string s, const std::string& from, const std::string& to)
     return s.replace(pos, from.size(), to);
 }
 
+// Runs f with at most `headroom` more bytes of address space than the process
+// has now, so a reader that allocates by a claimed count instead of by what it
+// read gets std::bad_alloc. (Not under ASan, whose allocator maps its own way.)
+template <typename F>
+void
+WithLittleMemory(size_t headroom, F f)
+{
+#if defined(__SANITIZE_ADDRESS__)
+    (void)headroom;
+    f();
+#else
+    long pages = 0;
+    std::FILE* statm = std::fopen("/proc/self/statm", "r");
+    ASSERT_NE(statm, nullptr);
+    ASSERT_EQ(std::fscanf(statm, "%ld", &pages), 1);
+    std::fclose(statm);
+    rlimit old;
+    ASSERT_EQ(getrlimit(RLIMIT_AS, &old), 0);
+    rlimit low = old;
+    low.rlim_cur = rlim_t(pages) * rlim_t(sysconf(_SC_PAGESIZE)) + headroom;
+    ASSERT_EQ(setrlimit(RLIMIT_AS, &low), 0);
+    try
+    {
+        f();
+    }
+    catch (...)
+    {
+        setrlimit(RLIMIT_AS, &old);
+        throw;
+    }
+    setrlimit(RLIMIT_AS, &old);
+#endif
+}
+
 } // namespace
 
 TEST(FilesTopology, ReadsTheSpecDumbbell)
@@ -89,6 +126,101 @@ TEST(FilesTopology, UnitsOfRatesAndDelays)
     EXPECT_EQ(v, 500u);
     EXPECT_FALSE(ParseDelay("1 us", v));
     EXPECT_FALSE(ParseDelay("-1us", v));
+}
+
+TEST(FilesTopology, RatesAndDelaysTakeOnlyLibccDecimalForms)
+{
+    // libcc_parse_value's forms: sign, digits, point, exponent, then a unit.
+    uint64_t v;
+    EXPECT_TRUE(ParseRate("1e2Gbps", v)); // 100 x 10^9
+    EXPECT_EQ(v, 100000000000ull);
+    EXPECT_TRUE(ParseRate(".5Gbps", v)); // 0.5 x 10^9
+    EXPECT_EQ(v, 500000000ull);
+    EXPECT_TRUE(ParseRate("+40Mbps", v)); // libcc takes a '+'
+    EXPECT_EQ(v, 40000000ull);
+    EXPECT_TRUE(ParseRate("0.3Gbps", v)); // 0.3 x 10^9 is 299999999.99999994 in binary
+    EXPECT_EQ(v, 300000000ull);
+    // What strtod took and libcc refuses: hex (0x64 = 100), inf, nan.
+    EXPECT_FALSE(ParseRate("0x64Gbps", v));
+    EXPECT_FALSE(ParseRate("infGbps", v));
+    EXPECT_FALSE(ParseRate("nanGbps", v));
+    EXPECT_FALSE(ParseRate("1eGbps", v));
+    // ns-3's DataRate reads "GBps" as gigabytes/s: not taken as bits.
+    EXPECT_FALSE(ParseRate("100GBps", v));
+    EXPECT_FALSE(ParseRate("100gbps", v));
+    // A fraction of a bit/s was rounded (1.5 -> 2): refused; so are 0 and
+    // more than 1000 Tbps = 10^15.
+    EXPECT_FALSE(ParseRate("1.5bps", v));
+    EXPECT_FALSE(ParseRate("0Gbps", v));
+    EXPECT_FALSE(ParseRate("0", v));
+    EXPECT_TRUE(ParseRate("1000Tbps", v));
+    EXPECT_EQ(v, 1000000000000000ull);
+    EXPECT_FALSE(ParseRate("1001Tbps", v));
+
+    EXPECT_FALSE(ParseDelay("0x10us", v)); // strtod: 16 us
+    EXPECT_FALSE(ParseDelay("infns", v));
+    EXPECT_FALSE(ParseDelay("1.5ns", v)); // was rounded to 2 ns
+    EXPECT_TRUE(ParseDelay("1e-3ms", v)); // 10^-3 x 10^6 ns
+    EXPECT_EQ(v, 1000u);
+    EXPECT_TRUE(ParseDelay("0.3ms", v)); // 299999.99999999994 in binary
+    EXPECT_EQ(v, 300000u);
+    EXPECT_TRUE(ParseDelay("0", v)); // libcc: 0 needs no unit
+    EXPECT_EQ(v, 0u);
+    EXPECT_FALSE(ParseDelay("5", v));   // any other number does
+    EXPECT_FALSE(ParseDelay("1US", v)); // libcc's time units are case-sensitive
+    EXPECT_TRUE(ParseDelay("1000000s", v));
+    EXPECT_EQ(v, 1000000000000000ull);
+    EXPECT_FALSE(ParseDelay("1000001s", v));
+}
+
+TEST(FilesTopology, ErrorRateIsZero)
+{
+    // The HPCC simulator drops that share of packets on the link; RdmaNetwork
+    // has no loss model, so 1e-3 ran without loss. Refused, as is strtod's
+    // "0x0.1" (1/16).
+    for (const char* rate : {"1e-3", "1", "0x0.1", "-1"})
+    {
+        auto e = Fails([&] {
+            ParseTopology(
+                Replace(kDumbbell, "0.001ms 0\n1 3", std::string("0.001ms ") + rate + "\n1 3"),
+                "t");
+        });
+        EXPECT_EQ(e.Line(), 3u) << rate;
+        EXPECT_EQ(e.Field(), "error_rate") << rate;
+        EXPECT_NE(std::string(e.what()).find("accepted: 0"), std::string::npos) << e.what();
+    }
+    // 0 in any of libcc's decimal spellings.
+    TopologySpec t =
+        ParseTopology(Replace(kDumbbell, "0.001ms 0\n1 3", "0.001ms 0.000e0\n1 3"), "t");
+    EXPECT_EQ(t.links[0].errorRate, 0.0);
+}
+
+TEST(FilesTopology, OutOfRangeValuesNameTheRange)
+{
+    // The dumbbell has nodes 0..5; link line "4 5" is line 6.
+    struct Case
+    {
+        const char* to;
+        const char* field;
+        const char* says;
+    } cases[] = {
+        {"-1 5 100Gbps 0.001ms", "node_a",
+         "'-1' is not a whole number in decimal digits in [0, 5]"},
+        {"4 6 100Gbps 0.001ms", "node_b", "'6' is outside [0, 5]"},
+        {"4 5 0Gbps 0.001ms", "rate", "'0Gbps' is not a rate in [1bps, 1000Tbps]"},
+        {"4 5 100Gbps -1us", "delay", "'-1us' is not a delay in [0ns, 1000000s]"},
+    };
+    for (const Case& k : cases)
+    {
+        auto e =
+            Fails([&] { ParseTopology(Replace(kDumbbell, "4 5 100Gbps 0.001ms", k.to), "t"); });
+        EXPECT_EQ(e.Line(), 6u) << k.to;
+        EXPECT_EQ(e.Field(), k.field) << k.to;
+        EXPECT_NE(
+            std::string(e.what()).find(std::string("t:6: field '") + k.field + "': " + k.says),
+            std::string::npos)
+            << e.what();
+    }
 }
 
 TEST(FilesTopology, BadRateNamesFileLineField)
@@ -144,6 +276,28 @@ TEST(FilesTopology, CountsAndFieldCounts)
     EXPECT_EQ(e.Field(), "node_count");
 }
 
+TEST(FilesTopology, HugeCountsInATinyFileAllocateNothing)
+{
+    // 2^24 = 16777216 nodes (the largest node_count) and 2^26 = 67108864 links
+    // claimed by a 24-byte file: node tables of that size would take over
+    // 100 MB; 32 MB of headroom is far more than two lines need. The file ends
+    // on line 2 after 1 of 67108864 links.
+    WithLittleMemory(32 << 20, [] {
+        auto e = Fails([] { ParseTopology("16777216 0 67108864\n0 1 1Gbps 1us 0\n", "big"); });
+        EXPECT_EQ(e.Line(), 2u);
+        EXPECT_NE(std::string(e.what()).find("after 1 of 67108864 links"), std::string::npos)
+            << e.what();
+    });
+    // All links there, but 16777216 nodes cannot all be linked by one link:
+    // node 2 is the first without one.
+    WithLittleMemory(32 << 20, [] {
+        auto e = Fails([] { ParseTopology("16777216 0 1\n0 1 1Gbps 1us 0\n", "big"); });
+        EXPECT_EQ(e.Line(), 1u);
+        EXPECT_EQ(e.Field(), "node_count");
+        EXPECT_NE(std::string(e.what()).find("host 2 has no link"), std::string::npos) << e.what();
+    });
+}
+
 TEST(FilesTopology, HostWithTwoLinks)
 {
     // Host 0 linked to switches 3 and 4: a host has one NIC.
@@ -157,6 +311,39 @@ TEST(FilesTopology, MissingFileNamesIt)
     auto e = Fails([] { ReadTopologyFile("/nonexistent/dir/topo.txt"); });
     EXPECT_EQ(e.File(), "/nonexistent/dir/topo.txt");
     EXPECT_NE(std::string(e.what()).find("cannot open"), std::string::npos);
+}
+
+TEST(FilesTopology, UnreadableFilesAreIoErrors)
+{
+    // Not a bad line but an I/O failure (exit 1 in rdma-sim, docs/errors.md):
+    // a missing file, and a directory, which opens but cannot be read.
+    for (const char* path : {"/nonexistent/dir/topo.txt", "/"})
+    {
+        try
+        {
+            ReadTopologyFile(path);
+            ADD_FAILURE() << path << " was read";
+        }
+        catch (const FileIoError& e)
+        {
+            EXPECT_EQ(e.File(), path);
+            EXPECT_EQ(e.Line(), 0u);
+        }
+        catch (const std::exception& e)
+        {
+            ADD_FAILURE() << path << ": not a FileIoError: " << e.what();
+        }
+    }
+    try
+    {
+        ReadFlowFile("/");
+        ADD_FAILURE() << "/ was read";
+    }
+    catch (const FileIoError& e)
+    {
+        EXPECT_NE(std::string(e.what()).find("/: cannot read: Is a directory"), std::string::npos)
+            << e.what();
+    }
 }
 
 TEST(FilesFlow, ReadsFlowsWithTopology)
@@ -174,9 +361,43 @@ TEST(FilesFlow, ReadsFlowsWithTopology)
     EXPECT_EQ(flows[1].line, 3u);
 }
 
-TEST(FilesFlow, OnlyTheCountedLinesAreRead)
+TEST(FilesFlow, HugeCountInATinyFileEndsWhereTheFileEnds)
 {
-    auto flows = ParseFlows("1\n0 2 3 100 10 0\n1 2 3 100 garbage 0\n", "f");
+    // A 12-byte file claiming 4000000000 flows (48-byte FlowSpecs: 192 GB if
+    // reserved by the count): the file ends on line 1 after 0 flows.
+    WithLittleMemory(32 << 20, [] {
+        auto e = Fails([] { ParseFlows("4000000000\n", "f"); });
+        EXPECT_EQ(e.Line(), 1u);
+        EXPECT_NE(std::string(e.what()).find("f:1: file ends after 0 of 4000000000 flows"),
+                  std::string::npos)
+            << e.what();
+    });
+    // 2^28 flows (the old largest count: 12.9 GB reserved) and one flow line:
+    // ends on line 2 after 1 of them.
+    WithLittleMemory(32 << 20, [] {
+        auto e = Fails([] { ParseFlows("268435456\n0 1 3 100 1000 0\n", "f"); });
+        EXPECT_EQ(e.Line(), 2u);
+        EXPECT_NE(std::string(e.what()).find("after 1 of 268435456 flows"), std::string::npos)
+            << e.what();
+    });
+    // Past uint32 (flow ids are 32-bit): refused on line 1 naming the range.
+    auto e = Fails([] { ParseFlows("4294967296\n", "f"); });
+    EXPECT_EQ(e.Line(), 1u);
+    EXPECT_EQ(e.Field(), "flow_count");
+    EXPECT_NE(std::string(e.what()).find("[0, 4294967295]"), std::string::npos) << e.what();
+}
+
+TEST(FilesFlow, LinesPastTheCountAreRefused)
+{
+    // flow_count says 1, a second flow follows on line 3: it was ignored, so
+    // the run silently had one flow fewer than the file lists.
+    auto e = Fails([] { ParseFlows("1\n0 2 3 100 10 0\n1 2 3 100 10 0\n", "f"); });
+    EXPECT_EQ(e.Line(), 3u);
+    EXPECT_NE(std::string(e.what()).find("f:3: more flow lines than flow_count=1 (line 1)"),
+              std::string::npos)
+        << e.what();
+    // Blank lines and comments after the last flow are no data.
+    auto flows = ParseFlows("1\n0 2 3 100 10 0\n\n# end\n", "f");
     EXPECT_EQ(flows.size(), 1u);
 }
 
@@ -203,6 +424,90 @@ TEST(FilesFlow, BadFieldsNameLineAndField)
     e = Fails([&] { ParseFlows("1\n0 2 3 100 1000\n", "f", &t); });
     EXPECT_EQ(e.Line(), 2u);
     EXPECT_NE(std::string(e.what()).find("expected 6 fields"), std::string::npos);
+}
+
+TEST(FilesFlow, NumbersTakeOnlyDecimalForms)
+{
+    // Start times in seconds, as libcc reads "<number>s": 1e-9 s = 1 ns.
+    auto flows = ParseFlows("2\n0 1 3 100 1000 1e-9\n0 1 3 100 1000 +0.000002\n", "f");
+    EXPECT_EQ(flows[0].startNs, 1u);
+    EXPECT_EQ(flows[1].startNs, 2000u);
+    // strtod took hex ("0x1" = 1 s) and rounded 1.5 ns to 2.
+    for (const char* start : {"0x1", "1.5e-9", "inf", "nan", "1000000.5", "-1", "5m"})
+    {
+        auto e = Fails([&] { ParseFlows(std::string("1\n0 1 3 100 1000 ") + start + "\n", "f"); });
+        EXPECT_EQ(e.Line(), 2u) << start;
+        EXPECT_EQ(e.Field(), "start_s") << start;
+        EXPECT_NE(std::string(e.what()).find("[0, 1000000] seconds"), std::string::npos)
+            << e.what();
+    }
+    // Whole numbers are decimal digits only: no sign, exponent, point or hex.
+    for (const char* size : {"1e3", "+1000", "-1", "1000.0", "0x3e8"})
+    {
+        auto e = Fails([&] { ParseFlows(std::string("1\n0 1 3 100 ") + size + " 0\n", "f"); });
+        EXPECT_EQ(e.Field(), "size") << size;
+        EXPECT_NE(std::string(e.what()).find("[1, 72057594037927935]"), std::string::npos)
+            << e.what(); // 2^56 - 1
+    }
+    // Digits past 2^64 - 1: out of the range, not "not a number".
+    auto e = Fails([] { ParseFlows("1\n0 1 3 99999999999999999999999 1000 0\n", "f"); });
+    EXPECT_EQ(e.Field(), "dport");
+    EXPECT_NE(std::string(e.what()).find("'99999999999999999999999' is outside [0, 65535]"),
+              std::string::npos)
+        << e.what();
+}
+
+// No byte below 0x20 or above 0x7e in a message.
+bool
+Printable(const std::string& s)
+{
+    for (unsigned char ch : s)
+    {
+        if (ch < 0x20 || ch > 0x7e)
+        {
+            return false;
+        }
+    }
+    return true;
+}
+
+TEST(FilesBinary, FieldsAreEscapedAndCapped)
+{
+    // A size field of 60 bytes: 0x01, 0xff, 0xfe (no UTF-8), then 57 'A':
+    // the first 40 bytes are shown, the three as \xHH, then "...".
+    std::string size = std::string("\x01\xff\xfe") + std::string(57, 'A');
+    auto e = Fails([&] { ParseFlows("1\n0 1 3 100 " + size + " 0\n", "f"); });
+    EXPECT_EQ(e.Line(), 2u);
+    EXPECT_EQ(e.Field(), "size");
+    std::string want = "'\\x01\\xff\\xfe" + std::string(37, 'A') + "...' is not a whole number";
+    EXPECT_NE(std::string(e.what()).find(want), std::string::npos) << e.what();
+    EXPECT_TRUE(Printable(e.what())) << e.what();
+    // An escape character in a rate; a backslash is escaped too, so what is
+    // shown reads back unambiguously.
+    e = Fails([] { ParseTopology(Replace(kDumbbell, "3 4 100Gbps", "3 4 100G\x1b\\bps"), "t"); });
+    EXPECT_EQ(e.Line(), 5u);
+    EXPECT_NE(std::string(e.what()).find("'100G\\x1b\\x5cbps'"), std::string::npos) << e.what();
+    EXPECT_TRUE(Printable(e.what())) << e.what();
+}
+
+TEST(FilesBinary, ANulByteIsNotText)
+{
+    // "1000\0junk": the NUL ended the C string, so the size was read as 1000
+    // and the rest ignored. Line 2 "0 1 3 100 1000" is 14 bytes: the NUL is
+    // column 15.
+    auto e = Fails([] { ParseFlows(std::string("1\n0 1 3 100 1000\0junk 0\n", 24), "f"); });
+    EXPECT_EQ(e.Line(), 2u);
+    EXPECT_NE(std::string(e.what()).find("f:2: a NUL byte at column 15: not a text file"),
+              std::string::npos)
+        << e.what();
+    // /dev/zero never ends: the reader stops at its first byte (before, it
+    // read until memory ran out).
+    WithLittleMemory(64 << 20, [] {
+        auto e = Fails([] { ReadFlowFile("/dev/zero"); });
+        EXPECT_NE(std::string(e.what()).find("/dev/zero:1: a NUL byte at column 1"),
+                  std::string::npos)
+            << e.what();
+    });
 }
 
 TEST(FilesOutput, FctLineHasTheHpccColumns)
