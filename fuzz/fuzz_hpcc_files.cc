@@ -1,14 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0-only
 // The HPCC-simulator topology and flow file readers
 // (ns3-bindings/helper/hpcc-format.h) on arbitrary text: each either returns
-// what it read or throws std::invalid_argument with a one-line message;
+// what it read or throws FileFormatError with a one-line message;
 // nothing else (no other exception, no crash, no allocation by a claimed
 // count). The first byte picks the reader; a topology that parses is then
 // the flows' topology.
 #include "hpcc-format.h"
 
 #include <cstdlib>
-#include <stdexcept>
 #include <string>
 
 using namespace ns3;
@@ -37,7 +36,7 @@ LLVMFuzzerTestOneInput(const uint8_t* data, size_t size)
             ParseFlows(text, "fuzz-flows", &topo);
         }
     }
-    catch (const std::invalid_argument& e)
+    catch (const FileFormatError& e)
     {
         const std::string m = e.what();
         if (m.empty() || m.find('\n') != std::string::npos)
