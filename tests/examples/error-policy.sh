@@ -93,6 +93,37 @@ for prog in dumbbell rdma-sim fairness minimal; do
   check "$prog" "cc" "--cc=no_such_param=1"
 done
 
+# libcc-replay (space-separated options, libcc's own tool): each option with
+# bad values, on a valid trace.
+trace=$(dirname "$0")/../../examples/traces/hpcc.trace
+while read -r opt bad; do
+  timeout 60 "$bin/libcc-replay" "$opt" "$bad" "$trace" > /dev/null 2> "$work/err"
+  rc=$?
+  if [ "$rc" -eq 2 ] && [ "$(wc -l < "$work/err")" -eq 1 ] && grep -qF -- "$opt" "$work/err"; then
+    passed=$((passed + 1))
+  else
+    echo "FAIL libcc-replay $opt $bad: exit $rc (want 2, one line naming $opt)"
+    sed 's/^/  | /' "$work/err" | head -3; failed=$((failed + 1))
+  fi
+done <<'EOF'
+--line-rate -1Gbps
+--line-rate 100
+--line-rate 0x10Gbps
+--base-rtt abc
+--base-rtt 1.5ns
+--mtu 1.5B
+--mtu -1B
+--sample 0
+--sample nan
+--until -1us
+--max-timers -1
+--max-timers 1.5
+--algo reno
+--param eta=2
+--param nonsense
+--param rpg_threshold=2.5
+EOF
+
 # Relations between parameters are named before the run, both of them.
 check dumbbell "cc" "--cc=kmin=500KB,kmax=400KB"
 if ! grep -q "kmin.*kmax" "$work/err"; then
