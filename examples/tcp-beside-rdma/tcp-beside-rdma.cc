@@ -78,16 +78,19 @@ main(int argc, char* argv[])
     cmd.AddBytes("lossyLimit", "switch queue limit of a lossy priority", lossyLimit, 1,
                  1000000000ull);
     cmd.AddTime("stop", "simulated time limit", stop, MicroSeconds(1), Seconds(100));
+    // TCP as a data centre runs it (before Parse: --ns3::TcpSocket...=
+    // overrides): full-MTU segments (1500 = IPv4 20 + TCP 20 + 1460), an RTO
+    // in ms, not 1 s, and no timestamps: ns-3's count milliseconds, which
+    // at RTTs of microseconds leaves a loss recovered one segment per RTO.
+    Config::SetDefault("ns3::TcpSocket::SegmentSize", UintegerValue(1460));
+    Config::SetDefault("ns3::TcpSocketBase::Timestamp", BooleanValue(false));
+    Config::SetDefault("ns3::TcpSocketBase::MinRto", TimeValue(MilliSeconds(1)));
+    Config::SetDefault("ns3::TcpSocketBase::ClockGranularity", TimeValue(MicroSeconds(1)));
     int rc = cmd.Parse(argc, argv);
     if (rc >= 0)
     {
         return rc;
     }
-
-    // TCP as a data centre runs it: full-MTU segments, an RTO in ms.
-    Config::SetDefault("ns3::TcpSocket::SegmentSize", UintegerValue(1448));
-    Config::SetDefault("ns3::TcpSocketBase::MinRto", TimeValue(MilliSeconds(1)));
-    Config::SetDefault("ns3::TcpSocketBase::ClockGranularity", TimeValue(MicroSeconds(1)));
 
     RdmaNetwork net;
     if (!cmd.ApplyCongestionControl(net))
@@ -118,7 +121,7 @@ main(int argc, char* argv[])
     sink.Get(0)->TraceConnectWithoutContext("Rx", MakeBoundCallback(&OnTcpRx, &tcp));
     BulkSendHelper bulk("ns3::TcpSocketFactory", InetSocketAddress(net.GetHostAddress(3), port));
     bulk.SetAttribute("MaxBytes", UintegerValue(tcpSize));
-    bulk.SetAttribute("SendSize", UintegerValue(1448));
+    bulk.SetAttribute("SendSize", UintegerValue(1460));
     bulk.Install(net.GetNode(2)).Start(Seconds(0));
 
     Simulator::Stop(stop);

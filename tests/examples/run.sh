@@ -92,10 +92,10 @@ expect dumbbell-bad-pfc-scope 2 "--pfcScope=both: accepted one of ingress, egres
   "$bin/dumbbell" --pfcScope=both --out="$work/ds"
 
 # TCP beside two FNCC flows: all three finish; the TCP line says every byte
-# of the 2,000,000 arrived (lossless, then lossy with a 4 KB limit).
+# of the 2,000,000 arrived (lossless, then lossy with an 8 KB limit).
 expect tcp-beside-rdma 0 "" -- "$bin/tcp-beside-rdma" --algo=fncc --rdmaSize=1MB --tcpSize=2MB
 expect tcp-beside-rdma-lossy 0 "" -- \
-  "$bin/tcp-beside-rdma" --algo=fncc --rdmaSize=1MB --tcpSize=2MB --ipLossy=1 --lossyLimit=4KB
+  "$bin/tcp-beside-rdma" --algo=fncc --rdmaSize=1MB --tcpSize=2MB --ipLossy=1 --lossyLimit=8KB
 for run in tcp-beside-rdma tcp-beside-rdma-lossy; do
   if grep -q "^tcp received 2000000 of 2000000 bytes" "$work/$run.out" &&
      [ "$(grep -c "^rdma flow" "$work/$run.out")" -eq 2 ] &&
