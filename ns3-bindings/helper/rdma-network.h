@@ -16,6 +16,7 @@
 #include "rdma-nic.h"
 #include "switch-node.h"
 
+#include <ns3/ipv4-interface-container.h>
 #include <ns3/node.h>
 #include <ns3/object-factory.h>
 
@@ -120,6 +121,21 @@ class RdmaNetwork
     {
         return m_flows;
     }
+
+    /**
+     * IPv4 beside RDMA (docs/ns3-bindings.md, "IP traffic beside RDMA"):
+     * InternetStackHelper (IPv4 only) on every host, never on a switch, and
+     * on each host's fabric device the address the switches route on, the
+     * host's own (GetHostAddress), in one /8: every host is on-link to
+     * every other, so hosts need no other route (and
+     * Ipv4GlobalRoutingHelper::PopulateRoutingTables() finds nothing to add
+     * but does not fail). ns-3's default traffic control (as
+     * Ipv4AddressHelper installs it) goes on each fabric device. Call after
+     * Build, once. Returns the interfaces in host id order.
+     */
+    Ipv4InterfaceContainer InstallInternetStack();
+    /// The address of a host on the fabric (11.x.y.1, the HPCC simulator's).
+    Ipv4Address GetHostAddress(uint32_t hostId) const;
 
     /// Pcap of every device: <prefix>-<node>-<ifindex>.pcap.
     void EnablePcap(const std::string& prefix) const;

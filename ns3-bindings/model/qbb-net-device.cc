@@ -56,6 +56,17 @@ QbbNetDevice::GetTypeId()
                 MakeTraceSourceAccessor(&QbbNetDevice::m_txTrace), "ns3::Packet::TracedCallback")
             .AddTraceSource("PhyRxEnd", "A frame was fully received.",
                             MakeTraceSourceAccessor(&QbbNetDevice::m_rxTrace),
+                            "ns3::Packet::TracedCallback")
+            .AddTraceSource("MacTx", "An IPv4 packet from the node's stack was queued to send.",
+                            MakeTraceSourceAccessor(&QbbNetDevice::m_macTxTrace),
+                            "ns3::Packet::TracedCallback")
+            .AddTraceSource("MacTxDrop",
+                            "An IPv4 packet from the node's stack was refused (queue full, "
+                            "not IPv4, above the MTU, no queue).",
+                            MakeTraceSourceAccessor(&QbbNetDevice::m_macTxDropTrace),
+                            "ns3::Packet::TracedCallback")
+            .AddTraceSource("MacRx", "An IPv4 packet was handed up to the node's stack.",
+                            MakeTraceSourceAccessor(&QbbNetDevice::m_macRxTrace),
                             "ns3::Packet::TracedCallback");
     return tid;
 }
@@ -527,6 +538,18 @@ QbbNetDevice::ReceiveFrame(QbbFramePtr frame)
     }
 }
 
+bool
+QbbNetDevice::ForwardUp(Ptr<Packet> packet)
+{
+    if (m_rxCallback.IsNull())
+    {
+        return false;
+    }
+    m_macRxTrace(packet);
+    m_rxCallback(this, packet, ETHERTYPE_IPV4, PeerMac());
+    return true;
+}
+
 void
 QbbNetDevice::HandlePause(Ptr<Packet> frame)
 {
@@ -640,7 +663,7 @@ QbbNetDevice::AddLinkChangeCallback(Callback<void> callback)
 bool
 QbbNetDevice::IsBroadcast() const
 {
-    return false;
+    return true;
 }
 
 Address
@@ -670,7 +693,7 @@ QbbNetDevice::GetMulticast(Ipv6Address addr) const
 bool
 QbbNetDevice::IsPointToPoint() const
 {
-    return true;
+    return false;
 }
 
 bool
@@ -682,17 +705,27 @@ QbbNetDevice::IsBridge() const
 bool
 QbbNetDevice::Send(Ptr<Packet> packet, const Address& dest, uint16_t protocolNumber)
 {
-    (void)packet;
-    (void)dest;
-    (void)protocolNumber;
-    return false;
+    (void)dest; // one peer per link: every frame goes to it
+    if (protocolNumber != ETHERTYPE_IPV4 || packet->GetSize() > m_mtu || !m_channel || !m_source ||
+        !m_source->EnqueuePacket(packet))
+    {
+        m_macTxDropTrace(packet);
+        return false;
+    }
+    m_macTxTrace(packet);
+    TriggerTransmit();
+    return true;
 }
 
 bool
 QbbNetDevice::SendFrom(Ptr<Packet> packet, const Address& source, const Address& dest,
                        uint16_t protocolNumber)
 {
-    (void)source;
+    if (source != Address(m_address))
+    {
+        m_macTxDropTrace(packet);
+        return false;
+    }
     return Send(packet, dest, protocolNumber);
 }
 

@@ -151,6 +151,21 @@ expect rdma-sim-flows-directory 1 "$work: cannot read: Is a directory" -- \
 expect rdma-sim-flows-dev-zero 2 "/dev/zero:1: a NUL byte at column 1: not a text file" -- \
   timeout 20 bash -c 'ulimit -v 2097152 && exec "$@"' small \
   "$bin/rdma-sim" --topo="$topo_ok" --flows=/dev/zero --out="$work/bad"
+# TCP beside two FNCC flows: all three finish; the TCP line says every byte
+# of the 2,000,000 arrived (lossless, then lossy with an 8 KB limit).
+expect tcp-beside-rdma 0 "" -- "$bin/tcp-beside-rdma" --algo=fncc --rdmaSize=1MB --tcpSize=2MB
+expect tcp-beside-rdma-lossy 0 "" -- \
+  "$bin/tcp-beside-rdma" --algo=fncc --rdmaSize=1MB --tcpSize=2MB --ipLossy=1 --lossyLimit=8KB
+for run in tcp-beside-rdma tcp-beside-rdma-lossy; do
+  if grep -q "^tcp received 2000000 of 2000000 bytes" "$work/$run.out" &&
+     [ "$(grep -c "^rdma flow" "$work/$run.out")" -eq 2 ] &&
+     grep -q "^tcp flow: 2000000 bytes, completion [0-9]* ns" "$work/$run.out"; then
+    echo "ok   $run-summary"; passed=$((passed + 1))
+  else
+    echo "FAIL $run-summary: expected 2 rdma flow lines and all 2000000 TCP bytes"; failed=$((failed + 1))
+  fi
+done
+expect tcp-beside-rdma-bad-prio 2 "--ipPrio" -- "$bin/tcp-beside-rdma" --ipPrio=8
 
 echo "examples: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]
