@@ -62,7 +62,7 @@ struct TopologyLinkSpec
     uint32_t b;
     uint64_t rateBps;
     uint64_t delayNs;
-    double errorRate; ///< always 0: a file's non-zero loss rate is refused
+    double errorRate; ///< share of frames lost at random on receive, [0, 1)
     uint32_t line;    ///< where it was declared, for later error messages
 };
 

@@ -212,6 +212,16 @@ RdmaNetwork::Build(const TopologySpec& topo)
         NetDeviceContainer d = qbb.Install(m_nodes[l.a], m_nodes[l.b]);
         Ptr<QbbNetDevice> da = DynamicCast<QbbNetDevice>(d.Get(0));
         Ptr<QbbNetDevice> db = DynamicCast<QbbNetDevice>(d.Get(1));
+        if (l.errorRate > 0)
+        {
+            // Both ends lose that share of what they receive; each end draws
+            // from its own stream, numbered by link order, so a run is
+            // reproduced by RngSeed/RngRun and no other stream shifts.
+            da->SetReceiveErrorRate(l.errorRate);
+            db->SetReceiveErrorRate(l.errorRate);
+            da->AssignStreams(LOSS_STREAM_BASE + 2 * int64_t(li));
+            db->AssignStreams(LOSS_STREAM_BASE + 2 * int64_t(li) + 1);
+        }
         m_devices.push_back(da);
         m_devices.push_back(db);
         m_adj[l.a].push_back(Adj{l.b, da, li});

@@ -46,6 +46,13 @@ TopologySpec MakeFatTreeTopology(uint32_t k, uint64_t rateBps, uint64_t delayNs)
 class RdmaNetwork
 {
   public:
+    /// A flow's source port: the HPCC simulator's, per (src, dst) pair from
+    /// this, in flow order; a pair's 55,537th flow is refused (AddFlow).
+    static constexpr uint32_t FIRST_SPORT = 10000;
+    /// Links with an error rate: the loss draws of link i's ends use ns-3
+    /// streams LOSS_STREAM_BASE + 2i and + 2i + 1.
+    static constexpr int64_t LOSS_STREAM_BASE = 1000000;
+
     RdmaNetwork();
 
     /// Congestion control of every host and switch: algorithm name and

@@ -43,6 +43,7 @@
 #include "ns3/net-device.h"
 #include "ns3/nstime.h"
 #include "ns3/packet.h"
+#include "ns3/random-variable-stream.h"
 #include "ns3/traced-callback.h"
 
 #include <array>
@@ -232,6 +233,24 @@ class QbbNetDevice : public NetDevice
     void EnablePcap(const std::string& filename);
 
     /**
+     * Random loss on receive, as the HPCC simulator's per-packet
+     * RateErrorModel on a device: every arriving frame (data, ACK, CNP and
+     * PAUSE alike) is dropped when a uniform draw in [0, 1) is below rate.
+     * rate in [0, 1); 0 (the default) draws nothing. The draws come from an
+     * ns-3 stream, seeded by RngSeed/RngRun: see AssignStreams.
+     */
+    void SetReceiveErrorRate(double rate);
+    double GetReceiveErrorRate() const;
+    /// Use stream `stream` for the loss draws; returns the streams used (1).
+    int64_t AssignStreams(int64_t stream);
+    /// Frames dropped by the receive error rate.
+    uint64_t GetRxErrorDrops() const;
+
+    /// Signature of the Frame trace: the frame, whether it is leaving
+    /// (starts on the wire) or arriving (fully received and not lost).
+    typedef void (*FrameTracedCallback)(const QbbFrame* frame, bool outgoing);
+
+    /**
      * Called by the channel when the last bit of a frame arrived. Frames on
      * a QbbChannel carry their Ethernet framing as a length only (it costs
      * line time, see WireBytes, but no header objects per hop). Traces and
@@ -366,6 +385,11 @@ class QbbNetDevice : public NetDevice
     TracedCallback<Ptr<const Packet>> m_macTxTrace;     //!< IP packet from the stack, taken
     TracedCallback<Ptr<const Packet>> m_macTxDropTrace; //!< IP packet from the stack, refused
     TracedCallback<Ptr<const Packet>> m_macRxTrace;     //!< IP packet handed up to the stack
+
+    TracedCallback<const QbbFrame*, bool> m_frameTrace; //!< as fields, no Packet built
+    double m_rxErrorRate = 0;
+    Ptr<UniformRandomVariable> m_rxErrorRng;
+    uint64_t m_rxErrorDrops = 0;
 };
 
 } // namespace ns3
