@@ -179,7 +179,7 @@ RdmaNetwork::Build(const TopologySpec& topo)
     uint32_t n = topo.nNodes;
     m_nodes.resize(n);
     m_adj.assign(n, {});
-    m_nextSport.assign(n, 10000);
+    m_nextSport.clear();
     for (uint32_t id = 0; id < n; id++)
     {
         if (topo.isSwitch[id])
@@ -414,7 +414,21 @@ RdmaNetwork::AddFlow(const FlowSpec& f, uint32_t flowId)
     p.flowId = flowId;
     p.srcNode = f.src;
     p.dstNode = f.dst;
-    p.sport = static_cast<uint16_t>(m_nextSport[f.src]++);
+    // The HPCC simulator's numbering: a counter per (source, destination)
+    // pair from 10000 (third.cc's portNumder), so flows join by 5-tuple
+    // with its fct file. Its uint16_t counter wraps to 0 after 65535 and
+    // would reuse ports of the pair; here that is an error instead.
+    uint32_t& next = m_nextSport.emplace(uint64_t(f.src) << 32 | f.dst, FIRST_SPORT).first->second;
+    if (next > 65535)
+    {
+        throw std::invalid_argument(
+            "flow " + std::to_string(flowId) + ": more than " +
+            std::to_string(65536 - FIRST_SPORT) + " flows from host " + std::to_string(f.src) +
+            " to host " + std::to_string(f.dst) +
+            ": source ports " + std::to_string(FIRST_SPORT) +
+            "..65535 of the pair are used up (the HPCC simulator would wrap to 0 and reuse them)");
+    }
+    p.sport = static_cast<uint16_t>(next++);
     p.dport = static_cast<uint16_t>(f.dport);
     p.prio = static_cast<uint8_t>(f.pg);
     p.sizeBytes = f.sizeBytes;

@@ -21,6 +21,7 @@
 #include <ns3/object-factory.h>
 
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 namespace ns3
@@ -171,7 +172,8 @@ class RdmaNetwork
     /// hop distance to each host: m_dist[hostIndex][node]
     std::vector<std::vector<uint16_t>> m_dist;
     std::vector<uint32_t> m_hostIndex;
-    std::vector<uint32_t> m_nextSport;
+    /// next source port per (src << 32 | dst)
+    std::unordered_map<uint64_t, uint32_t> m_nextSport;
     std::vector<Ptr<RdmaTxQueuePair>> m_flows;
 };
 

@@ -212,3 +212,48 @@ TEST(HpccLoss, ZeroRateDrawsNothing)
         EXPECT_EQ(x, 0u);
     }
 }
+
+TEST(HpccPorts, SourcePortsCountPerSourceDestinationPairFrom10000)
+{
+    // Hosts 0, 1, 2, receiver 3 on one switch. In flow order:
+    // 0->3 10000, 0->1 10000, 0->3 10001, 1->3 10000, 0->1 10001, 2->3 10000.
+    RdmaNetwork net;
+    net.Build(MakeDumbbellTopology(3, 1, G100, 1000));
+    std::vector<std::pair<uint32_t, uint32_t>> pairs{{0, 3}, {0, 1}, {0, 3},
+                                                     {1, 3}, {0, 1}, {2, 3}};
+    std::vector<uint16_t> want{10000, 10000, 10001, 10000, 10001, 10000};
+    for (size_t i = 0; i < pairs.size(); i++)
+    {
+        Ptr<RdmaTxQueuePair> qp =
+            net.AddFlow(FlowSpec{pairs[i].first, pairs[i].second, 3, 100, 1000, 0, 0}, i);
+        EXPECT_EQ(qp->GetFlow().sport, want[i]) << "flow " << i;
+    }
+    Simulator::Destroy();
+}
+
+TEST(HpccPorts, APairsPortsEndAt65535)
+{
+    // 10000..65535 are 55,536 ports: the pair's next flow is refused, naming
+    // it; another pair still starts at 10000.
+    RdmaNetwork net;
+    net.Build(MakeDumbbellTopology(2, 1, G100, 1000));
+    for (uint32_t i = 0; i < 55536; i++)
+    {
+        net.AddFlow(FlowSpec{0, 2, 3, 100, 1000, 1000000000, 0}, i);
+    }
+    EXPECT_EQ(net.GetFlows().back()->GetFlow().sport, 65535);
+    try
+    {
+        net.AddFlow(FlowSpec{0, 2, 3, 100, 1000, 1000000000, 0}, 55536);
+        ADD_FAILURE() << "no error";
+    }
+    catch (const std::invalid_argument& e)
+    {
+        EXPECT_NE(std::string(e.what()).find("more than 55536 flows from host 0 to host 2"),
+                  std::string::npos)
+            << e.what();
+    }
+    EXPECT_EQ(net.AddFlow(FlowSpec{1, 2, 3, 100, 1000, 1000000000, 0}, 55537)->GetFlow().sport,
+              10000);
+    Simulator::Destroy();
+}
