@@ -206,7 +206,9 @@ RdmaTraceHelper::OnPfcRx(RdmaTraceHelper* self, uint32_t node, uint32_t type, ui
     uint64_t ns = Simulator::Now().GetNanoSeconds();
     if (self->m_pfc)
     {
-        WritePfcLine(self->m_pfc, ns, node, type, ifIndex, pause);
+        // The HPCC simulator's nodes have ns-3's loopback as device 0, so its
+        // links' devices count from 1; ours have no loopback.
+        WritePfcLine(self->m_pfc, ns, node, type, ifIndex + 1, pause);
     }
     if (self->m_pfcCsv)
     {

@@ -257,3 +257,50 @@ TEST(HpccPorts, APairsPortsEndAt65535)
               10000);
     Simulator::Destroy();
 }
+
+TEST(HpccPfc, InterfacesCountFromOneAsWithTheLoopbackAtZero)
+{
+    // 8 senders into one switch (node 9) with a 30 KB threshold: the switch
+    // pauses the senders. A host's one device is ns-3 device 0 here, 1 in the
+    // HPCC simulator (its loopback is 0), so every host line says 1; every
+    // pfc.txt line is its pfc.csv line with the interface plus 1.
+    std::string d = TmpDir("pfc");
+    RdmaNetwork net;
+    net.SetSwitchAttribute("PfcStaticThreshold", UintegerValue(30000));
+    net.Build(MakeDumbbellTopology(8, 1, G100, 1000));
+    {
+        RdmaTraceHelper tr(net);
+        tr.EnablePfc(d + "/pfc.txt", d + "/pfc.csv");
+        for (uint32_t s = 0; s < 8; s++)
+        {
+            net.AddFlow(FlowSpec{s, 8, 3, 100, 100000, 0, 0}, s);
+        }
+        Simulator::Stop(MilliSeconds(2));
+        Simulator::Run();
+        EXPECT_GT(tr.GetPfcPauses(), 0u);
+    }
+    std::vector<std::string> txt = Lines(d + "/pfc.txt");
+    std::vector<std::string> csv = Lines(d + "/pfc.csv");
+    ASSERT_GT(txt.size(), 0u);
+    ASSERT_EQ(csv.size(), txt.size() + 1); // + header
+    uint32_t hostLines = 0;
+    for (size_t i = 0; i < txt.size(); i++)
+    {
+        unsigned long long t1, t2;
+        unsigned n1, n2, ty1, ty2, if1, if2, pr, p1, p2;
+        ASSERT_EQ(std::sscanf(txt[i].c_str(), "%llu %u %u %u %u", &t1, &n1, &ty1, &if1, &p1), 5);
+        ASSERT_EQ(std::sscanf(csv[i + 1].c_str(), "%llu,%u,%u,%u,%u,%u", &t2, &n2, &ty2, &if2, &pr,
+                              &p2),
+                  6);
+        EXPECT_EQ(t1, t2);
+        EXPECT_EQ(n1, n2);
+        EXPECT_EQ(if1, if2 + 1);
+        if (ty1 == 0)
+        {
+            EXPECT_EQ(if1, 1u) << txt[i];
+            hostLines++;
+        }
+    }
+    EXPECT_GT(hostLines, 0u);
+    Simulator::Destroy();
+}
