@@ -393,6 +393,8 @@ RdmaNetwork::GetPath(uint32_t src, uint32_t dst) const
         p.propNs += l.delayNs;
         p.bottleneckBps = std::min(p.bottleneckBps, l.rateBps);
         rttNs += 2.0L * l.delayNs + (long double)(dataWire + ackWire) * 8e9L / l.rateBps;
+        p.hpccBaseRttNs +=
+            2 * l.delayNs + uint64_t(nic->GetPayloadSize()) * 8000000000ull / l.rateBps;
         u = next->peer;
         p.nodes.push_back(u);
     }
@@ -424,8 +426,7 @@ RdmaNetwork::AddFlow(const FlowSpec& f, uint32_t flowId)
         throw std::invalid_argument(
             "flow " + std::to_string(flowId) + ": more than " +
             std::to_string(65536 - FIRST_SPORT) + " flows from host " + std::to_string(f.src) +
-            " to host " + std::to_string(f.dst) +
-            ": source ports " + std::to_string(FIRST_SPORT) +
+            " to host " + std::to_string(f.dst) + ": source ports " + std::to_string(FIRST_SPORT) +
             "..65535 of the pair are used up (the HPCC simulator would wrap to 0 and reuse them)");
     }
     p.sport = static_cast<uint16_t>(next++);

@@ -118,6 +118,10 @@ class RdmaNetwork
         uint64_t propNs = 0; ///< one way
         uint64_t bottleneckBps = 0;
         uint64_t baseRttNs = 0; ///< full data packet out + ACK back, empty network
+        /// The HPCC simulator's base RTT of the pair (third.cc's pairRtt):
+        /// 2 x propagation + one payload (no headers) serialized per hop,
+        /// each hop's ns rounded down; no ACK time.
+        uint64_t hpccBaseRttNs = 0;
         std::vector<uint32_t> nodes;
     };
     PathInfo GetPath(uint32_t src, uint32_t dst) const;

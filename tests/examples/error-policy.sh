@@ -161,6 +161,23 @@ check dumbbell "senders=1000" "--senders=1000"
 if ! grep -q "leaves no shared buffer" "$work/err"; then
   echo "FAIL dumbbell --senders=1000: buffer not named"; failed=$((failed + 1))
 fi
+# --traceNodes is text: node ids, and ids of the topology (k=4: nodes 0..35).
+check rdma-sim traceNodes "--traceNodes=abc"
+check rdma-sim traceNodes "--traceNodes=1,,2"
+check rdma-sim traceNodes "--traceNodes=-1"
+check rdma-sim traceNodes "--traceNodes=36"
+if ! grep -q "not a node of the topology (0..35)" "$work/err"; then
+  echo "FAIL rdma-sim --traceNodes=36: range not named"; failed=$((failed + 1))
+fi
+# shellcheck disable=SC2046
+timeout 60 "$bin/rdma-sim" $(baseline rdma-sim) --qlenMonStart=2s --qlenMonEnd=1s \
+  > /dev/null 2> "$work/err"
+if [ $? -eq 2 ] && [ "$(wc -l < "$work/err")" -eq 1 ] && grep -q -- "--qlenMonEnd" "$work/err"; then
+  passed=$((passed + 1))
+else
+  echo "FAIL rdma-sim --qlenMonEnd before --qlenMonStart: not exit 2 naming it"
+  failed=$((failed + 1))
+fi
 
 echo "error-policy: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]

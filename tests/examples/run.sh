@@ -118,8 +118,8 @@ bad_topo topo-hex-rate 's/^3 4 100Gbps/3 4 0x64Gbps/' \
 bad_topo topo-zero-rate 's/^3 4 100Gbps/3 4 0Gbps/' "5: field 'rate': '0Gbps' is not a rate in \[1bps"
 bad_topo topo-frac-delay 's/^3 4 100Gbps 0.001ms/3 4 100Gbps 1.5ns/' \
   "5: field 'delay': '1.5ns' is not a delay in \[0ns, 1000000s\], whole ns"
-bad_topo topo-loss 's/^3 4 100Gbps 0.001ms 0$/3 4 100Gbps 0.001ms 0.01/' \
-  "5: field 'error_rate': '0.01' is not accepted: 0 only"
+bad_topo topo-loss 's/^3 4 100Gbps 0.001ms 0$/3 4 100Gbps 0.001ms 1/' \
+  "5: field 'error_rate': '1' is not accepted: a decimal number in \\[0, 1\\)"
 bad_topo topo-negative-node 's/^4 5 /-1 5 /' \
   "6: field 'node_a': '-1' is not a whole number in decimal digits in \[0, 5\]"
 printf '16777216 0 67108864\n0 1 1Gbps 1us 0\n' > "$work/topo-huge.txt"
@@ -166,6 +166,51 @@ for run in tcp-beside-rdma tcp-beside-rdma-lossy; do
   fi
 done
 expect tcp-beside-rdma-bad-prio 2 "--ipPrio" -- "$bin/tcp-beside-rdma" --ipPrio=8
+
+# Traces are off by default and bounded (issue #13). A flow starting at 2 s,
+# as the HPCC simulator's generator starts them: by default only the fct and
+# pfc files (and their CSVs) are written, a few hundred bytes.
+printf '1\n0 2 3 100 100000 2\n' > "$work/flow-2s.txt"
+expect rdma-sim-traces-default 0 "" -- \
+  "$bin/rdma-sim" --topo="$topo_ok" --flows="$work/flow-2s.txt" --out="$work/tr-default"
+if [ -s "$work/tr-default/fct.txt" ] && [ ! -e "$work/tr-default/queue.csv" ] &&
+   [ ! -e "$work/tr-default/mix.tr" ] && [ ! -e "$work/tr-default/qlen.txt" ] &&
+   [ "$(du -sb "$work/tr-default" | cut -f1)" -lt 100000 ]; then
+  echo "ok   rdma-sim-traces-default-files"; passed=$((passed + 1))
+else
+  echo "FAIL rdma-sim-traces-default-files: $(ls "$work/tr-default" | tr '\n' ' ')"
+  failed=$((failed + 1))
+fi
+if "$bin/rdma-sim" --help | grep -A1 -- "--maxTraceBytes=" | grep -q "default 200000000"; then
+  echo "ok   rdma-sim-max-trace-bytes-default"; passed=$((passed + 1))
+else
+  echo "FAIL rdma-sim-max-trace-bytes-default: --help does not show 200000000"
+  failed=$((failed + 1))
+fi
+# Every trace on, sampled every 100 ns, capped at 20 KB: one warning, and
+# the capped files together hold at most the cap plus one sample's rows.
+expect rdma-sim-traces-cap 0 "^warning: the traces reached 20000 bytes \(--maxTraceBytes\)" -- \
+  "$bin/rdma-sim" --topo="$topo_ok" --flows="$work/flow-2s.txt" --out="$work/tr-cap" \
+  --traces --sample=100ns --traceNodes=0,3 --qlen --maxTraceBytes=20000
+capped=$(cat "$work/tr-cap"/{queue.csv,rate.csv,link.csv,mix.tr,qlen.txt} | wc -c)
+if [ "$(wc -l < "$work/rdma-sim-traces-cap.err")" -eq 1 ] && [ "$capped" -le 22000 ] &&
+   [ "$capped" -ge 18000 ]; then
+  echo "ok   rdma-sim-traces-cap-size"; passed=$((passed + 1))
+else
+  echo "FAIL rdma-sim-traces-cap-size: $capped bytes"; failed=$((failed + 1))
+fi
+# A lossy link (1% of frames, both ways) no longer runs lossless: a 1 MB
+# flow across it loses some and still completes (go-back-N, timeout).
+sed 's/^3 4 100Gbps 0.001ms 0$/3 4 100Gbps 0.001ms 0.01/' "$topo_ok" > "$work/topo-lossy.txt"
+printf '1\n0 2 3 100 1000000 0\n' > "$work/flow-1mb.txt"
+expect rdma-sim-lossy 0 "" -- "$bin/rdma-sim" --topo="$work/topo-lossy.txt" \
+  --flows="$work/flow-1mb.txt" --out="$work/lossy"
+if grep -q "completed=1 " "$work/rdma-sim-lossy.out" &&
+   [ "$(cut -d, -f9 "$work/lossy/fct.csv" | tail -1)" -gt 0 ]; then
+  echo "ok   rdma-sim-lossy-retransmits"; passed=$((passed + 1))
+else
+  echo "FAIL rdma-sim-lossy-retransmits: $(cat "$work/rdma-sim-lossy.out")"; failed=$((failed + 1))
+fi
 
 echo "examples: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]

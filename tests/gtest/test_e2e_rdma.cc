@@ -15,9 +15,9 @@
 #include <gtest/gtest.h>
 
 #include <map>
+#include <set>
 #include <stdexcept>
 #include <string>
-#include <set>
 #include <tuple>
 #include <vector>
 

@@ -194,12 +194,10 @@ TEST(FilesTopology, ErrorRateIsAShareInZeroToOne)
         const char* text;
         double rate;
     };
-    for (Ok ok : {Ok{"0.000e0", 0.0}, Ok{"1e-3", 0.001}, Ok{"0.01", 0.01},
-                  Ok{"0.999", 0.999}})
+    for (Ok ok : {Ok{"0.000e0", 0.0}, Ok{"1e-3", 0.001}, Ok{"0.01", 0.01}, Ok{"0.999", 0.999}})
     {
         TopologySpec t = ParseTopology(
-            Replace(kDumbbell, "0.001ms 0\n1 3", std::string("0.001ms ") + ok.text + "\n1 3"),
-            "t");
+            Replace(kDumbbell, "0.001ms 0\n1 3", std::string("0.001ms ") + ok.text + "\n1 3"), "t");
         EXPECT_DOUBLE_EQ(t.links[0].errorRate, ok.rate) << ok.text;
         EXPECT_EQ(t.links[1].errorRate, 0.0);
     }

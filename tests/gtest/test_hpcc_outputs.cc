@@ -289,9 +289,9 @@ TEST(HpccPfc, InterfacesCountFromOneAsWithTheLoopbackAtZero)
         unsigned long long t1, t2;
         unsigned n1, n2, ty1, ty2, if1, if2, pr, p1, p2;
         ASSERT_EQ(std::sscanf(txt[i].c_str(), "%llu %u %u %u %u", &t1, &n1, &ty1, &if1, &p1), 5);
-        ASSERT_EQ(std::sscanf(csv[i + 1].c_str(), "%llu,%u,%u,%u,%u,%u", &t2, &n2, &ty2, &if2, &pr,
-                              &p2),
-                  6);
+        ASSERT_EQ(
+            std::sscanf(csv[i + 1].c_str(), "%llu,%u,%u,%u,%u,%u", &t2, &n2, &ty2, &if2, &pr, &p2),
+            6);
         EXPECT_EQ(t1, t2);
         EXPECT_EQ(n1, n2);
         EXPECT_EQ(if1, if2 + 1);
@@ -303,4 +303,165 @@ TEST(HpccPfc, InterfacesCountFromOneAsWithTheLoopbackAtZero)
     }
     EXPECT_GT(hostLines, 0u);
     Simulator::Destroy();
+}
+
+TEST(HpccQlen, CumulativeHistogramPerPortDumpedAtMultiplesAndAtTheEnd)
+{
+    // Dumbbell host 0 -> switches 2, 3, 4 -> host 1; no flows, so every
+    // port's queue is 0 KB at each sample. Samples at 0, 100, 200, 300 ns;
+    // dumps at multiples of 200 ns (0 after 1 sample, 200 after 3) and at
+    // Close (300 ns, after 4). Ports count from 1: switch 2 has 1 (to host
+    // 0) and 2 (to switch 3), and so on.
+    std::string d = TmpDir("qlen");
+    RdmaNetwork net;
+    net.Build(MakeDumbbellTopology(1, 3, G100, 1000));
+    {
+        RdmaTraceHelper tr(net);
+        tr.EnableQlen(d + "/qlen.txt", Time(0), NanoSeconds(300), NanoSeconds(100),
+                      NanoSeconds(200));
+        Simulator::Stop(NanoSeconds(1000));
+        Simulator::Run();
+    }
+    std::vector<std::string> want;
+    for (const char* t : {"0", "200", "1000"})
+    {
+        const char* n = std::string(t) == "0" ? "1" : std::string(t) == "200" ? "3" : "4";
+        want.push_back(std::string("time: ") + t);
+        for (const char* port : {"2 1", "2 2", "3 1", "3 2", "4 1", "4 2"})
+        {
+            want.push_back(std::string(port) + " " + n);
+        }
+    }
+    EXPECT_EQ(Lines(d + "/qlen.txt"), want);
+    Simulator::Destroy();
+}
+
+namespace
+{
+
+// One 3000-byte flow (3 packets of 1000) from host 0 over switch 2 to host 1,
+// host 0's devices traced.
+std::string
+TraceLoneFlow(const std::string& path, uint64_t cap, bool* capped)
+{
+    RdmaNetwork net;
+    net.SetNicAttribute("PayloadSize", UintegerValue(1000));
+    net.Build(MakeDumbbellTopology(1, 1, G100, 1000));
+    net.AddFlow(FlowSpec{0, 1, 3, 100, 3000, 0, 0}, 0);
+    {
+        RdmaTraceHelper tr(net);
+        tr.SetMaxTraceBytes(cap);
+        tr.EnablePacketTrace(path, {0});
+        Simulator::Stop(MilliSeconds(1));
+        Simulator::Run();
+        *capped = tr.IsTraceCapped();
+    }
+    Simulator::Destroy();
+    return Bytes(path);
+}
+
+} // namespace
+
+TEST(HpccTrace, MixTrBinaryFormat)
+{
+    std::string d = TmpDir("trace");
+    bool capped = true;
+    std::string b = TraceLoneFlow(d + "/mix.tr", 0, &capped);
+    EXPECT_FALSE(capped);
+    // Header: 2 links = 4 ports x (2 + 1 + 8) bytes, then the window:
+    // 4 + 44 + 4 = 52 bytes. Ports in link order: node 0 if 1, node 2 if 1,
+    // node 2 if 2, node 1 if 1, all 100 Gbps.
+    ASSERT_GE(b.size(), 52u);
+    ASSERT_EQ(Get<uint32_t>(b, 0), 4u);
+    uint32_t nodes[] = {0, 2, 2, 1}, ifs[] = {1, 1, 2, 1};
+    for (int i = 0; i < 4; i++)
+    {
+        EXPECT_EQ(Get<uint16_t>(b, 4 + 11 * i), nodes[i]);
+        EXPECT_EQ(Get<uint8_t>(b, 6 + 11 * i), ifs[i]);
+        EXPECT_EQ(Get<uint64_t>(b, 7 + 11 * i), G100);
+    }
+    // Window: the HPCC simulator's pair RTT of 2 hops, 2 x (2 x 1000 +
+    // 1000 x 8 / 100) = 4160 ns, x 100 Gbps / 8 = 52,000 bytes.
+    EXPECT_EQ(Get<uint32_t>(b, 48), 52000u);
+    ASSERT_EQ((b.size() - 52) % 56, 0u);
+    // Records: host 0 sends 3 data packets (Dequ, UDP 0x11), seq 0, 1000,
+    // 2000, from 11.0.0.1 to 11.0.1.1, ports 10000 -> 100, 1000 payload,
+    // 14 + 1056 bytes; and receives ACKs (Recv, 0xFC) with the ports swapped.
+    std::vector<uint32_t> seqs;
+    uint32_t acks = 0;
+    for (size_t off = 52; off < b.size(); off += 56)
+    {
+        EXPECT_EQ(Get<uint16_t>(b, off + 8), 0u); // node
+        EXPECT_EQ(Get<uint8_t>(b, off + 10), 1u); // intf
+        EXPECT_EQ(Get<uint8_t>(b, off + 29), 0u); // host
+        uint8_t prot = Get<uint8_t>(b, off + 26), ev = Get<uint8_t>(b, off + 27);
+        if (prot == 0x11)
+        {
+            EXPECT_EQ(ev, 2u);                        // Dequ
+            EXPECT_EQ(Get<uint8_t>(b, off + 11), 3u); // qidx = pg
+            EXPECT_EQ(Get<uint32_t>(b, off + 16), 0x0b000001u);
+            EXPECT_EQ(Get<uint32_t>(b, off + 20), 0x0b000101u);
+            EXPECT_EQ(Get<uint16_t>(b, off + 24), 1070u);
+            EXPECT_EQ(Get<uint16_t>(b, off + 32), 10000u);
+            EXPECT_EQ(Get<uint16_t>(b, off + 34), 100u);
+            seqs.push_back(Get<uint32_t>(b, off + 36));
+            EXPECT_EQ(Get<uint16_t>(b, off + 48), 3u);
+            EXPECT_EQ(Get<uint16_t>(b, off + 50), 1000u);
+        }
+        else
+        {
+            EXPECT_EQ(prot, 0xFCu);
+            EXPECT_EQ(ev, 0u); // Recv
+            EXPECT_EQ(Get<uint32_t>(b, off + 16), 0x0b000101u);
+            EXPECT_EQ(Get<uint16_t>(b, off + 32), 100u);
+            EXPECT_EQ(Get<uint16_t>(b, off + 34), 10000u);
+            acks++;
+        }
+    }
+    EXPECT_EQ(seqs, (std::vector<uint32_t>{0, 1000, 2000}));
+    EXPECT_GT(acks, 0u);
+}
+
+TEST(HpccTrace, TheCapStopsTheTraceWithOneWarning)
+{
+    // Header 52 bytes + 2 records of 56 = 164: the third record would pass
+    // the cap, so the file ends after two and one warning is printed.
+    std::string d = TmpDir("trace-cap");
+    bool capped = false;
+    testing::internal::CaptureStderr();
+    std::string b = TraceLoneFlow(d + "/mix.tr", 164, &capped);
+    std::string err = testing::internal::GetCapturedStderr();
+    EXPECT_TRUE(capped);
+    EXPECT_EQ(b.size(), 164u);
+    EXPECT_EQ(std::count(err.begin(), err.end(), '\n'), 1) << err;
+    EXPECT_NE(err.find("164 bytes (--maxTraceBytes)"), std::string::npos) << err;
+}
+
+TEST(HpccIdealFct, BothDefinitionsByHand)
+{
+    // Host 0 -> switches 2, 3, 4 -> host 1, four 100 Gbps links of 1 us,
+    // 1000-byte payloads, one 1,000,000-byte flow (1000 packets).
+    //  ours: 95,901 ns (E2eLoneFlow: base RTT 8381 + 1000 x 1094 B at 100 Gbps).
+    //  hpcc-sim: pairRtt = 4 x (2 x 1000 + 1000 x 8 / 100) = 8320 ns, plus
+    //  (1,000,000 + 1000 x 48) x 8 / 100 = 83,840 ns: 92,160 ns.
+    std::string d = TmpDir("ideal");
+    for (IdealFctKind k : {IdealFctKind::OURS, IdealFctKind::HPCC_SIM})
+    {
+        RdmaNetwork net;
+        net.Build(MakeDumbbellTopology(1, 3, G100, 1000));
+        EXPECT_EQ(net.GetPath(0, 1).hpccBaseRttNs, 8320u);
+        net.AddFlow(FlowSpec{0, 1, 3, 100, 1000000, 0, 0}, 0);
+        {
+            RdmaTraceHelper tr(net);
+            tr.SetIdealFct(k);
+            tr.EnableFct(d + "/fct.txt", "");
+            Simulator::Stop(MilliSeconds(1));
+            Simulator::Run();
+        }
+        std::vector<std::string> l = Lines(d + "/fct.txt");
+        ASSERT_EQ(l.size(), 1u);
+        std::string ideal = l[0].substr(l[0].rfind(' ') + 1);
+        EXPECT_EQ(ideal, k == IdealFctKind::OURS ? "95901" : "92160");
+        Simulator::Destroy();
+    }
 }
