@@ -121,16 +121,22 @@ OPS = {"=": np.equal, "!=": np.not_equal, ">": np.greater, ">=": np.greater_equa
        "<": np.less, "<=": np.less_equal}
 
 
+def _closing(s):
+    """Index of the ')' matching the '(' that starts s, or -1."""
+    depth = 0
+    for i, ch in enumerate(s):
+        depth += ch == "("
+        depth -= ch == ")"
+        if depth == 0:
+            return i
+    return -1
+
+
 def _strip_brackets(e):
     s = e.strip()
     while s.startswith("("):
-        depth = 0
-        for i, ch in enumerate(s):
-            depth += ch == "("
-            depth -= ch == ")"
-            if depth == 0:
-                break
-        if depth != 0 or s[i + 1:].strip():
+        i = _closing(s)
+        if i < 0 or s[i + 1:].strip():
             return s
         s = s[1:i].strip()
     return s
@@ -181,13 +187,8 @@ def parse_filter(expr):
         s = e.lstrip()
         if not s.startswith("("):
             raise BadInput("filter: cannot read '%s'" % e.strip())
-        depth = 0
-        for i, ch in enumerate(s):
-            depth += ch == "("
-            depth -= ch == ")"
-            if depth == 0:
-                break
-        if depth != 0:
+        i = _closing(s)
+        if i < 0:
             raise BadInput("filter: unbalanced parentheses in '%s'" % e.strip())
         left = parse_filter(s[1:i])
         m = re.fullmatch(r"\s*(&|\|)(.*)", s[i + 1:], re.S)

@@ -14,22 +14,12 @@ sys.path.insert(0, os.path.join(HERE, "..", "..", "examples"))
 import fct_analysis as fa  # noqa: E402
 import gen_flows as gf  # noqa: E402
 import trace_reader as trd  # noqa: E402
+import test_fct_slowdown as tfs  # noqa: E402
 
 
-def write(tmp_path, name, lines):
-    p = tmp_path / name
-    p.write_text("".join(l + "\n" for l in lines))
-    return str(p)
-
-
-def fct_line(size, fct, ideal, dport=100, start=2000000000):
-    # As both simulators write it: %08x %08x %u %u %lu %lu %lu %lu.
-    return "0b000001 0b000101 10000 %d %d %d %d %d" % (dport, size, start, fct, ideal)
-
-
-# (size, fct, ideal): slowdowns 3, 0.5 (-> 1), 2, 4, 16, 6, 10, 7.
-EIGHT = [(300, 3000, 1000), (100, 500, 1000), (200, 2000, 1000), (400, 4000, 1000),
-         (800, 16000, 1000), (600, 6000, 1000), (500, 10000, 1000), (700, 7000, 1000)]
+# The fct lines and the eight flows of fct_slowdown's tests (slowdowns 3,
+# 0.5 -> 1, 2, 4, 16, 6, 10, 7), as both simulators write them.
+write, fct_line, EIGHT = tfs.write, tfs.line, tfs.EIGHT
 
 
 def test_fct_analysis_bins_and_its_text(tmp_path, capsys):
