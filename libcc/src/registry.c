@@ -59,5 +59,7 @@ int libcc_algorithm_info_get(const char *algorithm, libcc_algorithm_info *info)
     info->ack_int = a->ack_int;
     info->cp_needs_int_table = a->cp_needs_int_table;
     info->int_hop_bytes = libcc_algo_int_hop_bytes(a);
+    info->signals = a->signals;
+    info->pint_bits = (a->signals & LIBCC_SIGNAL_DATA_PINT) ? a->pint_bits : 0;
     return LIBCC_OK;
 }

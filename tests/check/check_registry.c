@@ -24,14 +24,15 @@ typedef struct expect {
     unsigned roles;
     libcc_int_format data_int, ack_int;
     unsigned table, hop_bytes;
+    unsigned signals, pint_bits; /* since 0.5.0 */
 } expect;
 
 static const expect expected[] = {
-    {"none", LIBCC_ROLE_RP, LIBCC_INT_FORMAT_NONE, LIBCC_INT_FORMAT_NONE, 0, 0},
-    {"dcqcn", ALL_ROLES, LIBCC_INT_FORMAT_NONE, LIBCC_INT_FORMAT_NONE, 0, 0},
-    {"hpcc", ALL_ROLES, LIBCC_INT_FORMAT_HPCC, LIBCC_INT_FORMAT_HPCC, 0, 8},
-    {"hpcc++", ALL_ROLES, LIBCC_INT_FORMAT_HPCC, LIBCC_INT_FORMAT_HPCC, 0, 8},
-    {"fncc", ALL_ROLES, LIBCC_INT_FORMAT_NONE, LIBCC_INT_FORMAT_FNCC, 1, 8},
+    {"none", LIBCC_ROLE_RP, LIBCC_INT_FORMAT_NONE, LIBCC_INT_FORMAT_NONE, 0, 0, 0, 0},
+    {"dcqcn", ALL_ROLES, LIBCC_INT_FORMAT_NONE, LIBCC_INT_FORMAT_NONE, 0, 0, 0, 0},
+    {"hpcc", ALL_ROLES, LIBCC_INT_FORMAT_HPCC, LIBCC_INT_FORMAT_HPCC, 0, 8, 0, 0},
+    {"hpcc++", ALL_ROLES, LIBCC_INT_FORMAT_HPCC, LIBCC_INT_FORMAT_HPCC, 0, 8, 0, 0},
+    {"fncc", ALL_ROLES, LIBCC_INT_FORMAT_NONE, LIBCC_INT_FORMAT_FNCC, 1, 8, 0, 0},
 };
 #define N_EXPECTED (sizeof expected / sizeof expected[0])
 
@@ -61,6 +62,9 @@ START_TEST(info_of_each_algorithm)
         ck_assert_uint_eq(info.cp_needs_int_table, e->table);
         ck_assert_uint_eq(info.int_hop_bytes, e->hop_bytes);
         ck_assert_uint_eq(info.reserved[0] | info.reserved[1] | info.reserved[2], 0);
+        ck_assert_msg(info.signals == e->signals, "%s signals 0x%x", e->name, info.signals);
+        ck_assert_uint_eq(info.pint_bits, e->pint_bits);
+        ck_assert_uint_eq(info.reserved2[0] | info.reserved2[1] | info.reserved2[2], 0);
     }
 }
 END_TEST
