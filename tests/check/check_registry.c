@@ -11,6 +11,8 @@
  *   fncc   data carries nothing; switches stamp ACKs from their
  *          All_INT_Table (FNCC paper, Algorithm 1): FNCC header on ACKs and
  *          one table per switch.
+ *   dctcp  switches mark CE above K (CP), every ACK echoes the acked
+ *          packet's mark (NP, ECN echo), the sender cuts by alpha/2 (RP).
  * Both wire formats put one hop in 64 bits: 8 bytes.
  */
 #include <check.h>
@@ -33,6 +35,8 @@ static const expect expected[] = {
     {"hpcc", ALL_ROLES, LIBCC_INT_FORMAT_HPCC, LIBCC_INT_FORMAT_HPCC, 0, 8, 0, 0},
     {"hpcc++", ALL_ROLES, LIBCC_INT_FORMAT_HPCC, LIBCC_INT_FORMAT_HPCC, 0, 8, 0, 0},
     {"fncc", ALL_ROLES, LIBCC_INT_FORMAT_NONE, LIBCC_INT_FORMAT_FNCC, 1, 8, 0, 0},
+    {"dctcp", ALL_ROLES, LIBCC_INT_FORMAT_NONE, LIBCC_INT_FORMAT_NONE, 0, 0,
+     LIBCC_SIGNAL_ACK_ECN_ECHO, 0},
 };
 #define N_EXPECTED (sizeof expected / sizeof expected[0])
 
