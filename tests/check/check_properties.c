@@ -77,6 +77,10 @@ static const char *const dctcp_sets[] = {
     "", "preset=paper", "window=0", "g=1 initial_alpha=0", "g=0 min_rate=1bps rate_ai=1Tbps",
     "preset=paper base_rtt=1ns", "window=1 base_rtt=1s",
 };
+static const char *const timely_sets[] = {
+    "", "preset=hpcc-sim", "t_low=0ns t_high=1ns min_rtt=1ns", "alpha=1 beta=1 min_rate=1bps",
+    "hai_thresh=0 hai_delta=1Tbps delta=1Tbps", "t_low=1s t_high=1s",
+};
 
 /* What the window may be. */
 enum {
@@ -99,6 +103,7 @@ static const algo_case algos[] = {
     {"fncc", fncc_sets, COUNT(fncc_sets), WIN_HPCC},
     {"none", none_sets, COUNT(none_sets), WIN_UNLIMITED},
     {"dctcp", dctcp_sets, COUNT(dctcp_sets), WIN_FINITE},
+    {"timely", timely_sets, COUNT(timely_sets), WIN_UNLIMITED},
 };
 
 /* What a host sees of one RP, through the callbacks. */

@@ -13,6 +13,8 @@
  *          one table per switch.
  *   dctcp  switches mark CE above K (CP), every ACK echoes the acked
  *          packet's mark (NP, ECN echo), the sender cuts by alpha/2 (RP).
+ *   timely data carries its transmit time, the receiver echoes it (NP), the
+ *          sender reacts to the RTT (RP); switches do nothing.
  * Both wire formats put one hop in 64 bits: 8 bytes.
  */
 #include <check.h>
@@ -37,6 +39,8 @@ static const expect expected[] = {
     {"fncc", ALL_ROLES, LIBCC_INT_FORMAT_NONE, LIBCC_INT_FORMAT_FNCC, 1, 8, 0, 0},
     {"dctcp", ALL_ROLES, LIBCC_INT_FORMAT_NONE, LIBCC_INT_FORMAT_NONE, 0, 0,
      LIBCC_SIGNAL_ACK_ECN_ECHO, 0},
+    {"timely", LIBCC_ROLE_RP | LIBCC_ROLE_NP, LIBCC_INT_FORMAT_NONE, LIBCC_INT_FORMAT_NONE, 0, 0,
+     LIBCC_SIGNAL_ACK_TX_TS, 0},
 };
 #define N_EXPECTED (sizeof expected / sizeof expected[0])
 
@@ -91,7 +95,7 @@ START_TEST(info_errors)
     ck_assert_int_eq(libcc_algorithm_info_get("hpcc", NULL), LIBCC_ERR_INVALID_ARG);
     ck_assert_int_eq(libcc_algorithm_info_get(NULL, &info), LIBCC_ERR_UNKNOWN_ALGORITHM);
     ck_assert_int_eq(libcc_algorithm_info_get("HPCC", &info), LIBCC_ERR_UNKNOWN_ALGORITHM);
-    ck_assert_int_eq(libcc_algorithm_info_get("timely", &info), LIBCC_ERR_UNKNOWN_ALGORITHM);
+    ck_assert_int_eq(libcc_algorithm_info_get("cubic", &info), LIBCC_ERR_UNKNOWN_ALGORITHM);
 }
 END_TEST
 
