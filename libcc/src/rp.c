@@ -157,6 +157,8 @@ static int check_ack(const libcc_ack *ack, uint64_t now_ns)
     if (ack->ints && ack->ints->n_hops > LIBCC_INT_MAX_HOPS)
         return LIBCC_ERR_BAD_TELEMETRY;
     const uint64_t rx = (ack->has & LIBCC_ACK_HAS_RX_TS) ? ack->rx_ts_ns : now_ns;
+    if (rx > now_ns) /* the NIC cannot have stamped an arrival still to come */
+        return LIBCC_ERR_BAD_TELEMETRY;
     if ((ack->has & LIBCC_ACK_HAS_TX_TS) && ack->tx_ts_ns > rx)
         return LIBCC_ERR_BAD_TELEMETRY;
     if ((ack->has & LIBCC_ACK_HAS_REMOTE_TS) && ack->remote_tx_ts_ns < ack->remote_rx_ts_ns)

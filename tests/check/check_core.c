@@ -150,6 +150,8 @@ START_TEST(rp_refuses_impossible_timestamps)
     a.has |= LIBCC_ACK_HAS_RX_TS;
     a.rx_ts_ns = 4000;
     ck_assert_int_eq(libcc_rp_on_ack(rp, 6000, &a), LIBCC_ERR_BAD_TELEMETRY);
+    a.rx_ts_ns = 6001; /* an arrival stamped after now */
+    ck_assert_int_eq(libcc_rp_on_ack(rp, 6000, &a), LIBCC_ERR_BAD_TELEMETRY);
     a.rx_ts_ns = 5500;
     ck_assert_int_eq(libcc_rp_on_ack(rp, 6000, &a), LIBCC_OK);
     /* the receiver cannot send the ACK before the data arrived */

@@ -81,6 +81,10 @@ static const char *const timely_sets[] = {
     "", "preset=hpcc-sim", "t_low=0ns t_high=1ns min_rtt=1ns", "alpha=1 beta=1 min_rate=1bps",
     "hai_thresh=0 hai_delta=1Tbps delta=1Tbps", "t_low=1s t_high=1s",
 };
+static const char *const swift_sets[] = {
+    "", "endpoint_target=0ns", "min_cwnd=0.000001 max_cwnd=0.5", "ai=1000000 max_cwnd=1000000000",
+    "beta=1 max_mdf=1 fs_range=1s hop_scale=100ms", "base_target=1ns fs_range=0ns",
+};
 
 /* What the window may be. */
 enum {
@@ -104,6 +108,7 @@ static const algo_case algos[] = {
     {"none", none_sets, COUNT(none_sets), WIN_UNLIMITED},
     {"dctcp", dctcp_sets, COUNT(dctcp_sets), WIN_FINITE},
     {"timely", timely_sets, COUNT(timely_sets), WIN_UNLIMITED},
+    {"swift", swift_sets, COUNT(swift_sets), WIN_FINITE},
 };
 
 /* What a host sees of one RP, through the callbacks. */

@@ -15,6 +15,8 @@
  *          packet's mark (NP, ECN echo), the sender cuts by alpha/2 (RP).
  *   timely data carries its transmit time, the receiver echoes it (NP), the
  *          sender reacts to the RTT (RP); switches do nothing.
+ *   swift  the same, plus the receiver NIC's timestamps (fabric / endpoint
+ *          split) and the hop count (target scaling).
  * Both wire formats put one hop in 64 bits: 8 bytes.
  */
 #include <check.h>
@@ -41,6 +43,8 @@ static const expect expected[] = {
      LIBCC_SIGNAL_ACK_ECN_ECHO, 0},
     {"timely", LIBCC_ROLE_RP | LIBCC_ROLE_NP, LIBCC_INT_FORMAT_NONE, LIBCC_INT_FORMAT_NONE, 0, 0,
      LIBCC_SIGNAL_ACK_TX_TS, 0},
+    {"swift", LIBCC_ROLE_RP | LIBCC_ROLE_NP, LIBCC_INT_FORMAT_NONE, LIBCC_INT_FORMAT_NONE, 0, 0,
+     LIBCC_SIGNAL_ACK_TX_TS | LIBCC_SIGNAL_ACK_NIC_TS | LIBCC_SIGNAL_ACK_HOPS, 0},
 };
 #define N_EXPECTED (sizeof expected / sizeof expected[0])
 
