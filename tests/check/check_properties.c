@@ -85,6 +85,14 @@ static const char *const swift_sets[] = {
     "", "endpoint_target=0ns", "min_cwnd=0.000001 max_cwnd=0.5", "ai=1000000 max_cwnd=1000000000",
     "beta=1 max_mdf=1 fs_range=1s hop_scale=100ms", "base_target=1ns fs_range=0ns",
 };
+static const char *const ptcp_sets[] = {
+    "", "preset=hpcc-sim", "gamma=1 eta=0.01", "gamma=0 beta_rate=1Tbps", "eta=2 min_current=1",
+    "base_rtt=1ns", "max_hops=1",
+};
+static const char *const theta_sets[] = {
+    "", "preset=hpcc-sim", "gamma=1 eta=0.01 track_min_rtt=1", "beta_rate=0bps min_current=0",
+    "base_rtt=1ns",
+};
 
 /* What the window may be. */
 enum {
@@ -109,6 +117,8 @@ static const algo_case algos[] = {
     {"dctcp", dctcp_sets, COUNT(dctcp_sets), WIN_FINITE},
     {"timely", timely_sets, COUNT(timely_sets), WIN_UNLIMITED},
     {"swift", swift_sets, COUNT(swift_sets), WIN_FINITE},
+    {"powertcp", ptcp_sets, COUNT(ptcp_sets), WIN_HPCC},
+    {"theta-powertcp", theta_sets, COUNT(theta_sets), WIN_HPCC},
 };
 
 /* What a host sees of one RP, through the callbacks. */

@@ -17,6 +17,8 @@
  *          sender reacts to the RTT (RP); switches do nothing.
  *   swift  the same, plus the receiver NIC's timestamps (fabric / endpoint
  *          split) and the hop count (target scaling).
+ *   powertcp        HPCC's INT on data, echoed in ACKs (queue, tx bytes).
+ *   theta-powertcp  only the RTT: timestamps echoed, as timely.
  * Both wire formats put one hop in 64 bits: 8 bytes.
  */
 #include <check.h>
@@ -45,6 +47,9 @@ static const expect expected[] = {
      LIBCC_SIGNAL_ACK_TX_TS, 0},
     {"swift", LIBCC_ROLE_RP | LIBCC_ROLE_NP, LIBCC_INT_FORMAT_NONE, LIBCC_INT_FORMAT_NONE, 0, 0,
      LIBCC_SIGNAL_ACK_TX_TS | LIBCC_SIGNAL_ACK_NIC_TS | LIBCC_SIGNAL_ACK_HOPS, 0},
+    {"powertcp", ALL_ROLES, LIBCC_INT_FORMAT_HPCC, LIBCC_INT_FORMAT_HPCC, 0, 8, 0, 0},
+    {"theta-powertcp", LIBCC_ROLE_RP | LIBCC_ROLE_NP, LIBCC_INT_FORMAT_NONE, LIBCC_INT_FORMAT_NONE,
+     0, 0, LIBCC_SIGNAL_ACK_TX_TS, 0},
 };
 #define N_EXPECTED (sizeof expected / sizeof expected[0])
 

@@ -65,7 +65,8 @@ LIBCC_API const char *libcc_strerror(int err);
 /* ------------------------------------------------------------------ */
 
 /* NULL-terminated list of registered algorithm names ("none", "dcqcn",
- * "hpcc", "hpcc++", "fncc", "dctcp", "timely", "swift", ...). Static storage. */
+ * "hpcc", "hpcc++", "fncc", "dctcp", "timely", "swift", "powertcp",
+ * "theta-powertcp", ...). Static storage. */
 LIBCC_API const char *const *libcc_algorithms(void);
 
 /* Which role objects do work for an algorithm: a host may skip creating
