@@ -16,15 +16,7 @@
 
 static int int_ack(libcc_rp *rp, uint64_t now, uint64_t seq, uint64_t ts, uint64_t tx, uint64_t q)
 {
-    libcc_int_list l;
-    libcc_int_list_init(&l);
-    libcc_int_hop h;
-    memset(&h, 0, sizeof h);
-    h.bandwidth_bps = G100;
-    h.ts_ns = ts;
-    h.tx_bytes = tx;
-    h.qlen_bytes = q;
-    ck_assert_int_eq(libcc_int_list_push(&l, &h, 8), LIBCC_OK);
+    libcc_int_list l = ts_one_hop(G100, ts, tx, q);
     libcc_ack a;
     memset(&a, 0, sizeof a);
     a.seq = seq;
@@ -90,32 +82,22 @@ START_TEST(test_int_hpcc_sim_preset)
 }
 END_TEST
 
-static int rtt_ack(libcc_rp *rp, uint64_t now, uint64_t seq, uint64_t rtt)
-{
-    libcc_ack a;
-    memset(&a, 0, sizeof a);
-    a.seq = seq;
-    a.has = LIBCC_ACK_HAS_TX_TS;
-    a.tx_ts_ns = now - rtt;
-    return libcc_rp_on_ack(rp, now, &a);
-}
-
 START_TEST(test_theta_power_from_rtt)
 {
     libcc_rp *rp = ts_make_rp("theta-powertcp", NULL, G100, 12000, NULL, NULL);
     ck_assert_int_eq(libcc_rp_on_tx(rp, 0, 0, 20000, NULL), LIBCC_OK);
-    ck_assert_int_eq(rtt_ack(rp, 50000, 1000, 12000), LIBCC_OK); /* first: reference */
+    ck_assert_int_eq(ts_on_rtt_ack(rp, 50000, 1000, 12000), LIBCC_OK); /* first: reference */
     ck_assert_uint_eq(libcc_rp_window_bytes(rp), 150000);
     /* 6 us later the RTT grew 6 us: theta-dot = 1, current 2; voltage
      * 18/12: Gamma = 3; smoothed (1 * 6 + 3 * 6) / 12 = 2;
      * cwnd = 0.9 * (75000 + 225) + 0.1 * 150000 = 82702.5 -> 82703 */
-    ck_assert_int_eq(rtt_ack(rp, 56000, 2000, 18000), LIBCC_OK);
+    ck_assert_int_eq(ts_on_rtt_ack(rp, 56000, 2000, 18000), LIBCC_OK);
     ck_assert_double_eq(ts_rp_var(rp, "power_sample"), 3);
     ck_assert_double_eq(ts_rp_var(rp, "power"), 2);
     ck_assert_uint_eq(libcc_rp_window_bytes(rp), 82703);
     /* RTT steady at 18 us: Gamma = 1.5, smoothed 1.75;
      * cwnd = 0.9 * (150000/1.75 + 225) + 0.1 * 82702.5 = 85615.607 */
-    ck_assert_int_eq(rtt_ack(rp, 62000, 3000, 18000), LIBCC_OK);
+    ck_assert_int_eq(ts_on_rtt_ack(rp, 62000, 3000, 18000), LIBCC_OK);
     ck_assert_uint_eq(libcc_rp_window_bytes(rp), 85616);
     ck_assert_uint_eq(libcc_rp_rate_bps(rp), 57077071429ull);
     /* no timestamp: no sample */
@@ -126,7 +108,7 @@ START_TEST(test_theta_power_from_rtt)
     libcc_rp_del(rp);
     /* track_min_rtt: tau follows a smaller RTT */
     rp = ts_make_rp("theta-powertcp", "track_min_rtt=1", G100, 12000, NULL, NULL);
-    ck_assert_int_eq(rtt_ack(rp, 50000, 0, 10000), LIBCC_OK);
+    ck_assert_int_eq(ts_on_rtt_ack(rp, 50000, 0, 10000), LIBCC_OK);
     ck_assert_double_eq(ts_rp_var(rp, "tau"), 10000);
     libcc_rp_del(rp);
 }

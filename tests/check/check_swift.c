@@ -16,20 +16,9 @@
 
 #define G100 100000000000ull
 
-static libcc_ack sample(uint64_t now, uint64_t seq, uint64_t rtt, unsigned hops)
-{
-    libcc_ack a;
-    memset(&a, 0, sizeof a);
-    a.seq = seq;
-    a.has = LIBCC_ACK_HAS_TX_TS;
-    a.tx_ts_ns = now - rtt;
-    a.n_hops = (uint8_t)hops;
-    return a;
-}
-
 static int ack(libcc_rp *rp, uint64_t now, uint64_t seq, uint64_t rtt, unsigned hops)
 {
-    libcc_ack a = sample(now, seq, rtt, hops);
+    libcc_ack a = ts_rtt_ack(now, seq, rtt, hops);
     return libcc_rp_on_ack(rp, now, &a);
 }
 
@@ -104,7 +93,7 @@ END_TEST
 START_TEST(test_fabric_endpoint_split)
 {
     libcc_rp *rp = ts_make_rp("swift", NULL, G100, 12000, NULL, NULL);
-    libcc_ack a = sample(100000, 10000, 50000, 0);
+    libcc_ack a = ts_rtt_ack(100000, 10000, 50000, 0);
     a.has |= LIBCC_ACK_HAS_REMOTE_TS;
     a.remote_rx_ts_ns = 7000000; /* the receiver's clock: any origin */
     a.remote_tx_ts_ns = 7030000;
@@ -117,7 +106,7 @@ START_TEST(test_fabric_endpoint_split)
     /* the sender's own share: the NIC stamped the ACK 4 us before now;
      * the RTT ends at that stamp (46 us), the endpoint delay adds it:
      * fabric 46 - 2 = 44 us, endpoint 2 + 4 = 6 us < 10 us: AI on ecwnd */
-    libcc_ack b = sample(200000, 20000, 50000, 0);
+    libcc_ack b = ts_rtt_ack(200000, 20000, 50000, 0);
     b.has |= LIBCC_ACK_HAS_REMOTE_TS | LIBCC_ACK_HAS_RX_TS;
     b.rx_ts_ns = 196000;
     b.remote_rx_ts_ns = 9000000;

@@ -12,7 +12,7 @@
  * rdma-hw.cc UpdateRatePower). docs/algorithms/powertcp.md maps each line.
  */
 #include "algo_util.h"
-#include "hpcc_core.h" /* the CP's INT stamp */
+#include "hpcc_core.h" /* HPCC's INT: stamp, echo, path check */
 
 #include <string.h>
 
@@ -151,36 +151,20 @@ static void ptcp_update(struct libcc_rp *rp, ptcp_rp_state *s, const libcc_ack *
     ptcp_apply(rp, s);
 }
 
-static unsigned width(uint8_t bits)
-{
-    return (bits == 0 || bits > 64) ? 64u : bits;
-}
-
-static bool same_path(const libcc_int_list *a, const libcc_int_list *b)
-{
-    if (a->n_hops != b->n_hops || width(a->ts_bits) != width(b->ts_bits) ||
-        width(a->tx_bits) != width(b->tx_bits))
-        return false;
-    for (unsigned i = 0; i < a->n_hops; i++)
-        if (a->hop[i].switch_id != b->hop[i].switch_id || a->hop[i].port_id != b->hop[i].port_id ||
-            a->hop[i].bandwidth_bps == 0)
-            return false;
-    return true;
-}
-
 /* Algorithm 1, NORMPOWER: the largest normalised power over the hops, and
  * the time its sample covers. false when no hop gives one. */
 static bool int_power(const ptcp_cfg *c, const ptcp_rp_state *s, const libcc_int_list *l,
                       double *gnorm, double *dt_out)
 {
-    const unsigned ts_bits = width(l->ts_bits), tx_bits = width(l->tx_bits);
+    const unsigned ts_bits = hpcc_int_width(l->ts_bits), tx_bits = hpcc_int_width(l->tx_bits);
     bool any = false;
     for (unsigned i = 0; i < l->n_hops; i++) {
         const libcc_int_hop *h = &l->hop[i], *p = &s->prev.hop[i];
         const uint64_t dts = libcc_wrap_diff(h->ts_ns, p->ts_ns, ts_bits);
         const uint64_t dtx = libcc_wrap_diff(h->tx_bytes, p->tx_bytes, tx_bits);
-        /* no time passed, or a counter ran backwards (more than half a wrap) */
-        if (dts == 0 || (ts_bits < 64 && dts > (UINT64_C(1) << (ts_bits - 1))) ||
+        /* no rate to normalise by, no time passed, or a counter ran
+         * backwards (more than half a wrap) */
+        if (h->bandwidth_bps == 0 || dts == 0 || (ts_bits < 64 && dts > (UINT64_C(1) << (ts_bits - 1))) ||
             (tx_bits < 64 && dtx > (UINT64_C(1) << (tx_bits - 1))))
             continue;
         const double B = (double)h->bandwidth_bps, dt = (double)dts;
@@ -211,7 +195,7 @@ static int ptcp_rp_on_ack(struct libcc_rp *rp, uint64_t now_ns, const libcc_ack 
     if (l->n_hops > rp->common.max_hops)
         return LIBCC_ERR_BAD_TELEMETRY;
     double g = 0.0, dt = 0.0;
-    const bool usable = s->have_prev && same_path(l, &s->prev) && int_power(cfg_of(rp), s, l, &g, &dt);
+    const bool usable = s->have_prev && hpcc_same_path(l, &s->prev) && int_power(cfg_of(rp), s, l, &g, &dt);
     /* the new list is the reference of the next ACK (Algorithm 1: prevInt) */
     s->prev.n_hops = l->n_hops;
     s->prev.ts_bits = l->ts_bits;
@@ -243,27 +227,6 @@ static int theta_rp_on_ack(struct libcc_rp *rp, uint64_t now_ns, const libcc_ack
     s->prev_rtt_ns = rtt;
     s->prev_ack_ns = now_ns;
     s->have_prev = 1;
-    return LIBCC_OK;
-}
-
-static int ptcp_np_on_data(struct libcc_np *np, struct libcc_np_flow *flow, uint64_t now_ns,
-                           const libcc_data_pkt *pkt, libcc_np_verdict *verdict)
-{
-    (void)np;
-    (void)flow;
-    (void)now_ns;
-    verdict->ack.ints = pkt->ints; /* the receiver echoes the data's hops, as HPCC's */
-    return LIBCC_OK;
-}
-
-static int ptcp_rp_on_tx(struct libcc_rp *rp, uint64_t now_ns, uint64_t seq, uint32_t bytes,
-                         unsigned *tx_flags)
-{
-    (void)rp;
-    (void)now_ns;
-    (void)seq;
-    (void)bytes;
-    *tx_flags |= LIBCC_TX_REQUEST_INT; /* every data packet collects INT */
     return LIBCC_OK;
 }
 
@@ -305,9 +268,9 @@ const libcc_algo libcc_algo_powertcp = {
     .rp_init = ptcp_rp_init,
     .rp_on_ack = ptcp_rp_on_ack,
     .rp_on_nack = ptcp_rp_on_ack, /* a NACK echoes the same telemetry */
-    .rp_on_tx = ptcp_rp_on_tx,
+    .rp_on_tx = hpcc_rp_int_every_packet, /* every data packet collects INT */
     .rp_read_vars = ptcp_read_vars,
-    .np_on_data = ptcp_np_on_data,
+    .np_on_data = hpcc_np_echo, /* the receiver echoes the hops */
     .cp_on_dequeue = hpcc_cp_stamp,
 };
 
