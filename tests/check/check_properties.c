@@ -93,6 +93,10 @@ static const char *const theta_sets[] = {
     "", "preset=hpcc-sim", "gamma=1 eta=0.01 track_min_rtt=1", "beta_rate=0bps min_current=0",
     "base_rtt=1ns",
 };
+static const char *const pint_sets[] = {
+    "", "preset=hpcc-sim", "log_base=1.001 max_flows=65535", "log_base=2 max_flows=1 sample_prob=0",
+    "eta=0.01 max_stage=1000", "base_rtt=1ns",
+};
 
 /* What the window may be. */
 enum {
@@ -119,6 +123,7 @@ static const algo_case algos[] = {
     {"swift", swift_sets, COUNT(swift_sets), WIN_FINITE},
     {"powertcp", ptcp_sets, COUNT(ptcp_sets), WIN_HPCC},
     {"theta-powertcp", theta_sets, COUNT(theta_sets), WIN_HPCC},
+    {"hpcc-pint", pint_sets, COUNT(pint_sets), WIN_HPCC},
 };
 
 /* What a host sees of one RP, through the callbacks. */

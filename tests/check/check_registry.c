@@ -19,6 +19,8 @@
  *          split) and the hop count (target scaling).
  *   powertcp        HPCC's INT on data, echoed in ACKs (queue, tx bytes).
  *   theta-powertcp  only the RTT: timestamps echoed, as timely.
+ *   hpcc-pint  no INT header: one PINT field (16 bits) on sampled data,
+ *          written by switches (CP), echoed (NP), read by the sender (RP).
  * Both wire formats put one hop in 64 bits: 8 bytes.
  */
 #include <check.h>
@@ -50,6 +52,8 @@ static const expect expected[] = {
     {"powertcp", ALL_ROLES, LIBCC_INT_FORMAT_HPCC, LIBCC_INT_FORMAT_HPCC, 0, 8, 0, 0},
     {"theta-powertcp", LIBCC_ROLE_RP | LIBCC_ROLE_NP, LIBCC_INT_FORMAT_NONE, LIBCC_INT_FORMAT_NONE,
      0, 0, LIBCC_SIGNAL_ACK_TX_TS, 0},
+    {"hpcc-pint", ALL_ROLES, LIBCC_INT_FORMAT_NONE, LIBCC_INT_FORMAT_NONE, 0, 0,
+     LIBCC_SIGNAL_DATA_PINT, 16},
 };
 #define N_EXPECTED (sizeof expected / sizeof expected[0])
 

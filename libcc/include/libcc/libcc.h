@@ -66,7 +66,7 @@ LIBCC_API const char *libcc_strerror(int err);
 
 /* NULL-terminated list of registered algorithm names ("none", "dcqcn",
  * "hpcc", "hpcc++", "fncc", "dctcp", "timely", "swift", "powertcp",
- * "theta-powertcp", ...). Static storage. */
+ * "theta-powertcp", "hpcc-pint", ...). Static storage. */
 LIBCC_API const char *const *libcc_algorithms(void);
 
 /* Which role objects do work for an algorithm: a host may skip creating
@@ -370,6 +370,7 @@ typedef struct libcc_feedback {
 
 /* Flags libcc_rp_on_tx returns through *tx_flags. */
 #define LIBCC_TX_REQUEST_INT 0x1u /* this data packet should collect INT */
+#define LIBCC_TX_REQUEST_PINT 0x2u /* this data packet carries a PINT field, zeroed (since 0.5.0) */
 
 /* Bytes of caller memory libcc_rp_init needs for an RP of params'
  * algorithm (NULL: the largest over all algorithms); a multiple of 16.
