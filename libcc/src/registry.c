@@ -7,7 +7,7 @@
 
 /* The one list: the table of algorithms and the names libcc_algorithms()
  * returns both come from it, in this order. */
-#define ALGORITHMS(X) X(none) X(dcqcn) X(hpcc) X(hpccpp) X(fncc) X(dctcp) X(timely) X(swift) X(powertcp) X(theta_powertcp) X(hpcc_pint)
+#define ALGORITHMS(X) X(none) X(dcqcn) X(hpcc) X(hpccpp) X(fncc) X(dctcp) X(timely) X(swift) X(powertcp) X(theta_powertcp) X(hpcc_pint) X(rocc)
 
 #define DECLARE(id) extern const libcc_algo libcc_algo_##id;
 ALGORITHMS(DECLARE)

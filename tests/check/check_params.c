@@ -143,7 +143,8 @@ END_TEST
 START_TEST(algorithms_are_listed_and_known)
 {
     const char *const *names = libcc_algorithms();
-    const char *want[] = {"none", "dcqcn", "hpcc", "hpcc++", "fncc", "dctcp", "timely", "swift", "powertcp", "theta-powertcp", "hpcc-pint"};
+    const char *want[] = {"none", "dcqcn", "hpcc", "hpcc++", "fncc", "dctcp", "timely", "swift", "powertcp", "theta-powertcp", "hpcc-pint",
+                          "rocc"};
     size_t n = 0;
     for (; names[n]; n++)
         ck_assert_str_eq(names[n], want[n]);

@@ -97,6 +97,7 @@ static const char *const pint_sets[] = {
     "", "preset=hpcc-sim", "log_base=1.001 max_flows=65535", "log_base=2 max_flows=1 sample_prob=0",
     "eta=0.01 max_stage=1000", "base_rtt=1ns",
 };
+static const char *const rocc_sets[] = {"", "recovery=1ns", "recovery=1s f_min=1bps"};
 
 /* What the window may be. */
 enum {
@@ -124,6 +125,7 @@ static const algo_case algos[] = {
     {"powertcp", ptcp_sets, COUNT(ptcp_sets), WIN_HPCC},
     {"theta-powertcp", theta_sets, COUNT(theta_sets), WIN_HPCC},
     {"hpcc-pint", pint_sets, COUNT(pint_sets), WIN_HPCC},
+    {"rocc", rocc_sets, COUNT(rocc_sets), WIN_UNLIMITED},
 };
 
 /* What a host sees of one RP, through the callbacks. */

@@ -21,6 +21,8 @@
  *   theta-powertcp  only the RTT: timestamps echoed, as timely.
  *   hpcc-pint  no INT header: one PINT field (16 bits) on sampled data,
  *          written by switches (CP), echoed (NP), read by the sender (RP).
+ *   rocc   switches compute a fair rate and send it to sources (CP
+ *          feedback); the sender follows it (RP); no receiver work.
  * Both wire formats put one hop in 64 bits: 8 bytes.
  */
 #include <check.h>
@@ -54,6 +56,8 @@ static const expect expected[] = {
      0, 0, LIBCC_SIGNAL_ACK_TX_TS, 0},
     {"hpcc-pint", ALL_ROLES, LIBCC_INT_FORMAT_NONE, LIBCC_INT_FORMAT_NONE, 0, 0,
      LIBCC_SIGNAL_DATA_PINT, 16},
+    {"rocc", LIBCC_ROLE_RP | LIBCC_ROLE_CP, LIBCC_INT_FORMAT_NONE, LIBCC_INT_FORMAT_NONE, 0, 0,
+     LIBCC_SIGNAL_CP_FEEDBACK, 0},
 };
 #define N_EXPECTED (sizeof expected / sizeof expected[0])
 

@@ -674,7 +674,7 @@ START_TEST(test_list)
     tool_run r;
     run_tool(&r, "", args);
     ck_assert_int_eq(r.status, 0);
-    ck_assert_str_eq(r.out, "none\ndcqcn\nhpcc\nhpcc++\nfncc\ndctcp\ntimely\nswift\npowertcp\ntheta-powertcp\nhpcc-pint\n");
+    ck_assert_str_eq(r.out, "none\ndcqcn\nhpcc\nhpcc++\nfncc\ndctcp\ntimely\nswift\npowertcp\ntheta-powertcp\nhpcc-pint\nrocc\n");
     free_run(&r);
 }
 END_TEST

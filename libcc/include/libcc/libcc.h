@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * libcc: datacenter congestion control (DCQCN, HPCC / HPCC++, FNCC, DCTCP,
- * TIMELY, Swift, PowerTCP, theta-PowerTCP, none) as host-independent state
- * machines.
+ * TIMELY, Swift, PowerTCP, theta-PowerTCP, HPCC-PINT, RoCC, none) as
+ * host-independent state machines.
  *
  * Conventions (every call):
  *   - time is uint64_t nanoseconds of the host's clock (libcc owns no clock),
@@ -66,7 +66,7 @@ LIBCC_API const char *libcc_strerror(int err);
 
 /* NULL-terminated list of registered algorithm names ("none", "dcqcn",
  * "hpcc", "hpcc++", "fncc", "dctcp", "timely", "swift", "powertcp",
- * "theta-powertcp", "hpcc-pint", ...). Static storage. */
+ * "theta-powertcp", "hpcc-pint", "rocc"). Static storage. */
 LIBCC_API const char *const *libcc_algorithms(void);
 
 /* Which role objects do work for an algorithm: a host may skip creating
