@@ -128,17 +128,7 @@ END_TEST
 
 static libcc_cp *cp_for(const char *assign, uint64_t link)
 {
-    libcc_params *p = NULL;
-    ck_assert_int_eq(libcc_params_new(&p, "dctcp"), LIBCC_OK);
-    if (assign)
-        ck_assert_int_eq(libcc_params_parse(p, assign), LIBCC_OK);
-    libcc_cp_info info;
-    memset(&info, 0, sizeof info);
-    info.link_rate_bps = link;
-    libcc_cp *cp = NULL;
-    ck_assert_int_eq(libcc_cp_new(&cp, p, &info), LIBCC_OK);
-    libcc_params_del(p);
-    return cp;
+    return ts_make_cp("dctcp", assign, link, NULL);
 }
 
 static libcc_cp_pkt pkt(libcc_pkt_kind kind, uint64_t q, int ect)

@@ -28,17 +28,7 @@ static uint64_t rand_top(void *ud)
 
 static libcc_cp *cp_for(libcc_rand_fn r)
 {
-    libcc_params *p = NULL;
-    ck_assert_int_eq(libcc_params_new(&p, "hpcc-pint"), LIBCC_OK);
-    ck_assert_int_eq(libcc_params_parse(p, "base_rtt=10us"), LIBCC_OK);
-    libcc_cp_info info;
-    memset(&info, 0, sizeof info);
-    info.link_rate_bps = G100;
-    info.rand = r;
-    libcc_cp *cp = NULL;
-    ck_assert_int_eq(libcc_cp_new(&cp, p, &info), LIBCC_OK);
-    libcc_params_del(p);
-    return cp;
+    return ts_make_cp("hpcc-pint", "base_rtt=10us", G100, r);
 }
 
 static libcc_cp_pkt data_pkt(uint64_t port_q, uint16_t pint, int has)

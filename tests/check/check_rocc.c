@@ -17,17 +17,7 @@
 
 static libcc_cp *cp_for(const char *assign)
 {
-    libcc_params *p = NULL;
-    ck_assert_int_eq(libcc_params_new(&p, "rocc"), LIBCC_OK);
-    if (assign)
-        ck_assert_int_eq(libcc_params_parse(p, assign), LIBCC_OK);
-    libcc_cp_info info;
-    memset(&info, 0, sizeof info);
-    info.link_rate_bps = G100;
-    libcc_cp *cp = NULL;
-    ck_assert_int_eq(libcc_cp_new(&cp, p, &info), LIBCC_OK);
-    libcc_params_del(p);
-    return cp;
+    return ts_make_cp("rocc", assign, G100, NULL);
 }
 
 /* Enqueue a data packet that sees q bytes; returns the feedback rate or 0. */

@@ -159,3 +159,19 @@ libcc_int_list ts_one_hop(uint64_t bandwidth_bps, uint64_t ts, uint64_t tx, uint
     ck_assert_int_eq(libcc_int_list_push(&l, &h, 8), LIBCC_OK);
     return l;
 }
+
+libcc_cp *ts_make_cp(const char *algo, const char *assign, uint64_t link_bps, libcc_rand_fn rand)
+{
+    libcc_params *p = NULL;
+    ck_assert_int_eq(libcc_params_new(&p, algo), LIBCC_OK);
+    if (assign)
+        ck_assert_msg(libcc_params_parse(p, assign) == LIBCC_OK, "%s", libcc_params_error(p));
+    libcc_cp_info info;
+    memset(&info, 0, sizeof info);
+    info.link_rate_bps = link_bps;
+    info.rand = rand;
+    libcc_cp *cp = NULL;
+    ck_assert_int_eq(libcc_cp_new(&cp, p, &info), LIBCC_OK);
+    libcc_params_del(p);
+    return cp;
+}
