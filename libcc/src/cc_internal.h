@@ -155,6 +155,8 @@ typedef struct libcc_algo {
     unsigned roles;            /* LIBCC_ROLE_* */
     libcc_int_format data_int; /* on data/probe packets that requested INT */
     libcc_int_format ack_int;  /* on every ACK/NACK */
+    unsigned signals;          /* LIBCC_SIGNAL_*: what else packets must carry */
+    uint8_t pint_bits;         /* with LIBCC_SIGNAL_DATA_PINT: width of the PINT field */
     /* The algorithm's own parameters (the core prepends the common ones). */
     const libcc_param_desc *params;
     size_t n_params;
@@ -183,6 +185,7 @@ typedef struct libcc_algo {
     int (*rp_on_tx)(struct libcc_rp *rp, uint64_t now_ns, uint64_t seq, uint32_t bytes,
                     unsigned *tx_flags);
     int (*rp_on_timer)(struct libcc_rp *rp, uint64_t now_ns);
+    int (*rp_on_feedback)(struct libcc_rp *rp, uint64_t now_ns, const libcc_feedback *fb);
     void (*rp_read_vars)(const struct libcc_rp *rp, double *values);
 
     /* Notification Point. The core has already found or created the flow,
@@ -240,6 +243,27 @@ int libcc_cp_stamp(struct libcc_cp *cp, libcc_cp_pkt *pkt, const libcc_int_hop *
  * not in fmt's table, list unchanged), LIBCC_ERR_INVALID_ARG (fmt NONE). */
 int libcc_int_list_push_wire(libcc_int_list *list, libcc_int_format fmt, const libcc_int_hop *hop,
                              unsigned max_hops);
+/* The RTT sample an ACK gives: its arrival (rx_ts_ns, else now_ns) minus
+ * the echoed transmit time of the data. 0 (false) without a tx timestamp;
+ * the core has already refused a timestamp later than the arrival. */
+static inline bool libcc_ack_rtt(const libcc_ack *ack, uint64_t now_ns, uint64_t *rtt_ns)
+{
+    if (!(ack->has & LIBCC_ACK_HAS_TX_TS))
+        return false;
+    const uint64_t rx = (ack->has & LIBCC_ACK_HAS_RX_TS) ? ack->rx_ts_ns : now_ns;
+    *rtt_ns = rx - ack->tx_ts_ns;
+    return true;
+}
+/* Time the acked data and its ACK spent at the receiver (remote NIC tx -
+ * rx, the receiver's clock): Swift's endpoint delay. 0 (false) if absent. */
+static inline bool libcc_ack_remote_delay(const libcc_ack *ack, uint64_t *delay_ns)
+{
+    if (!(ack->has & LIBCC_ACK_HAS_REMOTE_TS))
+        return false;
+    *delay_ns = ack->remote_tx_ts_ns - ack->remote_rx_ts_ns;
+    return true;
+}
+
 /* Ask the host to send a telemetry probe on this flow (fires the
  * send_probe callback). */
 void libcc_rp_request_probe(struct libcc_rp *rp, uint64_t now_ns);

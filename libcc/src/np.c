@@ -305,6 +305,23 @@ int libcc_np_on_data(libcc_np *np, uint64_t now_ns, const libcc_data_pkt *pkt, l
     memset(verdict, 0, sizeof *verdict); /* ack.ints NULL: nothing to echo */
     verdict->ack.ecn_echo = pkt->ecn_ce;
     verdict->ack.is_probe = pkt->is_probe;
+    /* Echoes every algorithm may use (libcc_algorithm_info.signals says
+     * which the host must carry); the host adds remote_tx_ts_ns when the
+     * ACK leaves. */
+    verdict->ack.n_hops = pkt->n_hops;
+    if (pkt->has & LIBCC_PKT_HAS_TX_TS) {
+        verdict->ack.has |= LIBCC_ACK_HAS_TX_TS;
+        verdict->ack.tx_ts_ns = pkt->tx_ts_ns;
+    }
+    if (pkt->has & LIBCC_PKT_HAS_RX_TS) {
+        verdict->ack.has |= LIBCC_ACK_HAS_REMOTE_TS;
+        verdict->ack.remote_rx_ts_ns = pkt->rx_ts_ns;
+        verdict->ack.remote_tx_ts_ns = pkt->rx_ts_ns; /* until the host stamps the departure */
+    }
+    if (pkt->has & LIBCC_PKT_HAS_PINT) {
+        verdict->ack.has |= LIBCC_ACK_HAS_PINT;
+        verdict->ack.pint = pkt->pint;
+    }
     if (!pkt->is_probe)
         f->pkts_since_ack++;
     if (f->pkts_since_ack >= np->common.ack_interval_pkts || pkt->last_of_flow || pkt->is_probe)

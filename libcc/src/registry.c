@@ -7,7 +7,7 @@
 
 /* The one list: the table of algorithms and the names libcc_algorithms()
  * returns both come from it, in this order. */
-#define ALGORITHMS(X) X(none) X(dcqcn) X(hpcc) X(hpccpp) X(fncc)
+#define ALGORITHMS(X) X(none) X(dcqcn) X(hpcc) X(hpccpp) X(fncc) X(dctcp) X(timely) X(swift) X(powertcp) X(theta_powertcp) X(hpcc_pint) X(rocc)
 
 #define DECLARE(id) extern const libcc_algo libcc_algo_##id;
 ALGORITHMS(DECLARE)
@@ -59,5 +59,7 @@ int libcc_algorithm_info_get(const char *algorithm, libcc_algorithm_info *info)
     info->ack_int = a->ack_int;
     info->cp_needs_int_table = a->cp_needs_int_table;
     info->int_hop_bytes = libcc_algo_int_hop_bytes(a);
+    info->signals = a->signals;
+    info->pint_bits = (a->signals & LIBCC_SIGNAL_DATA_PINT) ? a->pint_bits : 0;
     return LIBCC_OK;
 }

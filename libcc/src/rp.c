@@ -147,11 +147,21 @@ void libcc_rp_del(libcc_rp *rp)
         free(rp);
 }
 
-static int check_ack(const libcc_ack *ack)
+/* Telemetry no module could use: more hops than a list holds, an RTT
+ * sample from the future (the echoed transmit time after the ACK's
+ * arrival), a receiver that sent the ACK before the data arrived. */
+static int check_ack(const libcc_ack *ack, uint64_t now_ns)
 {
     if (!ack)
         return LIBCC_ERR_INVALID_ARG;
     if (ack->ints && ack->ints->n_hops > LIBCC_INT_MAX_HOPS)
+        return LIBCC_ERR_BAD_TELEMETRY;
+    const uint64_t rx = (ack->has & LIBCC_ACK_HAS_RX_TS) ? ack->rx_ts_ns : now_ns;
+    if (rx > now_ns) /* the NIC cannot have stamped an arrival still to come */
+        return LIBCC_ERR_BAD_TELEMETRY;
+    if ((ack->has & LIBCC_ACK_HAS_TX_TS) && ack->tx_ts_ns > rx)
+        return LIBCC_ERR_BAD_TELEMETRY;
+    if ((ack->has & LIBCC_ACK_HAS_REMOTE_TS) && ack->remote_tx_ts_ns < ack->remote_rx_ts_ns)
         return LIBCC_ERR_BAD_TELEMETRY;
     return LIBCC_OK;
 }
@@ -159,7 +169,7 @@ static int check_ack(const libcc_ack *ack)
 int libcc_rp_on_ack(libcc_rp *rp, uint64_t now_ns, const libcc_ack *ack)
 {
     rp_snapshot s;
-    int rc = check_ack(ack);
+    int rc = check_ack(ack, now_ns);
     if (rc || (rc = rp_begin(rp, now_ns, &s)))
         return rc;
     if (rp->algo->rp_on_ack)
@@ -171,7 +181,7 @@ int libcc_rp_on_ack(libcc_rp *rp, uint64_t now_ns, const libcc_ack *ack)
 int libcc_rp_on_nack(libcc_rp *rp, uint64_t now_ns, const libcc_ack *nack)
 {
     rp_snapshot s;
-    int rc = check_ack(nack);
+    int rc = check_ack(nack, now_ns);
     if (rc || (rc = rp_begin(rp, now_ns, &s)))
         return rc;
     if (rp->algo->rp_on_nack)
@@ -220,6 +230,20 @@ int libcc_rp_on_timer(libcc_rp *rp, uint64_t now_ns)
         return rc;
     if (rp->algo->rp_on_timer)
         rc = rp->algo->rp_on_timer(rp, now_ns);
+    rp_notify(rp, now_ns, &s);
+    return rc;
+}
+
+int libcc_rp_on_feedback(libcc_rp *rp, uint64_t now_ns, const libcc_feedback *fb)
+{
+    rp_snapshot s;
+    if (!fb)
+        return LIBCC_ERR_INVALID_ARG;
+    int rc = rp_begin(rp, now_ns, &s);
+    if (rc)
+        return rc;
+    if (rp->algo->rp_on_feedback)
+        rc = rp->algo->rp_on_feedback(rp, now_ns, fb);
     rp_notify(rp, now_ns, &s);
     return rc;
 }

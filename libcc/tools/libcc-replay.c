@@ -705,11 +705,14 @@ static void parse_hop(replay *r, libcc_int_list *ints, char *text)
 }
 
 /* The ACK's hops go to *ints, which the ACK then points at. */
-static void parse_ack(replay *r, const char *event, char **save, libcc_ack *ack,
+static void parse_ack(replay *r, const char *event, uint64_t t, char **save, libcc_ack *ack,
                       libcc_int_list *ints)
 {
     char *kv;
     bool have_seq = false, have_n = false, have_rxwin = false, have_ecn = false, have_probe = false;
+    bool have_txts = false, have_rtt = false, have_rxts = false, have_rrx = false, have_rtx = false,
+         have_hops = false, have_pint = false;
+    uint64_t rtt = 0;
 
     memset(ack, 0, sizeof *ack);
     libcc_int_list_init(ints);
@@ -736,12 +739,54 @@ static void parse_ack(replay *r, const char *event, char **save, libcc_ack *ack,
             ack->is_probe = (uint8_t)need_integer(r, "probe", val, 1);
         } else if (strcmp(kv, "hop") == 0) {
             parse_hop(r, ints, val);
+        } else if (strcmp(kv, "txts") == 0) {
+            once(r, &have_txts, event, kv);
+            ack->tx_ts_ns = need_value(r, LIBCC_UNIT_NS, "txts", val);
+            ack->has |= LIBCC_ACK_HAS_TX_TS;
+        } else if (strcmp(kv, "rtt") == 0) {
+            once(r, &have_rtt, event, kv);
+            rtt = need_value(r, LIBCC_UNIT_NS, "rtt", val);
+        } else if (strcmp(kv, "rxts") == 0) {
+            once(r, &have_rxts, event, kv);
+            ack->rx_ts_ns = need_value(r, LIBCC_UNIT_NS, "rxts", val);
+            ack->has |= LIBCC_ACK_HAS_RX_TS;
+        } else if (strcmp(kv, "rrx") == 0) {
+            once(r, &have_rrx, event, kv);
+            ack->remote_rx_ts_ns = need_value(r, LIBCC_UNIT_NS, "rrx", val);
+        } else if (strcmp(kv, "rtx") == 0) {
+            once(r, &have_rtx, event, kv);
+            ack->remote_tx_ts_ns = need_value(r, LIBCC_UNIT_NS, "rtx", val);
+        } else if (strcmp(kv, "hops") == 0) {
+            once(r, &have_hops, event, kv);
+            ack->n_hops = (uint8_t)need_integer(r, "hops", val, UINT8_MAX);
+        } else if (strcmp(kv, "pint") == 0) {
+            once(r, &have_pint, event, kv);
+            ack->pint = (uint16_t)need_integer(r, "pint", val, UINT16_MAX);
+            ack->has |= LIBCC_ACK_HAS_PINT;
         } else {
-            fail(r, "%s: unknown field '%s' (expected seq, n, rxwin, hop, ecn, probe)", event, kv);
+            fail(r,
+                 "%s: unknown field '%s' (expected seq, n, rxwin, hop, ecn, probe, rtt, txts, rxts, "
+                 "rrx, rtx, hops, pint)",
+                 event, kv);
         }
     }
     if (!have_seq)
         fail(r, "%s: seq= is required", event);
+    if (have_rtt && have_txts)
+        fail(r, "%s: rtt= and txts= both give the transmit time: use one", event);
+    if (have_rrx != have_rtx)
+        fail(r, "%s: rrx= and rtx= go together (the receiver's two timestamps)", event);
+    if (have_rrx)
+        ack->has |= LIBCC_ACK_HAS_REMOTE_TS;
+    if (have_rtt) {
+        /* rtt= is the sample itself: the data left rtt before the ACK arrived */
+        const uint64_t arrival = have_rxts ? ack->rx_ts_ns : t;
+        if (rtt > arrival)
+            fail(r, "%s: rtt= %" PRIu64 " ns is longer than the time since 0 (%" PRIu64 " ns)", event,
+                 rtt, arrival);
+        ack->tx_ts_ns = arrival - rtt;
+        ack->has |= LIBCC_ACK_HAS_TX_TS;
+    }
 }
 
 static void no_fields(replay *r, const char *event, char **save)
@@ -764,7 +809,7 @@ static bool event(replay *r, char *line)
     int rv;
 
     if (!name)
-        fail(r, "time %s: missing event (tx, ack, nack, cnp, timer, end)", ttext);
+        fail(r, "time %s: missing event (tx, ack, nack, cnp, feedback, timer, end)", ttext);
     if (r->started && t < r->last_event)
         fail(r, "time %s (%" PRIu64 " ns) is earlier than the previous event (%" PRIu64 " ns)",
              ttext, t, r->last_event);
@@ -806,7 +851,7 @@ static bool event(replay *r, char *line)
         check_call(r, libcc_rp_on_tx(r->rp, t, seq, (uint32_t)bytes, &flags), "tx");
         csv_row(r, t, "tx");
     } else if (strcmp(name, "ack") == 0 || strcmp(name, "nack") == 0) {
-        parse_ack(r, name, &save, &ack, &ack_ints);
+        parse_ack(r, name, t, &save, &ack, &ack_ints);
         advance(r, t);
         r->now = t;
         rv = name[0] == 'a' ? libcc_rp_on_ack(r->rp, t, &ack) : libcc_rp_on_nack(r->rp, t, &ack);
@@ -818,6 +863,35 @@ static bool event(replay *r, char *line)
         r->now = t;
         check_call(r, libcc_rp_on_cnp(r->rp, t), "cnp");
         csv_row(r, t, "cnp");
+    } else if (strcmp(name, "feedback") == 0) {
+        char *kv;
+        libcc_feedback fb;
+        bool have_rate = false, have_switch = false, have_port = false;
+        memset(&fb, 0, sizeof fb);
+        while ((kv = strtok_r(NULL, SPACES, &save))) {
+            char *val = strchr(kv, '=');
+            if (!val)
+                fail(r, "feedback: '%s': expected key=value", kv);
+            *val++ = '\0';
+            if (strcmp(kv, "rate") == 0) {
+                once(r, &have_rate, "feedback", kv);
+                fb.rate_bps = need_value(r, LIBCC_UNIT_BPS, "rate", val);
+            } else if (strcmp(kv, "switch") == 0) {
+                once(r, &have_switch, "feedback", kv);
+                fb.switch_id = (uint32_t)need_integer(r, "switch", val, UINT32_MAX);
+            } else if (strcmp(kv, "port") == 0) {
+                once(r, &have_port, "feedback", kv);
+                fb.port_id = (uint32_t)need_integer(r, "port", val, UINT32_MAX);
+            } else {
+                fail(r, "feedback: unknown field '%s' (expected rate, switch, port)", kv);
+            }
+        }
+        if (!have_rate)
+            fail(r, "feedback: rate= is required");
+        advance(r, t);
+        r->now = t;
+        check_call(r, libcc_rp_on_feedback(r->rp, t, &fb), "feedback");
+        csv_row(r, t, "feedback");
     } else if (strcmp(name, "timer") == 0) {
         no_fields(r, name, &save);
         advance(r, t);
@@ -830,7 +904,7 @@ static bool event(replay *r, char *line)
         csv_row(r, t, "end");
         return false;
     } else {
-        fail(r, "unknown event '%s' (expected tx, ack, nack, cnp, timer, end)", name);
+        fail(r, "unknown event '%s' (expected tx, ack, nack, cnp, feedback, timer, end)", name);
     }
     return true;
 }

@@ -130,6 +130,62 @@ START_TEST(rp_refuses_time_going_backwards)
 }
 END_TEST
 
+/* Since 0.5.0 the core refuses timestamps no algorithm could use, before
+ * any module sees them, and leaves the RP unchanged (its clock too). */
+START_TEST(rp_refuses_impossible_timestamps)
+{
+    libcc_params *p = params_for("none", NULL);
+    libcc_rp *rp;
+    ck_assert_int_eq(libcc_rp_new(&rp, p, &flow100, NULL, NULL, 0), LIBCC_OK);
+    libcc_ack a;
+    memset(&a, 0, sizeof a);
+    a.seq = 1000;
+    a.has = LIBCC_ACK_HAS_TX_TS;
+    a.tx_ts_ns = 5001; /* sent after the ACK arrived at 5000 */
+    ck_assert_int_eq(libcc_rp_on_ack(rp, 5000, &a), LIBCC_ERR_BAD_TELEMETRY);
+    ck_assert_int_eq(libcc_rp_on_nack(rp, 5000, &a), LIBCC_ERR_BAD_TELEMETRY);
+    a.tx_ts_ns = 5000; /* an RTT of 0 is a sample */
+    ck_assert_int_eq(libcc_rp_on_ack(rp, 5000, &a), LIBCC_OK);
+    /* with the NIC's arrival stamp, that is the reference, not now */
+    a.has |= LIBCC_ACK_HAS_RX_TS;
+    a.rx_ts_ns = 4000;
+    ck_assert_int_eq(libcc_rp_on_ack(rp, 6000, &a), LIBCC_ERR_BAD_TELEMETRY);
+    a.rx_ts_ns = 6001; /* an arrival stamped after now */
+    ck_assert_int_eq(libcc_rp_on_ack(rp, 6000, &a), LIBCC_ERR_BAD_TELEMETRY);
+    a.rx_ts_ns = 5500;
+    ck_assert_int_eq(libcc_rp_on_ack(rp, 6000, &a), LIBCC_OK);
+    /* the receiver cannot send the ACK before the data arrived */
+    a.has = LIBCC_ACK_HAS_REMOTE_TS;
+    a.remote_rx_ts_ns = 900;
+    a.remote_tx_ts_ns = 899;
+    ck_assert_int_eq(libcc_rp_on_ack(rp, 7000, &a), LIBCC_ERR_BAD_TELEMETRY);
+    /* refused: the clock did not move to 7000 */
+    ck_assert_int_eq(libcc_rp_on_cnp(rp, 6500), LIBCC_OK);
+    a.remote_tx_ts_ns = 900;
+    ck_assert_int_eq(libcc_rp_on_ack(rp, 7000, &a), LIBCC_OK);
+    libcc_rp_del(rp);
+    libcc_params_del(p);
+}
+END_TEST
+
+/* libcc_rp_on_feedback: argument and time checks as every event; an
+ * algorithm without a use for it ignores it. */
+START_TEST(rp_feedback_event)
+{
+    libcc_params *p = params_for("none", NULL);
+    libcc_rp *rp;
+    ck_assert_int_eq(libcc_rp_new(&rp, p, &flow100, NULL, NULL, 100), LIBCC_OK);
+    libcc_feedback fb = {.rate_bps = 1000000000ull, .switch_id = 1, .port_id = 2};
+    ck_assert_int_eq(libcc_rp_on_feedback(rp, 200, NULL), LIBCC_ERR_INVALID_ARG);
+    ck_assert_int_eq(libcc_rp_on_feedback(NULL, 200, &fb), LIBCC_ERR_INVALID_ARG);
+    ck_assert_int_eq(libcc_rp_on_feedback(rp, 99, &fb), LIBCC_ERR_TIME_BACKWARDS);
+    ck_assert_int_eq(libcc_rp_on_feedback(rp, 200, &fb), LIBCC_OK);
+    ck_assert_uint_eq(libcc_rp_rate_bps(rp), G100);
+    libcc_rp_del(rp);
+    libcc_params_del(p);
+}
+END_TEST
+
 START_TEST(rp_bad_arguments)
 {
     libcc_params *p = params_for("none", NULL);
@@ -212,6 +268,38 @@ START_TEST(np_acks_every_m_packets)
     libcc_data_pkt next = data(1, 8000);
     libcc_np_on_data(np, 900, &next, &v);
     ck_assert_int_eq(v.send_ack, 0);
+    libcc_np_del(np);
+}
+END_TEST
+
+/* The NP echoes what the data carried, for every algorithm: its transmit
+ * timestamp, the receiver NIC's arrival stamp (as both remote stamps until
+ * the host writes the ACK's departure), the hop count and the PINT value;
+ * absent fields stay absent. */
+START_TEST(np_echoes_timestamps_hops_and_pint)
+{
+    libcc_np *np = np_for(NULL, 4);
+    libcc_np_verdict v;
+    libcc_data_pkt d = data(1, 0);
+    d.has = LIBCC_PKT_HAS_TX_TS | LIBCC_PKT_HAS_RX_TS | LIBCC_PKT_HAS_PINT;
+    d.tx_ts_ns = 1234;
+    d.rx_ts_ns = 99999;
+    d.n_hops = 3;
+    d.pint = 0xbeef;
+    d.ecn_ce = 1;
+    ck_assert_int_eq(libcc_np_on_data(np, 100, &d, &v), LIBCC_OK);
+    ck_assert_uint_eq(v.ack.has, LIBCC_ACK_HAS_TX_TS | LIBCC_ACK_HAS_REMOTE_TS | LIBCC_ACK_HAS_PINT);
+    ck_assert_uint_eq(v.ack.tx_ts_ns, 1234);
+    ck_assert_uint_eq(v.ack.remote_rx_ts_ns, 99999);
+    ck_assert_uint_eq(v.ack.remote_tx_ts_ns, 99999);
+    ck_assert_uint_eq(v.ack.rx_ts_ns, 0);
+    ck_assert_uint_eq(v.ack.n_hops, 3);
+    ck_assert_uint_eq(v.ack.pint, 0xbeef);
+    ck_assert_uint_eq(v.ack.ecn_echo, 1);
+    libcc_data_pkt plain = data(1, 1000);
+    ck_assert_int_eq(libcc_np_on_data(np, 200, &plain, &v), LIBCC_OK);
+    ck_assert_uint_eq(v.ack.has, 0);
+    ck_assert_uint_eq(v.ack.tx_ts_ns | v.ack.remote_rx_ts_ns | v.ack.pint | v.ack.n_hops, 0);
     libcc_np_del(np);
 }
 END_TEST
@@ -443,10 +531,13 @@ Suite *core_suite(void)
     tcase_add_test(rp, none_runs_at_line_rate_without_window);
     tcase_add_test(rp, rp_refuses_time_going_backwards);
     tcase_add_test(rp, rp_bad_arguments);
+    tcase_add_test(rp, rp_refuses_impossible_timestamps);
+    tcase_add_test(rp, rp_feedback_event);
     suite_add_tcase(s, rp);
     TCase *np = tcase_create("notification_point");
     tcase_add_test(np, np_acks_every_m_packets);
     tcase_add_test(np, np_ack_counts_are_per_flow);
+    tcase_add_test(np, np_echoes_timestamps_hops_and_pint);
     tcase_add_test(np, np_counts_concurrent_flows_in_window);
     tcase_add_test(np, np_flow_end_forgets_at_once);
     tcase_add_test(np, np_full_table_evicts_only_idle_flows);

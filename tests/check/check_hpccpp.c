@@ -59,16 +59,7 @@ static double var(const libcc_rp *rp, const char *name)
 
 static libcc_int_list one_hop(uint64_t ts, uint64_t tx, uint64_t q)
 {
-    libcc_int_list l;
-    libcc_int_list_init(&l);
-    libcc_int_hop h;
-    memset(&h, 0, sizeof h);
-    h.bandwidth_bps = LINE;
-    h.ts_ns = ts;
-    h.tx_bytes = tx;
-    h.qlen_bytes = q;
-    ck_assert_int_eq(libcc_int_list_push(&l, &h, 8), LIBCC_OK);
-    return l;
+    return ts_one_hop(LINE, ts, tx, q);
 }
 
 /* An ACK without INT (ints NULL). */

@@ -73,18 +73,59 @@ static const char *const pp_sets[] = {
 };
 static const char *const fncc_sets[] = {"", "lhcs=0", "alpha=0 beta=0.01", "table_refresh=1us"};
 static const char *const none_sets[] = {""};
+static const char *const dctcp_sets[] = {
+    "", "preset=paper", "window=0", "g=1 initial_alpha=0", "g=0 min_rate=1bps rate_ai=1Tbps",
+    "preset=paper base_rtt=1ns", "window=1 base_rtt=1s",
+};
+static const char *const timely_sets[] = {
+    "", "preset=hpcc-sim", "t_low=0ns t_high=1ns min_rtt=1ns", "alpha=1 beta=1 min_rate=1bps",
+    "hai_thresh=0 hai_delta=1Tbps delta=1Tbps", "t_low=1s t_high=1s",
+};
+static const char *const swift_sets[] = {
+    "", "endpoint_target=0ns", "min_cwnd=0.000001 max_cwnd=0.5", "ai=1000000 max_cwnd=1000000000",
+    "beta=1 max_mdf=1 fs_range=1s hop_scale=100ms", "base_target=1ns fs_range=0ns",
+};
+static const char *const ptcp_sets[] = {
+    "", "preset=hpcc-sim", "gamma=1 eta=0.01", "gamma=0 beta_rate=1Tbps", "eta=2 min_current=1",
+    "base_rtt=1ns", "max_hops=1",
+};
+static const char *const theta_sets[] = {
+    "", "preset=hpcc-sim", "gamma=1 eta=0.01 track_min_rtt=1", "beta_rate=0bps min_current=0",
+    "base_rtt=1ns",
+};
+static const char *const pint_sets[] = {
+    "", "preset=hpcc-sim", "log_base=1.001 max_flows=65535", "log_base=2 max_flows=1 sample_prob=0",
+    "eta=0.01 max_stage=1000", "base_rtt=1ns",
+};
+static const char *const rocc_sets[] = {"", "recovery=1ns", "recovery=1s f_min=1bps"};
+
+/* What the window may be. */
+enum {
+    WIN_UNLIMITED = 0, /* rate-only algorithms */
+    WIN_HPCC,          /* HPCC family: in [min(mtu, W_init), W_init] */
+    WIN_FINITE,        /* some window or none: at least 1 byte (saturated if the BDP exceeds 2^64) */
+};
 
 typedef struct algo_case {
     const char *name;
     const char *const *sets;
     size_t n_sets;
-    int window_based; /* HPCC family: a window in [w_min, w_init] */
+    int window_kind; /* WIN_* */
 } algo_case;
 
 static const algo_case algos[] = {
-    {"dcqcn", dcqcn_sets, COUNT(dcqcn_sets), 0}, {"hpcc", hpcc_sets, COUNT(hpcc_sets), 1},
-    {"hpcc++", pp_sets, COUNT(pp_sets), 1},      {"fncc", fncc_sets, COUNT(fncc_sets), 1},
-    {"none", none_sets, COUNT(none_sets), 0},
+    {"dcqcn", dcqcn_sets, COUNT(dcqcn_sets), WIN_UNLIMITED},
+    {"hpcc", hpcc_sets, COUNT(hpcc_sets), WIN_HPCC},
+    {"hpcc++", pp_sets, COUNT(pp_sets), WIN_HPCC},
+    {"fncc", fncc_sets, COUNT(fncc_sets), WIN_HPCC},
+    {"none", none_sets, COUNT(none_sets), WIN_UNLIMITED},
+    {"dctcp", dctcp_sets, COUNT(dctcp_sets), WIN_FINITE},
+    {"timely", timely_sets, COUNT(timely_sets), WIN_UNLIMITED},
+    {"swift", swift_sets, COUNT(swift_sets), WIN_FINITE},
+    {"powertcp", ptcp_sets, COUNT(ptcp_sets), WIN_HPCC},
+    {"theta-powertcp", theta_sets, COUNT(theta_sets), WIN_HPCC},
+    {"hpcc-pint", pint_sets, COUNT(pint_sets), WIN_HPCC},
+    {"rocc", rocc_sets, COUNT(rocc_sets), WIN_UNLIMITED},
 };
 
 /* What a host sees of one RP, through the callbacks. */
@@ -137,7 +178,10 @@ static void check_state(const run *r, unsigned step, const char *ev)
                   "%s [%s] run %u step %u (%s): rate %llu outside [%llu, %llu]", r->a->name, r->set,
                   r->id, step, ev, (unsigned long long)rate, (unsigned long long)r->min_rate,
                   (unsigned long long)r->line);
-    if (r->a->window_based) {
+    if (r->a->window_kind == WIN_FINITE) {
+        REQUIRE(win >= 1, "%s [%s] run %u step %u (%s): window %llu", r->a->name, r->set, r->id, step,
+                ev, (unsigned long long)win);
+    } else if (r->a->window_kind == WIN_HPCC) {
         /* W in [min(mtu, W_init), W_init], rounded; above 2^64 B it saturates */
         const double lo = fmin((double)r->mtu, r->w_init);
         const int ok = r->w_init >= 0x1p64 ? (win == UINT64_MAX || (double)win >= floor(lo))
@@ -198,6 +242,45 @@ static void fill_ints(run *r, prng *g, libcc_int_list *l)
     }
 }
 
+/* RTT samples and NIC timestamps as a host may give them: mostly around a
+ * path's RTT, sometimes 0, sometimes as long as the time since the clock's
+ * origin (never after the ACK's arrival: the core refuses those), remote
+ * stamps of any receiver clock, any hop count and PINT value. */
+static void fill_timestamps(run *r, prng *g, uint64_t t, libcc_ack *ack)
+{
+    (void)r;
+    if (below(g, 4)) {
+        uint64_t rtt;
+        switch (below(g, 4)) {
+        case 0: rtt = 0; break;
+        case 1: rtt = t; break;
+        case 2: rtt = below(g, 1000000); break;
+        default: rtt = 5000 + below(g, 100000); break;
+        }
+        if (rtt > t)
+            rtt = t;
+        ack->has |= LIBCC_ACK_HAS_TX_TS;
+        ack->tx_ts_ns = t - rtt;
+        if (below(g, 4) == 0) {
+            ack->has |= LIBCC_ACK_HAS_RX_TS;
+            ack->rx_ts_ns = t - below(g, rtt + 1) / 2;
+            if (ack->rx_ts_ns < ack->tx_ts_ns)
+                ack->rx_ts_ns = ack->tx_ts_ns;
+        }
+    }
+    if (below(g, 3) == 0) {
+        ack->has |= LIBCC_ACK_HAS_REMOTE_TS;
+        ack->remote_rx_ts_ns = next_u64(g) >> (below(g, 2) ? 1 : 20);
+        uint64_t d = below(g, 4) ? below(g, 20000) : next_u64(g);
+        ack->remote_tx_ts_ns = d > UINT64_MAX - ack->remote_rx_ts_ns ? UINT64_MAX : ack->remote_rx_ts_ns + d;
+    }
+    ack->n_hops = (uint8_t)(below(g, 4) ? below(g, 8) : below(g, 256));
+    if (below(g, 2)) {
+        ack->has |= LIBCC_ACK_HAS_PINT;
+        ack->pint = (uint16_t)next_u64(g);
+    }
+}
+
 static void one_run(const algo_case *a, unsigned id, prng *g, unsigned steps)
 {
     static const uint64_t lines[] = {1000000000ull, 25000000000ull, 100000000000ull,
@@ -223,13 +306,15 @@ static void one_run(const algo_case *a, unsigned id, prng *g, unsigned steps)
     ck_assert_int_eq(libcc_params_get(p, "max_hops", &v), LIBCC_OK);
     r.max_hops = (unsigned)v;
     r.min_rate = 1;
-    if (strcmp(a->name, "dcqcn") == 0) {
-        ck_assert_int_eq(libcc_params_get(p, "rpg_min_rate", &v), LIBCC_OK);
+    /* An algorithm's rate floor is its min_rate parameter (DCQCN:
+     * rpg_min_rate), the line rate if that is lower. */
+    if (libcc_params_get(p, "rpg_min_rate", &v) == LIBCC_OK ||
+        libcc_params_get(p, "min_rate", &v) == LIBCC_OK) {
         r.min_rate = (uint64_t)v < r.line ? (uint64_t)v : r.line;
     } else if (strcmp(a->name, "none") == 0) {
         r.min_rate = r.line;
     }
-    if (a->window_based) {
+    if (a->window_kind == WIN_HPCC) {
         double t;
         ck_assert_int_eq(libcc_params_get(p, "base_rtt", &t), LIBCC_OK);
         if (t == 0)
@@ -284,11 +369,22 @@ static void one_run(const algo_case *a, unsigned id, prng *g, unsigned steps)
         r.now = t;
         const char *ev;
         int rc;
-        switch (below(g, 10)) {
+        switch (below(g, 11)) {
         case 0:
             ev = "cnp";
             rc = libcc_rp_on_cnp(r.rp, t);
             break;
+        case 10: {
+            static const uint64_t fb_rates[] = {0, 1, 1000000000ull, 100000000000ull, UINT64_MAX};
+            libcc_feedback fb;
+            memset(&fb, 0, sizeof fb);
+            fb.rate_bps = below(g, 2) ? pick_u64(g, fb_rates, COUNT(fb_rates)) : below(g, r.line + 1);
+            fb.switch_id = (uint32_t)below(g, 3);
+            fb.port_id = (uint32_t)below(g, 3);
+            ev = "feedback";
+            rc = libcc_rp_on_feedback(r.rp, t, &fb);
+            break;
+        }
         case 1:
             ev = "early timer";
             rc = libcc_rp_on_timer(r.rp, t);
@@ -312,6 +408,7 @@ static void one_run(const algo_case *a, unsigned id, prng *g, unsigned steps)
                 fill_ints(&r, g, &l);
                 ack.ints = &l;
             }
+            fill_timestamps(&r, g, t, &ack);
             const int nack = below(g, 10) == 0;
             ev = nack ? "nack" : "ack";
             rc = nack ? libcc_rp_on_nack(r.rp, t, &ack) : libcc_rp_on_ack(r.rp, t, &ack);
@@ -335,7 +432,7 @@ static void one_run(const algo_case *a, unsigned id, prng *g, unsigned steps)
     libcc_rp_del(r.rp);
 }
 
-/* 5 algorithms x 150 runs x 600 steps: under a second, a few under ASan. */
+/* Every algorithm x 150 runs x 600 steps: a second or two, a few under ASan. */
 START_TEST(test_random_event_sequences)
 {
     const algo_case *a = &algos[_i];

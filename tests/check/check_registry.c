@@ -11,6 +11,18 @@
  *   fncc   data carries nothing; switches stamp ACKs from their
  *          All_INT_Table (FNCC paper, Algorithm 1): FNCC header on ACKs and
  *          one table per switch.
+ *   dctcp  switches mark CE above K (CP), every ACK echoes the acked
+ *          packet's mark (NP, ECN echo), the sender cuts by alpha/2 (RP).
+ *   timely data carries its transmit time, the receiver echoes it (NP), the
+ *          sender reacts to the RTT (RP); switches do nothing.
+ *   swift  the same, plus the receiver NIC's timestamps (fabric / endpoint
+ *          split) and the hop count (target scaling).
+ *   powertcp        HPCC's INT on data, echoed in ACKs (queue, tx bytes).
+ *   theta-powertcp  only the RTT: timestamps echoed, as timely.
+ *   hpcc-pint  no INT header: one PINT field (16 bits) on sampled data,
+ *          written by switches (CP), echoed (NP), read by the sender (RP).
+ *   rocc   switches compute a fair rate and send it to sources (CP
+ *          feedback); the sender follows it (RP); no receiver work.
  * Both wire formats put one hop in 64 bits: 8 bytes.
  */
 #include <check.h>
@@ -24,14 +36,28 @@ typedef struct expect {
     unsigned roles;
     libcc_int_format data_int, ack_int;
     unsigned table, hop_bytes;
+    unsigned signals, pint_bits; /* since 0.5.0 */
 } expect;
 
 static const expect expected[] = {
-    {"none", LIBCC_ROLE_RP, LIBCC_INT_FORMAT_NONE, LIBCC_INT_FORMAT_NONE, 0, 0},
-    {"dcqcn", ALL_ROLES, LIBCC_INT_FORMAT_NONE, LIBCC_INT_FORMAT_NONE, 0, 0},
-    {"hpcc", ALL_ROLES, LIBCC_INT_FORMAT_HPCC, LIBCC_INT_FORMAT_HPCC, 0, 8},
-    {"hpcc++", ALL_ROLES, LIBCC_INT_FORMAT_HPCC, LIBCC_INT_FORMAT_HPCC, 0, 8},
-    {"fncc", ALL_ROLES, LIBCC_INT_FORMAT_NONE, LIBCC_INT_FORMAT_FNCC, 1, 8},
+    {"none", LIBCC_ROLE_RP, LIBCC_INT_FORMAT_NONE, LIBCC_INT_FORMAT_NONE, 0, 0, 0, 0},
+    {"dcqcn", ALL_ROLES, LIBCC_INT_FORMAT_NONE, LIBCC_INT_FORMAT_NONE, 0, 0, 0, 0},
+    {"hpcc", ALL_ROLES, LIBCC_INT_FORMAT_HPCC, LIBCC_INT_FORMAT_HPCC, 0, 8, 0, 0},
+    {"hpcc++", ALL_ROLES, LIBCC_INT_FORMAT_HPCC, LIBCC_INT_FORMAT_HPCC, 0, 8, 0, 0},
+    {"fncc", ALL_ROLES, LIBCC_INT_FORMAT_NONE, LIBCC_INT_FORMAT_FNCC, 1, 8, 0, 0},
+    {"dctcp", ALL_ROLES, LIBCC_INT_FORMAT_NONE, LIBCC_INT_FORMAT_NONE, 0, 0,
+     LIBCC_SIGNAL_ACK_ECN_ECHO, 0},
+    {"timely", LIBCC_ROLE_RP | LIBCC_ROLE_NP, LIBCC_INT_FORMAT_NONE, LIBCC_INT_FORMAT_NONE, 0, 0,
+     LIBCC_SIGNAL_ACK_TX_TS, 0},
+    {"swift", LIBCC_ROLE_RP | LIBCC_ROLE_NP, LIBCC_INT_FORMAT_NONE, LIBCC_INT_FORMAT_NONE, 0, 0,
+     LIBCC_SIGNAL_ACK_TX_TS | LIBCC_SIGNAL_ACK_NIC_TS | LIBCC_SIGNAL_ACK_HOPS, 0},
+    {"powertcp", ALL_ROLES, LIBCC_INT_FORMAT_HPCC, LIBCC_INT_FORMAT_HPCC, 0, 8, 0, 0},
+    {"theta-powertcp", LIBCC_ROLE_RP | LIBCC_ROLE_NP, LIBCC_INT_FORMAT_NONE, LIBCC_INT_FORMAT_NONE,
+     0, 0, LIBCC_SIGNAL_ACK_TX_TS, 0},
+    {"hpcc-pint", ALL_ROLES, LIBCC_INT_FORMAT_NONE, LIBCC_INT_FORMAT_NONE, 0, 0,
+     LIBCC_SIGNAL_DATA_PINT, 16},
+    {"rocc", LIBCC_ROLE_RP | LIBCC_ROLE_CP, LIBCC_INT_FORMAT_NONE, LIBCC_INT_FORMAT_NONE, 0, 0,
+     LIBCC_SIGNAL_CP_FEEDBACK, 0},
 };
 #define N_EXPECTED (sizeof expected / sizeof expected[0])
 
@@ -61,6 +87,9 @@ START_TEST(info_of_each_algorithm)
         ck_assert_uint_eq(info.cp_needs_int_table, e->table);
         ck_assert_uint_eq(info.int_hop_bytes, e->hop_bytes);
         ck_assert_uint_eq(info.reserved[0] | info.reserved[1] | info.reserved[2], 0);
+        ck_assert_msg(info.signals == e->signals, "%s signals 0x%x", e->name, info.signals);
+        ck_assert_uint_eq(info.pint_bits, e->pint_bits);
+        ck_assert_uint_eq(info.reserved2[0] | info.reserved2[1] | info.reserved2[2], 0);
     }
 }
 END_TEST
@@ -83,7 +112,7 @@ START_TEST(info_errors)
     ck_assert_int_eq(libcc_algorithm_info_get("hpcc", NULL), LIBCC_ERR_INVALID_ARG);
     ck_assert_int_eq(libcc_algorithm_info_get(NULL, &info), LIBCC_ERR_UNKNOWN_ALGORITHM);
     ck_assert_int_eq(libcc_algorithm_info_get("HPCC", &info), LIBCC_ERR_UNKNOWN_ALGORITHM);
-    ck_assert_int_eq(libcc_algorithm_info_get("timely", &info), LIBCC_ERR_UNKNOWN_ALGORITHM);
+    ck_assert_int_eq(libcc_algorithm_info_get("cubic", &info), LIBCC_ERR_UNKNOWN_ALGORITHM);
 }
 END_TEST
 

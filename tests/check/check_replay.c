@@ -674,7 +674,7 @@ START_TEST(test_list)
     tool_run r;
     run_tool(&r, "", args);
     ck_assert_int_eq(r.status, 0);
-    ck_assert_str_eq(r.out, "none\ndcqcn\nhpcc\nhpcc++\nfncc\n");
+    ck_assert_str_eq(r.out, "none\ndcqcn\nhpcc\nhpcc++\nfncc\ndctcp\ntimely\nswift\npowertcp\ntheta-powertcp\nhpcc-pint\nrocc\n");
     free_run(&r);
 }
 END_TEST
@@ -716,6 +716,41 @@ START_TEST(test_help_lists_parameters)
 }
 END_TEST
 
+/* The 0.5.0 fields: rtt= and txts= are one field, rrx= needs rtx=, a
+ * sample from before time 0 or from the future is refused (the latter by
+ * the library: BAD_TELEMETRY), feedback needs its rate. */
+START_TEST(test_error_timestamp_fields)
+{
+    expect_event_error("5us ack seq=0 rtt=6us", "rtt=");
+    expect_event_error("5us ack seq=0 rtt=1us txts=1us", "txts=");
+    expect_event_error("5us ack seq=0 rrx=1us", "rtx=");
+    expect_event_error("5us ack seq=0 txts=6us", "telemetry");
+    expect_event_error("5us ack seq=0 rrx=2us rtx=1us", "telemetry");
+    expect_event_error("5us ack seq=0 hops=256", "hops");
+    expect_event_error("5us ack seq=0 pint=65536", "pint");
+    expect_event_error("5us ack seq=0 frob=1", "rtt, txts");
+    expect_event_error("5us feedback", "rate=");
+    expect_event_error("5us feedback rate=1Gbps rate=2Gbps", "rate");
+    expect_event_error("5us feedback rate=1Gbps x=1", "expected rate, switch, port");
+}
+END_TEST
+
+/* The same fields accepted: `none` ignores them, one row each. */
+START_TEST(test_timestamp_fields_and_feedback_accepted)
+{
+    tool_run r;
+    run_tool(&r,
+             "@algo none\n@flow line_rate=1Gbps\n"
+             "5us ack seq=0 rtt=5us rrx=1us rtx=2us hops=3 pint=7\n"
+             "6us ack seq=0 txts=1us rxts=5500ns\n"
+             "7us feedback rate=500Mbps switch=1 port=2\n",
+             NULL);
+    ck_assert_msg(r.status == 0, "%s", r.err);
+    ck_assert_ptr_nonnull(strstr(r.out, "\n7000,feedback,1000000000,inf"));
+    free_run(&r);
+}
+END_TEST
+
 Suite *replay_suite(void)
 {
     Suite *s = suite_create("replay");
@@ -749,6 +784,8 @@ Suite *replay_suite(void)
     tcase_add_test(bad, test_error_fractional_base_units);
     tcase_add_test(bad, test_error_repeated_field);
     tcase_add_test(ok, test_max_time_is_exact);
+    tcase_add_test(bad, test_error_timestamp_fields);
+    tcase_add_test(ok, test_timestamp_fields_and_feedback_accepted);
     suite_add_tcase(s, ok);
     suite_add_tcase(s, dc);
     suite_add_tcase(s, bad);

@@ -128,3 +128,50 @@ double ts_rp_var(const libcc_rp *rp, const char *name)
     ck_abort_msg("no variable %s", name);
     return 0.0;
 }
+
+libcc_ack ts_rtt_ack(uint64_t now, uint64_t seq, uint64_t rtt, unsigned hops)
+{
+    libcc_ack a;
+    memset(&a, 0, sizeof a);
+    a.seq = seq;
+    a.has = LIBCC_ACK_HAS_TX_TS;
+    a.tx_ts_ns = now - rtt;
+    a.n_hops = (uint8_t)hops;
+    return a;
+}
+
+int ts_on_rtt_ack(libcc_rp *rp, uint64_t now, uint64_t seq, uint64_t rtt)
+{
+    libcc_ack a = ts_rtt_ack(now, seq, rtt, 0);
+    return libcc_rp_on_ack(rp, now, &a);
+}
+
+libcc_int_list ts_one_hop(uint64_t bandwidth_bps, uint64_t ts, uint64_t tx, uint64_t q)
+{
+    libcc_int_list l;
+    libcc_int_list_init(&l);
+    libcc_int_hop h;
+    memset(&h, 0, sizeof h);
+    h.bandwidth_bps = bandwidth_bps;
+    h.ts_ns = ts;
+    h.tx_bytes = tx;
+    h.qlen_bytes = q;
+    ck_assert_int_eq(libcc_int_list_push(&l, &h, 8), LIBCC_OK);
+    return l;
+}
+
+libcc_cp *ts_make_cp(const char *algo, const char *assign, uint64_t link_bps, libcc_rand_fn rand)
+{
+    libcc_params *p = NULL;
+    ck_assert_int_eq(libcc_params_new(&p, algo), LIBCC_OK);
+    if (assign)
+        ck_assert_msg(libcc_params_parse(p, assign) == LIBCC_OK, "%s", libcc_params_error(p));
+    libcc_cp_info info;
+    memset(&info, 0, sizeof info);
+    info.link_rate_bps = link_bps;
+    info.rand = rand;
+    libcc_cp *cp = NULL;
+    ck_assert_int_eq(libcc_cp_new(&cp, p, &info), LIBCC_OK);
+    libcc_params_del(p);
+    return cp;
+}

@@ -32,4 +32,15 @@ libcc_rp *ts_make_rp(const char *algo, const char *assign, uint64_t line_bps, ui
 
 /* The RP's internal variable `name` (libcc_rp_vars); fails the test if absent. */
 double ts_rp_var(const libcc_rp *rp, const char *name);
+
+/* An ACK of cumulative seq arriving at now that carries an RTT sample: the
+ * data's transmit timestamp now - rtt (LIBCC_ACK_HAS_TX_TS), and n_hops. */
+libcc_ack ts_rtt_ack(uint64_t now, uint64_t seq, uint64_t rtt, unsigned hops);
+/* A CP of algo on a port of link_bps with parameters assign (NULL: the
+ * defaults) and the host randomness rand (NULL: the CP's generator). */
+libcc_cp *ts_make_cp(const char *algo, const char *assign, uint64_t link_bps, libcc_rand_fn rand);
+/* A one-hop INT list at full width: link rate B, ts, txBytes, qlen. */
+libcc_int_list ts_one_hop(uint64_t bandwidth_bps, uint64_t ts, uint64_t tx, uint64_t q);
+/* libcc_rp_on_ack with ts_rtt_ack (no hops). */
+int ts_on_rtt_ack(libcc_rp *rp, uint64_t now, uint64_t seq, uint64_t rtt);
 #endif

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * libcc: datacenter congestion control (DCQCN, HPCC / HPCC++, FNCC, none)
- * as host-independent state machines.
+ * libcc: datacenter congestion control (DCQCN, HPCC / HPCC++, FNCC, DCTCP,
+ * TIMELY, Swift, PowerTCP, theta-PowerTCP, HPCC-PINT, RoCC, none) as
+ * host-independent state machines.
  *
  * Conventions (every call):
  *   - time is uint64_t nanoseconds of the host's clock (libcc owns no clock),
@@ -64,7 +65,8 @@ LIBCC_API const char *libcc_strerror(int err);
 /* ------------------------------------------------------------------ */
 
 /* NULL-terminated list of registered algorithm names ("none", "dcqcn",
- * "hpcc", "hpcc++", "fncc"). Static storage. */
+ * "hpcc", "hpcc++", "fncc", "dctcp", "timely", "swift", "powertcp",
+ * "theta-powertcp", "hpcc-pint", "rocc"). Static storage. */
 LIBCC_API const char *const *libcc_algorithms(void);
 
 /* Which role objects do work for an algorithm: a host may skip creating
@@ -91,7 +93,42 @@ typedef struct libcc_algorithm_info {
     uint8_t cp_needs_int_table; /* each switch creates one libcc_int_table its CPs share */
     uint8_t reserved[3];
     uint32_t int_hop_bytes;     /* wire bytes of one INT hop (8); 0 when neither header exists */
+    /* since 0.5.0 */
+    uint32_t signals;           /* LIBCC_SIGNAL_*: what packets carry beyond INT (below) */
+    uint8_t pint_bits;          /* LIBCC_SIGNAL_DATA_PINT: bits of the PINT field on data; else 0 */
+    uint8_t reserved2[3];
 } libcc_algorithm_info;
+
+/* Signals a host must carry for an algorithm (libcc_algorithm_info.signals).
+ * Each names packet fields and the libcc struct fields they map to; a host
+ * that carries every field an algorithm's bits name, and copies the NP's
+ * verdict->ack into its ACKs, runs it without knowing its name. */
+/* ACKs echo the acked data packet's CE mark (libcc_ack.ecn_echo, filled by
+ * the NP from libcc_data_pkt.ecn_ce), per ACK rather than through CNPs. */
+#define LIBCC_SIGNAL_ACK_ECN_ECHO 0x01u
+/* Data carries the sender NIC's transmit timestamp (libcc_data_pkt.tx_ts_ns,
+ * sender's clock, LIBCC_PKT_HAS_TX_TS) and ACKs echo it
+ * (libcc_ack.tx_ts_ns, LIBCC_ACK_HAS_TX_TS): the RTT sample is
+ * now_ns (or libcc_ack.rx_ts_ns) - tx_ts_ns. */
+#define LIBCC_SIGNAL_ACK_TX_TS 0x02u
+/* ACKs carry the receiver NIC's timestamps: data arrival
+ * (libcc_data_pkt.rx_ts_ns, echoed in libcc_ack.remote_rx_ts_ns) and the
+ * ACK's own departure (libcc_ack.remote_tx_ts_ns, written by the host as the
+ * ACK leaves), receiver's clock, LIBCC_ACK_HAS_REMOTE_TS; the sender's NIC
+ * stamps the ACK's arrival (libcc_ack.rx_ts_ns, LIBCC_ACK_HAS_RX_TS): the
+ * fabric / endpoint split of the RTT. */
+#define LIBCC_SIGNAL_ACK_NIC_TS 0x04u
+/* ACKs carry the number of switches the data crossed (libcc_data_pkt.n_hops,
+ * from the IP TTL at the receiver, echoed in libcc_ack.n_hops). */
+#define LIBCC_SIGNAL_ACK_HOPS 0x08u
+/* Data carries a PINT field of pint_bits bits that CPs overwrite with a
+ * sampled, compressed value (libcc_cp_pkt.pint, LIBCC_PKT_HAS_PINT); the NP
+ * echoes it (libcc_data_pkt.pint -> libcc_ack.pint, LIBCC_ACK_HAS_PINT). */
+#define LIBCC_SIGNAL_DATA_PINT 0x10u
+/* CPs send feedback packets to the sources of the packets they forward
+ * (libcc_cp_pkt.send_feedback, .feedback_rate_bps); the host delivers each
+ * to that flow's RP with libcc_rp_on_feedback. */
+#define LIBCC_SIGNAL_CP_FEEDBACK 0x20u
 
 /* Fill *info for a registered algorithm. LIBCC_ERR_INVALID_ARG (NULL),
  * LIBCC_ERR_UNKNOWN_ALGORITHM. */
@@ -297,19 +334,43 @@ typedef struct libcc_rp_callbacks {
     void (*send_probe)(libcc_rp *rp, uint64_t now_ns, void *user_data);
 } libcc_rp_callbacks;
 
+/* libcc_ack.has: which of the optional fields since 0.5.0 are present. */
+#define LIBCC_ACK_HAS_TX_TS 0x1u     /* tx_ts_ns */
+#define LIBCC_ACK_HAS_RX_TS 0x2u     /* rx_ts_ns */
+#define LIBCC_ACK_HAS_REMOTE_TS 0x4u /* remote_rx_ts_ns and remote_tx_ts_ns */
+#define LIBCC_ACK_HAS_PINT 0x8u      /* pint */
+
 /* An ACK (or NACK, or probe response) as the RP sees it. */
 typedef struct libcc_ack {
     uint64_t seq;             /* cumulative: next byte expected by the receiver */
     uint64_t rx_window_bytes; /* Rx-HPCC window from the receiver; 0: absent */
     uint32_t n_flows;         /* FNCC N: concurrent flows at the receiver; 0: absent */
-    uint8_t ecn_echo;         /* data packet was CE-marked (informational) */
+    uint8_t ecn_echo;         /* the acked data packet was CE-marked (DCTCP reacts to it) */
     uint8_t is_probe;         /* a probe response rather than a data ACK */
     uint16_t reserved;
     const libcc_int_list *ints; /* INT hops the ACK carries; NULL: none. Read during the call only. */
+    /* since 0.5.0; a zeroed field with its `has` bit clear is absent */
+    uint32_t has;             /* LIBCC_ACK_HAS_* */
+    uint8_t n_hops;           /* switches the acked data crossed; 0: unknown */
+    uint8_t reserved2;
+    uint16_t pint;            /* PINT value the acked data carried (low pint_bits bits) */
+    uint64_t tx_ts_ns;        /* sender NIC's transmit time of the acked data (sender's clock) */
+    uint64_t rx_ts_ns;        /* sender NIC's receive time of this ACK (sender's clock; absent: now_ns) */
+    uint64_t remote_rx_ts_ns; /* receiver NIC's receive time of the acked data (receiver's clock) */
+    uint64_t remote_tx_ts_ns; /* receiver NIC's transmit time of this ACK (receiver's clock) */
 } libcc_ack;
+
+/* A feedback packet a congestion point sent to this flow's source
+ * (LIBCC_SIGNAL_CP_FEEDBACK; since 0.5.0). */
+typedef struct libcc_feedback {
+    uint64_t rate_bps;   /* the rate the CP computed for the flow */
+    uint32_t switch_id;  /* the CP that sent it (libcc_cp_info) */
+    uint32_t port_id;
+} libcc_feedback;
 
 /* Flags libcc_rp_on_tx returns through *tx_flags. */
 #define LIBCC_TX_REQUEST_INT 0x1u /* this data packet should collect INT */
+#define LIBCC_TX_REQUEST_PINT 0x2u /* this data packet carries a PINT field, zeroed (since 0.5.0) */
 
 /* Bytes of caller memory libcc_rp_init needs for an RP of params'
  * algorithm (NULL: the largest over all algorithms); a multiple of 16.
@@ -333,6 +394,8 @@ LIBCC_API int libcc_rp_on_tx(libcc_rp *rp, uint64_t now_ns, uint64_t seq, uint32
                              unsigned *tx_flags);
 /* Host's timer fired (at or after the deadline it was given). */
 LIBCC_API int libcc_rp_on_timer(libcc_rp *rp, uint64_t now_ns);
+/* A CP's feedback packet for this flow arrived (since 0.5.0). */
+LIBCC_API int libcc_rp_on_feedback(libcc_rp *rp, uint64_t now_ns, const libcc_feedback *fb);
 
 LIBCC_API uint64_t libcc_rp_rate_bps(const libcc_rp *rp);
 LIBCC_API uint64_t libcc_rp_window_bytes(const libcc_rp *rp);
@@ -376,7 +439,19 @@ typedef struct libcc_data_pkt {
     uint8_t last_of_flow;  /* final packet of the message: acknowledge now */
     uint8_t reserved;
     const libcc_int_list *ints; /* hop list it collected; NULL: none */
+    /* since 0.5.0; the NP echoes each present field into verdict->ack */
+    uint32_t has;          /* LIBCC_PKT_HAS_* */
+    uint8_t n_hops;        /* switches it crossed (IP TTL); 0: unknown */
+    uint8_t reserved2;
+    uint16_t pint;         /* its PINT field (LIBCC_SIGNAL_DATA_PINT) */
+    uint64_t tx_ts_ns;     /* sender NIC's transmit timestamp it carries (sender's clock) */
+    uint64_t rx_ts_ns;     /* this NIC's receive timestamp (receiver's clock) */
 } libcc_data_pkt;
+
+/* libcc_data_pkt.has */
+#define LIBCC_PKT_HAS_TX_TS 0x1u /* tx_ts_ns -> ack.tx_ts_ns */
+#define LIBCC_PKT_HAS_RX_TS 0x2u /* rx_ts_ns -> ack.remote_rx_ts_ns (the host adds remote_tx_ts_ns) */
+#define LIBCC_PKT_HAS_PINT 0x4u  /* pint -> ack.pint */
 
 /* What the NP wants the host to do about one data packet. */
 typedef struct libcc_np_verdict {
@@ -447,6 +522,13 @@ typedef struct libcc_cp_pkt {
     uint8_t reserved;
     libcc_int_list *ints;      /* in/out: the INT header the packet carries, hops as the wire holds
                                 * them; NULL: the packet carries none */
+    /* since 0.5.0 */
+    uint32_t has;              /* in: LIBCC_PKT_HAS_PINT: the packet carries a PINT field */
+    uint16_t pint;             /* in/out: the PINT field (LIBCC_SIGNAL_DATA_PINT) */
+    uint8_t send_feedback;     /* out: send a feedback packet with feedback_rate_bps to this
+                                * packet's source (LIBCC_SIGNAL_CP_FEEDBACK) */
+    uint8_t reserved2;
+    uint64_t feedback_rate_bps; /* out: the rate for that feedback packet */
 } libcc_cp_pkt;
 
 LIBCC_API int libcc_cp_new(libcc_cp **out, const libcc_params *params, const libcc_cp_info *info);

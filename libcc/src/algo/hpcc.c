@@ -24,30 +24,6 @@ static int hpcc_rp_on_ack(struct libcc_rp *rp, uint64_t now_ns, const libcc_ack 
     return hpcc_rp_new_ack(rp, ack, NULL);
 }
 
-static int hpcc_rp_on_tx(struct libcc_rp *rp, uint64_t now_ns, uint64_t seq, uint32_t bytes,
-                         unsigned *tx_flags)
-{
-    (void)rp;
-    (void)now_ns;
-    (void)seq;
-    (void)bytes;
-    *tx_flags |= LIBCC_TX_REQUEST_INT; /* basic algorithm: every data packet */
-    return LIBCC_OK;
-}
-
-static int hpcc_np_on_data(struct libcc_np *np, struct libcc_np_flow *flow, uint64_t now_ns,
-                           const libcc_data_pkt *pkt, libcc_np_verdict *verdict)
-{
-    (void)np;
-    (void)flow;
-    (void)now_ns;
-    /* The receiver reflects the telemetry (section 3); with delayed ACKs the
-     * ACK carries the newest packet's list, the freshest load. The host
-     * copies it into the ACK it builds: pointing at it saves a copy here. */
-    verdict->ack.ints = pkt->ints;
-    return LIBCC_OK;
-}
-
 const libcc_algo libcc_algo_hpcc = {
     .name = "hpcc",
     .roles = LIBCC_ROLE_RP | LIBCC_ROLE_NP | LIBCC_ROLE_CP,
@@ -65,8 +41,8 @@ const libcc_algo libcc_algo_hpcc = {
     /* The reference simulator runs the same update on NACKs: they carry the
      * same echoed telemetry. */
     .rp_on_nack = hpcc_rp_on_ack,
-    .rp_on_tx = hpcc_rp_on_tx,
+    .rp_on_tx = hpcc_rp_int_every_packet, /* basic algorithm: every data packet */
     .rp_read_vars = hpcc_read_vars,
-    .np_on_data = hpcc_np_on_data,
+    .np_on_data = hpcc_np_echo,
     .cp_on_dequeue = hpcc_cp_stamp, /* draft section 3: stamp at egress */
 };

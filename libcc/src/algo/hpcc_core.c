@@ -64,7 +64,7 @@ double hpcc_bound_window(const hpcc_ctl *c, double w)
     return w > c->w_init ? c->w_init : w;
 }
 
-static unsigned width(uint8_t bits)
+unsigned hpcc_int_width(uint8_t bits)
 {
     return (bits == 0 || bits > 64) ? 64u : bits;
 }
@@ -77,10 +77,10 @@ static bool backwards(uint64_t diff, unsigned bits)
     return diff > (UINT64_C(1) << (bits - 1));
 }
 
-static bool same_path(const libcc_int_list *a, const libcc_int_list *b)
+bool hpcc_same_path(const libcc_int_list *a, const libcc_int_list *b)
 {
-    if (a->n_hops != b->n_hops || width(a->ts_bits) != width(b->ts_bits) ||
-        width(a->tx_bits) != width(b->tx_bits))
+    if (a->n_hops != b->n_hops || hpcc_int_width(a->ts_bits) != hpcc_int_width(b->ts_bits) ||
+        hpcc_int_width(a->tx_bits) != hpcc_int_width(b->tx_bits))
         return false;
     for (unsigned i = 0; i < a->n_hops; i++)
         if (a->hop[i].switch_id != b->hop[i].switch_id || a->hop[i].port_id != b->hop[i].port_id)
@@ -125,10 +125,10 @@ int hpcc_measure_inflight(hpcc_ctl *c, const libcc_int_list *l, unsigned max_hop
         store_last(c, l); /* first telemetry: line 27 only */
         return HPCC_FIRST;
     }
-    if (!same_path(l, &c->last))
+    if (!hpcc_same_path(l, &c->last))
         return reset_history(c, l); /* differences of different links mean nothing */
 
-    const unsigned ts_bits = width(l->ts_bits), tx_bits = width(l->tx_bits);
+    const unsigned ts_bits = hpcc_int_width(l->ts_bits), tx_bits = hpcc_int_width(l->tx_bits);
     const double T = c->t_ns;
     double u_hop[LIBCC_INT_MAX_HOPS];
     double u = -1.0, tau = 0.0;
@@ -304,4 +304,28 @@ int hpcc_cp_stamp(struct libcc_cp *cp, uint64_t now_ns, libcc_cp_pkt *pkt)
     libcc_int_hop hop;
     int rc = libcc_cp_int_record(cp, now_ns, pkt->port_queue_bytes, &hop);
     return rc ? rc : libcc_cp_stamp(cp, pkt, &hop);
+}
+
+int hpcc_rp_int_every_packet(struct libcc_rp *rp, uint64_t now_ns, uint64_t seq, uint32_t bytes,
+                             unsigned *tx_flags)
+{
+    (void)rp;
+    (void)now_ns;
+    (void)seq;
+    (void)bytes;
+    *tx_flags |= LIBCC_TX_REQUEST_INT;
+    return LIBCC_OK;
+}
+
+int hpcc_np_echo(struct libcc_np *np, struct libcc_np_flow *flow, uint64_t now_ns,
+                 const libcc_data_pkt *pkt, libcc_np_verdict *verdict)
+{
+    (void)np;
+    (void)flow;
+    (void)now_ns;
+    /* The receiver reflects the telemetry (section 3); with delayed ACKs the
+     * ACK carries the newest packet's list, the freshest load. The host
+     * copies it into the ACK it builds: pointing at it saves a copy here. */
+    verdict->ack.ints = pkt->ints;
+    return LIBCC_OK;
 }

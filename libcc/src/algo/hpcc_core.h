@@ -166,5 +166,16 @@ void hpcc_read_vars(const struct libcc_rp *rp, double *values);
 /* HPCC's switch: stamp this port's record into a data or probe packet that
  * carries an INT header, at dequeue. A full list is left as it is. */
 int hpcc_cp_stamp(struct libcc_cp *cp, uint64_t now_ns, libcc_cp_pkt *pkt);
+/* HPCC's receiver: the ACK echoes the data's hop list (hpcc, powertcp). */
+int hpcc_np_echo(struct libcc_np *np, struct libcc_np_flow *flow, uint64_t now_ns,
+                 const libcc_data_pkt *pkt, libcc_np_verdict *verdict);
+/* HPCC's sender: every data packet collects INT (hpcc, powertcp). */
+int hpcc_rp_int_every_packet(struct libcc_rp *rp, uint64_t now_ns, uint64_t seq, uint32_t bytes,
+                             unsigned *tx_flags);
+/* Two hop lists describe the same path (hop count, switch and port ids,
+ * wire widths): differences between their records mean something. */
+bool hpcc_same_path(const libcc_int_list *a, const libcc_int_list *b);
+/* A list's wrap width: 0 or > 64 is full width. */
+unsigned hpcc_int_width(uint8_t bits);
 
 #endif /* LIBCC_ALGO_HPCC_CORE_H */

@@ -1,0 +1,268 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * `swift`: Swift (Kumar et al., SIGCOMM 2020), delay-based AIMD on a
+ * congestion window in packets. Two windows: a fabric window driven by the
+ * fabric delay against a target that grows with the path's hop count and
+ * shrinks with the window (flow scaling), and an endpoint window driven by
+ * the delay the receiver's NIC timestamps show; the flow uses the smaller.
+ * Below one packet the window becomes pacing: one packet per rtt/cwnd.
+ * docs/algorithms/swift.md maps each line of the paper to the code.
+ */
+#include "algo_util.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+typedef struct swift_cfg {
+    uint64_t base_target_ns;
+    uint64_t hop_scale_ns;
+    uint64_t fs_range_ns;
+    double fs_min_cwnd;
+    double fs_max_cwnd;
+    double ai;
+    double beta;
+    double max_mdf;
+    double min_cwnd;
+    double max_cwnd; /* packets; 0: the flow's BDP */
+    uint64_t endpoint_target_ns;
+    double fs_alpha, fs_beta; /* derived: target flow scaling */
+} swift_cfg;
+LIBCC_CHECK_CFG(swift_cfg);
+
+typedef struct swift_rp_state {
+    double fcwnd, ecwnd, cwnd; /* packets */
+    double max_cwnd;
+    double target_ns;          /* fabric target of the last ACK */
+    uint64_t rtt_ns;           /* latest RTT sample */
+    uint64_t fabric_delay_ns;
+    uint64_t endpoint_delay_ns;
+    uint64_t t_last_decrease_ns;
+    uint64_t snd_una;
+    uint64_t decreases;
+} swift_rp_state;
+LIBCC_CHECK_RP_STATE(swift_rp_state);
+
+static const libcc_param_desc swift_params[] = {
+    {"base_target", LIBCC_UNIT_NS, 25e3, 1.0, 1e9,
+     "fabric target delay before scaling (base RTT plus a little queueing)"},
+    {"hop_scale", LIBCC_UNIT_NS, 1e3, 0.0, 1e8, "target added per switch hop the data crossed (h)"},
+    {"fs_range", LIBCC_UNIT_NS, 25e3, 0.0, 1e9,
+     "flow scaling: target added at fs_min_cwnd, falling as 1/sqrt(cwnd) to 0 at fs_max_cwnd"},
+    {"fs_min_cwnd", LIBCC_UNIT_RATIO, 0.1, 0.001, 1e6, "window (packets) that gets all of fs_range"},
+    {"fs_max_cwnd", LIBCC_UNIT_RATIO, 100.0, 0.001, 1e6,
+     "window (packets) from which flow scaling adds nothing"},
+    {"ai", LIBCC_UNIT_RATIO, 1.0, 0.0, 1e6, "additive increase: packets per RTT (ai/cwnd per acked packet)"},
+    {"beta", LIBCC_UNIT_RATIO, 0.8, 0.0, 1.0,
+     "multiplicative decrease: cwnd *= 1 - beta*(delay - target)/delay"},
+    {"max_mdf", LIBCC_UNIT_RATIO, 0.5, 0.0, 1.0,
+     "largest decrease per RTT: cwnd *= at least 1 - max_mdf (also the cut on a NACK)"},
+    {"min_cwnd", LIBCC_UNIT_RATIO, 0.001, 1e-6, 1.0,
+     "smallest window (packets); below 1 the flow is paced at cwnd*MTU per RTT"},
+    {"max_cwnd", LIBCC_UNIT_RATIO, 0.0, 0.0, 1e9,
+     "largest window (packets); 0: the flow's line rate x base RTT in packets (its start window)"},
+    {"endpoint_target", LIBCC_UNIT_NS, 10e3, 0.0, 1e9,
+     "target of the endpoint window: the delay the receiver's NIC timestamps (and the sender's "
+     "ACK arrival stamp) show; 0: no endpoint window"},
+};
+
+static int swift_cfg_init(void *cfg, const double *v, char *err, size_t err_len)
+{
+    swift_cfg *c = cfg;
+    c->base_target_ns = (uint64_t)v[0];
+    c->hop_scale_ns = (uint64_t)v[1];
+    c->fs_range_ns = (uint64_t)v[2];
+    c->fs_min_cwnd = v[3];
+    c->fs_max_cwnd = v[4];
+    c->ai = v[5];
+    c->beta = v[6];
+    c->max_mdf = v[7];
+    c->min_cwnd = v[8];
+    c->max_cwnd = v[9];
+    c->endpoint_target_ns = (uint64_t)v[10];
+    if (!(c->fs_min_cwnd < c->fs_max_cwnd)) {
+        if (err)
+            snprintf(err, err_len, "fs_min_cwnd (%g) must be below fs_max_cwnd (%g)", v[3], v[4]);
+        return LIBCC_ERR_OUT_OF_RANGE;
+    }
+    if (c->max_cwnd != 0.0 && c->max_cwnd < c->min_cwnd) {
+        if (err)
+            snprintf(err, err_len, "max_cwnd (%g) must not be below min_cwnd (%g)", v[9], v[8]);
+        return LIBCC_ERR_OUT_OF_RANGE;
+    }
+    /* Section 3.2: fs(cwnd) = alpha/sqrt(cwnd) + beta, fs(fs_min) = fs_range,
+     * fs(fs_max) = 0. */
+    c->fs_alpha = (double)c->fs_range_ns / (1.0 / sqrt(c->fs_min_cwnd) - 1.0 / sqrt(c->fs_max_cwnd));
+    c->fs_beta = -c->fs_alpha / sqrt(c->fs_max_cwnd);
+    return LIBCC_OK;
+}
+
+static swift_rp_state *st(struct libcc_rp *rp)
+{
+    return (swift_rp_state *)(void *)rp->priv;
+}
+
+static const swift_cfg *cfg_of(const struct libcc_rp *rp)
+{
+    return (const swift_cfg *)rp->cfg;
+}
+
+/* Pacing below one packet: one MTU per rtt/cwnd; at or above, the line. */
+static void swift_apply(struct libcc_rp *rp, const swift_rp_state *s)
+{
+    const double mtu = (double)rp->flow.mtu_bytes;
+    if (s->cwnd < 1.0) {
+        const double rtt = s->rtt_ns ? (double)s->rtt_ns : (double)algo_base_rtt(0, rp);
+        rp->rate_bps = libcc_u64_sat(s->cwnd * mtu * ALGO_BIT_NS_PER_BYTE_S / rtt + 0.5);
+        rp->window_bytes = rp->flow.mtu_bytes;
+    } else {
+        rp->rate_bps = rp->flow.line_rate_bps;
+        rp->window_bytes = libcc_u64_sat(s->cwnd * mtu + 0.5);
+    }
+}
+
+static void swift_rp_init(struct libcc_rp *rp, uint64_t now_ns)
+{
+    const swift_cfg *c = cfg_of(rp);
+    swift_rp_state *s = st(rp);
+    memset(s, 0, sizeof *s);
+    double bdp = algo_bdp_bytes(rp->flow.line_rate_bps, algo_base_rtt(0, rp)) / rp->flow.mtu_bytes;
+    s->max_cwnd = c->max_cwnd != 0.0 ? c->max_cwnd : (bdp < 1.0 ? 1.0 : bdp);
+    if (s->max_cwnd < c->min_cwnd)
+        s->max_cwnd = c->min_cwnd;
+    s->fcwnd = s->ecwnd = s->cwnd = s->max_cwnd; /* RDMA flows start at line rate */
+    s->t_last_decrease_ns = now_ns;
+    swift_apply(rp, s);
+}
+
+/* Target delay of the fabric window (section 3.2): base, per hop, per flow. */
+static double fabric_target(const swift_cfg *c, double fcwnd, unsigned hops)
+{
+    double fs = c->fs_alpha / sqrt(fcwnd) + c->fs_beta;
+    fs = algo_clamp(fs, 0.0, (double)c->fs_range_ns);
+    return (double)c->base_target_ns + (double)hops * (double)c->hop_scale_ns + fs;
+}
+
+/* Algorithm 1, "on receiving ACK", for one window. */
+static double aimd(const swift_cfg *c, double cwnd, double delay, double target, double acked,
+                   bool can_decrease)
+{
+    if (delay < target) {
+        if (cwnd >= 1.0)
+            cwnd += c->ai / cwnd * acked;
+        else
+            cwnd += c->ai * acked;
+    } else if (can_decrease) {
+        double f = 1.0 - c->beta * (delay - target) / delay;
+        if (f < 1.0 - c->max_mdf)
+            f = 1.0 - c->max_mdf;
+        cwnd *= f;
+    }
+    return cwnd;
+}
+
+static void finish(struct libcc_rp *rp, swift_rp_state *s, uint64_t now_ns, double prev)
+{
+    const swift_cfg *c = cfg_of(rp);
+    s->fcwnd = algo_clamp(s->fcwnd, c->min_cwnd, s->max_cwnd);
+    s->ecwnd = algo_clamp(s->ecwnd, c->min_cwnd, s->max_cwnd);
+    s->cwnd = s->fcwnd < s->ecwnd ? s->fcwnd : s->ecwnd;
+    if (s->cwnd < prev) {
+        s->t_last_decrease_ns = now_ns;
+        s->decreases++;
+    }
+    swift_apply(rp, s);
+}
+
+static bool can_decrease(const swift_rp_state *s, uint64_t now_ns)
+{
+    return now_ns - s->t_last_decrease_ns >= s->rtt_ns;
+}
+
+static int swift_rp_on_ack(struct libcc_rp *rp, uint64_t now_ns, const libcc_ack *ack)
+{
+    const swift_cfg *c = cfg_of(rp);
+    swift_rp_state *s = st(rp);
+    uint64_t rtt, remote = 0;
+    double acked = 0.0;
+    if (ack->seq > s->snd_una) {
+        acked = (double)(ack->seq - s->snd_una) / (double)rp->flow.mtu_bytes;
+        s->snd_una = ack->seq;
+    }
+    if (!libcc_ack_rtt(ack, now_ns, &rtt))
+        return LIBCC_OK; /* no delay sample */
+    const bool have_remote = libcc_ack_remote_delay(ack, &remote);
+    /* the sender's own share: from its NIC's arrival stamp to now */
+    const uint64_t local = (ack->has & LIBCC_ACK_HAS_RX_TS) ? now_ns - ack->rx_ts_ns : 0;
+    s->rtt_ns = rtt;
+    s->fabric_delay_ns = rtt > remote ? rtt - remote : 0;
+    s->endpoint_delay_ns = libcc_add_sat(remote, local);
+    const bool dec = can_decrease(s, now_ns);
+    const double prev = s->cwnd;
+    s->target_ns = fabric_target(c, s->fcwnd, ack->n_hops);
+    s->fcwnd = aimd(c, s->fcwnd, (double)s->fabric_delay_ns, s->target_ns, acked, dec);
+    if (c->endpoint_target_ns && (have_remote || local))
+        s->ecwnd = aimd(c, s->ecwnd, (double)s->endpoint_delay_ns, (double)c->endpoint_target_ns,
+                        acked, dec);
+    finish(rp, s, now_ns, prev);
+    return LIBCC_OK;
+}
+
+/* A NACK is Swift's fast recovery: cut by max_mdf, at most once per RTT. */
+static int swift_rp_on_nack(struct libcc_rp *rp, uint64_t now_ns, const libcc_ack *nack)
+{
+    (void)nack;
+    const swift_cfg *c = cfg_of(rp);
+    swift_rp_state *s = st(rp);
+    const double prev = s->cwnd;
+    if (can_decrease(s, now_ns)) {
+        s->fcwnd *= 1.0 - c->max_mdf;
+        s->ecwnd *= 1.0 - c->max_mdf;
+    }
+    finish(rp, s, now_ns, prev);
+    return LIBCC_OK;
+}
+
+static const libcc_param_desc swift_vars[] = {
+    {"cwnd", LIBCC_UNIT_RATIO, 0, 0, 0, "window in packets: min(fcwnd, ecwnd)"},
+    {"fcwnd", LIBCC_UNIT_RATIO, 0, 0, 0, "fabric window (packets)"},
+    {"ecwnd", LIBCC_UNIT_RATIO, 0, 0, 0, "endpoint window (packets)"},
+    {"target", LIBCC_UNIT_NS, 0, 0, 0, "fabric target delay of the last ACK"},
+    {"rtt", LIBCC_UNIT_NS, 0, 0, 0, "latest RTT sample"},
+    {"fabric_delay", LIBCC_UNIT_NS, 0, 0, 0, "RTT minus the receiver's delay"},
+    {"endpoint_delay", LIBCC_UNIT_NS, 0, 0, 0, "receiver's delay plus the sender's ACK delay"},
+    {"decreases", LIBCC_UNIT_COUNT, 0, 0, 0, "times the window shrank"},
+};
+#define SWIFT_N_VARS (sizeof swift_vars / sizeof swift_vars[0])
+
+static void swift_read_vars(const struct libcc_rp *rp, double *v)
+{
+    const swift_rp_state *s = (const swift_rp_state *)(const void *)rp->priv;
+    v[0] = s->cwnd;
+    v[1] = s->fcwnd;
+    v[2] = s->ecwnd;
+    v[3] = s->target_ns;
+    v[4] = (double)s->rtt_ns;
+    v[5] = (double)s->fabric_delay_ns;
+    v[6] = (double)s->endpoint_delay_ns;
+    v[7] = (double)s->decreases;
+}
+
+const libcc_algo libcc_algo_swift = {
+    .name = "swift",
+    .roles = LIBCC_ROLE_RP | LIBCC_ROLE_NP, /* the NP echoes timestamps and hops */
+    .data_int = LIBCC_INT_FORMAT_NONE,
+    .ack_int = LIBCC_INT_FORMAT_NONE,
+    .signals = LIBCC_SIGNAL_ACK_TX_TS | LIBCC_SIGNAL_ACK_NIC_TS | LIBCC_SIGNAL_ACK_HOPS,
+    .params = swift_params,
+    .n_params = sizeof swift_params / sizeof swift_params[0],
+    .cfg_init = swift_cfg_init,
+    .cfg_size = sizeof(swift_cfg),
+    .rp_state_size = sizeof(swift_rp_state),
+    .rp_vars = swift_vars,
+    .n_rp_vars = SWIFT_N_VARS,
+    .rp_init = swift_rp_init,
+    .rp_on_ack = swift_rp_on_ack,
+    .rp_on_nack = swift_rp_on_nack,
+    .rp_read_vars = swift_read_vars,
+};
