@@ -15,7 +15,14 @@ NS3_LIBS = $(shell $(PKG_CONFIG) --libs $(NS3_MODULES) 2>/dev/null || echo -lns3
 
 NS3_DIR := ns3-bindings
 NS3_INCLUDES := -I$(NS3_DIR)/sim -I$(NS3_DIR)/model -I$(NS3_DIR)/helper -Ilibcc/include
-NS3_CXXFLAGS := -std=c++17 -O2 -g -fPIC -fno-semantic-interposition -Wall -Wextra -MMD -MP $(NS3_INCLUDES)
+# make NS3_LOG_ENABLE=1: our NS_LOG statements are compiled in (ns-3 drops
+# them unless NS3_LOG_ENABLE is defined). A change of the setting rebuilds
+# every bindings object: they depend on $(NS3_LOG_STAMP), rewritten only when
+# the setting differs from the last build's.
+NS3_LOG_ENABLE ?=
+NS3_LOG_DEFS := $(if $(filter-out 0,$(NS3_LOG_ENABLE)),-DNS3_LOG_ENABLE)
+NS3_LOG_STAMP := $(BUILD)/ns3/log-enable.stamp
+NS3_CXXFLAGS := -std=c++17 -O2 -g -fPIC -fno-semantic-interposition -Wall -Wextra -MMD -MP $(NS3_LOG_DEFS) $(NS3_INCLUDES)
 
 NS3_SRCS := $(sort $(wildcard $(NS3_DIR)/sim/*.cc $(NS3_DIR)/model/*.cc $(NS3_DIR)/helper/*.cc))
 NS3_OBJS := $(NS3_SRCS:%.cc=$(BUILD)/ns3/%.o)
@@ -36,11 +43,15 @@ GTEST_BIN := $(BUILD)/tests/gtest_ns3
 
 NS3_PC := $(BUILD)/lib/pkgconfig/ns3-libcc.pc
 
-.PHONY: ns3 test-ns3 test-ns3-san format-ns3
+.PHONY: ns3 test-ns3 test-ns3-san format-ns3 ns3-log-stamp
+
+$(NS3_LOG_STAMP): ns3-log-stamp
+	@mkdir -p $(dir $@)
+	@echo '$(NS3_LOG_DEFS)' | cmp -s - $@ || echo '$(NS3_LOG_DEFS)' > $@
 
 ns3: $(NS3_LIB) $(NS3_EXAMPLES) $(NS3_BENCH) $(GTEST_BIN) $(NS3_PC)
 
-$(BUILD)/ns3/%.o: %.cc
+$(BUILD)/ns3/%.o: %.cc $(NS3_LOG_STAMP)
 	@mkdir -p $(dir $@)
 	$(CXX) $(NS3_CXXFLAGS) $(NS3_CFLAGS) -c $< -o $@
 
@@ -49,13 +60,13 @@ $(NS3_LIB): $(NS3_OBJS) $(STATIC_LIB)
 	$(CXX) -shared -Wl,-soname,libns3-libcc.so -Wl,-Bsymbolic-functions -o $@ $(NS3_OBJS) $(STATIC_LIB) $(NS3_LIBS)
 
 define NS3_EXAMPLE_RULE
-$(BUILD)/bin/$(1): examples/$(1)/$(1).cc $(NS3_LIB)
+$(BUILD)/bin/$(1): examples/$(1)/$(1).cc $(NS3_LIB) $(NS3_LOG_STAMP)
 	@mkdir -p $$(dir $$@) $(BUILD)/ns3/examples
 	$$(CXX) $$(NS3_CXXFLAGS) -MF $(BUILD)/ns3/examples/$(1).d $$(NS3_CFLAGS) -o $$@ $$< $(NS3_LIB) $$(NS3_RPATH) $$(NS3_LIBS)
 endef
 $(foreach n,$(NS3_EXAMPLE_NAMES),$(eval $(call NS3_EXAMPLE_RULE,$(n))))
 
-$(NS3_BENCH): bench/simbench.cc $(NS3_LIB)
+$(NS3_BENCH): bench/simbench.cc $(NS3_LIB) $(NS3_LOG_STAMP)
 	@mkdir -p $(dir $@) $(BUILD)/ns3/bench
 	$(CXX) $(NS3_CXXFLAGS) -MF $(BUILD)/ns3/bench/simbench.d $(NS3_CFLAGS) -o $@ $< $(NS3_LIB) $(NS3_RPATH) $(NS3_LIBS)
 
@@ -75,7 +86,7 @@ GTEST_SAN_BIN := $(BUILD)/tests/gtest_ns3_san
 NS3_SAN_BUILD := $(GTEST_SAN_BIN)
 NS3_SAN_SUITES := test-ns3-san
 
-$(BUILD)/ns3-san/%.o: %.cc
+$(BUILD)/ns3-san/%.o: %.cc $(NS3_LOG_STAMP)
 	@mkdir -p $(dir $@)
 	$(CXX) $(NS3_CXXFLAGS) -O1 $(NS3_SAN_FLAGS) $(NS3_CFLAGS) -c $< -o $@
 

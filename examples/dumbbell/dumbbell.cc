@@ -332,6 +332,11 @@ main(int argc, char* argv[])
     struct rusage ru;
     getrusage(RUSAGE_SELF, &ru);
 
+    // Which core ran (--SimulatorImplementationType): results are the same
+    // under both, speed is not.
+    StringValue simulator;
+    GlobalValue::GetValueByName("SimulatorImplementationType", simulator);
+
     std::FILE* sf = std::fopen((out + "/summary.txt").c_str(), "w");
     for (std::FILE* f : {stdout, sf})
     {
@@ -368,6 +373,7 @@ main(int argc, char* argv[])
         std::fprintf(f, "nacks=%" PRIu64 "\n", nacks);
         std::fprintf(f, "timeouts=%" PRIu64 "\n", timeouts);
         std::fprintf(f, "link_packets=%" PRIu64 "\n", txPackets);
+        std::fprintf(f, "simulator=%s\n", simulator.Get().c_str());
         std::fprintf(f, "wall_s=%.3f\n", wall);
         std::fprintf(f, "packets_per_wall_s=%.0f\n", wall > 0 ? txPackets / wall : 0.0);
         std::fprintf(f, "peak_rss_mb=%.1f\n", ru.ru_maxrss / 1024.0);

@@ -16,7 +16,6 @@
 #include <cmath>
 #include <cstdio>
 #include <iostream>
-#include <memory>
 #include <regex>
 #include <sstream>
 
@@ -68,76 +67,6 @@ ParseWhole(const std::string& text, libcc_unit unit, double min, double max, dou
     return true;
 }
 
-// "ns3::LibccConfig::ALGO::kmin" -> (ALGO, "kmin"); false for others.
-bool
-SplitLibccAttribute(const std::string& path, std::string& algo, std::string& param)
-{
-    const std::string prefix = "ns3::LibccConfig::";
-    if (path.compare(0, prefix.size(), prefix) != 0)
-    {
-        return false;
-    }
-    size_t sep = path.rfind("::");
-    if (sep < prefix.size())
-    {
-        return false;
-    }
-    algo = path.substr(prefix.size(), sep - prefix.size());
-    param = path.substr(sep + 2);
-    return true;
-}
-
-// The attribute text ns-3's value classes read for a libcc base-unit value.
-std::string
-AttributeText(libcc_unit unit, double v)
-{
-    char buf[64];
-    switch (unit)
-    {
-    case LIBCC_UNIT_BPS:
-        std::snprintf(buf, sizeof buf, "%.0fbps", v);
-        break;
-    case LIBCC_UNIT_NS:
-        std::snprintf(buf, sizeof buf, "%.0fns", v);
-        break;
-    case LIBCC_UNIT_BYTES:
-    case LIBCC_UNIT_COUNT:
-        std::snprintf(buf, sizeof buf, "%.0f", v);
-        break;
-    case LIBCC_UNIT_BOOL:
-        std::snprintf(buf, sizeof buf, "%s", v != 0.0 ? "true" : "false");
-        break;
-    default:
-        std::snprintf(buf, sizeof buf, "%.17g", v);
-        break;
-    }
-    return buf;
-}
-
-bool
-FindParamUnit(const std::string& algo, const std::string& param, libcc_unit& unit)
-{
-    const libcc_param_desc* tables[2];
-    size_t counts[2];
-    libcc_common_params(&tables[0], &counts[0]);
-    if (libcc_algorithm_params(algo.c_str(), &tables[1], &counts[1]) != LIBCC_OK)
-    {
-        return false;
-    }
-    for (int t = 0; t < 2; t++)
-    {
-        for (size_t i = 0; i < counts[t]; i++)
-        {
-            if (param == tables[t][i].name)
-            {
-                unit = tables[t][i].unit;
-                return true;
-            }
-        }
-    }
-    return false;
-}
-
 // ns-3's UintegerValue, IntegerValue, DoubleValue and TimeValue abort on
 // text they cannot read (NS_ABORT_MSG_UNLESS(iss.eof())) instead of failing,
 // and UintegerValue reads "-1" as 2^64-1: check the text first. Returns the
@@ -172,7 +101,13 @@ Ns3SafeText(const std::string& valueType, const std::string& value, std::string&
         {
             return "";
         }
-        return AttributeText(LIBCC_UNIT_NS, ns);
+        char buf[32];
+        std::snprintf(buf, sizeof buf, "%.0fns", ns);
+        return buf;
+    }
+    if (valueType == "ns3::LibccValue")
+    {
+        why = "accepted libcc's units as in --cc (5KB, 40Mbps, 55us, 1/256)";
     }
     return value; // the other value classes fail cleanly on bad text
 }
@@ -387,37 +322,6 @@ CheckedOptions::Bad(const std::string& name, const std::string& value, const std
 int
 CheckedOptions::SetNs3Value(const std::string& name, const std::string& value) const
 {
-    std::string algo;
-    std::string param;
-    if (SplitLibccAttribute(name, algo, param))
-    {
-        // libcc's own parser, so the value means what it means in --cc and a
-        // fraction, NaN or a unit-less rate is refused the same way.
-        libcc_unit unit;
-        if (!FindParamUnit(algo, param, unit))
-        {
-            return Bad(name, value,
-                       "no such libcc attribute (see --help for each algorithm's "
-                       "parameters)");
-        }
-        libcc_params* raw = nullptr;
-        if (libcc_params_new(&raw, algo.c_str()) != LIBCC_OK)
-        {
-            return Bad(name, value, "unknown libcc algorithm '" + algo + "'");
-        }
-        std::unique_ptr<libcc_params, void (*)(libcc_params*)> params(raw, libcc_params_del);
-        double v;
-        if (libcc_params_set(raw, param.c_str(), value.c_str()) != LIBCC_OK)
-        {
-            return Bad(name, value, libcc_params_error(raw));
-        }
-        libcc_params_get(raw, param.c_str(), &v);
-        if (!Config::SetDefaultFailSafe(name, StringValue(AttributeText(unit, v))))
-        {
-            return Bad(name, value, "ns-3 refused the attribute default");
-        }
-        return -1;
-    }
     std::string why;
     if (name.compare(0, 5, "ns3::") == 0)
     {

@@ -2,6 +2,7 @@
 
 #include "hpcc-format.h"
 
+#include "ns3/log.h"
 #include <libcc/libcc.h>
 
 #include <algorithm>
@@ -17,6 +18,8 @@
 
 namespace ns3
 {
+
+NS_LOG_COMPONENT_DEFINE("HpccFormat");
 
 namespace
 {

@@ -5,15 +5,17 @@
 #include "qbb-net-device.h"
 #include "switch-node.h"
 
+#include "ns3/log.h"
 #include "ns3/mac48-address.h"
-
-#include <sstream>
 
 namespace ns3
 {
 
+NS_LOG_COMPONENT_DEFINE("QbbHelper");
+
 QbbHelper::QbbHelper()
 {
+    NS_LOG_FUNCTION(this);
     m_deviceFactory.SetTypeId("ns3::QbbNetDevice");
     m_channelFactory.SetTypeId("ns3::QbbChannel");
 }
@@ -33,6 +35,7 @@ QbbHelper::SetChannelAttribute(const std::string& name, const AttributeValue& va
 NetDeviceContainer
 QbbHelper::Install(Ptr<Node> a, Ptr<Node> b)
 {
+    NS_LOG_FUNCTION(this << a << b);
     NetDeviceContainer c;
     Ptr<QbbChannel> ch = m_channelFactory.Create<QbbChannel>();
     for (Ptr<Node> n : {a, b})
@@ -51,25 +54,19 @@ QbbHelper::Install(Ptr<Node> a, Ptr<Node> b)
 }
 
 void
-QbbHelper::EnablePcap(const std::string& prefix, Ptr<NetDevice> dev)
+QbbHelper::EnablePcapInternal(std::string prefix, Ptr<NetDevice> nd, bool promiscuous,
+                              bool explicitFilename)
 {
-    Ptr<QbbNetDevice> q = DynamicCast<QbbNetDevice>(dev);
-    if (!q)
+    NS_LOG_FUNCTION(this << prefix << nd << promiscuous << explicitFilename);
+    Ptr<QbbNetDevice> dev = DynamicCast<QbbNetDevice>(nd);
+    if (!dev)
     {
+        NS_LOG_INFO("QbbHelper::EnablePcapInternal(): device " << nd << " is not a QbbNetDevice");
         return;
     }
-    std::ostringstream name;
-    name << prefix << "-" << q->GetNode()->GetId() << "-" << q->GetIfIndex() << ".pcap";
-    q->EnablePcap(name.str());
-}
-
-void
-QbbHelper::EnablePcap(const std::string& prefix, const NetDeviceContainer& c)
-{
-    for (uint32_t i = 0; i < c.GetN(); i++)
-    {
-        EnablePcap(prefix, c.Get(i));
-    }
+    PcapHelper pcap;
+    std::string file = explicitFilename ? prefix : pcap.GetFilenameFromDevice(prefix, dev);
+    dev->EnablePcap(file);
 }
 
 } // namespace ns3

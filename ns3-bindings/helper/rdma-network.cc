@@ -13,10 +13,13 @@
 
 #include <algorithm>
 #include <deque>
+#include <ns3/log.h>
 #include <stdexcept>
 
 namespace ns3
 {
+
+NS_LOG_COMPONENT_DEFINE("RdmaNetwork");
 
 TopologySpec
 MakeChainTopology(const std::vector<uint32_t>& senderSwitch, uint32_t nSwitches, uint64_t rateBps,
@@ -120,6 +123,7 @@ MakeFatTreeTopology(uint32_t k, uint64_t rateBps, uint64_t delayNs)
 RdmaNetwork::RdmaNetwork()
     : m_firstNodeId(0)
 {
+    NS_LOG_FUNCTION(this);
     m_switchFactory.SetTypeId(SwitchNode::GetTypeId());
     m_nicFactory.SetTypeId(RdmaNic::GetTypeId());
     m_deadlockFactory.SetTypeId(PfcDeadlockDetector::GetTypeId());
@@ -128,6 +132,7 @@ RdmaNetwork::RdmaNetwork()
 void
 RdmaNetwork::SetCongestionControl(const std::string& algorithm, const std::string& params)
 {
+    NS_LOG_FUNCTION(this << algorithm << params);
     m_cc = LibccConfig::Create(algorithm, params);
 }
 
@@ -171,6 +176,7 @@ RdmaNetwork::SetDeadlockOptions(const PfcDeadlockOptions& o)
 void
 RdmaNetwork::Build(const TopologySpec& topo)
 {
+    NS_LOG_FUNCTION(this << topo.file << topo.nNodes << topo.links.size());
     if (!m_cc)
     {
         m_cc = LibccConfig::Create("none");
@@ -274,6 +280,7 @@ RdmaNetwork::Build(const TopologySpec& topo)
 void
 RdmaNetwork::BuildRoutes()
 {
+    NS_LOG_FUNCTION(this);
     uint32_t n = m_topo.nNodes;
     m_hostIndex.assign(n, UINT32_MAX);
     m_dist.clear();
@@ -499,9 +506,11 @@ RdmaNetwork::InstallInternetStack()
 void
 RdmaNetwork::EnablePcap(const std::string& prefix) const
 {
+    NS_LOG_FUNCTION(this << prefix);
+    QbbHelper qbb;
     for (const auto& d : m_devices)
     {
-        QbbHelper::EnablePcap(prefix, d);
+        qbb.EnablePcap(prefix, d);
     }
 }
 

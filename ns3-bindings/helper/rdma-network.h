@@ -10,8 +10,8 @@
 #define RDMA_NETWORK_H
 
 #include "hpcc-format.h"
-#include "pfc-deadlock-detector.h"
 #include "libcc-config.h"
+#include "pfc-deadlock-detector.h"
 #include "qbb-net-device.h"
 #include "rdma-nic.h"
 #include "switch-node.h"
@@ -149,7 +149,8 @@ class RdmaNetwork
     /// The address of a host on the fabric (11.x.y.1, the HPCC simulator's).
     Ipv4Address GetHostAddress(uint32_t hostId) const;
 
-    /// Pcap of every device: <prefix>-<node>-<ifindex>.pcap.
+    /// Pcap of every device through QbbHelper (ns-3's PcapHelperForDevice):
+    /// <prefix>-<node id>-<device id>.pcap.
     void EnablePcap(const std::string& prefix) const;
 
   private:

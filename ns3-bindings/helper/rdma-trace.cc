@@ -10,10 +10,13 @@
 
 #include <algorithm>
 #include <cinttypes>
+#include <ns3/log.h>
 #include <stdexcept>
 
 namespace ns3
 {
+
+NS_LOG_COMPONENT_DEFINE("RdmaTraceHelper");
 
 namespace
 {
@@ -52,6 +55,7 @@ CloseFile(std::FILE*& f)
 RdmaTraceHelper::RdmaTraceHelper(RdmaNetwork& net)
     : m_net(net)
 {
+    NS_LOG_FUNCTION(this);
 }
 
 RdmaTraceHelper::~RdmaTraceHelper()
@@ -84,6 +88,7 @@ RdmaTraceHelper::Close()
 void
 RdmaTraceHelper::EnableFct(const std::string& fctPath, const std::string& csvPath)
 {
+    NS_LOG_FUNCTION(this << fctPath << csvPath);
     m_fct = OpenOut(fctPath, nullptr);
     m_fctCsv = OpenOut(csvPath, "flow,src,dst,size_bytes,start_ns,fct_ns,ideal_fct_ns,slowdown,"
                                 "retx_bytes,timeouts\n");
@@ -93,6 +98,7 @@ RdmaTraceHelper::EnableFct(const std::string& fctPath, const std::string& csvPat
 void
 RdmaTraceHelper::EnableCcVars(const std::string& csvPath)
 {
+    NS_LOG_FUNCTION(this << csvPath);
     m_ccVars = OpenOut(csvPath, nullptr); // the header names libcc's variables: at the first flow
     HookFlowComplete();
 }
@@ -201,6 +207,7 @@ RdmaTraceHelper::OnFlowComplete(const RdmaFlowRecord& r)
 void
 RdmaTraceHelper::EnablePfc(const std::string& pfcPath, const std::string& csvPath)
 {
+    NS_LOG_FUNCTION(this << pfcPath << csvPath);
     m_pfc = OpenOut(pfcPath, nullptr);
     m_pfcCsv = OpenOut(csvPath, "time_ns,node,node_type,if_index,prio,pause\n");
     if (m_pfcHooked)
@@ -240,6 +247,7 @@ RdmaTraceHelper::OnPfcRx(RdmaTraceHelper* self, uint32_t node, uint32_t type, ui
 void
 RdmaTraceHelper::TrackLink(uint32_t a, uint32_t b)
 {
+    NS_LOG_FUNCTION(this << a << b);
     Ptr<QbbNetDevice> d = m_net.GetLinkDevice(a, b);
     if (!d)
     {
@@ -268,6 +276,7 @@ void
 RdmaTraceHelper::EnableSampling(Time interval, const std::string& queueCsv,
                                 const std::string& rateCsv, const std::string& linkCsv, Time start)
 {
+    NS_LOG_FUNCTION(this << interval << queueCsv);
     m_interval = interval;
     m_queue = OpenOut(queueCsv, "time_ns,node,port,bytes\n");
     m_rate = OpenOut(rateCsv, "time_ns,flow,rate_bps,window_bytes\n");
@@ -381,6 +390,7 @@ RdmaTraceHelper::Sample()
 void
 RdmaTraceHelper::EnableProgress(Time stop)
 {
+    NS_LOG_FUNCTION(this << stop);
     m_stop = stop;
     m_wallStart = std::chrono::steady_clock::now();
     m_lastPrint = m_wallStart;

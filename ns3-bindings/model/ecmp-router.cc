@@ -1,10 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0-only
 #include "ecmp-router.h"
 
+#include "ns3/log.h"
 #include <algorithm>
 
 namespace ns3
 {
+
+NS_LOG_COMPONENT_DEFINE("EcmpRouter");
 
 EcmpRouter::EcmpRouter()
     : m_index(16)
@@ -49,6 +52,7 @@ EcmpRouter::Grow()
 void
 EcmpRouter::AddRoute(uint32_t dst, uint32_t port, uint64_t order)
 {
+    NS_LOG_FUNCTION(this << dst << port << order);
     uint32_t s = Find(dst);
     if (m_index[s].group == 0)
     {
@@ -74,6 +78,7 @@ EcmpRouter::AddRoute(uint32_t dst, uint32_t port, uint64_t order)
 void
 EcmpRouter::Clear()
 {
+    NS_LOG_FUNCTION(this);
     m_groups.clear();
     m_index.assign(16, Slot());
     m_mask = 15;
@@ -82,6 +87,7 @@ EcmpRouter::Clear()
 void
 EcmpRouter::SetSeed(uint32_t seed)
 {
+    NS_LOG_FUNCTION(this << seed);
     m_seed = seed;
 }
 

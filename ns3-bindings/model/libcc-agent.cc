@@ -2,11 +2,14 @@
 
 #include "libcc-agent.h"
 
+#include "ns3/log.h"
 #include <stdexcept>
 #include <string>
 
 namespace ns3
 {
+
+NS_LOG_COMPONENT_DEFINE("LibccAgent");
 
 namespace
 {
@@ -50,6 +53,7 @@ LibccRp::LibccRp(const libcc_params* params, const libcc_flow_info& flow,
     , m_wakeCb(wake)
     , m_fired(false)
 {
+    NS_LOG_FUNCTION(this << flow.flow_id << flow.line_rate_bps << flow.base_rtt_ns);
     libcc_rp_callbacks cbs{};
     cbs.rate_changed = &LibccRp::CbRate;
     cbs.window_changed = &LibccRp::CbWindow;
@@ -188,6 +192,7 @@ LibccNp::LibccNp(const libcc_params* params, const libcc_np_info& info,
     , m_wakeCb(wake)
     , m_fired(false)
 {
+    NS_LOG_FUNCTION(this << info.max_flows << info.line_rate_bps);
     libcc_np_callbacks cbs{};
     cbs.send_cnp = &LibccNp::CbCnp;
     cbs.deadline_changed = &LibccNp::CbDeadline;

@@ -5,6 +5,7 @@
 #include <ns3/boolean.h>
 #include <ns3/data-rate.h>
 #include <ns3/double.h>
+#include <ns3/log.h>
 #include <ns3/nstime.h>
 #include <ns3/object-factory.h>
 #include <ns3/uinteger.h>
@@ -25,7 +26,188 @@ namespace
 
 const std::string kPrefix = "ns3::LibccConfig::";
 
-// Converts between an ns-3 value of the unit's type and libcc's base unit.
+// A value of an attribute of unit as libcc's base-unit number: a LibccValue,
+// or the ns-3 value type of the unit. False for any other type.
+bool
+ToBase(libcc_unit unit, const AttributeValue& value, double& v)
+{
+    if (auto p = dynamic_cast<const LibccValue*>(&value))
+    {
+        v = p->Get();
+        return true;
+    }
+    switch (unit)
+    {
+    case LIBCC_UNIT_BPS:
+        if (auto p = dynamic_cast<const DataRateValue*>(&value))
+        {
+            v = static_cast<double>(p->Get().GetBitRate());
+            return true;
+        }
+        return false;
+    case LIBCC_UNIT_NS:
+        if (auto p = dynamic_cast<const TimeValue*>(&value))
+        {
+            v = p->Get().ToDouble(Time::NS);
+            return true;
+        }
+        return false;
+    case LIBCC_UNIT_BYTES:
+    case LIBCC_UNIT_COUNT:
+        if (auto p = dynamic_cast<const UintegerValue*>(&value))
+        {
+            v = static_cast<double>(p->Get());
+            return true;
+        }
+        return false;
+    case LIBCC_UNIT_BOOL:
+        if (auto p = dynamic_cast<const BooleanValue*>(&value))
+        {
+            v = p->Get() ? 1.0 : 0.0;
+            return true;
+        }
+        return false;
+    default:
+        if (auto p = dynamic_cast<const DoubleValue*>(&value))
+        {
+            v = p->Get();
+            return true;
+        }
+        return false;
+    }
+}
+
+// Writes a base-unit number into a LibccValue or the unit's ns-3 value type.
+bool
+FromBase(libcc_unit unit, double v, AttributeValue& value)
+{
+    if (auto p = dynamic_cast<LibccValue*>(&value))
+    {
+        p->Set(v);
+        return true;
+    }
+    switch (unit)
+    {
+    case LIBCC_UNIT_BPS:
+        if (auto p = dynamic_cast<DataRateValue*>(&value))
+        {
+            p->Set(DataRate(static_cast<uint64_t>(std::llround(v))));
+            return true;
+        }
+        return false;
+    case LIBCC_UNIT_NS:
+        if (auto p = dynamic_cast<TimeValue*>(&value))
+        {
+            p->Set(NanoSeconds(static_cast<int64_t>(std::llround(v))));
+            return true;
+        }
+        return false;
+    case LIBCC_UNIT_BYTES:
+    case LIBCC_UNIT_COUNT:
+        if (auto p = dynamic_cast<UintegerValue*>(&value))
+        {
+            p->Set(static_cast<uint64_t>(std::llround(v)));
+            return true;
+        }
+        return false;
+    case LIBCC_UNIT_BOOL:
+        if (auto p = dynamic_cast<BooleanValue*>(&value))
+        {
+            p->Set(v != 0);
+            return true;
+        }
+        return false;
+    default:
+        if (auto p = dynamic_cast<DoubleValue*>(&value))
+        {
+            p->Set(v);
+            return true;
+        }
+        return false;
+    }
+}
+
+std::string
+Format(libcc_unit unit, double v)
+{
+    char buf[64];
+    if (libcc_format_value(unit, v, buf, sizeof buf) != LIBCC_OK)
+    {
+        std::snprintf(buf, sizeof buf, "%g", v);
+    }
+    return buf;
+}
+
+// One libcc parameter's unit and range.
+class LibccChecker : public AttributeChecker
+{
+  public:
+    explicit LibccChecker(const libcc_param_desc& d)
+        : m_unit(d.unit)
+        , m_min(d.min)
+        , m_max(d.max)
+    {
+    }
+
+    libcc_unit GetUnit() const
+    {
+        return m_unit;
+    }
+
+    bool Check(const AttributeValue& value) const override
+    {
+        double v;
+        if (!ToBase(m_unit, value, v) || !(v >= m_min && v <= m_max))
+        {
+            return false; // NaN fails the range test too
+        }
+        if (m_unit == LIBCC_UNIT_COUNT || m_unit == LIBCC_UNIT_BOOL)
+        {
+            return v == std::floor(v);
+        }
+        return true;
+    }
+
+    std::string GetValueTypeName() const override
+    {
+        return "ns3::LibccValue";
+    }
+
+    bool HasUnderlyingTypeInformation() const override
+    {
+        return true;
+    }
+
+    std::string GetUnderlyingTypeInformation() const override
+    {
+        return std::string(m_unit == LIBCC_UNIT_RATIO ? "ratio" : libcc_unit_name(m_unit)) +
+               " in libcc's units, " + Format(m_unit, m_min) + " .. " + Format(m_unit, m_max);
+    }
+
+    Ptr<AttributeValue> Create() const override
+    {
+        return ns3::Create<LibccValue>();
+    }
+
+    bool Copy(const AttributeValue& source, AttributeValue& destination) const override
+    {
+        auto src = dynamic_cast<const LibccValue*>(&source);
+        auto dst = dynamic_cast<LibccValue*>(&destination);
+        if (!src || !dst)
+        {
+            return false;
+        }
+        *dst = *src;
+        return true;
+    }
+
+  private:
+    libcc_unit m_unit;
+    double m_min;
+    double m_max;
+};
+
+// Reads and writes one parameter of a LibccConfig in libcc's base unit.
 // Not on any packet path: only used when attributes are set or read.
 class LibccParamAccessor : public AttributeAccessor
 {
@@ -39,49 +221,10 @@ class LibccParamAccessor : public AttributeAccessor
     bool Set(ObjectBase* object, const AttributeValue& value) const override
     {
         auto cfg = dynamic_cast<LibccConfig*>(object);
-        if (!cfg || !cfg->MutableParams())
+        double v;
+        if (!cfg || !cfg->MutableParams() || !ToBase(m_unit, value, v))
         {
             return false;
-        }
-        double v;
-        switch (m_unit)
-        {
-        case LIBCC_UNIT_BPS: {
-            auto p = dynamic_cast<const DataRateValue*>(&value);
-            if (!p)
-                return false;
-            v = static_cast<double>(p->Get().GetBitRate());
-            break;
-        }
-        case LIBCC_UNIT_NS: {
-            auto p = dynamic_cast<const TimeValue*>(&value);
-            if (!p)
-                return false;
-            v = p->Get().ToDouble(Time::NS);
-            break;
-        }
-        case LIBCC_UNIT_BYTES:
-        case LIBCC_UNIT_COUNT: {
-            auto p = dynamic_cast<const UintegerValue*>(&value);
-            if (!p)
-                return false;
-            v = static_cast<double>(p->Get());
-            break;
-        }
-        case LIBCC_UNIT_BOOL: {
-            auto p = dynamic_cast<const BooleanValue*>(&value);
-            if (!p)
-                return false;
-            v = p->Get() ? 1.0 : 0.0;
-            break;
-        }
-        default: {
-            auto p = dynamic_cast<const DoubleValue*>(&value);
-            if (!p)
-                return false;
-            v = p->Get();
-            break;
-        }
         }
         return libcc_params_set_value(cfg->MutableParams(), m_name.c_str(), v) == LIBCC_OK;
     }
@@ -93,46 +236,7 @@ class LibccParamAccessor : public AttributeAccessor
         {
             return false;
         }
-        double v = cfg->Get(m_name);
-        switch (m_unit)
-        {
-        case LIBCC_UNIT_BPS: {
-            auto p = dynamic_cast<DataRateValue*>(&value);
-            if (!p)
-                return false;
-            p->Set(DataRate(static_cast<uint64_t>(std::llround(v))));
-            return true;
-        }
-        case LIBCC_UNIT_NS: {
-            auto p = dynamic_cast<TimeValue*>(&value);
-            if (!p)
-                return false;
-            p->Set(NanoSeconds(static_cast<int64_t>(std::llround(v))));
-            return true;
-        }
-        case LIBCC_UNIT_BYTES:
-        case LIBCC_UNIT_COUNT: {
-            auto p = dynamic_cast<UintegerValue*>(&value);
-            if (!p)
-                return false;
-            p->Set(static_cast<uint64_t>(std::llround(v)));
-            return true;
-        }
-        case LIBCC_UNIT_BOOL: {
-            auto p = dynamic_cast<BooleanValue*>(&value);
-            if (!p)
-                return false;
-            p->Set(v != 0);
-            return true;
-        }
-        default: {
-            auto p = dynamic_cast<DoubleValue*>(&value);
-            if (!p)
-                return false;
-            p->Set(v);
-            return true;
-        }
-        }
+        return FromBase(m_unit, cfg->Get(m_name), value);
     }
 
     bool HasGetter() const override
@@ -175,27 +279,6 @@ AllParams(const std::string& algorithm, std::vector<const libcc_param_desc*>& ou
     return true;
 }
 
-uint64_t
-ClampU64(double v)
-{
-    if (!(v > 0))
-        return 0;
-    if (v >= 1.8e19)
-        return std::numeric_limits<uint64_t>::max();
-    return static_cast<uint64_t>(std::llround(v));
-}
-
-std::string
-Format(libcc_unit unit, double v)
-{
-    char buf[64];
-    if (libcc_format_value(unit, v, buf, sizeof buf) != LIBCC_OK)
-    {
-        std::snprintf(buf, sizeof buf, "%g", v);
-    }
-    return buf;
-}
-
 TypeId
 BuildTypeId(const std::string& algorithm)
 {
@@ -213,30 +296,8 @@ BuildTypeId(const std::string& algorithm)
                            (d.unit == LIBCC_UNIT_RATIO ? "ratio" : libcc_unit_name(d.unit)) +
                            ", default " + Format(d.unit, d.def) + ", range " +
                            Format(d.unit, d.min) + " .. " + Format(d.unit, d.max) + "]";
-        Ptr<const AttributeAccessor> acc = Create<LibccParamAccessor>(d.name, d.unit);
-        switch (d.unit)
-        {
-        case LIBCC_UNIT_BPS:
-            tid.AddAttribute(d.name, help, DataRateValue(DataRate(ClampU64(d.def))), acc,
-                             MakeDataRateChecker());
-            break;
-        case LIBCC_UNIT_NS:
-            tid.AddAttribute(d.name, help, TimeValue(NanoSeconds(ClampU64(d.def))), acc,
-                             MakeTimeChecker());
-            break;
-        case LIBCC_UNIT_BYTES:
-        case LIBCC_UNIT_COUNT:
-            tid.AddAttribute(d.name, help, UintegerValue(ClampU64(d.def)), acc,
-                             MakeUintegerChecker<uint64_t>(ClampU64(d.min), ClampU64(d.max)));
-            break;
-        case LIBCC_UNIT_BOOL:
-            tid.AddAttribute(d.name, help, BooleanValue(d.def != 0), acc, MakeBooleanChecker());
-            break;
-        default:
-            tid.AddAttribute(d.name, help, DoubleValue(d.def), acc,
-                             MakeDoubleChecker<double>(d.min, d.max));
-            break;
-        }
+        tid.AddAttribute(d.name, help, LibccValue(d.def),
+                         Create<LibccParamAccessor>(d.name, d.unit), MakeLibccChecker(d));
     }
     return tid;
 }
@@ -252,7 +313,78 @@ struct RegisterAtLoad
 
 } // namespace
 
+NS_LOG_COMPONENT_DEFINE("LibccConfig");
 NS_OBJECT_ENSURE_REGISTERED(LibccConfig);
+
+LibccValue::LibccValue()
+    : m_value(0)
+{
+}
+
+LibccValue::LibccValue(double value)
+    : m_value(value)
+{
+}
+
+double
+LibccValue::Get() const
+{
+    return m_value;
+}
+
+void
+LibccValue::Set(double value)
+{
+    m_value = value;
+}
+
+Ptr<AttributeValue>
+LibccValue::Copy() const
+{
+    return ns3::Create<LibccValue>(*this);
+}
+
+std::string
+LibccValue::SerializeToString(Ptr<const AttributeChecker> checker) const
+{
+    auto c = dynamic_cast<const LibccChecker*>(PeekPointer(checker));
+    char buf[64];
+    double back;
+    // libcc's readable text when it reads back as exactly this value
+    // (Config::SetDefault keeps values as text and reads them again).
+    if (c && libcc_format_value(c->GetUnit(), m_value, buf, sizeof buf) == LIBCC_OK &&
+        libcc_parse_value(c->GetUnit(), buf, &back) == LIBCC_OK && back == m_value)
+    {
+        return buf;
+    }
+    const char* unit = !c                                 ? ""
+                       : c->GetUnit() == LIBCC_UNIT_BPS   ? "bps"
+                       : c->GetUnit() == LIBCC_UNIT_NS    ? "ns"
+                       : c->GetUnit() == LIBCC_UNIT_BYTES ? "B"
+                                                          : "";
+    std::snprintf(buf, sizeof buf, "%.17g%s", m_value, unit);
+    return buf;
+}
+
+bool
+LibccValue::DeserializeFromString(std::string value, Ptr<const AttributeChecker> checker)
+{
+    auto c = dynamic_cast<const LibccChecker*>(PeekPointer(checker));
+    double v;
+    if (!c || libcc_parse_value(c->GetUnit(), value.c_str(), &v) != LIBCC_OK || !std::isfinite(v))
+    {
+        NS_LOG_LOGIC("refused '" << value << "'");
+        return false;
+    }
+    m_value = v;
+    return true;
+}
+
+Ptr<const AttributeChecker>
+MakeLibccChecker(const libcc_param_desc& desc)
+{
+    return Create<LibccChecker>(desc);
+}
 
 TypeId
 LibccConfig::GetTypeId()

@@ -6,12 +6,16 @@
 // libcc's parameter table (names, units, defaults, ranges, documentation), so
 // Config::SetDefault, CommandLine (--ns3::LibccConfig::dcqcn::rpg_ai_rate=40Mbps)
 // and SetAttribute all work, and libcc stays the single source of truth.
-// Units map to ns-3 value types: bits/s -> DataRate, ns -> Time, bytes and
-// counts -> Uinteger, booleans -> Boolean, ratios -> Double.
+// Every attribute is a LibccValue: libcc's base-unit number, read from the
+// same text as --cc ("5KB", "40Mbps", "55us", "1/256") by libcc's parser and
+// checked against libcc's range. The ns-3 value types of the unit are
+// accepted too: bits/s DataRateValue, ns TimeValue, bytes and counts
+// UintegerValue, booleans BooleanValue, ratios DoubleValue.
 
 #ifndef LIBCC_CONFIG_H
 #define LIBCC_CONFIG_H
 
+#include <ns3/attribute.h>
 #include <ns3/object.h>
 
 #include <libcc/libcc.h>
@@ -19,6 +23,34 @@
 
 namespace ns3
 {
+
+/**
+ * A libcc parameter value, in its base unit (bits/s, ns, bytes, count, 0/1,
+ * ratio), kept exactly. From text: libcc_parse_value with the unit of the
+ * attribute's checker, so "5KB" reads 5000 and "1/256" 0.00390625; text
+ * libcc refuses (a fraction for a count, NaN, a rate without unit) makes
+ * DeserializeFromString return false. To text: libcc's readable form when it
+ * reads back exactly, else all digits in the base unit.
+ */
+class LibccValue : public AttributeValue
+{
+  public:
+    LibccValue();
+    explicit LibccValue(double value);
+    double Get() const;
+    void Set(double value);
+
+    Ptr<AttributeValue> Copy() const override;
+    std::string SerializeToString(Ptr<const AttributeChecker> checker) const override;
+    bool DeserializeFromString(std::string value, Ptr<const AttributeChecker> checker) override;
+
+  private:
+    double m_value;
+};
+
+/// The checker of one libcc parameter: its unit and range (a count must be
+/// whole, a boolean 0 or 1; NaN is never in range).
+Ptr<const AttributeChecker> MakeLibccChecker(const libcc_param_desc& desc);
 
 class LibccConfig : public Object
 {

@@ -1,8 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0-only
 #include "pfc-header.h"
 
+#include "ns3/log.h"
+
 namespace ns3
 {
+
+NS_LOG_COMPONENT_DEFINE("PfcPauseHeader");
 
 NS_OBJECT_ENSURE_REGISTERED(PfcPauseHeader);
 

@@ -6,12 +6,15 @@
 #include "sim-fast.h"
 
 #include "ns3/boolean.h"
+#include "ns3/log.h"
 #include "ns3/node.h"
 #include "ns3/packet.h"
 #include "ns3/simulator.h"
 
 namespace ns3
 {
+
+NS_LOG_COMPONENT_DEFINE("QbbChannel");
 
 NS_OBJECT_ENSURE_REGISTERED(QbbChannel);
 
@@ -59,11 +62,13 @@ QbbChannel::QbbChannel()
     : m_delay(MicroSeconds(1))
     , m_nDevices(0)
 {
+    NS_LOG_FUNCTION(this);
 }
 
 bool
 QbbChannel::Attach(Ptr<QbbNetDevice> device)
 {
+    NS_LOG_FUNCTION(this << device);
     if (m_nDevices >= 2 || !device)
     {
         return false;
@@ -200,6 +205,7 @@ QbbChannel::GetDevice(std::size_t i) const
 void
 QbbChannel::DoDispose()
 {
+    NS_LOG_FUNCTION(this);
     m_dev[0] = nullptr;
     m_dev[1] = nullptr;
     m_nDevices = 0;

@@ -37,6 +37,7 @@ class QbbFramePool
     void Give(QbbFrame* f)
     {
         f->packet = nullptr; // a free frame does not keep a Packet alive
+        f->traced = nullptr;
         f->m_nextFree = m_free;
         m_free = f;
     }
@@ -96,6 +97,20 @@ Ptr<Packet>
 QbbFrame::ToPacket() const
 {
     return packet ? packet : RoceBuild(roce);
+}
+
+Ptr<Packet>
+QbbFrame::TracedPacket()
+{
+    if (packet)
+    {
+        return packet;
+    }
+    if (!traced)
+    {
+        traced = RoceBuild(roce);
+    }
+    return traced;
 }
 
 uint64_t

@@ -39,10 +39,18 @@ struct QbbFrame
     uint32_t ipBytes = 0;
     /// A MAC control (PFC) frame: packet holds its body.
     bool macControl = false;
+    /// The Packet a device built from `roce` for its traces or pcap: the
+    /// sender's traces build it, the receiver's reuse it, so both ends of a
+    /// link report one Packet uid for the frame. The receiving device drops
+    /// it before anyone may change `roce` (a switch forwarding the frame).
+    Ptr<Packet> traced;
 
     /// The IPv4 packet as an ns-3 Packet: `packet` itself, or built from
     /// `roce`. Null if roce cannot be serialized.
     Ptr<Packet> ToPacket() const;
+    /// ToPacket, built at most once per link: `packet`, else `traced`,
+    /// else built from `roce` and kept in `traced`.
+    Ptr<Packet> TracedPacket();
 
   private:
     friend struct QbbFrameRelease;

@@ -10,9 +10,10 @@
 #include "ns3/double.h"
 #include "ns3/ethernet-header.h"
 #include "ns3/ethernet-trailer.h"
+#include "ns3/log.h"
 #include "ns3/node.h"
-#include "ns3/pcap-file-wrapper.h"
 #include "ns3/simulator.h"
+#include "ns3/trace-helper.h"
 #include "ns3/trace-source-accessor.h"
 #include "ns3/uinteger.h"
 
@@ -21,14 +22,13 @@
 namespace ns3
 {
 
+NS_LOG_COMPONENT_DEFINE("QbbNetDevice");
 NS_OBJECT_ENSURE_REGISTERED(QbbNetDevice);
 
 namespace
 {
 // The MAC control multicast address PAUSE frames are sent to (802.3 Annex 31B).
 const Mac48Address PAUSE_DST("01:80:c2:00:00:01");
-// pcap link type for Ethernet (DLT_EN10MB).
-constexpr uint32_t DLT_EN10MB = 1;
 } // namespace
 
 TypeId
@@ -83,7 +83,14 @@ QbbNetDevice::GetTypeId()
                             "A frame starts on the wire (true) or arrived and was not lost "
                             "(false), as parsed fields.",
                             MakeTraceSourceAccessor(&QbbNetDevice::m_frameTrace),
-                            "ns3::QbbNetDevice::FrameTracedCallback");
+                            "ns3::QbbNetDevice::FrameTracedCallback")
+
+            .AddTraceSource("PromiscSniffer",
+                            "Every frame sent or received, Ethernet header without FCS, "
+                            "as pcap writes it (a point-to-point link: every frame is "
+                            "for this end, promiscuous or not).",
+                            MakeTraceSourceAccessor(&QbbNetDevice::m_sniffer),
+                            "ns3::Packet::TracedCallback");
     return tid;
 }
 
@@ -130,6 +137,7 @@ class QbbNetDevice::TxDoneEvent : public EventImpl
 void
 QbbNetDevice::DoDispose()
 {
+    NS_LOG_FUNCTION(this);
     for (auto& e : m_pauseEvent)
     {
         e.Cancel();
@@ -142,7 +150,6 @@ QbbNetDevice::DoDispose()
     m_frameRx = nullptr;
     m_rxCallback = NetDevice::ReceiveCallback();
     m_promiscCallback = NetDevice::PromiscReceiveCallback();
-    m_pcap = nullptr;
     m_txDone = nullptr; // a pending one stays alive through the scheduler's reference
     NetDevice::DoDispose();
 }
@@ -150,6 +157,7 @@ QbbNetDevice::DoDispose()
 bool
 QbbNetDevice::Attach(Ptr<QbbChannel> ch)
 {
+    NS_LOG_FUNCTION(this << ch);
     if (!ch || !ch->Attach(this))
     {
         return false;
@@ -197,6 +205,7 @@ QbbNetDevice::GetDataRate() const
 void
 QbbNetDevice::SetDataRate(DataRate rate)
 {
+    NS_LOG_FUNCTION(this << rate);
     m_rate = rate;
     m_rateBps = rate.GetBitRate();
     m_stepsPerSecond = 0; // work out the 64-bit bound again at the next frame
@@ -280,18 +289,11 @@ QbbNetDevice::GetQueueBytes(uint8_t prio) const
 void
 QbbNetDevice::EnablePcap(const std::string& filename)
 {
-    m_pcap = CreateObject<PcapFileWrapper>();
-    m_pcap->Open(filename, std::ios::out | std::ios::binary);
-    m_pcap->Init(DLT_EN10MB, 65535);
-}
-
-void
-QbbNetDevice::WritePcap(Ptr<const Packet> frame)
-{
-    if (m_pcap)
-    {
-        m_pcap->Write(Simulator::Now(), frame);
-    }
+    NS_LOG_FUNCTION(this << filename);
+    PcapHelper pcap;
+    Ptr<PcapFileWrapper> file =
+        pcap.CreateFile(filename, std::ios::out, PcapHelper::DLT_EN10MB, 65535);
+    pcap.HookDefaultSink<QbbNetDevice>(this, "PromiscSniffer", file);
 }
 
 void
@@ -327,6 +329,7 @@ QbbNetDevice::ScheduleTxDone(int64_t now)
 void
 QbbNetDevice::SendPfc(uint8_t prio, uint16_t quanta)
 {
+    NS_LOG_FUNCTION(this << unsigned(prio) << quanta);
     if (prio >= QBB_N_PRIO)
     {
         return;
@@ -469,7 +472,7 @@ QbbNetDevice::StartFrame(QbbFramePtr frame, uint32_t wireBytes, int64_t now)
     {
         m_frameTrace(frame.get(), true);
     }
-    if (m_pcap || !m_txTrace.IsEmpty())
+    if (!m_sniffer.IsEmpty() || !m_txTrace.IsEmpty())
     {
         Tap(*frame, true, m_txTrace);
     }
@@ -481,19 +484,19 @@ QbbNetDevice::StartFrame(QbbFramePtr frame, uint32_t wireBytes, int64_t now)
 }
 
 void
-QbbNetDevice::Tap(const QbbFrame& frame, bool outgoing,
-                  const TracedCallback<Ptr<const Packet>>& trace)
+QbbNetDevice::Tap(QbbFrame& frame, bool outgoing, const TracedCallback<Ptr<const Packet>>& trace)
 {
     // The Ethernet framing exists on the wire (its bytes are in the line
     // time); build it as packet bytes only for someone who looks at frames.
-    Ptr<Packet> bytes = frame.ToPacket();
+    // Copies of one Packet per frame and link: one uid at both ends.
+    Ptr<Packet> bytes = frame.TracedPacket();
     if (!bytes)
     {
         return;
     }
     PeerMac();
     Ptr<Packet> eth = MakeFrame(bytes, frame.macControl, outgoing, false);
-    WritePcap(eth);
+    m_sniffer(eth);
     if (!trace.IsEmpty())
     {
         eth->AddTrailer(EthernetTrailer());
@@ -525,7 +528,7 @@ QbbNetDevice::ReceiveFrame(QbbFramePtr frame)
     }
     bool macControl = frame->macControl;
     m_rxBytes += macControl ? PAUSE_WIRE_BYTES : WireBytes(frame->ipBytes);
-    if (m_pcap || !m_rxTrace.IsEmpty())
+    if (!m_sniffer.IsEmpty() || !m_rxTrace.IsEmpty())
     {
         Tap(*frame, false, m_rxTrace);
     }
@@ -537,12 +540,16 @@ QbbNetDevice::ReceiveFrame(QbbFramePtr frame)
     if (!m_promiscCallback.IsNull())
     {
         // A Packet only for a listener: our own receivers take the frame as fields.
-        Ptr<Packet> packet = frame->ToPacket();
+        Ptr<Packet> packet = frame->TracedPacket();
         if (packet)
         {
             m_promiscCallback(this, packet, ETHERTYPE_IPV4, PeerMac(), m_address,
                               NetDevice::PACKET_HOST);
         }
+    }
+    if (frame->traced)
+    {
+        frame->traced = nullptr; // the receiver may change the frame: a new Packet next link
     }
     if (m_frameRx)
     {
@@ -620,6 +627,7 @@ QbbNetDevice::GetRxErrorDrops() const
 void
 QbbNetDevice::HandlePause(Ptr<Packet> frame)
 {
+    NS_LOG_FUNCTION(this << frame);
     if (frame->GetSize() < PfcPauseHeader::BODY_BYTES)
     {
         return;

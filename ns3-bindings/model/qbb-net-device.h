@@ -18,7 +18,8 @@
 // QbbFrameReceiver; Packet-based owners (DequeueNext, SetQbbReceiveCallback,
 // ns-3's ReceiveCallback) and a promiscuous listener get Packets built from
 // the frames. pcap and the PhyTx/PhyRx traces see whole Ethernet frames,
-// built only when someone listens.
+// built only when someone listens, once per frame and link: the PhyTxBegin
+// and the peer's PhyRxEnd (and pcap records) of a frame share its Packet uid.
 //
 // Transmit-complete: a frame's end is an event only if the source still has
 // something queued when the frame starts (HasPending); an idle line just
@@ -55,7 +56,6 @@ namespace ns3
 {
 
 class QbbChannel;
-class PcapFileWrapper;
 
 /// Number of IEEE 802.1Qbb priorities.
 constexpr uint32_t QBB_N_PRIO = 8;
@@ -229,7 +229,9 @@ class QbbNetDevice : public NetDevice
      */
     bool ForwardUp(Ptr<Packet> packet);
 
-    /// Write every frame this device sends and receives (DLT_EN10MB, no FCS).
+    /// Write every frame this device sends and receives (DLT_EN10MB, no FCS)
+    /// to filename, through the PromiscSniffer trace. QbbHelper::EnablePcap
+    /// (ns-3's PcapHelperForDevice) names the files by node and device.
     void EnablePcap(const std::string& filename);
 
     /**
@@ -329,9 +331,9 @@ class QbbNetDevice : public NetDevice
     Mac48Address PeerMac();
     void PauseExpired(uint8_t prio);
     void HandlePause(Ptr<Packet> frame);
-    void WritePcap(Ptr<const Packet> frame);
-    /// A frame as pcap and a PhyTx/PhyRx trace see it (Ethernet header; FCS for the trace).
-    void Tap(const QbbFrame& frame, bool outgoing, const TracedCallback<Ptr<const Packet>>& trace);
+    /// A frame as pcap (PromiscSniffer) and a PhyTx/PhyRx trace see it
+    /// (Ethernet header; FCS for the trace).
+    void Tap(QbbFrame& frame, bool outgoing, const TracedCallback<Ptr<const Packet>>& trace);
 
     Ptr<Node> m_node;
     Ptr<QbbChannel> m_channel;
@@ -375,7 +377,6 @@ class QbbNetDevice : public NetDevice
     uint64_t m_txBytes;
     uint64_t m_rxBytes;
     uint64_t m_txPackets;
-    Ptr<PcapFileWrapper> m_pcap;
 
     TracedCallback<uint8_t, uint16_t> m_pfcTxTrace;
     TracedCallback<uint8_t, uint16_t> m_pfcRxTrace;
@@ -390,6 +391,7 @@ class QbbNetDevice : public NetDevice
     double m_rxErrorRate = 0;
     Ptr<UniformRandomVariable> m_rxErrorRng;
     uint64_t m_rxErrorDrops = 0;
+    TracedCallback<Ptr<const Packet>> m_sniffer; //!< both directions, no FCS (pcap)
 };
 
 } // namespace ns3

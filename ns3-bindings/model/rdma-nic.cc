@@ -7,6 +7,7 @@
 #include <ns3/ipv4-header.h>
 #include <ns3/log.h>
 #include <ns3/net-device-queue-interface.h>
+#include <ns3/object-vector.h>
 #include <ns3/simulator.h>
 #include <ns3/string.h>
 #include <ns3/uinteger.h>
@@ -57,6 +58,13 @@ RdmaNic::GetTypeId()
                           "Minimum time between two NACKs for the same missing byte, time",
                           TimeValue(MicroSeconds(100)), MakeTimeAccessor(&RdmaNic::m_nackInterval),
                           MakeTimeChecker(Time(0)))
+            .AddAttribute(
+                "QueuePairList",
+                "The sending queue pairs (RdmaTxQueuePair), by queue pair number: "
+                "Config paths .../$ns3::RdmaNic/QueuePairList/<qpn>/Rate",
+                ObjectVectorValue(),
+                MakeObjectVectorAccessor(&RdmaNic::GetNTxQueuePairs, &RdmaNic::GetTxQueuePair),
+                MakeObjectVectorChecker<RdmaTxQueuePair>())
             .AddTraceSource("FlowComplete",
                             "A flow sent by this NIC was fully acknowledged: size, start, "
                             "FCT and ideal FCT",
@@ -94,6 +102,7 @@ RdmaNic::~RdmaNic() = default;
 void
 RdmaNic::DoDispose()
 {
+    NS_LOG_FUNCTION(this);
     m_sender.Dispose();
     m_receiver.Dispose();
     m_ctrl.clear();
@@ -112,6 +121,7 @@ RdmaNic::DoDispose()
 void
 RdmaNic::Setup(Ptr<Node> node, Ptr<QbbNetDevice> dev, Ipv4Address ip)
 {
+    NS_LOG_FUNCTION(this << node << dev << ip);
     m_node = node;
     m_dev = dev;
     m_ip = ip;
@@ -135,6 +145,7 @@ RdmaNic::Setup(Ptr<Node> node, Ptr<QbbNetDevice> dev, Ipv4Address ip)
 void
 RdmaNic::SetCcConfig(Ptr<LibccConfig> cfg)
 {
+    NS_LOG_FUNCTION(this << cfg);
     m_cc = cfg;
     libcc_algorithm_info ai{};
     if (cfg)
@@ -189,6 +200,9 @@ RdmaNic::Connect(Ptr<RdmaNic> src, Ptr<RdmaNic> dst, const RdmaFlowParams& flowI
     Ptr<RdmaTxQueuePair> qp = src->m_sender.AddQueuePair(flow, rxQpn);
     dst->m_receiver.SetPeer(rxQpn, qp->GetLocalQpn());
     qp->m_leaveNotify = MakeCallback(&RdmaReceiver::Shorten, &dst->m_receiver);
+    NS_LOG_INFO("flow " << flow.flowId << ": " << flow.sizeBytes << " bytes, " << src->m_ip
+                        << " QP " << qp->GetLocalQpn() << " -> " << dst->m_ip << " QP " << rxQpn
+                        << ", start " << flow.startNs << " ns");
     return qp;
 }
 

@@ -5,9 +5,12 @@
 #include <ns3/uinteger.h>
 
 #include <algorithm>
+#include <ns3/log.h>
 
 namespace ns3
 {
+
+NS_LOG_COMPONENT_DEFINE("RdmaTxQueuePair");
 
 NS_OBJECT_ENSURE_REGISTERED(RdmaTxQueuePair);
 
@@ -56,6 +59,7 @@ void
 RdmaTxQueuePair::Setup(const RdmaFlowParams& flow, uint32_t localQpn, uint32_t peerQpn,
                        uint32_t payload)
 {
+    NS_LOG_FUNCTION(this << flow.flowId << localQpn << peerQpn << payload);
     m_flow = flow;
     m_localQpn = localQpn;
     m_peerQpn = peerQpn;
@@ -65,6 +69,7 @@ RdmaTxQueuePair::Setup(const RdmaFlowParams& flow, uint32_t localQpn, uint32_t p
 void
 RdmaTxQueuePair::StartCc(const libcc_params* params, uint64_t lineRateBps, uint32_t mtuWireBytes)
 {
+    NS_LOG_FUNCTION(this << lineRateBps << mtuWireBytes);
     libcc_flow_info fi{};
     fi.flow_id = m_flow.flowId;
     fi.line_rate_bps = lineRateBps;
@@ -124,6 +129,7 @@ RdmaTxQueuePair::CcOnTx(uint32_t payload)
 uint64_t
 RdmaTxQueuePair::Leave()
 {
+    NS_LOG_FUNCTION(this);
     // Bytes sent before a go-back-N rewind count: the receiver may hold
     // some of them already and must get them all.
     m_flow.sizeBytes = std::max(m_maxSent, m_sndNxt);
@@ -140,6 +146,7 @@ RdmaTxQueuePair::CompleteNow(uint64_t nowNs)
 void
 RdmaTxQueuePair::StopCc()
 {
+    NS_LOG_FUNCTION(this);
     m_cc.reset();
 }
 

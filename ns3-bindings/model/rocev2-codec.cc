@@ -1,10 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0-only
 #include "rocev2-codec.h"
 
+#include "ns3/log.h"
 #include <cstring>
 
 namespace ns3
 {
+
+NS_LOG_COMPONENT_DEFINE("RoceCodec");
 
 namespace
 {

@@ -4,11 +4,13 @@
 #include "ecmp-router.h"
 #include "qbb-net-device.h"
 
+#include "ns3/log.h"
 #include "ns3/rng-seed-manager.h"
 
 namespace ns3
 {
 
+NS_LOG_COMPONENT_DEFINE("SwitchCc");
 
 SwitchCc::SwitchCc()
     : m_params(nullptr)
@@ -29,6 +31,7 @@ SwitchCc::~SwitchCc()
 void
 SwitchCc::SetParams(const libcc_params* params)
 {
+    NS_LOG_FUNCTION(this << params);
     Free();
     libcc_params_del(m_params);
     m_params = nullptr;
@@ -57,6 +60,7 @@ SwitchCc::Rand(void* self)
 void
 SwitchCc::Free()
 {
+    NS_LOG_FUNCTION(this);
     for (libcc_cp*& cp : m_cps)
     {
         libcc_cp_del(cp);
@@ -101,6 +105,7 @@ CpRefusal(int rc, const libcc_algorithm_info& ai)
 bool
 SwitchCc::Build(uint32_t switchId, const std::vector<uint64_t>& portRates, std::string& err)
 {
+    NS_LOG_FUNCTION(this << switchId << portRates.size());
     Free();
     m_built = true;
     if (!m_params)

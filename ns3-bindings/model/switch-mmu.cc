@@ -1,10 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0-only
 #include "switch-mmu.h"
 
+#include "ns3/log.h"
 #include <algorithm>
 
 namespace ns3
 {
+
+NS_LOG_COMPONENT_DEFINE("SwitchMmu");
 
 SwitchMmu::SwitchMmu()
     : m_nPorts(0)
@@ -19,6 +22,7 @@ SwitchMmu::SwitchMmu()
 bool
 SwitchMmu::Configure(const Config& cfg, uint32_t nPorts)
 {
+    NS_LOG_FUNCTION(this << nPorts);
     m_cfg = cfg;
     m_nPorts = nPorts;
     m_sharedPool = SharedPoolBytes(cfg, nPorts);

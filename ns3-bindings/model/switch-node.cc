@@ -9,6 +9,7 @@
 #include "ns3/double.h"
 #include "ns3/fatal-error.h"
 #include "ns3/log.h"
+#include "ns3/object-vector.h"
 #include "ns3/simulator.h"
 #include "ns3/trace-source-accessor.h"
 #include "ns3/uinteger.h"
@@ -121,9 +122,12 @@ SwitchNode::GetTypeId()
                           "PfcStaticThreshold applies to the egress queue a lossless packet "
                           "joins (pausing every ingress that feeds it past the threshold) "
                           "instead of each ingress's share; see switch-mmu.h",
-                          BooleanValue(false),
-                          MakeBooleanAccessor(&SwitchNode::m_pfcEgressScope),
+                          BooleanValue(false), MakeBooleanAccessor(&SwitchNode::m_pfcEgressScope),
                           MakeBooleanChecker())
+            .AddAttribute(
+                "PortList", "The switch's ports (SwitchPort), by port number.", ObjectVectorValue(),
+                MakeObjectVectorAccessor(&SwitchNode::GetNPorts, &SwitchNode::GetSwitchPort),
+                MakeObjectVectorChecker<SwitchPort>())
             .AddTraceSource("QueueBytes",
                             "Bytes in an egress (port, priority) queue after every change.",
                             MakeTraceSourceAccessor(&SwitchNode::m_queueTrace),
@@ -170,13 +174,19 @@ SwitchNode::DoInitialize()
 void
 SwitchNode::DoDispose()
 {
+    NS_LOG_FUNCTION(this);
     for (auto& port : m_ports)
     {
         if (port)
         {
-            port->Clear();
+            if (Ptr<QbbNetDevice> dev = port->GetDevice())
+            {
+                dev->SetEgressSource(nullptr);
+            }
+            port->Dispose();
         }
     }
+    m_ports.clear();
     m_cc.Free();
     Node::DoDispose();
 }
@@ -184,13 +194,14 @@ SwitchNode::DoDispose()
 void
 SwitchNode::AttachPort(Ptr<QbbNetDevice> dev)
 {
+    NS_LOG_FUNCTION(this << dev);
     uint32_t idx = dev->GetIfIndex();
     if (idx >= m_ports.size())
     {
         m_ports.resize(idx + 1);
     }
-    m_ports[idx] = std::make_unique<SwitchPort>(static_cast<SwitchPort::Owner*>(this), idx, dev);
-    dev->SetEgressSource(m_ports[idx].get());
+    m_ports[idx] = CreateObject<SwitchPort>(static_cast<SwitchPort::Owner*>(this), idx, dev);
+    dev->SetEgressSource(PeekPointer(m_ports[idx]));
     dev->SetFrameReceiver(this);
     // A port added after setup: size the MMU and the CPs again.
     m_mmuConfigured = false;
@@ -208,6 +219,12 @@ Ptr<QbbNetDevice>
 SwitchNode::GetPort(uint32_t port) const
 {
     return port < m_ports.size() && m_ports[port] ? m_ports[port]->GetDevice() : nullptr;
+}
+
+Ptr<SwitchPort>
+SwitchNode::GetSwitchPort(uint32_t port) const
+{
+    return port < m_ports.size() ? m_ports[port] : nullptr;
 }
 
 // ---- routing -----------------------------------------------------------------
@@ -293,6 +310,7 @@ int
 SwitchNode::TrySetCongestionControl(const std::string& algo, const std::string& params,
                                     std::string& err)
 {
+    NS_LOG_FUNCTION(this << algo << params);
     libcc_params* p = nullptr;
     int rc = libcc_params_new(&p, algo.c_str());
     if (rc != LIBCC_OK)
@@ -331,6 +349,7 @@ SwitchNode::SetCongestionControl(const std::string& algo, const std::string& par
 void
 SwitchNode::SetCongestionControl(const libcc_params* params)
 {
+    NS_LOG_FUNCTION(this << params);
     m_cc.SetParams(params);
 }
 
@@ -380,6 +399,7 @@ SwitchNode::CheckBuffer(std::string& err) const
 void
 SwitchNode::SetupCc()
 {
+    NS_LOG_FUNCTION(this);
     std::string err;
     if (!CheckCongestionControl(err))
     {
@@ -439,7 +459,7 @@ SwitchNode::EnsureSetup()
 void
 SwitchNode::OnMmuPfc(uint32_t port, uint8_t prio, bool pause)
 {
-    SwitchPort* p = m_ports[port].get();
+    SwitchPort* p = PeekPointer(m_ports[port]);
     if (!p)
     {
         return;
@@ -466,7 +486,7 @@ SwitchNode::RefreshPause(uint32_t port, uint8_t prio)
 {
     if (m_mmu.IsXoff(port, prio))
     {
-        SwitchPort* p = m_ports[port].get();
+        SwitchPort* p = PeekPointer(m_ports[port]);
         p->GetDevice()->SendPfc(prio, m_pauseQuanta);
         Time half = p->GetDevice()->BitTime(static_cast<uint64_t>(m_pauseQuanta) * 512) / 2;
         p->PauseRefresh(prio) =
@@ -480,6 +500,8 @@ void
 SwitchNode::Drop(const QbbFrame& f, uint32_t in, uint32_t out, uint8_t prio)
 {
     m_drops++;
+    NS_LOG_DEBUG("switch " << GetId() << " drops a frame: in " << in << " out " << out << " prio "
+                           << unsigned(prio));
     if (!m_dropTrace.IsEmpty())
     {
         m_dropTrace(f.ToPacket(), in, out, prio);
@@ -523,7 +545,7 @@ SwitchNode::ReceiveFrame(QbbNetDevice* dev, QbbFramePtr f)
         Drop(*f, in, 0xFFFFFFFFu, key.prio);
         return;
     }
-    SwitchPort* port = m_ports[out].get();
+    SwitchPort* port = PeekPointer(m_ports[out]);
     uint8_t prio = key.prio;
     uint32_t frameBytes = QbbNetDevice::FrameBytes(f->ipBytes);
     SwitchMmu::Result r = m_mmu.Admit(in, out, prio, frameBytes);
@@ -546,6 +568,7 @@ SwitchNode::ReceiveFrame(QbbNetDevice* dev, QbbFramePtr f)
     m_cc.OnEnqueue(out, e, port->GetQueueBytes(prio), port->GetPortBytes());
     port->Enqueue(std::move(e), prio, IsControl(key.type));
     m_queueTrace(static_cast<uint32_t>(out), prio, port->GetQueueBytes(prio));
+    port->NotifyQueueBytes(prio);
     port->GetDevice()->TriggerTransmit();
 }
 
@@ -556,6 +579,7 @@ SwitchNode::OnDequeued(SwitchPort& port, SwitchPort::Entry& e, uint8_t prio)
     SwitchMmu::Pfc pfc = m_mmu.Release(e.inPort, idx, prio, e.frameBytes);
     m_cc.OnDequeue(idx, e, port.GetQueueBytes(prio), port.GetPortBytes());
     m_queueTrace(idx, prio, port.GetQueueBytes(prio));
+    port.NotifyQueueBytes(prio);
     // Last: sending the XON can re-enter the device of another port.
     if (pfc == SwitchMmu::Pfc::XON)
     {

@@ -46,8 +46,12 @@ class SwitchNode : public Node, public QbbFrameReceiver, private SwitchPort::Own
      * port number = dev->GetIfIndex(). QbbHelper calls it for SwitchNodes.
      */
     void AttachPort(Ptr<QbbNetDevice> dev);
+    /// Ports by number (ifIndex), also the "PortList" attribute (Config paths
+    /// .../$ns3::SwitchNode/PortList/<port>/QueueBytes). Every device of a
+    /// switch is a port (QbbHelper makes them so).
     uint32_t GetNPorts() const;
     Ptr<QbbNetDevice> GetPort(uint32_t port) const;
+    Ptr<SwitchPort> GetSwitchPort(uint32_t port) const;
 
     /// Add port as one equal-cost next hop towards dst (call once per port,
     /// after the port's link exists: the group is ordered by the peer's id).
@@ -138,7 +142,7 @@ class SwitchNode : public Node, public QbbFrameReceiver, private SwitchPort::Own
     void OnMmuPfc(uint32_t port, uint8_t prio, bool pause);
     void RefreshPause(uint32_t port, uint8_t prio);
 
-    std::vector<std::unique_ptr<SwitchPort>> m_ports;
+    std::vector<Ptr<SwitchPort>> m_ports;
     EcmpRouter m_router;
     bool m_routerSeeded; //!< the router has the seed of the current topology
     SwitchMmu m_mmu;

@@ -1,16 +1,58 @@
 // SPDX-License-Identifier: GPL-2.0-only
 #include "switch-port.h"
 
+#include "ns3/log.h"
+#include "ns3/pointer.h"
+#include "ns3/trace-source-accessor.h"
+#include "ns3/uinteger.h"
+
 #include <cstring>
 
 namespace ns3
 {
+
+NS_LOG_COMPONENT_DEFINE("SwitchPort");
+NS_OBJECT_ENSURE_REGISTERED(SwitchPort);
+
+TypeId
+SwitchPort::GetTypeId()
+{
+    static TypeId tid =
+        TypeId("ns3::SwitchPort")
+            .SetParent<Object>()
+            .SetGroupName("Libcc")
+            .AddAttribute("Index", "Port number: the device's interface index on the switch.",
+                          TypeId::ATTR_GET, UintegerValue(0),
+                          MakeUintegerAccessor(&SwitchPort::GetIndex),
+                          MakeUintegerChecker<uint32_t>())
+            .AddAttribute("Device", "The QbbNetDevice this port sends on.", TypeId::ATTR_GET,
+                          PointerValue(), MakePointerAccessor(&SwitchPort::GetDevice),
+                          MakePointerChecker<QbbNetDevice>())
+            .AddTraceSource("QueueBytes",
+                            "Bytes (frames, both classes) in one priority's egress queue of "
+                            "this port after every enqueue and dequeue: priority, bytes.",
+                            MakeTraceSourceAccessor(&SwitchPort::m_queueTrace),
+                            "ns3::SwitchPort::QueueBytesCallback");
+    return tid;
+}
 
 SwitchPort::SwitchPort(Owner* owner, uint32_t index, Ptr<QbbNetDevice> dev)
     : m_owner(owner)
     , m_index(index)
     , m_dev(dev)
 {
+    NS_LOG_FUNCTION(this << index << dev);
+}
+
+SwitchPort::~SwitchPort() = default;
+
+void
+SwitchPort::DoDispose()
+{
+    NS_LOG_FUNCTION(this);
+    Clear();
+    m_owner = nullptr;
+    Object::DoDispose();
 }
 
 QbbFramePtr
@@ -71,6 +113,7 @@ SwitchPort::HasPending() const
 void
 SwitchPort::Clear()
 {
+    NS_LOG_FUNCTION(this);
     for (auto& e : m_refresh)
     {
         e.Cancel();

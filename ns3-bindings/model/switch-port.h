@@ -6,6 +6,8 @@
 // priorities the peer has not paused. The port is its device's egress
 // source; what a dequeued frame means to the switch (buffer release, PFC,
 // congestion control) is its owner's business (Owner::OnDequeued).
+// An Object so that Config paths reach it (SwitchNode's PortList:
+// /NodeList/<n>/$ns3::SwitchNode/PortList/<port>/QueueBytes).
 
 #ifndef SWITCH_PORT_H
 #define SWITCH_PORT_H
@@ -15,6 +17,8 @@
 #include "rocev2-packet.h"
 
 #include "ns3/event-id.h"
+#include "ns3/object.h"
+#include "ns3/traced-callback.h"
 
 #include <array>
 #include <cstdint>
@@ -22,9 +26,11 @@
 namespace ns3
 {
 
-class SwitchPort : public QbbEgressSource
+class SwitchPort : public Object, public QbbEgressSource
 {
   public:
+    static TypeId GetTypeId();
+
     /// A queued frame and what the switch learnt of it on the way in.
     struct Entry
     {
@@ -45,6 +51,7 @@ class SwitchPort : public QbbEgressSource
     };
 
     SwitchPort(Owner* owner, uint32_t index, Ptr<QbbNetDevice> dev);
+    ~SwitchPort() override;
 
     /// Queue e at priority prio, in the control class if control.
     void Enqueue(Entry e, uint8_t prio, bool control);
@@ -81,6 +88,17 @@ class SwitchPort : public QbbEgressSource
     }
     /// Drop every queued frame and pending event (dispose).
     void Clear();
+    /// Fire QueueBytes for prio (the owner calls it after each enqueue and dequeue).
+    void NotifyQueueBytes(uint8_t prio)
+    {
+        m_queueTrace(prio, m_bytes[prio]);
+    }
+
+    /// Signature of "QueueBytes": priority, bytes now in that queue (both classes).
+    typedef void (*QueueBytesCallback)(uint8_t prio, uint64_t bytes);
+
+  protected:
+    void DoDispose() override;
 
   private:
     static constexpr uint32_t CONTROL = 0;
@@ -96,6 +114,7 @@ class SwitchPort : public QbbEgressSource
     uint8_t m_rrNext = 0;
     std::array<uint32_t, 2> m_nonEmpty{}; //!< per class, bit p: queue of priority p has frames
     std::array<EventId, QBB_N_PRIO> m_refresh;
+    TracedCallback<uint8_t, uint64_t> m_queueTrace;
 };
 
 // Per packet: inline.

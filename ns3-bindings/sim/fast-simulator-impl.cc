@@ -3,14 +3,18 @@
 
 #include "ns3/fatal-error.h"
 #include "ns3/global-value.h"
+#include "ns3/log.h"
 #include "ns3/simulator.h"
 #include "ns3/string.h"
 
-// No NS_LOG anywhere in this file: Debian's ns-3 is built with logging, and
-// even a disabled NS_LOG costs a LogComponent::IsEnabled call per event.
+// NS_LOG only outside the per-event path (construction, Run, Stop, Destroy):
+// built with NS3_LOG_ENABLE, even a disabled NS_LOG costs a
+// LogComponent::IsEnabled call.
 
 namespace ns3
 {
+
+NS_LOG_COMPONENT_DEFINE("FastSimulatorImpl");
 
 NS_OBJECT_ENSURE_REGISTERED(FastSimulatorImpl);
 
@@ -52,6 +56,7 @@ FastSimulatorImpl::FastSimulatorImpl()
     , m_uid(EventId::UID::VALID)
     , m_stop(false)
 {
+    NS_LOG_FUNCTION(this);
     // A dumbbell keeps a few hundred events pending: no regrowth in the run.
     m_heap.resize(1024);
     m_main = std::this_thread::get_id();
@@ -85,6 +90,7 @@ FastSimulatorImpl::DoDispose()
 void
 FastSimulatorImpl::Destroy()
 {
+    NS_LOG_FUNCTION(this);
     // Simulator::Destroy() from inside an event: the rest of that event must
     // not reach this instance through the fast path once it is released.
     if (s_running == this)
@@ -200,6 +206,7 @@ FastSimulatorImpl::UnitConv::Set(Time::Unit unit)
 void
 FastSimulatorImpl::Run()
 {
+    NS_LOG_FUNCTION(this);
     // Restored, not cleared, on the way out: a Run() nested in an event of
     // an outer one returns to the outer's fast path. A destructor, so an
     // exception leaving an event does not leave a stale pointer behind.
@@ -246,6 +253,7 @@ FastSimulatorImpl::Stop()
 void
 FastSimulatorImpl::Stop(const Time& delay)
 {
+    NS_LOG_FUNCTION(this << delay);
     // Through the Simulator like Default, so the stop event takes a uid.
     Simulator::Schedule(delay, static_cast<void (*)()>(&Simulator::Stop));
 }
