@@ -140,6 +140,43 @@ RdmaNetwork::SetCongestionControl(Ptr<LibccConfig> cfg, const std::string& param
 }
 
 void
+RdmaNetwork::SetCongestionControlForRate(uint64_t rateBps, const std::string& assignments)
+{
+    if (assignments.empty())
+    {
+        m_rateCc.erase(rateBps);
+        return;
+    }
+    m_rateCc[rateBps] = assignments;
+    libcc_params_del(MakeRateParams(rateBps)); // check now: throws if libcc refuses
+}
+
+libcc_params*
+RdmaNetwork::MakeRateParams(uint64_t rateBps) const
+{
+    auto it = m_rateCc.find(rateBps);
+    if (it == m_rateCc.end())
+    {
+        return nullptr;
+    }
+    Ptr<LibccConfig> base = m_cc ? m_cc : LibccConfig::Create("none");
+    libcc_params* p = nullptr;
+    if (libcc_params_copy(&p, base->GetParams()) != LIBCC_OK)
+    {
+        throw std::invalid_argument("out of memory copying the congestion control parameters");
+    }
+    if (libcc_params_parse(p, it->second.c_str()) != LIBCC_OK ||
+        libcc_params_validate(p) != LIBCC_OK)
+    {
+        std::string msg = libcc_params_error(p);
+        libcc_params_del(p);
+        throw std::invalid_argument("ports of " + std::to_string(rateBps) + " bps (" + it->second +
+                                    "): " + msg);
+    }
+    return p;
+}
+
+void
 RdmaNetwork::SetSwitchAttribute(const std::string& name, const AttributeValue& v)
 {
     m_switchFactory.Set(name, v);
@@ -199,6 +236,18 @@ RdmaNetwork::Build(const TopologySpec& topo)
         {
             GetSwitch(id)->SetCongestionControl(m_cc->GetParams());
         }
+    }
+    for (const auto& r : m_rateCc)
+    {
+        libcc_params* p = MakeRateParams(r.first);
+        for (uint32_t id = 0; id < n; id++)
+        {
+            if (topo.isSwitch[id])
+            {
+                GetSwitch(id)->SetCongestionControlForRate(r.first, p);
+            }
+        }
+        libcc_params_del(p);
     }
     for (uint32_t li = 0; li < topo.links.size(); li++)
     {
@@ -380,11 +429,32 @@ RdmaNetwork::GetPath(uint32_t src, uint32_t dst) const
         p.propNs += l.delayNs;
         p.bottleneckBps = std::min(p.bottleneckBps, l.rateBps);
         rttNs += 2.0L * l.delayNs + (long double)(dataWire + ackWire) * 8e9L / l.rateBps;
+        p.hpccSimRttNs +=
+            2 * l.delayNs + uint64_t(nic->GetPayloadSize()) * 8000000000ull / l.rateBps;
         u = next->peer;
         p.nodes.push_back(u);
     }
     p.baseRttNs = static_cast<uint64_t>(rttNs + 0.5L);
     return p;
+}
+
+uint64_t
+RdmaNetwork::GetMaxHpccSimRtt() const
+{
+    if (m_maxHpccSimRtt == 0)
+    {
+        for (uint32_t a = 0; a < m_topo.nNodes; a++)
+        {
+            for (uint32_t b = 0; b < m_topo.nNodes; b++)
+            {
+                if (a != b && !m_topo.isSwitch[a] && !m_topo.isSwitch[b])
+                {
+                    m_maxHpccSimRtt = std::max(m_maxHpccSimRtt, GetPath(a, b).hpccSimRttNs);
+                }
+            }
+        }
+    }
+    return m_maxHpccSimRtt;
 }
 
 Ptr<RdmaTxQueuePair>
@@ -408,6 +478,7 @@ RdmaNetwork::AddFlow(const FlowSpec& f, uint32_t flowId)
     p.startNs = f.startNs;
     p.stopNs = f.stopNs;
     p.baseRttNs = path.baseRttNs;
+    p.ccBaseRttNs = m_globalBaseRtt ? GetMaxHpccSimRtt() : 0;
     p.bottleneckBps = path.bottleneckBps;
     Ptr<RdmaTxQueuePair> qp = RdmaNic::Connect(GetNic(f.src), GetNic(f.dst), p);
     m_flows.push_back(qp);

@@ -10,8 +10,8 @@
 #define RDMA_NETWORK_H
 
 #include "hpcc-format.h"
-#include "pfc-deadlock-detector.h"
 #include "libcc-config.h"
+#include "pfc-deadlock-detector.h"
 #include "qbb-net-device.h"
 #include "rdma-nic.h"
 #include "switch-node.h"
@@ -19,6 +19,7 @@
 #include <ns3/node.h>
 #include <ns3/object-factory.h>
 
+#include <map>
 #include <string>
 #include <vector>
 
@@ -57,6 +58,18 @@ class RdmaNetwork
     {
         return m_cc;
     }
+    /**
+     * Switch ports whose link rate is rateBps take the congestion control's
+     * parameters with these libcc assignments applied on top (per-rate ECN
+     * thresholds, for example), hosts and other ports keep the base set.
+     * Checked by libcc here against the base set given so far and again in
+     * Build; throws std::invalid_argument naming the rate and libcc's
+     * complaint. Empty assignments remove the override.
+     */
+    void SetCongestionControlForRate(uint64_t rateBps, const std::string& assignments);
+    /// The base set with rateBps's assignments applied (a new copy the
+    /// caller frees with libcc_params_del); nullptr if the rate has none.
+    libcc_params* MakeRateParams(uint64_t rateBps) const;
     /// Attributes of every SwitchNode, RdmaNic, QbbNetDevice made by Build.
     void SetSwitchAttribute(const std::string& name, const AttributeValue& v);
     void SetNicAttribute(const std::string& name, const AttributeValue& v);
@@ -109,9 +122,24 @@ class RdmaNetwork
         uint64_t propNs = 0; ///< one way
         uint64_t bottleneckBps = 0;
         uint64_t baseRttNs = 0; ///< full data packet out + ACK back, empty network
+        /// The HPCC simulator's base RTT of the same path (third.cc
+        /// CalculateRoute): 2 x propagation + one payload's serialization
+        /// per link, each rounded down to ns; no headers, no ACK.
+        uint64_t hpccSimRttNs = 0;
         std::vector<uint32_t> nodes;
     };
     PathInfo GetPath(uint32_t src, uint32_t dst) const;
+
+    /// One T for every flow's libcc (the HPCC simulator's GLOBAL_T 1):
+    /// GetMaxHpccSimRtt() instead of each path's base RTT. The ideal FCT
+    /// keeps the path's. Call before AddFlow.
+    void SetGlobalBaseRtt(bool on)
+    {
+        m_globalBaseRtt = on;
+    }
+    /// The largest hpccSimRttNs over every pair of hosts (that simulator's
+    /// maxRtt). Call after Build.
+    uint64_t GetMaxHpccSimRtt() const;
 
     /// Install one flow (start time relative to now); returns its sender QP.
     Ptr<RdmaTxQueuePair> AddFlow(const FlowSpec& f, uint32_t flowId);
@@ -130,6 +158,8 @@ class RdmaNetwork
     TopologySpec m_topo;
     Ptr<LibccConfig> m_cc;
     std::string m_ccParams;
+    std::map<uint64_t, std::string> m_rateCc; ///< SetCongestionControlForRate
+    bool m_globalBaseRtt = false;
     ObjectFactory m_switchFactory;
     ObjectFactory m_nicFactory;
     ObjectFactory m_deadlockFactory;
@@ -150,6 +180,7 @@ class RdmaNetwork
     std::vector<uint32_t> m_hostIndex;
     std::vector<uint32_t> m_nextSport;
     std::vector<Ptr<RdmaTxQueuePair>> m_flows;
+    mutable uint64_t m_maxHpccSimRtt = 0; ///< cached GetMaxHpccSimRtt
 };
 
 } // namespace ns3
