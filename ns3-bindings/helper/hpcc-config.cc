@@ -273,35 +273,11 @@ ParseHpccConfig(const std::string& text, const std::string& name, bool ignoreUns
     // reads them; a key's values are on its line. '#' starts a comment (an
     // addition: that simulator would read it as an unknown key).
     std::vector<Item> items;
+    for (auto& l : SplitHpccTextLines(text, name))
     {
-        std::istringstream in(text);
-        std::string s;
-        uint32_t n = 0;
-        while (std::getline(in, s))
-        {
-            n++;
-            if (s.find('\0') != std::string::npos)
-            {
-                throw FileFormatError(name, n, "", "a NUL byte: not a text file");
-            }
-            auto hash = s.find('#');
-            if (hash != std::string::npos)
-            {
-                s.resize(hash);
-            }
-            std::istringstream ls(s);
-            Item it{n, "", {}};
-            if (!(ls >> it.key))
-            {
-                continue;
-            }
-            std::string v;
-            while (ls >> v)
-            {
-                it.values.push_back(v);
-            }
-            items.push_back(std::move(it));
-        }
+        Item it{l.first, l.second[0], {}};
+        it.values.assign(l.second.begin() + 1, l.second.end());
+        items.push_back(std::move(it));
     }
 
     // Pass 1: CC_MODE decides what the other keys mean.
@@ -715,25 +691,7 @@ ParseHpccConfig(const std::string& text, const std::string& name, bool ignoreUns
 HpccConfig
 ReadHpccConfig(const std::string& path, bool ignoreUnsupported)
 {
-    std::FILE* f = std::fopen(path.c_str(), "rb");
-    if (!f)
-    {
-        throw FileIoError(path, std::string("cannot open: ") + std::strerror(errno));
-    }
-    std::string text;
-    char buf[1 << 16];
-    size_t n;
-    while ((n = std::fread(buf, 1, sizeof buf, f)) > 0 && text.size() < (64u << 20))
-    {
-        text.append(buf, n);
-    }
-    bool bad = std::ferror(f);
-    std::fclose(f);
-    if (bad)
-    {
-        throw FileIoError(path, "read error");
-    }
-    HpccConfig cfg = ParseHpccConfig(text, path, ignoreUnsupported);
+    HpccConfig cfg = ParseHpccConfig(ReadHpccTextFile(path), path, ignoreUnsupported);
     for (std::string* p : {&cfg.topologyFile, &cfg.flowFile, &cfg.traceFile})
     {
         *p = ResolveHpccPath(*p, path, false);

@@ -552,6 +552,23 @@ ReadFlowFile(const std::string& path, const TopologySpec* topo, std::vector<std:
     return ParseFlows(ReadWhole(path), path, topo, warnings);
 }
 
+std::string
+ReadHpccTextFile(const std::string& path)
+{
+    return ReadWhole(path);
+}
+
+std::vector<std::pair<uint32_t, std::vector<std::string>>>
+SplitHpccTextLines(const std::string& text, const std::string& file)
+{
+    std::vector<std::pair<uint32_t, std::vector<std::string>>> out;
+    for (Line& l : SplitLines(text, file))
+    {
+        out.emplace_back(l.number, std::move(l.fields));
+    }
+    return out;
+}
+
 void
 WriteFctLine(std::FILE* f, uint32_t srcNode, uint32_t dstNode, uint32_t sport, uint32_t dport,
              uint64_t size, uint64_t startNs, uint64_t fctNs, uint64_t idealFctNs)

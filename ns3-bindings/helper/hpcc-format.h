@@ -13,6 +13,7 @@
 #include <cstdio>
 #include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace ns3
@@ -119,6 +120,15 @@ std::vector<FlowSpec> ReadFlowFile(const std::string& path, const TopologySpec* 
 std::vector<FlowSpec> ParseFlows(const std::string& text, const std::string& name,
                                  const TopologySpec* topo = nullptr,
                                  std::vector<std::string>* warnings = nullptr);
+
+/// The text of a file as the readers take it (up to a first NUL byte);
+/// FileIoError if it cannot be opened or read. For readers of the other
+/// files of that simulator (its config.txt).
+std::string ReadHpccTextFile(const std::string& path);
+/// The lines that carry data, as (line number, whitespace-separated words):
+/// blank lines and '#' comments skipped; a NUL byte is a FileFormatError.
+std::vector<std::pair<uint32_t, std::vector<std::string>>> SplitHpccTextLines(
+    const std::string& text, const std::string& file);
 
 /// The HPCC simulator's host address for a node id: 11.x.y.1 as a 32-bit
 /// value (printed %08x in fct files).
