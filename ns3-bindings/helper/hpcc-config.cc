@@ -643,9 +643,15 @@ ParseHpccConfig(const std::string& text, const std::string& name, bool ignoreUns
             t.line = byKey.count("KMIN_MAP") ? at("KMIN_MAP").line : 0;
             if (!kmax.count(k.first) || !pmax.count(k.first))
             {
-                r.Fail(*byKey.at(kmax.count(k.first) ? "PMAX_MAP" : "KMAX_MAP"),
-                       "no entry for rate " + std::to_string(k.first) +
-                           " of KMIN_MAP (every rate needs kmin, kmax and pmax)");
+                const char* lacking = kmax.count(k.first) ? "PMAX_MAP" : "KMAX_MAP";
+                std::string msg = "no entry for rate " + std::to_string(k.first) +
+                                  " of KMIN_MAP (every rate needs kmin, kmax and pmax)";
+                if (!byKey.count(lacking))
+                {
+                    // The whole map is missing: the file, not a line, lacks it.
+                    throw FileFormatError(name, 0, lacking, "missing: " + msg);
+                }
+                r.Fail(*byKey.at(lacking), msg);
             }
             t.kmaxBytes = kmax[k.first];
             t.pmax = pmax[k.first];

@@ -352,6 +352,17 @@ TEST(HpccConfig, BadInputNamesLineAndKey)
     });
     EXPECT_EQ(e.Field(), "KMAX_MAP");
     EXPECT_TRUE(Has(e.what(), "no entry for rate 25000000000")) << e.what();
+    // A map left out altogether (found by fuzz_hpcc_config: the reader
+    // threw std::out_of_range looking up the missing key's line).
+    e = Fails([] {
+        ParseHpccConfig("CC_MODE 1\nHAS_WIN 0\nKMIN_MAP 1 25000000000 100\n"
+                        "PMAX_MAP 1 25000000000 0.2\n",
+                        "c");
+    });
+    EXPECT_EQ(e.Field(), "KMAX_MAP");
+    EXPECT_EQ(e.Line(), 0u);
+    EXPECT_TRUE(Has(e.what(), "c: field 'KMAX_MAP': missing: no entry for rate 25000000000"))
+        << e.what();
     // kmin above kmax.
     e = Fails([] {
         ParseHpccConfig("CC_MODE 1\nHAS_WIN 0\nKMIN_MAP 1 25000000000 500\n"
