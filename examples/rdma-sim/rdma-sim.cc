@@ -279,7 +279,9 @@ main(int argc, char* argv[])
                     nicBps = net.GetNic(id)->GetDevice()->GetDataRate().GetBitRate();
                 }
             }
-            std::string host = HpccHostCcParams(hcfg, net.GetMaxHpccSimRtt(), nicBps);
+            std::string host = hcfg.hpccRateAiBps
+                                   ? HpccHostCcParams(hcfg, net.GetMaxHpccSimRtt(), nicBps)
+                                   : std::string();
             std::string err;
             if (!host.empty() && !net.GetCcConfig()->Parse(host, &err))
             {

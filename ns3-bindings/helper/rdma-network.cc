@@ -441,15 +441,54 @@ RdmaNetwork::GetPath(uint32_t src, uint32_t dst) const
 uint64_t
 RdmaNetwork::GetMaxHpccSimRtt() const
 {
-    if (m_maxHpccSimRtt == 0)
+    if (m_maxHpccSimRtt != 0 || m_dist.empty())
     {
-        for (uint32_t a = 0; a < m_topo.nNodes; a++)
+        return m_maxHpccSimRtt;
+    }
+    // Per destination, every node's hpccSimRttNs along GetPath's choice of
+    // next hop (the lowest-id neighbour one hop closer), nearest first:
+    // O(hosts x (nodes + links)) instead of a GetPath per host pair.
+    uint32_t n = m_topo.nNodes;
+    uint64_t payloadBits = 0;
+    for (uint32_t id = 0; id < n && payloadBits == 0; id++)
+    {
+        if (!m_topo.isSwitch[id])
         {
-            for (uint32_t b = 0; b < m_topo.nNodes; b++)
+            payloadBits = uint64_t(GetNic(id)->GetPayloadSize()) * 8000000000ull;
+        }
+    }
+    std::vector<uint32_t> order(n);
+    std::vector<uint64_t> rtt(n);
+    for (const std::vector<uint16_t>& dist : m_dist)
+    {
+        for (uint32_t i = 0; i < n; i++)
+        {
+            order[i] = i;
+        }
+        std::sort(order.begin(), order.end(),
+                  [&](uint32_t x, uint32_t y) { return dist[x] < dist[y]; });
+        for (uint32_t u : order)
+        {
+            if (dist[u] == UINT16_MAX)
             {
-                if (a != b && !m_topo.isSwitch[a] && !m_topo.isSwitch[b])
+                break;
+            }
+            rtt[u] = 0;
+            const Adj* next = nullptr;
+            for (const Adj& a : m_adj[u])
+            {
+                if (dist[a.peer] + 1 == dist[u] && (!next || a.peer < next->peer))
                 {
-                    m_maxHpccSimRtt = std::max(m_maxHpccSimRtt, GetPath(a, b).hpccSimRttNs);
+                    next = &a;
+                }
+            }
+            if (next)
+            {
+                const TopologyLinkSpec& l = m_topo.links[next->link];
+                rtt[u] = rtt[next->peer] + 2 * l.delayNs + payloadBits / l.rateBps;
+                if (!m_topo.isSwitch[u])
+                {
+                    m_maxHpccSimRtt = std::max(m_maxHpccSimRtt, rtt[u]);
                 }
             }
         }

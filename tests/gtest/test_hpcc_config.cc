@@ -522,3 +522,29 @@ TEST(HpccConfig, GlobalTIsTheLargestBaseRtt)
         Simulator::Destroy();
     }
 }
+
+// A k = 4 fat-tree, 100G, 1 us: the longest host-to-host path crosses 6
+// links (host, edge, aggregation, core, aggregation, edge, host): 6 x (2 x
+// 1000 + 80) = 12480 ns, and GetMaxHpccSimRtt agrees with GetPath over
+// every pair.
+TEST(HpccConfig, MaxRttOfAFatTree)
+{
+    RdmaNetwork net;
+    net.SetCongestionControl("hpcc");
+    TopologySpec t = MakeFatTreeTopology(4, 100000000000ull, 1000);
+    net.Build(t);
+    uint64_t brute = 0;
+    for (uint32_t a = 0; a < 16; a++)
+    {
+        for (uint32_t b = 0; b < 16; b++)
+        {
+            if (a != b)
+            {
+                brute = std::max(brute, net.GetPath(a, b).hpccSimRttNs);
+            }
+        }
+    }
+    EXPECT_EQ(brute, 12480u);
+    EXPECT_EQ(net.GetMaxHpccSimRtt(), 12480u);
+    Simulator::Destroy();
+}
