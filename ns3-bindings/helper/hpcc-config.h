@@ -43,7 +43,7 @@ struct HpccConfig
     uint32_t ccMode = 0;   ///< CC_MODE
     std::string algorithm; ///< libcc's algorithm for it
     /// libcc parameter text for hosts and switches (preset first, then the
-    /// file's values); for HPCC without the additive step, see HostCcParams.
+    /// file's values); HPCC's additive step is added by HpccHostCcParams.
     std::string ccParams;
     /// RATE_AI of HPCC (bits/s), turned into libcc text by HpccHostCcParams
     /// once the topology gives T and the NIC rate; 0 when not HPCC.

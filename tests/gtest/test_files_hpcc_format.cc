@@ -4,6 +4,7 @@
 // inputs; every error names file, line and field), fct/pfc line writers and
 // the ideal FCT. Expected values are worked out by hand in the comments.
 
+#include "file-format-test-util.h"
 #include "hpcc-format.h"
 
 #include <gtest/gtest.h>
@@ -28,23 +29,6 @@ const char* kDumbbell = "6 3 5\n"
                         "3 4 100Gbps 0.001ms 0\n"
                         "4 5 100Gbps 0.001ms 0\n"
                         "5 2 100Gbps 0.001ms 0\n";
-
-// Runs f, which must throw FileFormatError; returns it.
-template <typename F>
-FileFormatError
-Fails(F f)
-{
-    try
-    {
-        f();
-    }
-    catch (const FileFormatError& e)
-    {
-        return e;
-    }
-    ADD_FAILURE() << "no FileFormatError";
-    return FileFormatError("", 0, "", "");
-}
 
 std::string
 Replace(std::string s, const std::string& from, const std::string& to)

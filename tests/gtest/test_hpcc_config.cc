@@ -6,6 +6,7 @@
 // errors, path resolution; per-link-rate CP parameters and one T for all
 // flows (GLOBAL_T) in RdmaNetwork.
 
+#include "file-format-test-util.h"
 #include "hpcc-config.h"
 #include "rdma-network.h"
 
@@ -130,22 +131,6 @@ Param(const std::string& algo, const std::string& text, const char* name)
     EXPECT_EQ(libcc_params_get(p, name, &v), LIBCC_OK) << name;
     libcc_params_del(p);
     return v;
-}
-
-template <typename F>
-FileFormatError
-Fails(F f)
-{
-    try
-    {
-        f();
-    }
-    catch (const FileFormatError& e)
-    {
-        return e;
-    }
-    ADD_FAILURE() << "no FileFormatError";
-    return FileFormatError("", 0, "", "");
 }
 
 bool
