@@ -85,8 +85,10 @@ def pctl(sorted_values, p):
     return sorted_values[int(np.floor(len(sorted_values) * p))]
 
 
-def bins(df, step=5, dport=100, before=None):
-    """Per-bin statistics of one pooled sample (see the module docstring)."""
+def bins(df, step=5, dport=100, before=None, finished_before=None):
+    """Per-bin statistics of one pooled sample (see the module docstring);
+    finished_before keeps flows with start + fct below it (ns), as
+    fct_analysis.py's -T."""
     if not 1 <= step <= 100 or 100 % step:
         raise BadInput("--step %s: accepted a whole number that divides 100 (1..100)" % step)
     x = df
@@ -94,6 +96,8 @@ def bins(df, step=5, dport=100, before=None):
         x = x[x.dport == dport]
     if before is not None:
         x = x[x.start_ns < before]
+    if finished_before is not None:
+        x = x[x.start_ns + x.fct_ns < finished_before]
     x = with_slowdown(x)
     x = x.sort_values("size", kind="stable")
     n = len(x)

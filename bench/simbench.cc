@@ -15,6 +15,7 @@
 //
 // The last line (end time, events) must be the same for both impls.
 
+#include "checked-options.h"
 #include "fast-simulator-impl.h"
 #include "sim-fast.h"
 
@@ -73,26 +74,23 @@ main(int argc, char* argv[])
     uint32_t pending = 50;
     // The dumbbell's scheduler (docs/performance.md); --SchedulerType overrides it.
     GlobalValue::Bind("SchedulerType", StringValue("ns3::PriorityQueueScheduler"));
-    CommandLine cmd(__FILE__);
-    cmd.AddValue("impl", "simulator core: default or libcc", impl);
-    cmd.AddValue("events", "events to run", events);
-    cmd.AddValue("pending", "events kept pending", pending);
-    cmd.AddValue("api", "ScheduleWithContext half: simulator or fast (sim-fast.h)", api);
-    cmd.Parse(argc, argv);
-    if (api != "simulator" && api != "fast")
+    CheckedOptions cmd("simbench", "The simulator core alone: events scheduled and run per "
+                                   "second (docs/simulator-impl.md).");
+    cmd.AddChoice("impl", "simulator core: default (ns-3's) or libcc (FastSimulatorImpl)", impl,
+                  {"default", "libcc"});
+    cmd.AddCount("events", "events to run", events, 1, 100000000000ull);
+    cmd.AddCount("pending", "events kept pending", pending, 1, 10000000);
+    cmd.AddChoice("api", "ScheduleWithContext half: simulator or fast (sim-fast.h)", api,
+                  {"simulator", "fast"});
+    int rc = cmd.Parse(argc, argv);
+    if (rc >= 0)
     {
-        std::fprintf(stderr, "simbench: --api must be simulator or fast, not %s\n", api.c_str());
-        return 2;
+        return rc;
     }
     g_fast = api == "fast";
     if (impl == "libcc")
     {
         FastSimulatorImpl::Install(); // before the first Simulator call
-    }
-    else if (impl != "default")
-    {
-        std::fprintf(stderr, "simbench: --impl must be default or libcc, not %s\n", impl.c_str());
-        return 2;
     }
 
     g_left = events; // every Tick that schedules counts, the first ones too

@@ -8,10 +8,10 @@
 #
 # Binaries find libns3-libcc.so through an rpath: no LD_LIBRARY_PATH needed.
 
-NS3_MODULES := ns3-core ns3-network ns3-internet
+NS3_MODULES := ns3-core ns3-network ns3-internet ns3-traffic-control ns3-applications
 # Debian's ns3 .pc files carry a bogus "-I/usr;" token: drop every word with a ';'.
 NS3_CFLAGS = $(shell $(PKG_CONFIG) --cflags $(NS3_MODULES) 2>/dev/null | tr ' ' '\n' | grep -v ';' | grep -v '^-I/usr/include/python' | tr '\n' ' ')
-NS3_LIBS = $(shell $(PKG_CONFIG) --libs $(NS3_MODULES) 2>/dev/null || echo -lns3-core -lns3-network -lns3-internet)
+NS3_LIBS = $(shell $(PKG_CONFIG) --libs $(NS3_MODULES) 2>/dev/null || echo -lns3-core -lns3-network -lns3-internet -lns3-traffic-control -lns3-applications)
 
 NS3_DIR := ns3-bindings
 NS3_INCLUDES := -I$(NS3_DIR)/sim -I$(NS3_DIR)/model -I$(NS3_DIR)/helper -Ilibcc/include

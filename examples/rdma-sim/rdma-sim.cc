@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-only
 //
 // Run an HPCC-simulator experiment unchanged: its topology file and flow
-// file in, its fct and pfc files out (same columns), plus our CSV traces.
+// file in, its fct and pfc files out (same columns), on request its qlen
+// file and binary packet trace (mix.tr) of chosen nodes, plus our CSV traces
+// (off by default; every trace stops at --maxTraceBytes).
 // A k-ary fat-tree can replace the topology file (--fattree=k).
 //
 //   ./rdma-sim --topo=topology.txt --flows=flow.txt --algo=hpcc --out=out/run1
@@ -20,6 +22,7 @@
 
 #include <sys/stat.h>
 
+#include <algorithm>
 #include <cinttypes>
 #include <cstdio>
 #include <iostream>
@@ -59,7 +62,13 @@ main(int argc, char* argv[])
     Time stop = Seconds(10);
     std::string out = "out/rdma-sim";
     Time sample = MicroSeconds(10);
-    bool traces = true;
+    bool traces = false;
+    std::string traceNodes;
+    uint64_t maxTraceBytes = 200000000;
+    bool qlen = false;
+    Time qlenStart = Seconds(2);
+    Time qlenEnd = MilliSeconds(2100);
+    std::string idealFct = "ours";
     bool pcap = false;
     bool ccVars = false;
     std::string configFile;
@@ -93,7 +102,29 @@ main(int argc, char* argv[])
                 Seconds(1000));
     cmd.AddText("out", "output directory", out);
     cmd.AddTime("sample", "CSV sampling interval", sample, NanoSeconds(100), Seconds(1));
-    cmd.AddBool("traces", "write sampled queue/rate/link CSVs", traces);
+    cmd.AddBool("traces", "write sampled queue/rate/link CSVs, from the first flow's start on",
+                traces);
+    cmd.AddText("traceNodes",
+                "write mix.tr, the HPCC simulator's binary packet trace, of these nodes' "
+                "devices: comma-separated node ids (analysis/trace_reader.py reads it); "
+                "empty: none",
+                traceNodes);
+    cmd.AddBool("qlen",
+                "write qlen.txt, the HPCC simulator's per-port queue histogram, sampled "
+                "every 100 ns from --qlenMonStart to --qlenMonEnd",
+                qlen);
+    cmd.AddTime("qlenMonStart", "qlen.txt: first sample (HPCC's QLEN_MON_START)", qlenStart,
+                Time(0), Seconds(1000));
+    cmd.AddTime("qlenMonEnd", "qlen.txt: last sample (HPCC's QLEN_MON_END)", qlenEnd, Time(0),
+                Seconds(1000));
+    cmd.AddBytes("maxTraceBytes",
+                 "stop the CSV traces, qlen.txt and mix.tr (one warning) once together they "
+                 "wrote this many bytes",
+                 maxTraceBytes, 1000, 10000000000000ull);
+    cmd.AddChoice("idealFct",
+                  "ideal FCT in fct.txt/fct.csv: ours (our base RTT and wire bytes) or "
+                  "hpcc-sim (that simulator's standalone_fct, docs/ns3-bindings.md)",
+                  idealFct, {"ours", "hpcc-sim"});
     cmd.AddBool("pcap", "write pcap files of every device", pcap);
     cmd.AddBool("ccVars",
                 "write fct-cc.csv: per finished flow, libcc's internal variables at its end",
@@ -125,6 +156,8 @@ main(int argc, char* argv[])
     HpccConfig hcfg;
     std::string fctFile; // "": <out>/fct.txt
     std::string pfcFile;
+    std::string qlenFile;
+    std::string mixTrFile;
     bool haveConfig = !configFile.empty();
     if (haveConfig)
     {
@@ -177,6 +210,20 @@ main(int argc, char* argv[])
         {
             globalT = hcfg.globalT;
         }
+        // QLEN_MON_FILE: that simulator always writes it.
+        if (!given("qlen") && !hcfg.qlenMonFile.empty())
+        {
+            qlen = true;
+            qlenFile = hcfg.qlenMonFile;
+        }
+        if (!given("qlenMonStart"))
+        {
+            qlenStart = NanoSeconds(hcfg.qlenMonStartNs);
+        }
+        if (!given("qlenMonEnd"))
+        {
+            qlenEnd = NanoSeconds(hcfg.qlenMonEndNs);
+        }
         if (!given("out"))
         {
             // Outputs where the file says; our CSVs beside the fct file.
@@ -191,6 +238,7 @@ main(int argc, char* argv[])
     }
     fctFile = fctFile.empty() ? out + "/fct.txt" : fctFile;
     pfcFile = pfcFile.empty() ? out + "/pfc.txt" : pfcFile;
+    qlenFile = qlenFile.empty() || cmd.WasGiven("out") ? out + "/qlen.txt" : qlenFile;
     if (topoFile.empty() == (fatTreeK == 0) || flowFile.empty())
     {
         std::cerr << "rdma-sim: give --flows and exactly one of --topo, --fattree (see --help)\n";
@@ -199,6 +247,25 @@ main(int argc, char* argv[])
     if (fatTreeK % 2 != 0)
     {
         std::cerr << "rdma-sim: --fattree=" << fatTreeK << ": accepted an even number, 2 .. 64\n";
+        return 2;
+    }
+    std::vector<uint32_t> traceNodeIds;
+    for (size_t i = 0; i < traceNodes.size();)
+    {
+        size_t j = traceNodes.find(',', i);
+        std::string id = traceNodes.substr(i, j == std::string::npos ? std::string::npos : j - i);
+        if (id.empty() || id.size() > 9 || id.find_first_not_of("0123456789") != std::string::npos)
+        {
+            std::cerr << "rdma-sim: --traceNodes=" << traceNodes
+                      << ": accepted comma-separated node ids (0 or more), like 0,3,5\n";
+            return 2;
+        }
+        traceNodeIds.push_back(static_cast<uint32_t>(std::stoul(id)));
+        i = j == std::string::npos ? traceNodes.size() : j + 1;
+    }
+    if (qlenEnd < qlenStart)
+    {
+        std::cerr << "rdma-sim: --qlenMonEnd must not be before --qlenMonStart\n";
         return 2;
     }
     if (!MakeOutputDir(out))
@@ -221,6 +288,20 @@ main(int argc, char* argv[])
         for (const std::string& w : topo.warnings)
         {
             std::cerr << "rdma-sim: warning: " << w << "\n";
+        }
+        if (haveConfig)
+        {
+            // third.cc: ERROR_RATE_PER_LINK on every link whose error_rate is 0.
+            for (TopologyLinkSpec& l : topo.links)
+            {
+                l.errorRate = l.errorRate > 0 ? l.errorRate : hcfg.errorRatePerLink;
+            }
+            // ENABLE_TRACE 1: mix.tr of TRACE_FILE's nodes, at TRACE_OUTPUT_FILE.
+            if (hcfg.enableTrace && !cmd.WasGiven("traceNodes") && !hcfg.traceFile.empty())
+            {
+                traceNodeIds = ReadHpccTraceNodes(hcfg.traceFile, topo.nNodes);
+                mixTrFile = hcfg.traceOutputFile;
+            }
         }
         std::vector<std::string> flowWarnings;
         flows = ReadFlowFile(flowFile, &topo, &flowWarnings);
@@ -307,6 +388,8 @@ main(int argc, char* argv[])
         net.EnablePcap(out + "/rdma");
     }
     RdmaTraceHelper tr(net);
+    tr.SetMaxTraceBytes(maxTraceBytes);
+    tr.SetIdealFct(idealFct == "hpcc-sim" ? IdealFctKind::HPCC_SIM : IdealFctKind::OURS);
     tr.EnableFct(fctFile, out + "/fct.csv");
     tr.EnablePfc(pfcFile, out + "/pfc.csv");
     if (ccVars)
@@ -316,7 +399,31 @@ main(int argc, char* argv[])
     if (traces)
     {
         tr.TrackAllSwitchLinks();
-        tr.EnableSampling(sample, out + "/queue.csv", out + "/rate.csv", out + "/link.csv");
+        uint64_t firstStart = UINT64_MAX;
+        for (const FlowSpec& f : flows)
+        {
+            firstStart = std::min(firstStart, f.startNs);
+        }
+        tr.EnableSampling(sample, out + "/queue.csv", out + "/rate.csv", out + "/link.csv",
+                          NanoSeconds(flows.empty() ? 0 : firstStart));
+    }
+    if (qlen)
+    {
+        tr.EnableQlen(qlenFile, qlenStart, qlenEnd);
+    }
+    if (!traceNodeIds.empty())
+    {
+        try
+        {
+            tr.EnablePacketTrace(mixTrFile.empty() || cmd.WasGiven("out") ? out + "/mix.tr"
+                                                                           : mixTrFile,
+                                 traceNodeIds);
+        }
+        catch (const std::invalid_argument& e)
+        {
+            std::cerr << "rdma-sim: --traceNodes=" << traceNodes << ": " << e.what() << "\n";
+            return 2;
+        }
     }
     tr.EnableProgress(stop);
     StopWhenDone sd{flows.size()};

@@ -207,38 +207,50 @@ CheckedOptions::Add(Option o)
     m_options.push_back(std::move(o));
 }
 
+namespace
+{
+
+// Whole numbers of either width: the range is checked on the double before
+// it is narrowed.
+template <typename T>
+std::function<bool(const std::string&)>
+CountSetter(T* p, T min, T max, libcc_unit unit)
+{
+    return [p, min, max, unit](const std::string& t) {
+        double v;
+        if (!ParseWhole(t, unit, double(min), double(max), v))
+        {
+            return false;
+        }
+        *p = static_cast<T>(v);
+        return true;
+    };
+}
+
+} // namespace
+
 void
 CheckedOptions::AddCount(const std::string& name, const std::string& help, uint32_t& value,
                          uint32_t min, uint32_t max)
 {
-    uint32_t* p = &value;
     Add({name, help, "a whole number, " + Num(min) + " .. " + Num(max), Num(value), false,
-         [p, min, max](const std::string& t) {
-             double v;
-             if (!ParseWhole(t, LIBCC_UNIT_COUNT, min, max, v))
-             {
-                 return false;
-             }
-             *p = static_cast<uint32_t>(v);
-             return true;
-         }});
+         CountSetter<uint32_t>(&value, min, max, LIBCC_UNIT_COUNT)});
+}
+
+void
+CheckedOptions::AddCount(const std::string& name, const std::string& help, uint64_t& value,
+                         uint64_t min, uint64_t max)
+{
+    Add({name, help, "a whole number, " + Num(double(min)) + " .. " + Num(double(max)),
+         Num(double(value)), false, CountSetter<uint64_t>(&value, min, max, LIBCC_UNIT_COUNT)});
 }
 
 void
 CheckedOptions::AddBytes(const std::string& name, const std::string& help, uint64_t& value,
                          uint64_t min, uint64_t max)
 {
-    uint64_t* p = &value;
     Add({name, help, "bytes, " + Num(double(min)) + " .. " + Num(double(max)) + " (or 500KB, 1MiB)",
-         Num(double(value)), false, [p, min, max](const std::string& t) {
-             double v;
-             if (!ParseWhole(t, LIBCC_UNIT_BYTES, double(min), double(max), v))
-             {
-                 return false;
-             }
-             *p = static_cast<uint64_t>(v);
-             return true;
-         }});
+         Num(double(value)), false, CountSetter<uint64_t>(&value, min, max, LIBCC_UNIT_BYTES)});
 }
 
 void

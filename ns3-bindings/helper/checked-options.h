@@ -47,6 +47,8 @@ class CheckedOptions
     /// A whole number in [min, max].
     void AddCount(const std::string& name, const std::string& help, uint32_t& value, uint32_t min,
                   uint32_t max);
+    void AddCount(const std::string& name, const std::string& help, uint64_t& value, uint64_t min,
+                  uint64_t max);
     /// A byte count in [min, max]: decimal bytes, or a size with a unit.
     void AddBytes(const std::string& name, const std::string& help, uint64_t& value, uint64_t min,
                   uint64_t max);

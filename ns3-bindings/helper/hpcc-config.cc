@@ -442,13 +442,8 @@ ParseHpccConfig(const std::string& text, const std::string& name, bool ignoreUns
         {"ERROR_RATE_PER_LINK",
          {1,
           [&](const Item& it) {
-              cfg.errorRatePerLink = r.Real(it, 0, 0, 1, "");
-              if (cfg.errorRatePerLink != 0)
-              {
-                  r.Unsupported(cfg, it,
-                                "a loss rate other than 0 is not supported yet: our links do not "
-                                "drop packets");
-              }
+              // third.cc gives it to every link whose topology error_rate is 0.
+              cfg.errorRatePerLink = r.Real(it, 0, 0, 0.999999, "");
           }}},
         // HPCC (rdma-hw.cc UpdateRateHp).
         {"HAS_WIN", {1, [&](const Item& it) { hasWin = r.Flag(it); }}},
@@ -708,6 +703,52 @@ ReadHpccConfig(const std::string& path, bool ignoreUnsupported)
         *p = ResolveHpccPath(*p, path, true);
     }
     return cfg;
+}
+
+std::vector<uint32_t>
+ReadHpccTraceNodes(const std::string& path, uint32_t nNodes)
+{
+    // third.cc: "n" then n node ids (over any lines); ids past the last
+    // node are skipped; what follows the n ids is never read.
+    auto lines = SplitHpccTextLines(ReadHpccTextFile(path), path);
+    std::vector<std::pair<uint32_t, std::string>> words;
+    for (auto& l : lines)
+    {
+        for (auto& w : l.second)
+        {
+            words.emplace_back(l.first, w);
+        }
+    }
+    auto whole = [&](size_t i, const char* field) -> uint64_t {
+        const std::string& w = words[i].second;
+        if (w.empty() || w.size() > 9 || w.find_first_not_of("0123456789") != std::string::npos)
+        {
+            throw FileFormatError(path, words[i].first, field,
+                                  "'" + w + "' is not a whole number in decimal digits");
+        }
+        return std::stoull(w);
+    };
+    if (words.empty())
+    {
+        throw FileFormatError(path, 0, "count", "empty trace file (expected the node count)");
+    }
+    uint64_t n = whole(0, "count");
+    if (words.size() < n + 1)
+    {
+        throw FileFormatError(path, words.back().first, "node_id",
+                              "file ends after " + std::to_string(words.size() - 1) + " of " +
+                                  std::to_string(n) + " node ids");
+    }
+    std::vector<uint32_t> ids;
+    for (uint64_t i = 1; i <= n; i++)
+    {
+        uint64_t id = whole(i, "node_id");
+        if (id < nNodes)
+        {
+            ids.push_back(static_cast<uint32_t>(id));
+        }
+    }
+    return ids;
 }
 
 std::string

@@ -97,6 +97,10 @@ std::string ResolveHpccPath(const std::string& path, const std::string& configFi
 /// nicBps the hosts' rate. "" when the config is not HPCC's.
 std::string HpccHostCcParams(const HpccConfig& cfg, uint64_t tNs, uint64_t nicBps);
 
+/// The nodes of TRACE_FILE ("n" then n node ids), as third.cc reads it: ids
+/// of nNodes or more are skipped. FileFormatError / FileIoError otherwise.
+std::vector<uint32_t> ReadHpccTraceNodes(const std::string& path, uint32_t nNodes);
+
 /// libcc parameter text of the ports of a rate ("" if the maps have no row).
 std::string HpccRateCcParams(const HpccConfig& cfg, uint64_t rateBps);
 

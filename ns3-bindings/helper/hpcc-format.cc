@@ -397,17 +397,17 @@ ParseTopology(const std::string& text, const std::string& name)
                        " is not a delay in [0ns, 1000000s], whole ns, like 0.001ms "
                        "(a decimal number, then s, ms, us or ns)");
         }
-        // The HPCC simulator drops this share of packets on the link; our
-        // network has no loss model, so anything but 0 would run unlike the
-        // file says.
-        if (!ParseDecimal(l.fields[4], "", LIBCC_UNIT_RATIO, s.errorRate) || s.errorRate != 0)
+        // The share of frames lost at random at each end of the link (the
+        // HPCC simulator's per-packet receive error model): [0, 1).
+        if (!ParseDecimal(l.fields[4], "", LIBCC_UNIT_RATIO, s.errorRate) ||
+            !(s.errorRate >= 0 && s.errorRate < 1))
         {
             c.Fail(l.number, "error_rate",
                    Quote(l.fields[4]) +
-                       " is not accepted: 0 only (a decimal number; links here do not drop "
-                       "packets)");
+                       " is not accepted: a decimal number in [0, 1), the share of packets "
+                       "lost at random on the link");
         }
-        s.errorRate = 0; // not -0
+        s.errorRate += 0.0; // not -0
         for (uint32_t end : {s.a, s.b})
         {
             if (switches.count(end) == 0)

@@ -63,7 +63,7 @@ struct TopologyLinkSpec
     uint32_t b;
     uint64_t rateBps;
     uint64_t delayNs;
-    double errorRate; ///< always 0: a file's non-zero loss rate is refused
+    double errorRate; ///< share of frames lost at random on receive, [0, 1)
     uint32_t line;    ///< where it was declared, for later error messages
 };
 
@@ -145,6 +145,11 @@ void WriteFctLine(std::FILE* f, uint32_t srcNode, uint32_t dstNode, uint32_t spo
 /// (node_type 0 host, 1 switch).
 void WritePfcLine(std::FILE* f, uint64_t timeNs, uint32_t node, uint32_t nodeType, uint32_t ifIndex,
                   bool pause);
+
+/// The HPCC simulator's per-packet header bytes in its standalone FCT
+/// (CustomHeader::GetStaticWholeHeaderSize() minus the INT header): 14 (its
+/// L2 header) + 20 IPv4 + 8 UDP + 2 (pg) + 4 (seq).
+constexpr uint32_t HPCC_SIM_HEADER_BYTES = 48;
 
 /// Ideal ("standalone") FCT as the HPCC simulator defines it: base RTT plus
 /// every byte on the wire (payload plus per-packet headers, INT excluded) at

@@ -6,7 +6,10 @@
 
 #include <ns3/boolean.h>
 #include <ns3/data-rate.h>
+#include <ns3/internet-stack-helper.h>
+#include <ns3/ipv4.h>
 #include <ns3/nstime.h>
+#include <ns3/traffic-control-helper.h>
 
 #include <algorithm>
 #include <deque>
@@ -213,7 +216,7 @@ RdmaNetwork::Build(const TopologySpec& topo)
     uint32_t n = topo.nNodes;
     m_nodes.resize(n);
     m_adj.assign(n, {});
-    m_nextSport.assign(n, 10000);
+    m_nextSport.clear();
     for (uint32_t id = 0; id < n; id++)
     {
         if (topo.isSwitch[id])
@@ -258,6 +261,16 @@ RdmaNetwork::Build(const TopologySpec& topo)
         NetDeviceContainer d = qbb.Install(m_nodes[l.a], m_nodes[l.b]);
         Ptr<QbbNetDevice> da = DynamicCast<QbbNetDevice>(d.Get(0));
         Ptr<QbbNetDevice> db = DynamicCast<QbbNetDevice>(d.Get(1));
+        if (l.errorRate > 0)
+        {
+            // Both ends lose that share of what they receive; each end draws
+            // from its own stream, numbered by link order, so a run is
+            // reproduced by RngSeed/RngRun and no other stream shifts.
+            da->SetReceiveErrorRate(l.errorRate);
+            db->SetReceiveErrorRate(l.errorRate);
+            da->AssignStreams(LOSS_STREAM_BASE + 2 * int64_t(li));
+            db->AssignStreams(LOSS_STREAM_BASE + 2 * int64_t(li) + 1);
+        }
         m_devices.push_back(da);
         m_devices.push_back(db);
         m_adj[l.a].push_back(Adj{l.b, da, li});
@@ -291,7 +304,7 @@ RdmaNetwork::Build(const TopologySpec& topo)
         }
         Ptr<RdmaNic> nic = m_nicFactory.Create<RdmaNic>();
         m_nodes[id]->AggregateObject(nic);
-        nic->Setup(m_nodes[id], m_adj[id][0].dev, Ipv4Address(HpccNodeIp(id)));
+        nic->Setup(m_nodes[id], m_adj[id][0].dev, GetHostAddress(id));
         nic->SetCcConfig(m_cc);
     }
     BuildRoutes();
@@ -342,7 +355,7 @@ RdmaNetwork::BuildRoutes()
                 }
             }
         }
-        Ipv4Address addr(HpccNodeIp(dst));
+        Ipv4Address addr = GetHostAddress(dst);
         for (uint32_t s = 0; s < n; s++)
         {
             if (!m_topo.isSwitch[s] || dist[s] == UINT16_MAX)
@@ -429,7 +442,7 @@ RdmaNetwork::GetPath(uint32_t src, uint32_t dst) const
         p.propNs += l.delayNs;
         p.bottleneckBps = std::min(p.bottleneckBps, l.rateBps);
         rttNs += 2.0L * l.delayNs + (long double)(dataWire + ackWire) * 8e9L / l.rateBps;
-        p.hpccSimRttNs +=
+        p.hpccBaseRttNs +=
             2 * l.delayNs + uint64_t(nic->GetPayloadSize()) * 8000000000ull / l.rateBps;
         u = next->peer;
         p.nodes.push_back(u);
@@ -445,7 +458,7 @@ RdmaNetwork::GetMaxHpccSimRtt() const
     {
         return m_maxHpccSimRtt;
     }
-    // Per destination, every node's hpccSimRttNs along GetPath's choice of
+    // Per destination, every node's hpccBaseRttNs along GetPath's choice of
     // next hop (the lowest-id neighbour one hop closer), nearest first:
     // O(hosts x (nodes + links)) instead of a GetPath per host pair.
     uint32_t n = m_topo.nNodes;
@@ -510,7 +523,20 @@ RdmaNetwork::AddFlow(const FlowSpec& f, uint32_t flowId)
     p.flowId = flowId;
     p.srcNode = f.src;
     p.dstNode = f.dst;
-    p.sport = static_cast<uint16_t>(m_nextSport[f.src]++);
+    // The HPCC simulator's numbering: a counter per (source, destination)
+    // pair from 10000 (third.cc's portNumder), so flows join by 5-tuple
+    // with its fct file. Its uint16_t counter wraps to 0 after 65535 and
+    // would reuse ports of the pair; here that is an error instead.
+    uint32_t& next = m_nextSport.emplace(uint64_t(f.src) << 32 | f.dst, FIRST_SPORT).first->second;
+    if (next > 65535)
+    {
+        throw std::invalid_argument(
+            "flow " + std::to_string(flowId) + ": more than " +
+            std::to_string(65536 - FIRST_SPORT) + " flows from host " + std::to_string(f.src) +
+            " to host " + std::to_string(f.dst) + ": source ports " + std::to_string(FIRST_SPORT) +
+            "..65535 of the pair are used up (the HPCC simulator would wrap to 0 and reuse them)");
+    }
+    p.sport = static_cast<uint16_t>(next++);
     p.dport = static_cast<uint16_t>(f.dport);
     p.prio = static_cast<uint8_t>(f.pg);
     p.sizeBytes = f.sizeBytes;
@@ -531,6 +557,51 @@ RdmaNetwork::AddFlows(const std::vector<FlowSpec>& flows)
     {
         AddFlow(f, m_flows.size());
     }
+}
+
+Ipv4Address
+RdmaNetwork::GetHostAddress(uint32_t hostId) const
+{
+    return Ipv4Address(HpccNodeIp(hostId));
+}
+
+Ipv4InterfaceContainer
+RdmaNetwork::InstallInternetStack()
+{
+    if (m_nodes.empty())
+    {
+        throw std::logic_error("InstallInternetStack: call Build first");
+    }
+    InternetStackHelper stack;
+    stack.SetIpv6StackInstall(false); // IPv4 only: the switches route IPv4
+    // Every host address is 11.x.y.1 (HpccNodeIp): one /8 holds them all.
+    const Ipv4Mask fabricMask("255.0.0.0");
+    TrafficControlHelper tc = TrafficControlHelper::Default();
+    Ipv4InterfaceContainer ifs;
+    for (uint32_t id = 0; id < m_nodes.size(); id++)
+    {
+        if (m_topo.isSwitch[id])
+        {
+            continue;
+        }
+        Ptr<Node> node = m_nodes[id];
+        if (node->GetObject<Ipv4>())
+        {
+            throw std::logic_error("InstallInternetStack: host " + std::to_string(id) +
+                                   " already has an IPv4 stack");
+        }
+        stack.Install(node);
+        Ptr<Ipv4> ipv4 = node->GetObject<Ipv4>();
+        Ptr<QbbNetDevice> dev = m_adj[id][0].dev;
+        // What Ipv4AddressHelper::Assign does, with the fabric's address.
+        int32_t ifc = ipv4->AddInterface(dev);
+        ipv4->AddAddress(ifc, Ipv4InterfaceAddress(GetHostAddress(id), fabricMask));
+        ipv4->SetMetric(ifc, 1);
+        ipv4->SetUp(ifc);
+        tc.Install(dev);
+        ifs.Add(ipv4, ifc);
+    }
+    return ifs;
 }
 
 void

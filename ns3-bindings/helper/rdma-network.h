@@ -16,11 +16,13 @@
 #include "rdma-nic.h"
 #include "switch-node.h"
 
+#include <ns3/ipv4-interface-container.h>
 #include <ns3/node.h>
 #include <ns3/object-factory.h>
 
 #include <map>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 namespace ns3
@@ -46,6 +48,13 @@ TopologySpec MakeFatTreeTopology(uint32_t k, uint64_t rateBps, uint64_t delayNs)
 class RdmaNetwork
 {
   public:
+    /// A flow's source port: the HPCC simulator's, per (src, dst) pair from
+    /// this, in flow order; a pair's 55,537th flow is refused (AddFlow).
+    static constexpr uint32_t FIRST_SPORT = 10000;
+    /// Links with an error rate: the loss draws of link i's ends use ns-3
+    /// streams LOSS_STREAM_BASE + 2i and + 2i + 1.
+    static constexpr int64_t LOSS_STREAM_BASE = 1000000;
+
     RdmaNetwork();
 
     /// Congestion control of every host and switch: algorithm name and
@@ -122,10 +131,10 @@ class RdmaNetwork
         uint64_t propNs = 0; ///< one way
         uint64_t bottleneckBps = 0;
         uint64_t baseRttNs = 0; ///< full data packet out + ACK back, empty network
-        /// The HPCC simulator's base RTT of the same path (third.cc
-        /// CalculateRoute): 2 x propagation + one payload's serialization
-        /// per link, each rounded down to ns; no headers, no ACK.
-        uint64_t hpccSimRttNs = 0;
+        /// The HPCC simulator's base RTT of the pair (third.cc's pairRtt):
+        /// 2 x propagation + one payload (no headers) serialized per hop,
+        /// each hop's ns rounded down; no ACK time.
+        uint64_t hpccBaseRttNs = 0;
         std::vector<uint32_t> nodes;
     };
     PathInfo GetPath(uint32_t src, uint32_t dst) const;
@@ -137,7 +146,7 @@ class RdmaNetwork
     {
         m_globalBaseRtt = on;
     }
-    /// The largest hpccSimRttNs over every pair of hosts (that simulator's
+    /// The largest hpccBaseRttNs over every pair of hosts (that simulator's
     /// maxRtt). Call after Build.
     uint64_t GetMaxHpccSimRtt() const;
 
@@ -148,6 +157,21 @@ class RdmaNetwork
     {
         return m_flows;
     }
+
+    /**
+     * IPv4 beside RDMA (docs/ns3-bindings.md, "IP traffic beside RDMA"):
+     * InternetStackHelper (IPv4 only) on every host, never on a switch, and
+     * on each host's fabric device the address the switches route on, the
+     * host's own (GetHostAddress), in one /8: every host is on-link to
+     * every other, so hosts need no other route (and
+     * Ipv4GlobalRoutingHelper::PopulateRoutingTables() finds nothing to add
+     * but does not fail). ns-3's default traffic control (as
+     * Ipv4AddressHelper installs it) goes on each fabric device. Call after
+     * Build, once. Returns the interfaces in host id order.
+     */
+    Ipv4InterfaceContainer InstallInternetStack();
+    /// The address of a host on the fabric (11.x.y.1, the HPCC simulator's).
+    Ipv4Address GetHostAddress(uint32_t hostId) const;
 
     /// Pcap of every device: <prefix>-<node>-<ifindex>.pcap.
     void EnablePcap(const std::string& prefix) const;
@@ -178,7 +202,8 @@ class RdmaNetwork
     /// hop distance to each host: m_dist[hostIndex][node]
     std::vector<std::vector<uint16_t>> m_dist;
     std::vector<uint32_t> m_hostIndex;
-    std::vector<uint32_t> m_nextSport;
+    /// next source port per (src << 32 | dst)
+    std::unordered_map<uint64_t, uint32_t> m_nextSport;
     std::vector<Ptr<RdmaTxQueuePair>> m_flows;
     mutable uint64_t m_maxHpccSimRtt = 0; ///< cached GetMaxHpccSimRtt
 };

@@ -2,6 +2,8 @@
 
 #include "rdma-trace.h"
 
+#include "pfc-header.h"
+
 #include <sys/stat.h>
 
 #include <ns3/simulator.h>
@@ -67,6 +69,13 @@ RdmaTraceHelper::Close()
     CloseFile(m_ccVars);
     CloseFile(m_pfc);
     CloseFile(m_pfcCsv);
+    if (m_qlen && m_qlenUndumped && !m_capped)
+    {
+        QlenDump(Simulator::Now().GetNanoSeconds());
+    }
+    m_qlenEvent.Cancel();
+    CloseFile(m_qlen);
+    CloseFile(m_tr);
     CloseFile(m_queue);
     CloseFile(m_rate);
     CloseFile(m_link);
@@ -136,12 +145,23 @@ RdmaIdealFctNs(const RdmaFlowRecord& r)
     return f.baseRttNs + lineNs;
 }
 
+uint64_t
+HpccSimIdealFctNs(const RdmaNetwork& net, const RdmaFlowRecord& r)
+{
+    const RdmaFlowParams& f = r.flow;
+    RdmaNetwork::PathInfo path = net.GetPath(f.srcNode, f.dstNode);
+    uint32_t payload = r.payloadBytes ? r.payloadBytes : 1;
+    return IdealFctNs(path.hpccBaseRttNs, f.sizeBytes, payload, HPCC_SIM_HEADER_BYTES,
+                      f.bottleneckBps);
+}
+
 void
 RdmaTraceHelper::OnFlowComplete(const RdmaFlowRecord& r)
 {
     m_completed++;
     const RdmaFlowParams& f = r.flow;
-    uint64_t idealFctNs = RdmaIdealFctNs(r);
+    uint64_t idealFctNs =
+        m_idealKind == IdealFctKind::HPCC_SIM ? HpccSimIdealFctNs(m_net, r) : RdmaIdealFctNs(r);
     if (m_ccVars)
     {
         if (!m_ccVarsHeader)
@@ -206,7 +226,9 @@ RdmaTraceHelper::OnPfcRx(RdmaTraceHelper* self, uint32_t node, uint32_t type, ui
     uint64_t ns = Simulator::Now().GetNanoSeconds();
     if (self->m_pfc)
     {
-        WritePfcLine(self->m_pfc, ns, node, type, ifIndex, pause);
+        // The HPCC simulator's nodes have ns-3's loopback as device 0, so its
+        // links' devices count from 1; ours have no loopback.
+        WritePfcLine(self->m_pfc, ns, node, type, ifIndex + 1, pause);
     }
     if (self->m_pfcCsv)
     {
@@ -244,7 +266,7 @@ RdmaTraceHelper::TrackAllSwitchLinks()
 
 void
 RdmaTraceHelper::EnableSampling(Time interval, const std::string& queueCsv,
-                                const std::string& rateCsv, const std::string& linkCsv)
+                                const std::string& rateCsv, const std::string& linkCsv, Time start)
 {
     m_interval = interval;
     m_queue = OpenOut(queueCsv, "time_ns,node,port,bytes\n");
@@ -270,13 +292,36 @@ RdmaTraceHelper::EnableSampling(Time interval, const std::string& queueCsv,
     m_nextPending = 0;
     m_activeFlows.clear();
     m_sampleEvent.Cancel();
-    m_sampleEvent = Simulator::ScheduleNow(&RdmaTraceHelper::Sample, this);
+    m_sampleEvent = Simulator::Schedule(std::max(start - Simulator::Now(), Time(0)),
+                                        &RdmaTraceHelper::Sample, this);
+}
+
+bool
+RdmaTraceHelper::Spend(uint64_t bytes)
+{
+    m_traceBytes += bytes;
+    if (m_maxTraceBytes == 0 || m_traceBytes <= m_maxTraceBytes || m_capped)
+    {
+        return !m_capped;
+    }
+    m_capped = true;
+    std::fprintf(stderr,
+                 "warning: the traces reached %" PRIu64 " bytes (--maxTraceBytes) at %.6f s "
+                 "simulated: the sampled CSVs, qlen and packet trace stop here; fct and pfc "
+                 "files go on\n",
+                 m_maxTraceBytes, Simulator::Now().GetSeconds());
+    return false;
 }
 
 void
 RdmaTraceHelper::Sample()
 {
+    if (m_capped)
+    {
+        return;
+    }
     uint64_t ns = Simulator::Now().GetNanoSeconds();
+    uint64_t bytes = 0;
     if (m_queue)
     {
         for (PortRef& p : m_ports)
@@ -284,7 +329,8 @@ RdmaTraceHelper::Sample()
             uint64_t b = p.sw->GetPortQueueBytes(p.port);
             if (b != p.last)
             {
-                std::fprintf(m_queue, "%" PRIu64 ",%u,%u,%" PRIu64 "\n", ns, p.node, p.port, b);
+                bytes +=
+                    std::fprintf(m_queue, "%" PRIu64 ",%u,%u,%" PRIu64 "\n", ns, p.node, p.port, b);
                 p.last = b;
             }
         }
@@ -302,9 +348,9 @@ RdmaTraceHelper::Sample()
             const Ptr<RdmaTxQueuePair>& qp = m_activeFlows[i];
             uint64_t w = qp->GetWindow();
             // A finished flow gets one last row with rate 0, then leaves.
-            std::fprintf(m_rate, "%" PRIu64 ",%u,%" PRIu64 ",%" PRId64 "\n", ns,
-                         qp->GetFlow().flowId, qp->IsFinished() ? 0 : qp->GetRate(),
-                         w == LIBCC_WINDOW_UNLIMITED ? int64_t(-1) : int64_t(w));
+            bytes += std::fprintf(m_rate, "%" PRIu64 ",%u,%" PRIu64 ",%" PRId64 "\n", ns,
+                                  qp->GetFlow().flowId, qp->IsFinished() ? 0 : qp->GetRate(),
+                                  w == LIBCC_WINDOW_UNLIMITED ? int64_t(-1) : int64_t(w));
             if (!qp->IsFinished())
             {
                 m_activeFlows[keep++] = qp;
@@ -322,8 +368,12 @@ RdmaTraceHelper::Sample()
                                          static_cast<double>(l.dev->GetDataRate().GetBitRate())
                                    : 0;
             l.lastTx = tx;
-            std::fprintf(m_link, "%" PRIu64 ",%u,%u,%.4f\n", ns, l.node, l.peer, util);
+            bytes += std::fprintf(m_link, "%" PRIu64 ",%u,%u,%.4f\n", ns, l.node, l.peer, util);
         }
+    }
+    if (!Spend(bytes))
+    {
+        return;
     }
     m_sampleEvent = Simulator::Schedule(m_interval, &RdmaTraceHelper::Sample, this);
 }
@@ -352,6 +402,265 @@ RdmaTraceHelper::Progress()
     if (Simulator::Now() + m_stop / 1000 <= m_stop)
     {
         m_progressEvent = Simulator::Schedule(m_stop / 1000, &RdmaTraceHelper::Progress, this);
+    }
+}
+
+void
+RdmaTraceHelper::EnableQlen(const std::string& path, Time start, Time end, Time interval,
+                            Time dumpEvery)
+{
+    m_qlen = OpenOut(path, nullptr);
+    m_qlenEnd = end;
+    m_qlenInterval = interval;
+    m_qlenDumpNs = dumpEvery.GetNanoSeconds();
+    m_qlenPorts.clear();
+    for (uint32_t id = 0; id < m_net.GetNNodes(); id++)
+    {
+        if (m_net.IsSwitch(id))
+        {
+            Ptr<SwitchNode> sw = m_net.GetSwitch(id);
+            for (uint32_t p = 0; p < sw->GetNPorts(); p++)
+            {
+                m_qlenPorts.push_back(QlenPort{sw, id, p, {}});
+            }
+        }
+    }
+    m_qlenEvent.Cancel();
+    m_qlenEvent = Simulator::Schedule(std::max(start - Simulator::Now(), Time(0)),
+                                      &RdmaTraceHelper::QlenSample, this);
+}
+
+void
+RdmaTraceHelper::QlenSample()
+{
+    if (m_capped)
+    {
+        return;
+    }
+    for (QlenPort& q : m_qlenPorts)
+    {
+        // Whole KB (1000 bytes), as that simulator counts them.
+        uint64_t kb = q.sw->GetPortQueueBytes(q.port) / 1000;
+        if (q.countPerKb.size() <= kb)
+        {
+            q.countPerKb.resize(kb + 1);
+        }
+        q.countPerKb[kb]++;
+    }
+    m_qlenUndumped = true;
+    int64_t ns = Simulator::Now().GetNanoSeconds();
+    if (m_qlenDumpNs > 0 && ns % m_qlenDumpNs == 0)
+    {
+        QlenDump(ns);
+    }
+    if (Simulator::Now() < m_qlenEnd)
+    {
+        m_qlenEvent = Simulator::Schedule(m_qlenInterval, &RdmaTraceHelper::QlenSample, this);
+    }
+}
+
+void
+RdmaTraceHelper::QlenDump(uint64_t ns)
+{
+    // "time: T", then per switch port "node port n0 n1 ...": n_i samples
+    // with i KB queued since the window opened. Ports count from 1 as the
+    // HPCC simulator's (its loopback is device 0).
+    uint64_t bytes = std::fprintf(m_qlen, "time: %" PRIu64 "\n", ns);
+    for (const QlenPort& q : m_qlenPorts)
+    {
+        bytes += std::fprintf(m_qlen, "%u %u", q.node, q.port + 1);
+        for (uint32_t c : q.countPerKb)
+        {
+            bytes += std::fprintf(m_qlen, " %u", c);
+        }
+        bytes += std::fprintf(m_qlen, "\n");
+    }
+    std::fflush(m_qlen);
+    m_qlenUndumped = false;
+    Spend(bytes);
+}
+
+namespace
+{
+
+// The HPCC simulator's TraceFormat (its trace-format.h), as its
+// analysis/trace_reader reads it with fread on x86-64: 56 bytes, little
+// endian, the union of per-type fields at offset 32.
+constexpr size_t TR_BYTES = 56;
+constexpr uint8_t TR_RECV = 0;
+constexpr uint8_t TR_DEQU = 2;
+
+template <typename T>
+void
+Put(uint8_t* b, size_t off, T v)
+{
+    for (size_t i = 0; i < sizeof(T); i++)
+    {
+        b[off + i] = static_cast<uint8_t>(static_cast<uint64_t>(v) >> (8 * i));
+    }
+}
+
+} // namespace
+
+void
+RdmaTraceHelper::EnablePacketTrace(const std::string& path, const std::vector<uint32_t>& nodes)
+{
+    for (uint32_t id : nodes)
+    {
+        if (id >= m_net.GetNNodes())
+        {
+            throw std::invalid_argument("trace node " + std::to_string(id) +
+                                        " is not a node of the topology (0.." +
+                                        std::to_string(m_net.GetNNodes() - 1) + ")");
+        }
+    }
+    m_tr = OpenOut(path, nullptr);
+    // The header that simulator writes (its SimSetting): the count of
+    // ports, then per port node (u16), interface (u8, from 1) and bits/s
+    // (u64), packed; then the largest BDP of any host pair (u32), by its
+    // pairRtt x bottleneck / 8.
+    std::vector<uint8_t> head(4);
+    uint32_t nPorts = 0;
+    for (const Ptr<QbbNetDevice>& d : m_net.GetDevices())
+    {
+        uint8_t e[11];
+        Put<uint16_t>(e, 0, m_net.TopoId(d->GetNode()));
+        Put<uint8_t>(e, 2, d->GetIfIndex() + 1);
+        Put<uint64_t>(e, 3, d->GetDataRate().GetBitRate());
+        head.insert(head.end(), e, e + 11);
+        nPorts++;
+    }
+    Put<uint32_t>(head.data(), 0, nPorts);
+    uint64_t maxBdp = 0;
+    std::vector<uint32_t> hosts;
+    for (uint32_t id = 0; id < m_net.GetNNodes(); id++)
+    {
+        if (!m_net.IsSwitch(id))
+        {
+            hosts.push_back(id);
+        }
+    }
+    for (uint32_t a : hosts)
+    {
+        for (uint32_t b : hosts)
+        {
+            if (a != b)
+            {
+                RdmaNetwork::PathInfo p = m_net.GetPath(a, b);
+                maxBdp =
+                    std::max<uint64_t>(maxBdp, p.hpccBaseRttNs * p.bottleneckBps / 8000000000ull);
+            }
+        }
+    }
+    uint8_t w[4];
+    Put<uint32_t>(w, 0, static_cast<uint32_t>(std::min<uint64_t>(maxBdp, UINT32_MAX)));
+    head.insert(head.end(), w, w + 4);
+    std::fwrite(head.data(), 1, head.size(), m_tr);
+    Spend(head.size());
+    // Flow ports: frames carry the flow's source port, not its dport.
+    m_trFlows.clear();
+    for (const Ptr<RdmaTxQueuePair>& qp : m_net.GetFlows())
+    {
+        const RdmaFlowParams& f = qp->GetFlow();
+        m_trFlows[uint64_t(HpccNodeIp(f.dstNode)) << 32 | qp->GetPeerQpn()] = &f;
+        m_trFlows[uint64_t(HpccNodeIp(f.srcNode)) << 32 | qp->GetLocalQpn()] = &f;
+    }
+    for (uint32_t id : nodes)
+    {
+        for (const Ptr<QbbNetDevice>& d : m_net.GetDevices())
+        {
+            if (m_net.TopoId(d->GetNode()) == id)
+            {
+                d->TraceConnectWithoutContext(
+                    "Frame", MakeBoundCallback(&RdmaTraceHelper::OnFrame, this, d, id));
+            }
+        }
+    }
+}
+
+void
+RdmaTraceHelper::OnFrame(RdmaTraceHelper* self, Ptr<QbbNetDevice> dev, uint32_t node,
+                         const QbbFrame* frame, bool outgoing)
+{
+    if (self->m_capped || !self->m_tr)
+    {
+        return;
+    }
+    uint8_t b[TR_BYTES] = {};
+    const RocePacketInfo& r = frame->roce;
+    uint8_t prio = frame->macControl || frame->packet ? 0 : r.prio;
+    uint8_t qidx = outgoing ? prio : 0;
+    Put<uint64_t>(b, 0, Simulator::Now().GetNanoSeconds());
+    Put<uint16_t>(b, 8, node);
+    Put<uint8_t>(b, 10, dev->GetIfIndex() + 1);
+    Put<uint8_t>(b, 11, qidx);
+    Put<uint32_t>(b, 12, static_cast<uint32_t>(dev->GetQueueBytes(qidx)));
+    Put<uint16_t>(b, 24, 14 + frame->ipBytes); // Ethernet header + IP packet
+    Put<uint8_t>(b, 27, outgoing ? TR_DEQU : TR_RECV);
+    Put<uint8_t>(b, 29, self->m_net.IsSwitch(node) ? 1 : 0);
+    if (frame->macControl)
+    {
+        PfcPauseHeader pfc;
+        Ptr<Packet> body = frame->packet->Copy();
+        body->RemoveHeader(pfc);
+        for (uint8_t p = 0; p < QBB_N_PRIO; p++)
+        {
+            if (pfc.IsEnabled(p))
+            {
+                Put<uint32_t>(b, 32, pfc.GetQuanta(p)); // pfc.time
+                Put<uint8_t>(b, 40, p);                 // pfc.qIndex
+                break;
+            }
+        }
+        Put<uint8_t>(b, 26, 0xFE);
+    }
+    else if (!frame->packet)
+    {
+        Put<uint32_t>(b, 16, r.src.Get());
+        Put<uint32_t>(b, 20, r.dst.Get());
+        Put<uint8_t>(b, 28, r.ecn & 3);
+        auto it = self->m_trFlows.find(uint64_t(r.dst.Get()) << 32 | r.destQp);
+        const RdmaFlowParams* f = it == self->m_trFlows.end() ? nullptr : it->second;
+        uint16_t sport = f ? f->sport : r.sport;
+        uint16_t dport = f ? f->dport : r.dport;
+        switch (r.type)
+        {
+        case RocePktType::DATA:
+        case RocePktType::PROBE:
+            Put<uint8_t>(b, 26, 0x11);
+            Put<uint16_t>(b, 32, sport);
+            Put<uint16_t>(b, 34, dport);
+            Put<uint32_t>(b, 36, static_cast<uint32_t>(r.seq));
+            Put<uint16_t>(b, 48, r.prio);
+            Put<uint16_t>(b, 50, r.payloadBytes);
+            break;
+        case RocePktType::ACK:
+        case RocePktType::NACK:
+            // From the receiver: its ports swapped, as that simulator's ACKs.
+            Put<uint8_t>(b, 26, r.type == RocePktType::ACK ? 0xFC : 0xFD);
+            Put<uint16_t>(b, 32, dport);
+            Put<uint16_t>(b, 34, sport);
+            Put<uint16_t>(b, 36, r.ecnEcho ? 1 : 0);
+            Put<uint16_t>(b, 38, r.prio);
+            Put<uint32_t>(b, 40, static_cast<uint32_t>(r.ackSeq));
+            break;
+        case RocePktType::CNP:
+            Put<uint8_t>(b, 26, 0xFF);
+            Put<uint16_t>(b, 32, sport); // cnp.fid
+            Put<uint8_t>(b, 34, r.prio); // cnp.qIndex
+            break;
+        default:
+            Put<uint8_t>(b, 26, 0x11);
+            break;
+        }
+    }
+    else
+    {
+        return; // a Packet-based test host's frame: not RoCEv2 fields
+    }
+    if (self->Spend(TR_BYTES))
+    {
+        std::fwrite(b, 1, TR_BYTES, self->m_tr);
     }
 }
 

@@ -4,7 +4,14 @@
 //   fct file (HPCC format) and fct.csv  one line per finished flow
 //   pfc file (HPCC format) and pfc.csv  every PAUSE / RESUME frame, at the
 //               device that received it (the paused one), as the HPCC
-//               simulator's pfc file reports it
+//               simulator's pfc file reports it; its if_index counts from 1
+//               as that simulator's (ns-3 loopback at 0), pfc.csv's from 0
+//   qlen file (HPCC format)  per switch port, the cumulative histogram of
+//               its egress bytes in KB, sampled every 100 ns in a window,
+//               dumped at every multiple of 100 ms (and at the end)
+//   packet trace (HPCC mix.tr binary format)  every frame received (Recv)
+//               and sent (Dequ) by the devices of chosen nodes
+//               (analysis/trace_reader.py prints it)
 //   queue.csv   time_ns,node,port,bytes: egress queue of every switch port,
 //               sampled every interval, a row only when the value changed
 //   rate.csv    time_ns,flow,rate_bps,window_bytes: every active flow, sampled
@@ -21,6 +28,7 @@
 #include <chrono>
 #include <cstdio>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 namespace ns3
@@ -32,6 +40,17 @@ namespace ns3
  * the FCT of a flow alone on an idle path. Slowdown = FCT / this.
  */
 uint64_t RdmaIdealFctNs(const RdmaFlowRecord& r);
+
+/// Which ideal FCT the fct files carry (docs/ns3-bindings.md, "ideal FCT").
+enum class IdealFctKind
+{
+    OURS,     ///< RdmaIdealFctNs: our base RTT, our wire bytes per packet
+    HPCC_SIM, ///< the HPCC simulator's standalone_fct (its base RTT, 48 header bytes)
+};
+/// The HPCC simulator's standalone FCT of a flow of this network:
+/// hpccBaseRttNs of its path + (size + packets x HPCC_SIM_HEADER_BYTES) x 8
+/// / bottleneck, rounded down.
+uint64_t HpccSimIdealFctNs(const RdmaNetwork& net, const RdmaFlowRecord& r);
 
 /// Create an output directory and its missing parents (mode 0755); true if
 /// it exists afterwards.
@@ -49,11 +68,39 @@ class RdmaTraceHelper
     /// the end (flow,size_bytes,fct_ns,ideal_fct_ns, then one column per
     /// variable of the algorithm, named by libcc: fct-cc.csv).
     void EnableCcVars(const std::string& csvPath);
+    /// The ideal FCT written to the fct files from now on (default OURS).
+    void SetIdealFct(IdealFctKind kind)
+    {
+        m_idealKind = kind;
+    }
     /// HPCC-format pfc file and a CSV twin.
     void EnablePfc(const std::string& pfcPath, const std::string& csvPath);
-    /// Sampled CSVs ("" to skip one), every interval.
+    /// Sampled CSVs ("" to skip one), every interval from start.
     void EnableSampling(Time interval, const std::string& queueCsv, const std::string& rateCsv,
-                        const std::string& linkCsv);
+                        const std::string& linkCsv, Time start = Time(0));
+    /// HPCC-format qlen file: every switch port's egress bytes every
+    /// interval in [start, end], a cumulative per-KB histogram dumped when
+    /// the time is a multiple of dumpEvery (HPCC: 100 ns, 100 ms) and at Close.
+    void EnableQlen(const std::string& path, Time start, Time end, Time interval = NanoSeconds(100),
+                    Time dumpEvery = MilliSeconds(100));
+    /// The HPCC simulator's binary packet trace (mix.tr) of the devices of
+    /// these topology nodes; throws std::invalid_argument for an unknown id.
+    void EnablePacketTrace(const std::string& path, const std::vector<uint32_t>& nodes);
+    /// Stop the sampled CSVs, qlen file and packet trace, with one warning on
+    /// stderr, once together they have written this many bytes (0: no cap).
+    void SetMaxTraceBytes(uint64_t bytes)
+    {
+        m_maxTraceBytes = bytes;
+    }
+    /// Bytes the capped outputs wrote so far; whether the cap stopped them.
+    uint64_t GetTraceBytes() const
+    {
+        return m_traceBytes;
+    }
+    bool IsTraceCapped() const
+    {
+        return m_capped;
+    }
     /// Track the utilisation of the egress of node a towards node b.
     void TrackLink(uint32_t a, uint32_t b);
     /// Track every switch egress (both directions of switch-switch links).
@@ -75,6 +122,12 @@ class RdmaTraceHelper
 
   private:
     void OnFlowComplete(const RdmaFlowRecord& r);
+    /// Count bytes written to a capped output; false once over the cap.
+    bool Spend(uint64_t bytes);
+    void QlenSample();
+    void QlenDump(uint64_t ns);
+    static void OnFrame(RdmaTraceHelper* self, Ptr<QbbNetDevice> dev, uint32_t node,
+                        const QbbFrame* frame, bool outgoing);
     static void OnPfcRx(RdmaTraceHelper* self, uint32_t node, uint32_t type, uint32_t ifIndex,
                         uint8_t prio, uint16_t quanta);
     void Sample();
@@ -86,6 +139,27 @@ class RdmaTraceHelper
     std::FILE* m_ccVars = nullptr;
     bool m_ccVarsHeader = false;
     void HookFlowComplete();
+    IdealFctKind m_idealKind = IdealFctKind::OURS;
+    uint64_t m_maxTraceBytes = 0;
+    uint64_t m_traceBytes = 0;
+    bool m_capped = false;
+    std::FILE* m_qlen = nullptr;
+    Time m_qlenEnd;
+    Time m_qlenInterval;
+    int64_t m_qlenDumpNs = 0;
+    bool m_qlenUndumped = false;
+    EventId m_qlenEvent;
+    struct QlenPort
+    {
+        Ptr<SwitchNode> sw;
+        uint32_t node;
+        uint32_t port;
+        std::vector<uint32_t> countPerKb;
+    };
+    std::vector<QlenPort> m_qlenPorts;
+    std::FILE* m_tr = nullptr;
+    /// (dst address << 32 | dest QP) of a data or ACK frame -> its flow
+    std::unordered_map<uint64_t, const RdmaFlowParams*> m_trFlows;
     std::FILE* m_pfc = nullptr;
     std::FILE* m_pfcCsv = nullptr;
     std::FILE* m_queue = nullptr;

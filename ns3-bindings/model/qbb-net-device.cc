@@ -6,6 +6,8 @@
 #include "qbb-channel.h"
 #include "sim-fast.h"
 
+#include "ns3/abort.h"
+#include "ns3/double.h"
 #include "ns3/ethernet-header.h"
 #include "ns3/ethernet-trailer.h"
 #include "ns3/node.h"
@@ -13,6 +15,8 @@
 #include "ns3/simulator.h"
 #include "ns3/trace-source-accessor.h"
 #include "ns3/uinteger.h"
+
+#include <cmath>
 
 namespace ns3
 {
@@ -54,9 +58,32 @@ QbbNetDevice::GetTypeId()
             .AddTraceSource(
                 "PhyTxBegin", "A frame (Ethernet header and FCS included) starts on the wire.",
                 MakeTraceSourceAccessor(&QbbNetDevice::m_txTrace), "ns3::Packet::TracedCallback")
+            .AddAttribute("ReceiveErrorRate",
+                          "Share of arriving frames dropped at random, [0, 1) (the HPCC "
+                          "simulator's per-packet RateErrorModel on receive).",
+                          DoubleValue(0.0),
+                          MakeDoubleAccessor(&QbbNetDevice::SetReceiveErrorRate,
+                                             &QbbNetDevice::GetReceiveErrorRate),
+                          MakeDoubleChecker<double>(0.0, std::nextafter(1.0, 0.0)))
             .AddTraceSource("PhyRxEnd", "A frame was fully received.",
                             MakeTraceSourceAccessor(&QbbNetDevice::m_rxTrace),
-                            "ns3::Packet::TracedCallback");
+                            "ns3::Packet::TracedCallback")
+            .AddTraceSource("MacTx", "An IPv4 packet from the node's stack was queued to send.",
+                            MakeTraceSourceAccessor(&QbbNetDevice::m_macTxTrace),
+                            "ns3::Packet::TracedCallback")
+            .AddTraceSource("MacTxDrop",
+                            "An IPv4 packet from the node's stack was refused (queue full, "
+                            "not IPv4, above the MTU, no queue).",
+                            MakeTraceSourceAccessor(&QbbNetDevice::m_macTxDropTrace),
+                            "ns3::Packet::TracedCallback")
+            .AddTraceSource("MacRx", "An IPv4 packet was handed up to the node's stack.",
+                            MakeTraceSourceAccessor(&QbbNetDevice::m_macRxTrace),
+                            "ns3::Packet::TracedCallback")
+            .AddTraceSource("Frame",
+                            "A frame starts on the wire (true) or arrived and was not lost "
+                            "(false), as parsed fields.",
+                            MakeTraceSourceAccessor(&QbbNetDevice::m_frameTrace),
+                            "ns3::QbbNetDevice::FrameTracedCallback");
     return tid;
 }
 
@@ -438,6 +465,10 @@ QbbNetDevice::StartFrame(QbbFramePtr frame, uint32_t wireBytes, int64_t now)
 
     m_txBytes += wireBytes;
     m_txPackets++;
+    if (!m_frameTrace.IsEmpty())
+    {
+        m_frameTrace(frame.get(), true);
+    }
     if (m_pcap || !m_txTrace.IsEmpty())
     {
         Tap(*frame, true, m_txTrace);
@@ -481,6 +512,17 @@ QbbNetDevice::TransmitComplete()
 void
 QbbNetDevice::ReceiveFrame(QbbFramePtr frame)
 {
+    // Lost on the link: the frame used the wire but nothing above sees it
+    // (the HPCC simulator's ReceiveErrorModel, before its PFC handling).
+    if (m_rxErrorRate > 0 && m_rxErrorRng->GetValue() < m_rxErrorRate)
+    {
+        m_rxErrorDrops++;
+        return;
+    }
+    if (!m_frameTrace.IsEmpty())
+    {
+        m_frameTrace(frame.get(), false);
+    }
     bool macControl = frame->macControl;
     m_rxBytes += macControl ? PAUSE_WIRE_BYTES : WireBytes(frame->ipBytes);
     if (m_pcap || !m_rxTrace.IsEmpty())
@@ -525,6 +567,54 @@ QbbNetDevice::ReceiveFrame(QbbFramePtr frame)
     {
         m_rxCallback(this, packet, ETHERTYPE_IPV4, PeerMac());
     }
+}
+
+bool
+QbbNetDevice::ForwardUp(Ptr<Packet> packet)
+{
+    if (m_rxCallback.IsNull())
+    {
+        return false;
+    }
+    m_macRxTrace(packet);
+    m_rxCallback(this, packet, ETHERTYPE_IPV4, PeerMac());
+    return true;
+}
+
+void
+QbbNetDevice::SetReceiveErrorRate(double rate)
+{
+    NS_ABORT_MSG_UNLESS(rate >= 0 && rate < 1, "ReceiveErrorRate must be in [0, 1)");
+    m_rxErrorRate = rate;
+    if (rate > 0 && !m_rxErrorRng)
+    {
+        // Created only when used: a stream for every device would shift the
+        // automatic streams of everything else in lossless runs.
+        m_rxErrorRng = CreateObject<UniformRandomVariable>();
+    }
+}
+
+double
+QbbNetDevice::GetReceiveErrorRate() const
+{
+    return m_rxErrorRate;
+}
+
+int64_t
+QbbNetDevice::AssignStreams(int64_t stream)
+{
+    if (!m_rxErrorRng)
+    {
+        m_rxErrorRng = CreateObject<UniformRandomVariable>();
+    }
+    m_rxErrorRng->SetStream(stream);
+    return 1;
+}
+
+uint64_t
+QbbNetDevice::GetRxErrorDrops() const
+{
+    return m_rxErrorDrops;
 }
 
 void
@@ -640,7 +730,7 @@ QbbNetDevice::AddLinkChangeCallback(Callback<void> callback)
 bool
 QbbNetDevice::IsBroadcast() const
 {
-    return false;
+    return true;
 }
 
 Address
@@ -670,7 +760,7 @@ QbbNetDevice::GetMulticast(Ipv6Address addr) const
 bool
 QbbNetDevice::IsPointToPoint() const
 {
-    return true;
+    return false;
 }
 
 bool
@@ -682,17 +772,27 @@ QbbNetDevice::IsBridge() const
 bool
 QbbNetDevice::Send(Ptr<Packet> packet, const Address& dest, uint16_t protocolNumber)
 {
-    (void)packet;
-    (void)dest;
-    (void)protocolNumber;
-    return false;
+    (void)dest; // one peer per link: every frame goes to it
+    if (protocolNumber != ETHERTYPE_IPV4 || packet->GetSize() > m_mtu || !m_channel || !m_source ||
+        !m_source->EnqueuePacket(packet))
+    {
+        m_macTxDropTrace(packet);
+        return false;
+    }
+    m_macTxTrace(packet);
+    TriggerTransmit();
+    return true;
 }
 
 bool
 QbbNetDevice::SendFrom(Ptr<Packet> packet, const Address& source, const Address& dest,
                        uint16_t protocolNumber)
 {
-    (void)source;
+    if (source != Address(m_address))
+    {
+        m_macTxDropTrace(packet);
+        return false;
+    }
     return Send(packet, dest, protocolNumber);
 }
 

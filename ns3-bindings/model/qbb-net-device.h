@@ -43,6 +43,7 @@
 #include "ns3/net-device.h"
 #include "ns3/nstime.h"
 #include "ns3/packet.h"
+#include "ns3/random-variable-stream.h"
 #include "ns3/traced-callback.h"
 
 #include <array>
@@ -106,6 +107,17 @@ class QbbEgressSource
     {
         (void)prio;
         return 0;
+    }
+    /**
+     * An IPv4 packet from the node's protocol stack (NetDevice::Send): queue
+     * it for DequeueFrame and return true, or return false if it is not
+     * taken (the device counts it as a MacTxDrop). The default takes
+     * nothing: a switch port carries no traffic of its own node.
+     */
+    virtual bool EnqueuePacket(Ptr<Packet> packet)
+    {
+        (void)packet;
+        return false;
     }
 };
 
@@ -208,8 +220,35 @@ class QbbNetDevice : public NetDevice
     /// Queue bytes of a priority as reported by the egress source.
     uint64_t GetQueueBytes(uint8_t prio) const;
 
+    /**
+     * Hand a received IPv4 packet to the node's protocol handlers (the
+     * NetDevice receive callback Node::AddDevice installs), as ns-3's own
+     * devices do. For a frame receiver that keeps some frames (RoCEv2) and
+     * passes the others (IP traffic of the node's stack) up. False if no
+     * receive callback is set.
+     */
+    bool ForwardUp(Ptr<Packet> packet);
+
     /// Write every frame this device sends and receives (DLT_EN10MB, no FCS).
     void EnablePcap(const std::string& filename);
+
+    /**
+     * Random loss on receive, as the HPCC simulator's per-packet
+     * RateErrorModel on a device: every arriving frame (data, ACK, CNP and
+     * PAUSE alike) is dropped when a uniform draw in [0, 1) is below rate.
+     * rate in [0, 1); 0 (the default) draws nothing. The draws come from an
+     * ns-3 stream, seeded by RngSeed/RngRun: see AssignStreams.
+     */
+    void SetReceiveErrorRate(double rate);
+    double GetReceiveErrorRate() const;
+    /// Use stream `stream` for the loss draws; returns the streams used (1).
+    int64_t AssignStreams(int64_t stream);
+    /// Frames dropped by the receive error rate.
+    uint64_t GetRxErrorDrops() const;
+
+    /// Signature of the Frame trace: the frame, whether it is leaving
+    /// (starts on the wire) or arriving (fully received and not lost).
+    typedef void (*FrameTracedCallback)(const QbbFrame* frame, bool outgoing);
 
     /**
      * Called by the channel when the last bit of a frame arrived. Frames on
@@ -234,10 +273,25 @@ class QbbNetDevice : public NetDevice
     bool IsMulticast() const override;
     Address GetMulticast(Ipv4Address multicastGroup) const override;
     Address GetMulticast(Ipv6Address addr) const override;
+    /**
+     * False, and IsBroadcast() true: an Ethernet port of a switched fabric,
+     * as CsmaNetDevice is, not a PPP link. The node at the other end is
+     * usually a SwitchNode, which is no IP node: ns-3's global routing takes
+     * a point-to-point device's peer for an IP router (and aborts when it
+     * has no Ipv4), but sees a broadcast port with no router behind it as
+     * the stub network it is.
+     */
     bool IsPointToPoint() const override;
     bool IsBridge() const override;
-    /// Not supported: the device pulls from its QbbEgressSource. Returns false.
+    /**
+     * An IPv4 packet (protocolNumber 0x0800) from the node's stack goes to
+     * the egress source's queue (QbbEgressSource::EnqueuePacket) and out to
+     * the peer; dest is not used (one peer per link). False, and a
+     * MacTxDrop, for any other protocol, a packet above the MTU, or a source
+     * that does not take it.
+     */
     bool Send(Ptr<Packet> packet, const Address& dest, uint16_t protocolNumber) override;
+    /// Send, if source is this device's address (frames carry no other); else false.
     bool SendFrom(Ptr<Packet> packet, const Address& source, const Address& dest,
                   uint16_t protocolNumber) override;
     Ptr<Node> GetNode() const override;
@@ -327,6 +381,15 @@ class QbbNetDevice : public NetDevice
     TracedCallback<uint8_t, uint16_t> m_pfcRxTrace;
     TracedCallback<Ptr<const Packet>> m_txTrace; //!< frame starts on the wire (with FCS)
     TracedCallback<Ptr<const Packet>> m_rxTrace; //!< frame fully received (with FCS)
+
+    TracedCallback<Ptr<const Packet>> m_macTxTrace;     //!< IP packet from the stack, taken
+    TracedCallback<Ptr<const Packet>> m_macTxDropTrace; //!< IP packet from the stack, refused
+    TracedCallback<Ptr<const Packet>> m_macRxTrace;     //!< IP packet handed up to the stack
+
+    TracedCallback<const QbbFrame*, bool> m_frameTrace; //!< as fields, no Packet built
+    double m_rxErrorRate = 0;
+    Ptr<UniformRandomVariable> m_rxErrorRng;
+    uint64_t m_rxErrorDrops = 0;
 };
 
 } // namespace ns3

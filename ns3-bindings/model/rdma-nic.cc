@@ -3,11 +3,15 @@
 #include "rdma-nic.h"
 
 #include <ns3/boolean.h>
+#include <ns3/drop-tail-queue.h>
+#include <ns3/ipv4-header.h>
 #include <ns3/log.h>
+#include <ns3/net-device-queue-interface.h>
 #include <ns3/simulator.h>
 #include <ns3/string.h>
 #include <ns3/uinteger.h>
 
+#include <algorithm>
 #include <stdexcept>
 
 namespace ns3
@@ -31,6 +35,19 @@ RdmaNic::GetTypeId()
             .AddAttribute("AckPriority", "Priority (0..7) of ACK, NACK and CNP packets",
                           UintegerValue(0), MakeUintegerAccessor(&RdmaNic::m_ackPrio),
                           MakeUintegerChecker<uint8_t>(0, 7))
+            .AddAttribute("IpPriority",
+                          "Priority (0..7) the node's own IPv4 packets (InternetStackHelper "
+                          "traffic) leave on; written into their DSCP (priority x 8, the bits "
+                          "switches classify by). Lossless or lossy as the switches' "
+                          "LosslessPriorities say",
+                          UintegerValue(0), MakeUintegerAccessor(&RdmaNic::m_ipPrio),
+                          MakeUintegerChecker<uint8_t>(0, 7))
+            .AddAttribute("IpQueueSize",
+                          "Size of the NIC's queue of the node's IPv4 packets, packets (\"100p\") "
+                          "or bytes (\"150KB\"); full, it stops the stack's queue disc",
+                          QueueSizeValue(QueueSize("100p")),
+                          MakeQueueSizeAccessor(&RdmaNic::SetIpQueueSize, &RdmaNic::GetIpQueueSize),
+                          MakeQueueSizeChecker())
             .AddAttribute("RetransmitTimeout",
                           "Go back to the first unacknowledged byte when nothing was "
                           "acknowledged for this long while data is outstanding, time",
@@ -67,6 +84,8 @@ RdmaNic::RdmaNic()
     , m_ctrlBytes(0)
     , m_payload(1000)
     , m_ackPrio(0)
+    , m_ipPrio(0)
+    , m_ipQueueSize("100p")
 {
 }
 
@@ -78,6 +97,7 @@ RdmaNic::DoDispose()
     m_sender.Dispose();
     m_receiver.Dispose();
     m_ctrl.clear();
+    m_ipQueue = nullptr;
     if (m_dev)
     {
         m_dev->SetEgressSource(nullptr);
@@ -98,6 +118,18 @@ RdmaNic::Setup(Ptr<Node> node, Ptr<QbbNetDevice> dev, Ipv4Address ip)
     m_ipBits = RoceAddr(ip);
     dev->SetEgressSource(this);
     dev->SetFrameReceiver(this);
+    // The node's IP traffic: a device queue the stack's traffic control
+    // layer sees through the device's NetDeviceQueueInterface, as
+    // PointToPointHelper sets one up (stop when full, wake on dequeue).
+    m_ipQueue = CreateObject<DropTailQueue<Packet>>();
+    m_ipQueue->SetMaxSize(m_ipQueueSize);
+    Ptr<NetDeviceQueueInterface> ndqi = dev->GetObject<NetDeviceQueueInterface>();
+    if (!ndqi)
+    {
+        ndqi = CreateObject<NetDeviceQueueInterface>();
+        dev->AggregateObject(ndqi);
+    }
+    ndqi->GetTxQueue(0)->ConnectQueueTraces(m_ipQueue);
 }
 
 void
@@ -172,13 +204,69 @@ RdmaNic::Kick()
 uint64_t
 RdmaNic::GetQueueBytes(uint8_t prio) const
 {
-    return prio == m_ackPrio ? m_ctrlBytes : 0;
+    return (prio == m_ackPrio ? m_ctrlBytes : 0) +
+           (prio == m_ipPrio && m_ipQueue ? m_ipQueue->GetNBytes() : 0);
 }
 
 bool
 RdmaNic::HasPending() const
 {
-    return !m_ctrl.empty() || m_sender.HasActive();
+    return !m_ctrl.empty() || m_sender.HasActive() || (m_ipQueue && !m_ipQueue->IsEmpty());
+}
+
+void
+RdmaNic::SetIpQueueSize(QueueSize size)
+{
+    m_ipQueueSize = size;
+    if (m_ipQueue)
+    {
+        m_ipQueue->SetMaxSize(size);
+    }
+}
+
+QueueSize
+RdmaNic::GetIpQueueSize() const
+{
+    return m_ipQueueSize;
+}
+
+bool
+RdmaNic::EnqueuePacket(Ptr<Packet> packet)
+{
+    if (!m_ipQueue)
+    {
+        return false;
+    }
+    // The priority travels in the DSCP class selector, as RoCEv2's does.
+    Ipv4Header ip;
+    if (packet->PeekHeader(ip) >= 20 && (ip.GetTos() >> 5) != m_ipPrio)
+    {
+        packet->RemoveHeader(ip);
+        ip.SetTos(static_cast<uint8_t>((m_ipPrio << 5) | (ip.GetTos() & 0x1F)));
+        if (Node::ChecksumEnabled())
+        {
+            ip.EnableChecksum();
+        }
+        packet->AddHeader(ip);
+    }
+    if (!m_ipQueue->Enqueue(packet))
+    {
+        m_counters.ipDrops++;
+        return false;
+    }
+    NS_LOG_LOGIC("IP packet of " << packet->GetSize() << " bytes queued, prio "
+                                 << unsigned(m_ipPrio));
+    return true;
+}
+
+QbbFramePtr
+RdmaNic::DequeueIp(uint8_t& prioOut)
+{
+    Ptr<Packet> p = m_ipQueue->Dequeue();
+    m_ipServed += p->GetSize();
+    m_counters.ipSent++;
+    prioOut = m_ipPrio;
+    return QbbFrameFromPacket(p, false);
 }
 
 void
@@ -199,7 +287,26 @@ RdmaNic::DequeueFrame(const std::array<bool, QBB_N_PRIO>& paused, uint8_t& prioO
         prioOut = m_ackPrio;
         return f;
     }
-    return m_sender.Dequeue(paused, prioOut);
+    // RDMA data and IP share the line byte-fairly: the class served less
+    // goes first; a class with nothing it may send now is brought level,
+    // so it cannot bank the line time it did not use.
+    bool ipReady = !m_ipQueue->IsEmpty() && !paused[m_ipPrio];
+    if (!ipReady)
+    {
+        m_ipServed = std::max(m_ipServed, m_rdmaServed);
+    }
+    else if (m_ipServed <= m_rdmaServed)
+    {
+        return DequeueIp(prioOut);
+    }
+    QbbFramePtr f = m_sender.Dequeue(paused, prioOut);
+    if (f)
+    {
+        m_rdmaServed += f->ipBytes;
+        return f;
+    }
+    m_rdmaServed = std::max(m_rdmaServed, m_ipServed);
+    return ipReady ? DequeueIp(prioOut) : nullptr;
 }
 
 void
@@ -210,14 +317,29 @@ RdmaNic::ReceiveFrame(QbbNetDevice*, QbbFramePtr frame)
         Dispatch(frame->roce);
         return;
     }
-    // A frame that arrived as Packet bytes (a Packet-based sender).
+    // A frame that arrived as Packet bytes: the node's IP traffic, or RoCEv2
+    // from a Packet-based sender.
     RocePacketInfo info;
-    if (!RoceParse(frame->packet, info))
+    if (RoceParse(frame->packet, info))
     {
-        m_counters.badPackets++;
+        Dispatch(info);
         return;
     }
-    Dispatch(info);
+    RoceFlowKey key;
+    if (!RocePeekKey(frame->packet, key) ||
+        (key.proto == 17 && (key.dport == ROCEV2_UDP_PORT || key.sport == ROCEV2_UDP_PORT)))
+    {
+        m_counters.badPackets++; // not IPv4, or RoCEv2 that does not parse
+        return;
+    }
+    // The stack edits what it receives: give it its own copy.
+    Ptr<Packet> p = frame->packet->Copy();
+    frame.reset();
+    m_counters.ipRcvd++;
+    if (m_dev)
+    {
+        m_dev->ForwardUp(p);
+    }
 }
 
 void

@@ -9,6 +9,16 @@
 //                libcc's Notification Point, ACK / NACK / CNP
 // and owns what both use: the device, the congestion control, the control
 // queue (ACK, NACK and CNP go out before data), counters and traces.
+//
+// The NIC also carries the node's own IPv4 traffic (InternetStackHelper on
+// the host; see docs/ns3-bindings.md, "IP traffic beside RDMA"): packets the
+// stack sends through the device (QbbNetDevice::Send) wait in an ns-3
+// Queue<Packet> (IpQueueSize; the device's NetDeviceQueueInterface stops and
+// wakes the stack's queue disc by it, as on PointToPointNetDevice) and leave
+// on IpPriority, written into their DSCP. The egress scheduler serves
+// control frames first, then shares the line between RDMA data (the queue
+// pairs' own round robin) and IP byte-fairly, neither banking credit while
+// idle. Received frames that are not RoCEv2 go up to the node's stack.
 // Per packet: no string work, no map lookups (queue pair numbers index
 // vectors, as the BTH destination QP does in a real NIC).
 
@@ -25,6 +35,8 @@
 #include <ns3/ipv4-address.h>
 #include <ns3/node.h>
 #include <ns3/object.h>
+#include <ns3/queue-size.h>
+#include <ns3/queue.h>
 #include <ns3/traced-callback.h>
 
 #include <deque>
@@ -84,8 +96,24 @@ class RdmaNic : public Object, public QbbEgressSource, public QbbFrameReceiver
     QbbFramePtr DequeueFrame(const std::array<bool, QBB_N_PRIO>& pausedPrio,
                              uint8_t& prioOut) override;
     uint64_t GetQueueBytes(uint8_t prio) const override;
-    /// Control packets queued or a flow still sending (paced or window-bound flows count).
+    /// Control or IP packets queued or a flow still sending (paced or window-bound flows count).
     bool HasPending() const override;
+    /// An IPv4 packet of the node's stack: marked with IpPriority, queued (false if full).
+    bool EnqueuePacket(Ptr<Packet> packet) override;
+
+    /// The queue of the node's IPv4 packets (nullptr before Setup).
+    Ptr<Queue<Packet>> GetIpQueue() const
+    {
+        return m_ipQueue;
+    }
+    /// The IpQueueSize attribute (also resizes a queue that exists).
+    void SetIpQueueSize(QueueSize size);
+    QueueSize GetIpQueueSize() const;
+    /// The priority IP packets leave on (the IpPriority attribute).
+    uint8_t GetIpPriority() const
+    {
+        return m_ipPrio;
+    }
 
     uint32_t GetNTxQueuePairs() const
     {
@@ -116,8 +144,11 @@ class RdmaNic : public Object, public QbbEgressSource, public QbbFrameReceiver
         uint64_t nacksRcvd = 0;
         uint64_t cnpsRcvd = 0;
         uint64_t timeouts = 0;
-        uint64_t badPackets = 0; ///< not RoCEv2 or unknown queue pair
+        uint64_t badPackets = 0; ///< malformed RoCEv2 or unknown queue pair
         uint64_t ccErrors = 0;   ///< calls libcc refused
+        uint64_t ipSent = 0;     ///< IPv4 packets of the node's stack sent
+        uint64_t ipRcvd = 0;     ///< IPv4 packets (not RoCEv2) handed up to the stack
+        uint64_t ipDrops = 0;    ///< IPv4 packets refused: IP queue full
     };
     const Counters& GetCounters() const
     {
@@ -147,6 +178,8 @@ class RdmaNic : public Object, public QbbEgressSource, public QbbFrameReceiver
     void Kick();
     /// Use "none" if no congestion control was set (a flow starts or arrives).
     void EnsureCc();
+    /// The next IP packet as a frame (the queue is not empty).
+    QbbFramePtr DequeueIp(uint8_t& prioOut);
 
     Ptr<Node> m_node;
     Ptr<QbbNetDevice> m_dev;
@@ -163,11 +196,18 @@ class RdmaNic : public Object, public QbbEgressSource, public QbbFrameReceiver
     RdmaReceiver m_receiver;
     std::deque<QbbFramePtr> m_ctrl;
     uint64_t m_ctrlBytes;
+    Ptr<Queue<Packet>> m_ipQueue;
+    /// Bytes each class (RDMA data, IP) was served: the scheduler picks the
+    /// class behind; a class with nothing to send is brought level.
+    uint64_t m_rdmaServed = 0;
+    uint64_t m_ipServed = 0;
     Counters m_counters;
 
     // attributes
     uint32_t m_payload;
     uint8_t m_ackPrio;
+    uint8_t m_ipPrio;
+    QueueSize m_ipQueueSize;
     Time m_rto;
     Time m_nackInterval;
 

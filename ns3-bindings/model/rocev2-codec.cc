@@ -10,6 +10,7 @@ namespace
 {
 
 constexpr uint8_t IP_PROTO_UDP = 17;
+constexpr uint8_t IP_PROTO_TCP = 6;
 constexpr uint32_t IPV4_BYTES = 20;
 constexpr uint32_t UDP_BYTES = 8;
 // One offset for what follows the BTH's extension header, whatever the type.
@@ -337,12 +338,18 @@ RocePeekKeyBytes(const uint8_t* b, uint32_t n, RoceFlowKey& key)
     key.proto = b[9];
     key.src = (uint32_t(b[12]) << 24) | (uint32_t(b[13]) << 16) | (uint32_t(b[14]) << 8) | b[15];
     key.dst = (uint32_t(b[16]) << 24) | (uint32_t(b[17]) << 16) | (uint32_t(b[18]) << 8) | b[19];
-    if (key.proto != IP_PROTO_UDP || n < ihl + UDP_BYTES)
+    // UDP and TCP both start with the ports: ECMP hashes IP traffic's
+    // 5-tuple as it does RoCEv2's.
+    if ((key.proto != IP_PROTO_UDP && key.proto != IP_PROTO_TCP) || n < ihl + 4)
     {
         return true;
     }
     key.sport = static_cast<uint16_t>((b[ihl] << 8) | b[ihl + 1]);
     key.dport = static_cast<uint16_t>((b[ihl + 2] << 8) | b[ihl + 3]);
+    if (key.proto != IP_PROTO_UDP || n < ihl + UDP_BYTES)
+    {
+        return true;
+    }
     uint32_t bth = ihl + UDP_BYTES;
     if ((key.dport != ROCEV2_UDP_PORT && key.sport != ROCEV2_UDP_PORT) ||
         n < bth + ROCE_BTH_BYTES + 1)

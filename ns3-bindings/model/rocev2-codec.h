@@ -248,7 +248,7 @@ uint32_t RoceWriteHeaders(const RocePacketInfo& info, uint8_t* b);
  */
 bool RoceParseHeaders(const uint8_t* b, uint32_t n, uint32_t ipBytes, RocePacketInfo& info);
 
-/// The forwarding fields of the leading n bytes. False if not IPv4.
+/// The forwarding fields of the leading n bytes (ports of UDP and TCP). False if not IPv4.
 bool RocePeekKeyBytes(const uint8_t* b, uint32_t n, RoceFlowKey& key);
 
 /**

@@ -14,7 +14,8 @@ passed=0 failed=0
 # A tiny fat-tree flow file, so rdma-sim's baseline is a valid run.
 printf '1\n0 1 3 100 1000 0\n' > "$work/flows.txt"
 
-# The arguments that make a short valid run of each program; the bad one
+# The arguments that make a short valid run of each program (status 1 for
+# one not listed); the bad one
 # comes last and so overrides its own baseline option.
 baseline() {
   case $1 in
@@ -22,6 +23,9 @@ baseline() {
     rdma-sim) echo "--fattree=4 --flows=$work/flows.txt --stop=10us --traces=false --out=$work/run-rdma-sim" ;;
     fairness) echo "--interval=5us --out=$work/run-fairness" ;;
     minimal) echo "--size=1000" ;;
+    tcp-beside-rdma) echo "--rdmaSize=10KB --tcpSize=10KB --stop=1ms" ;;
+    simbench) echo "--events=1000" ;;
+    *) return 1 ;;
   esac
 }
 
@@ -62,8 +66,14 @@ bad_values() {
   esac
 }
 
-for prog in dumbbell rdma-sim fairness minimal; do
-  [ -x "$bin/$prog" ] || { echo "FAIL $prog: not built"; failed=$((failed + 1)); continue; }
+# Every program the build made (libcc-replay, libcc's own tool, below): a
+# new one without a baseline here fails, so none is left out.
+for path in "$bin"/*; do
+  prog=$(basename "$path")
+  [ "$prog" = libcc-replay ] && continue
+  if ! baseline "$prog" > /dev/null; then
+    echo "FAIL $prog: no baseline in error-policy.sh"; failed=$((failed + 1)); continue
+  fi
   n_opts=0
   while IFS= read -r line; do
     name=${line#*--}; name=${name%%=*}
@@ -150,6 +160,23 @@ done
 check dumbbell "senders=1000" "--senders=1000"
 if ! grep -q "leaves no shared buffer" "$work/err"; then
   echo "FAIL dumbbell --senders=1000: buffer not named"; failed=$((failed + 1))
+fi
+# --traceNodes is text: node ids, and ids of the topology (k=4: nodes 0..35).
+check rdma-sim traceNodes "--traceNodes=abc"
+check rdma-sim traceNodes "--traceNodes=1,,2"
+check rdma-sim traceNodes "--traceNodes=-1"
+check rdma-sim traceNodes "--traceNodes=36"
+if ! grep -q "not a node of the topology (0..35)" "$work/err"; then
+  echo "FAIL rdma-sim --traceNodes=36: range not named"; failed=$((failed + 1))
+fi
+# shellcheck disable=SC2046
+timeout 60 "$bin/rdma-sim" $(baseline rdma-sim) --qlenMonStart=2s --qlenMonEnd=1s \
+  > /dev/null 2> "$work/err"
+if [ $? -eq 2 ] && [ "$(wc -l < "$work/err")" -eq 1 ] && grep -q -- "--qlenMonEnd" "$work/err"; then
+  passed=$((passed + 1))
+else
+  echo "FAIL rdma-sim --qlenMonEnd before --qlenMonStart: not exit 2 naming it"
+  failed=$((failed + 1))
 fi
 
 echo "error-policy: $passed passed, $failed failed"

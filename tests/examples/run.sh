@@ -118,8 +118,8 @@ bad_topo topo-hex-rate 's/^3 4 100Gbps/3 4 0x64Gbps/' \
 bad_topo topo-zero-rate 's/^3 4 100Gbps/3 4 0Gbps/' "5: field 'rate': '0Gbps' is not a rate in \[1bps"
 bad_topo topo-frac-delay 's/^3 4 100Gbps 0.001ms/3 4 100Gbps 1.5ns/' \
   "5: field 'delay': '1.5ns' is not a delay in \[0ns, 1000000s\], whole ns"
-bad_topo topo-loss 's/^3 4 100Gbps 0.001ms 0$/3 4 100Gbps 0.001ms 0.01/' \
-  "5: field 'error_rate': '0.01' is not accepted: 0 only"
+bad_topo topo-loss 's/^3 4 100Gbps 0.001ms 0$/3 4 100Gbps 0.001ms 1/' \
+  "5: field 'error_rate': '1' is not accepted: a decimal number in \\[0, 1\\)"
 bad_topo topo-negative-node 's/^4 5 /-1 5 /' \
   "6: field 'node_a': '-1' is not a whole number in decimal digits in \[0, 5\]"
 printf '16777216 0 67108864\n0 1 1Gbps 1us 0\n' > "$work/topo-huge.txt"
@@ -156,6 +156,66 @@ expect rdma-sim-flows-directory 1 "$work: cannot read: Is a directory" -- \
 expect rdma-sim-flows-dev-zero 2 "/dev/zero:1: a NUL byte at column 1: not a text file" -- \
   timeout 20 bash -c 'ulimit -v 2097152 && exec "$@"' small \
   "$bin/rdma-sim" --topo="$topo_ok" --flows=/dev/zero --out="$work/bad"
+# TCP beside two FNCC flows: all three finish; the TCP line says every byte
+# of the 2,000,000 arrived (lossless, then lossy with an 8 KB limit).
+expect tcp-beside-rdma 0 "" -- "$bin/tcp-beside-rdma" --algo=fncc --rdmaSize=1MB --tcpSize=2MB
+expect tcp-beside-rdma-lossy 0 "" -- \
+  "$bin/tcp-beside-rdma" --algo=fncc --rdmaSize=1MB --tcpSize=2MB --ipLossy=1 --lossyLimit=8KB
+for run in tcp-beside-rdma tcp-beside-rdma-lossy; do
+  if grep -q "^tcp received 2000000 of 2000000 bytes" "$work/$run.out" &&
+     [ "$(grep -c "^rdma flow" "$work/$run.out")" -eq 2 ] &&
+     grep -q "^tcp flow: 2000000 bytes, completion [0-9]* ns" "$work/$run.out"; then
+    echo "ok   $run-summary"; passed=$((passed + 1))
+  else
+    echo "FAIL $run-summary: expected 2 rdma flow lines and all 2000000 TCP bytes"; failed=$((failed + 1))
+  fi
+done
+expect tcp-beside-rdma-bad-prio 2 "--ipPrio" -- "$bin/tcp-beside-rdma" --ipPrio=8
+
+# Traces are off by default and bounded (issue #13). A flow starting at 2 s,
+# as the HPCC simulator's generator starts them: by default only the fct and
+# pfc files (and their CSVs) are written, a few hundred bytes.
+printf '1\n0 2 3 100 100000 2\n' > "$work/flow-2s.txt"
+expect rdma-sim-traces-default 0 "" -- \
+  "$bin/rdma-sim" --topo="$topo_ok" --flows="$work/flow-2s.txt" --out="$work/tr-default"
+if [ -s "$work/tr-default/fct.txt" ] && [ ! -e "$work/tr-default/queue.csv" ] &&
+   [ ! -e "$work/tr-default/mix.tr" ] && [ ! -e "$work/tr-default/qlen.txt" ] &&
+   [ "$(du -sb "$work/tr-default" | cut -f1)" -lt 100000 ]; then
+  echo "ok   rdma-sim-traces-default-files"; passed=$((passed + 1))
+else
+  echo "FAIL rdma-sim-traces-default-files: $(ls "$work/tr-default" | tr '\n' ' ')"
+  failed=$((failed + 1))
+fi
+if "$bin/rdma-sim" --help | grep -A1 -- "--maxTraceBytes=" | grep -q "default 200000000"; then
+  echo "ok   rdma-sim-max-trace-bytes-default"; passed=$((passed + 1))
+else
+  echo "FAIL rdma-sim-max-trace-bytes-default: --help does not show 200000000"
+  failed=$((failed + 1))
+fi
+# Every trace on, sampled every 100 ns, capped at 20 KB: one warning, and
+# the capped files together hold at most the cap plus one sample's rows.
+expect rdma-sim-traces-cap 0 "^warning: the traces reached 20000 bytes \(--maxTraceBytes\)" -- \
+  "$bin/rdma-sim" --topo="$topo_ok" --flows="$work/flow-2s.txt" --out="$work/tr-cap" \
+  --traces --sample=100ns --traceNodes=0,3 --qlen --maxTraceBytes=20000
+capped=$(cat "$work/tr-cap"/{queue.csv,rate.csv,link.csv,mix.tr,qlen.txt} | wc -c)
+if [ "$(wc -l < "$work/rdma-sim-traces-cap.err")" -eq 1 ] && [ "$capped" -le 22000 ] &&
+   [ "$capped" -ge 18000 ]; then
+  echo "ok   rdma-sim-traces-cap-size"; passed=$((passed + 1))
+else
+  echo "FAIL rdma-sim-traces-cap-size: $capped bytes"; failed=$((failed + 1))
+fi
+# A lossy link (1% of frames, both ways) no longer runs lossless: a 1 MB
+# flow across it loses some and still completes (go-back-N, timeout).
+sed 's/^3 4 100Gbps 0.001ms 0$/3 4 100Gbps 0.001ms 0.01/' "$topo_ok" > "$work/topo-lossy.txt"
+printf '1\n0 2 3 100 1000000 0\n' > "$work/flow-1mb.txt"
+expect rdma-sim-lossy 0 "" -- "$bin/rdma-sim" --topo="$work/topo-lossy.txt" \
+  --flows="$work/flow-1mb.txt" --out="$work/lossy"
+if grep -q "completed=1 " "$work/rdma-sim-lossy.out" &&
+   [ "$(cut -d, -f9 "$work/lossy/fct.csv" | tail -1)" -gt 0 ]; then
+  echo "ok   rdma-sim-lossy-retransmits"; passed=$((passed + 1))
+else
+  echo "FAIL rdma-sim-lossy-retransmits: $(cat "$work/rdma-sim-lossy.out")"; failed=$((failed + 1))
+fi
 
 # --- rdma-sim --config: the HPCC simulator's config.txt, topology and flow
 # files (docs/hpcc-sim.md), written here in their form: a dumbbell, senders
@@ -182,7 +242,7 @@ cat > "$hs/mix/topology.txt" <<'TOPO'
 First line: total node #, switch node #, link #
 TOPO
 printf '2\n0 2 3 100 100000 2\n1 2 3 100 50000 2.001\n' > "$hs/mix/flow.txt"
-printf '0\n' > "$hs/mix/trace.txt"
+printf '2\n2 3\n' > "$hs/mix/trace.txt"
 hpcc_config() { # MODE RATE_AI HAS_WIN: a config.txt as the simulator's run.py writes it
   cat <<CFG
 ENABLE_QCN 1
@@ -193,7 +253,7 @@ PACKET_PAYLOAD_SIZE 1000
 TOPOLOGY_FILE mix/topology.txt
 FLOW_FILE mix/flow.txt
 TRACE_FILE mix/trace.txt
-TRACE_OUTPUT_FILE mix/mix.tr
+TRACE_OUTPUT_FILE mix/mix_$1.tr
 FCT_OUTPUT_FILE mix/fct_$1.txt
 PFC_OUTPUT_FILE mix/pfc_$1.txt
 
@@ -234,12 +294,15 @@ ACK_HIGH_PRIO 1
 
 LINK_DOWN 0 0 0
 
-ENABLE_TRACE 0
+ENABLE_TRACE $3
 
 KMAX_MAP 2 100000000000 1600 400000000000 6400
 KMIN_MAP 2 100000000000 400 400000000000 1600
 PMAX_MAP 2 100000000000 0.20 400000000000 0.20
 BUFFER_SIZE 32
+QLEN_MON_FILE mix/qlen_$1.txt
+QLEN_MON_START 2000000000
+QLEN_MON_END 2000020000
 CFG
 }
 hpcc_config 1 20Mb/s 0 > "$hs/mix/config_dcqcn.txt"
@@ -278,6 +341,20 @@ for k in 1 2; do
     echo "FAIL rdma-sim-config-hpcc-fct-$k: '$got' ns not in [$want, 1.1 x $want]"; failed=$((failed + 1))
   fi
 done
+# ENABLE_TRACE 1 (the HPCC config): mix.tr of TRACE_FILE's nodes (receiver 2,
+# switch 3) and QLEN_MON_FILE where the config names them.
+for f in mix_3.tr qlen_3.txt qlen_1.txt; do
+  if [ -s "$hs/mix/$f" ]; then
+    echo "ok   rdma-sim-config-output-$f"; passed=$((passed + 1))
+  else
+    echo "FAIL rdma-sim-config-output-$f: $hs/mix/$f missing or empty"; failed=$((failed + 1))
+  fi
+done
+if [ -e "$hs/mix/mix_1.tr" ]; then
+  echo "FAIL rdma-sim-config-no-trace: ENABLE_TRACE 0 wrote mix_1.tr"; failed=$((failed + 1))
+else
+  echo "ok   rdma-sim-config-no-trace"; passed=$((passed + 1))
+fi
 # Options given override the file's keys.
 expect rdma-sim-config-override 0 "" -- \
   "$bin/rdma-sim" --config="$hs/mix/config_dcqcn.txt" --traces=0 --out="$work/override" \

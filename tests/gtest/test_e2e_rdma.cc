@@ -15,9 +15,10 @@
 #include <gtest/gtest.h>
 
 #include <map>
+#include <set>
 #include <stdexcept>
 #include <string>
-#include <set>
+#include <tuple>
 #include <vector>
 
 using namespace ns3;
@@ -301,8 +302,10 @@ namespace
 struct PathLog
 {
     RdmaNetwork* net;
-    std::map<std::pair<uint32_t, uint16_t>, std::vector<uint32_t>> data, ack;
-    std::map<std::pair<uint32_t, uint16_t>, std::set<uint32_t>> dataSet;
+    // Flows by (source, destination, source port): ports count per pair.
+    using Key = std::tuple<uint32_t, uint32_t, uint16_t>;
+    std::map<Key, std::vector<uint32_t>> data, ack;
+    std::map<Key, std::set<uint32_t>> dataSet;
 
     static void On(PathLog* log, uint32_t sw, Ptr<const Packet> frame)
     {
@@ -315,7 +318,7 @@ struct PathLog
         }
         if (k.type == RocePktType::DATA)
         {
-            auto key = std::make_pair(k.src, k.sport);
+            auto key = std::make_tuple(k.src, k.dst, k.sport);
             auto& v = log->data[key];
             if (std::find(v.begin(), v.end(), sw) == v.end())
             {
@@ -325,7 +328,7 @@ struct PathLog
         }
         else if (k.type == RocePktType::ACK)
         {
-            auto key = std::make_pair(k.dst, k.sport); // the data's source
+            auto key = std::make_tuple(k.dst, k.src, k.sport); // the data's direction
             auto& v = log->ack[key];
             if (std::find(v.begin(), v.end(), sw) == v.end())
             {
@@ -385,8 +388,8 @@ TEST(E2eEcmp, DataAndAckTakeTheSamePathInAFatTree)
         EXPECT_EQ(log.dataSet[key].size(), 5u);
         ASSERT_TRUE(log.ack.count(key));
         std::vector<uint32_t> rev(log.ack[key].rbegin(), log.ack[key].rend());
-        EXPECT_EQ(path, rev) << "flow from " << std::hex << key.first << " port " << std::dec
-                             << key.second;
+        EXPECT_EQ(path, rev) << "flow from " << std::hex << std::get<0>(key) << " to "
+                             << std::get<1>(key) << " port " << std::dec << std::get<2>(key);
         cores.insert(path[2]);
     }
     // ECMP spread the 32 flows over more than one core switch.

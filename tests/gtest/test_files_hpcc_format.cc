@@ -157,12 +157,12 @@ TEST(FilesTopology, RatesAndDelaysTakeOnlyLibccDecimalForms)
     EXPECT_FALSE(ParseDelay("1000001s", v));
 }
 
-TEST(FilesTopology, ErrorRateIsZero)
+TEST(FilesTopology, ErrorRateIsAShareInZeroToOne)
 {
-    // The HPCC simulator drops that share of packets on the link; RdmaNetwork
-    // has no loss model, so 1e-3 ran without loss. Refused, as is strtod's
-    // "0x0.1" (1/16).
-    for (const char* rate : {"1e-3", "1", "0x0.1", "-1"})
+    // The share of packets the link loses at random (the HPCC simulator's
+    // per-packet receive error model): [0, 1). 1 would lose everything;
+    // strtod's "0x0.1" (1/16) is not one of libcc's decimal spellings.
+    for (const char* rate : {"1", "1.5", "0x0.1", "-1", "-0.01"})
     {
         auto e = Fails([&] {
             ParseTopology(
@@ -171,12 +171,20 @@ TEST(FilesTopology, ErrorRateIsZero)
         });
         EXPECT_EQ(e.Line(), 3u) << rate;
         EXPECT_EQ(e.Field(), "error_rate") << rate;
-        EXPECT_NE(std::string(e.what()).find("accepted: 0"), std::string::npos) << e.what();
+        EXPECT_NE(std::string(e.what()).find("in [0, 1)"), std::string::npos) << e.what();
     }
-    // 0 in any of libcc's decimal spellings.
-    TopologySpec t =
-        ParseTopology(Replace(kDumbbell, "0.001ms 0\n1 3", "0.001ms 0.000e0\n1 3"), "t");
-    EXPECT_EQ(t.links[0].errorRate, 0.0);
+    struct Ok
+    {
+        const char* text;
+        double rate;
+    };
+    for (Ok ok : {Ok{"0.000e0", 0.0}, Ok{"1e-3", 0.001}, Ok{"0.01", 0.01}, Ok{"0.999", 0.999}})
+    {
+        TopologySpec t = ParseTopology(
+            Replace(kDumbbell, "0.001ms 0\n1 3", std::string("0.001ms ") + ok.text + "\n1 3"), "t");
+        EXPECT_DOUBLE_EQ(t.links[0].errorRate, ok.rate) << ok.text;
+        EXPECT_EQ(t.links[1].errorRate, 0.0);
+    }
 }
 
 TEST(FilesTopology, OutOfRangeValuesNameTheRange)

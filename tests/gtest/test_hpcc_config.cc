@@ -307,7 +307,6 @@ TEST(HpccConfig, UnsupportedKeysFailOrWarn)
          {std::make_pair("FAST_REACT 1", "FAST_REACT 0"),
           std::make_pair("SAMPLE_FEEDBACK 0", "SAMPLE_FEEDBACK 1"),
           std::make_pair("L2_BACK_TO_ZERO 0", "L2_BACK_TO_ZERO 1"),
-          std::make_pair("ERROR_RATE_PER_LINK 0.0000", "ERROR_RATE_PER_LINK 0.01"),
           std::make_pair("HAS_WIN 1", "HAS_WIN 0"), std::make_pair("VAR_WIN 1", "VAR_WIN 0")})
     {
         std::string key = std::string(kv.first).substr(0, std::string(kv.first).find(' '));
@@ -496,8 +495,8 @@ TEST(HpccConfig, GlobalTIsTheLargestBaseRtt)
         net.SetCongestionControl("hpcc");
         net.SetGlobalBaseRtt(global);
         net.Build(t);
-        EXPECT_EQ(net.GetPath(0, 1).hpccSimRttNs, 4160u);
-        EXPECT_EQ(net.GetPath(0, 2).hpccSimRttNs, 6240u);
+        EXPECT_EQ(net.GetPath(0, 1).hpccBaseRttNs, 4160u);
+        EXPECT_EQ(net.GetPath(0, 2).hpccBaseRttNs, 6240u);
         EXPECT_EQ(net.GetMaxHpccSimRtt(), 6240u);
         FlowSpec f{0, 1, 3, 100, 10000, 0, 1};
         Ptr<RdmaTxQueuePair> qp = net.AddFlow(f, 0);
@@ -525,11 +524,40 @@ TEST(HpccConfig, MaxRttOfAFatTree)
         {
             if (a != b)
             {
-                brute = std::max(brute, net.GetPath(a, b).hpccSimRttNs);
+                brute = std::max(brute, net.GetPath(a, b).hpccBaseRttNs);
             }
         }
     }
     EXPECT_EQ(brute, 12480u);
     EXPECT_EQ(net.GetMaxHpccSimRtt(), 12480u);
     Simulator::Destroy();
+}
+
+TEST(HpccConfig, LossAndTraceNodes)
+{
+    // ERROR_RATE_PER_LINK: a probability, given by rdma-sim to every link
+    // whose topology error_rate is 0 (third.cc's global error model).
+    HpccConfig c = ParseHpccConfig(
+        Replace(kShipped, "ERROR_RATE_PER_LINK 0.0000", "ERROR_RATE_PER_LINK 0.01"), "c");
+    EXPECT_DOUBLE_EQ(c.errorRatePerLink, 0.01);
+    EXPECT_TRUE(c.warnings.empty());
+    auto e = Fails([] { ParseHpccConfig("ERROR_RATE_PER_LINK 1\n", "c"); });
+    EXPECT_EQ(e.Field(), "ERROR_RATE_PER_LINK");
+    // TRACE_FILE: "n" then n ids over any lines; ids past the last node are
+    // skipped (third.cc), what follows the n ids is not read.
+    char path[] = "/tmp/hpcctraceXXXXXX";
+    int fd = mkstemp(path);
+    ASSERT_GE(fd, 0);
+    close(fd);
+    std::ofstream(path) << "4\n0 5\n70 2\nFirst line: tracing node #\n";
+    std::vector<uint32_t> ids = ReadHpccTraceNodes(path, 66);
+    EXPECT_EQ(ids, (std::vector<uint32_t>{0, 5, 2}));
+    std::ofstream(path) << "3\n0 1\n";
+    e = Fails([&] { ReadHpccTraceNodes(path, 66); });
+    EXPECT_TRUE(Has(e.what(), "file ends after 2 of 3 node ids")) << e.what();
+    std::ofstream(path) << "2\n0 x\n";
+    e = Fails([&] { ReadHpccTraceNodes(path, 66); });
+    EXPECT_EQ(e.Line(), 2u);
+    EXPECT_EQ(e.Field(), "node_id");
+    unlink(path);
 }
