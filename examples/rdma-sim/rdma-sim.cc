@@ -11,6 +11,7 @@
 // Bad input files stop the run with an error naming file, line and field.
 
 #include "checked-options.h"
+#include "hpcc-config.h"
 #include "hpcc-format.h"
 #include "libcc-config.h"
 #include "fast-simulator-impl.h"
@@ -70,6 +71,11 @@ main(int argc, char* argv[])
     std::string idealFct = "ours";
     bool pcap = false;
     bool ccVars = false;
+    std::string configFile;
+    bool configIgnoreUnsupported = false;
+    bool globalT = false;
+    bool unfinishedIsError = false;
+    uint64_t bufferBytes = 0;
     PfcDeadlockOptions deadlock;
 
     // Our simulator core: ns-3's event order (same results) at a lower cost
@@ -123,12 +129,116 @@ main(int argc, char* argv[])
     cmd.AddBool("ccVars",
                 "write fct-cc.csv: per finished flow, libcc's internal variables at its end",
                 ccVars);
+    cmd.AddText("config",
+                "the HPCC simulator's config.txt, read unchanged (docs/hpcc-sim.md); options "
+                "given here override its keys",
+                configFile);
+    cmd.AddBool("configIgnoreUnsupported",
+                "run a --config whose keys we cannot honour, one warning line per key",
+                configIgnoreUnsupported);
+    cmd.AddBool("globalT",
+                "one libcc T for every flow: the largest base RTT of any host pair, as the HPCC "
+                "simulator computes it (GLOBAL_T 1; the default under --config)",
+                globalT);
+    cmd.AddBool("unfinishedIsError",
+                "exit 1 when --stop comes with flows unfinished (default: exit 0, the count "
+                "reported)",
+                unfinishedIsError);
+    cmd.AddBytes("buffer", "switch buffer (0: SwitchNode's BufferSize default)", bufferBytes, 0,
+                 1000000000000ull);
     deadlock.AddTo(cmd);
     int rc = cmd.Parse(argc, argv);
     if (rc >= 0)
     {
         return rc;
     }
+    // --config: the file's keys as our options, unless given on the command line.
+    HpccConfig hcfg;
+    std::string fctFile; // "": <out>/fct.txt
+    std::string pfcFile;
+    std::string qlenFile;
+    std::string mixTrFile;
+    bool haveConfig = !configFile.empty();
+    if (haveConfig)
+    {
+        try
+        {
+            hcfg = ReadHpccConfig(configFile, configIgnoreUnsupported);
+        }
+        catch (const FileIoError& e)
+        {
+            std::cerr << "rdma-sim: --config: " << e.what() << "\n";
+            return 1;
+        }
+        catch (const FileFormatError& e)
+        {
+            std::cerr << "rdma-sim: --config: " << e.what() << "\n";
+            return 2;
+        }
+        for (const std::string& w : hcfg.warnings)
+        {
+            std::cerr << "rdma-sim: warning: " << w << " (ignored: --configIgnoreUnsupported)\n";
+        }
+        auto given = [&](const char* o) { return cmd.WasGiven(o); };
+        if (!given("topo") && !given("fattree"))
+        {
+            topoFile = hcfg.topologyFile;
+        }
+        if (!given("flows"))
+        {
+            flowFile = hcfg.flowFile;
+        }
+        if (!given("algo"))
+        {
+            algo = hcfg.algorithm;
+            // The file's values first, --cc after them (it overrides).
+            ccParams = given("cc") ? hcfg.ccParams + " " + ccParams : hcfg.ccParams;
+        }
+        if (!given("payload"))
+        {
+            payload = hcfg.payloadBytes;
+        }
+        if (!given("stop") && hcfg.stopNs)
+        {
+            stop = NanoSeconds(hcfg.stopNs);
+        }
+        if (!given("buffer") && hcfg.bufferBytes)
+        {
+            bufferBytes = hcfg.bufferBytes;
+        }
+        if (!given("globalT"))
+        {
+            globalT = hcfg.globalT;
+        }
+        // QLEN_MON_FILE: that simulator always writes it.
+        if (!given("qlen") && !hcfg.qlenMonFile.empty())
+        {
+            qlen = true;
+            qlenFile = hcfg.qlenMonFile;
+        }
+        if (!given("qlenMonStart"))
+        {
+            qlenStart = NanoSeconds(hcfg.qlenMonStartNs);
+        }
+        if (!given("qlenMonEnd"))
+        {
+            qlenEnd = NanoSeconds(hcfg.qlenMonEndNs);
+        }
+        if (!given("out"))
+        {
+            // Outputs where the file says; our CSVs beside the fct file.
+            if (!hcfg.fctOutputFile.empty())
+            {
+                fctFile = hcfg.fctOutputFile;
+                auto slash = fctFile.find_last_of('/');
+                out = slash == std::string::npos ? "." : fctFile.substr(0, slash);
+            }
+            pfcFile = hcfg.pfcOutputFile;
+        }
+    }
+    fctFile = fctFile.empty() ? out + "/fct.txt" : fctFile;
+    pfcFile = pfcFile.empty() ? out + "/pfc.txt" : pfcFile;
+    qlenFile = qlenFile.empty() || cmd.WasGiven("out") ? out + "/qlen.txt" : qlenFile;
     if (topoFile.empty() == (fatTreeK == 0) || flowFile.empty())
     {
         std::cerr << "rdma-sim: give --flows and exactly one of --topo, --fattree (see --help)\n";
@@ -175,11 +285,92 @@ main(int argc, char* argv[])
             fatTreeK ? MakeFatTreeTopology(fatTreeK, uint64_t(fatTreeGbps) * 1000000000ull,
                                            fatTreeDelay.GetNanoSeconds())
                      : ReadTopologyFile(topoFile);
-        flows = ReadFlowFile(flowFile, &topo);
+        for (const std::string& w : topo.warnings)
+        {
+            std::cerr << "rdma-sim: warning: " << w << "\n";
+        }
+        if (haveConfig)
+        {
+            // third.cc: ERROR_RATE_PER_LINK on every link whose error_rate is 0.
+            for (TopologyLinkSpec& l : topo.links)
+            {
+                l.errorRate = l.errorRate > 0 ? l.errorRate : hcfg.errorRatePerLink;
+            }
+            // ENABLE_TRACE 1: mix.tr of TRACE_FILE's nodes, at TRACE_OUTPUT_FILE.
+            if (hcfg.enableTrace && !cmd.WasGiven("traceNodes") && !hcfg.traceFile.empty())
+            {
+                traceNodeIds = ReadHpccTraceNodes(hcfg.traceFile, topo.nNodes);
+                mixTrFile = hcfg.traceOutputFile;
+            }
+        }
+        std::vector<std::string> flowWarnings;
+        flows = ReadFlowFile(flowFile, &topo, &flowWarnings);
+        for (const std::string& w : flowWarnings)
+        {
+            std::cerr << "rdma-sim: warning: " << w << "\n";
+        }
         net.SetNicAttribute("PayloadSize", UintegerValue(payload));
         net.SetSwitchAttribute("PfcStaticThreshold", UintegerValue(pfcThreshold));
+        if (bufferBytes)
+        {
+            net.SetSwitchAttribute("BufferSize", UintegerValue(bufferBytes));
+        }
+        if (haveConfig && hcfg.hasAckHighPrio)
+        {
+            // ACK_HIGH_PRIO 1: priority 0, strict above data; 0: the data's
+            // priority group 3 (that simulator's ack_q_idx).
+            net.SetNicAttribute("AckPriority", UintegerValue(hcfg.ackHighPrio ? 0 : 3));
+        }
+        if (haveConfig && !cmd.WasGiven("algo"))
+        {
+            // Per link rate ECN thresholds (KMIN_MAP ...): every switch port's
+            // rate needs its row, as third.cc asserts.
+            for (const TopologyLinkSpec& l : topo.links)
+            {
+                if (!hcfg.thresholdsUsed || (!topo.isSwitch[l.a] && !topo.isSwitch[l.b]))
+                {
+                    continue;
+                }
+                std::string rateText = HpccRateCcParams(hcfg, l.rateBps);
+                if (rateText.empty())
+                {
+                    auto line = hcfg.keyLines.find("KMIN_MAP");
+                    std::cerr << "rdma-sim: --config: " << hcfg.file << ":"
+                              << (line == hcfg.keyLines.end() ? 0 : line->second)
+                              << ":KMIN_MAP: no row for link rate " << l.rateBps << " ("
+                              << topo.file << ":" << l.line
+                              << "); every switch port's rate needs KMIN_MAP, KMAX_MAP and "
+                                 "PMAX_MAP rows\n";
+                    return 2;
+                }
+                net.SetCongestionControlForRate(l.rateBps, rateText);
+            }
+        }
+        net.SetGlobalBaseRtt(globalT);
         net.SetDeadlockOptions(deadlock);
         net.Build(topo);
+        if (haveConfig && !cmd.WasGiven("algo"))
+        {
+            // HPCC's RATE_AI needs T and the NIC rate: known now.
+            uint64_t nicBps = 0;
+            for (uint32_t id = 0; id < topo.nNodes && !nicBps; id++)
+            {
+                if (!topo.isSwitch[id])
+                {
+                    nicBps = net.GetNic(id)->GetDevice()->GetDataRate().GetBitRate();
+                }
+            }
+            std::string host = hcfg.hpccRateAiBps
+                                   ? HpccHostCcParams(hcfg, net.GetMaxHpccSimRtt(), nicBps)
+                                   : std::string();
+            std::string err;
+            if (!host.empty() && !net.GetCcConfig()->Parse(host, &err))
+            {
+                std::cerr << "rdma-sim: --config: " << hcfg.file << ": RATE_AI as " << host
+                          << ": " << err << "\n";
+                return 2;
+            }
+        }
         net.AddFlows(flows);
     }
     catch (const FileIoError& e)
@@ -199,8 +390,8 @@ main(int argc, char* argv[])
     RdmaTraceHelper tr(net);
     tr.SetMaxTraceBytes(maxTraceBytes);
     tr.SetIdealFct(idealFct == "hpcc-sim" ? IdealFctKind::HPCC_SIM : IdealFctKind::OURS);
-    tr.EnableFct(out + "/fct.txt", out + "/fct.csv");
-    tr.EnablePfc(out + "/pfc.txt", out + "/pfc.csv");
+    tr.EnableFct(fctFile, out + "/fct.csv");
+    tr.EnablePfc(pfcFile, out + "/pfc.csv");
     if (ccVars)
     {
         tr.EnableCcVars(out + "/fct-cc.csv");
@@ -218,13 +409,15 @@ main(int argc, char* argv[])
     }
     if (qlen)
     {
-        tr.EnableQlen(out + "/qlen.txt", qlenStart, qlenEnd);
+        tr.EnableQlen(qlenFile, qlenStart, qlenEnd);
     }
     if (!traceNodeIds.empty())
     {
         try
         {
-            tr.EnablePacketTrace(out + "/mix.tr", traceNodeIds);
+            tr.EnablePacketTrace(mixTrFile.empty() || cmd.WasGiven("out") ? out + "/mix.tr"
+                                                                           : mixTrFile,
+                                 traceNodeIds);
         }
         catch (const std::invalid_argument& e)
         {
@@ -245,9 +438,10 @@ main(int argc, char* argv[])
     Simulator::Stop(stop);
     Simulator::Run();
     Ptr<PfcDeadlockDetector> dl = net.GetDeadlockDetector();
-    std::printf("flows=%zu completed=%" PRIu64 " simulated_ms=%.3f pfc_pauses=%" PRIu64
-                " pfc_deadlock=%s\n",
-                flows.size(), sd.done, Simulator::Now().GetSeconds() * 1e3, tr.GetPfcPauses(),
+    std::printf("flows=%zu completed=%" PRIu64 " unfinished=%" PRIu64
+                " simulated_ms=%.3f pfc_pauses=%" PRIu64 " pfc_deadlock=%s\n",
+                flows.size(), sd.done, uint64_t(flows.size() - sd.done),
+                Simulator::Now().GetSeconds() * 1e3, tr.GetPfcPauses(),
                 dl->IsDeadlocked() ? "yes" : "no");
     bool deadlocked = dl->IsDeadlocked();
     if (deadlocked)
@@ -260,5 +454,13 @@ main(int argc, char* argv[])
     {
         return 3; // the run stopped at the deadlock: its results are not an experiment's
     }
-    return sd.done == flows.size() || deadlocked ? 0 : 1;
+    uint64_t unfinished = flows.size() - sd.done;
+    if (unfinished > 0 && !deadlocked)
+    {
+        // An open-loop flow file's normal end (the HPCC simulator exits 0).
+        std::cerr << "rdma-sim: " << unfinished << " of " << flows.size()
+                  << " flows unfinished at --stop=" << stop.GetNanoSeconds() << "ns"
+                  << (unfinishedIsError ? " (--unfinishedIsError)" : "") << "\n";
+    }
+    return unfinished == 0 || deadlocked || !unfinishedIsError ? 0 : 1;
 }

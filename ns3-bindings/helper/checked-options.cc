@@ -440,9 +440,16 @@ CheckedOptions::Parse(int argc, char** argv)
         {
             return Bad(name, value, "accepted " + found->accepted);
         }
+        m_given.insert(name);
         NS_LOG_INFO("--" << name << "=" << value);
     }
     return -1;
+}
+
+bool
+CheckedOptions::WasGiven(const std::string& name) const
+{
+    return m_given.count(name) != 0;
 }
 
 } // namespace ns3

@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -75,6 +76,9 @@ class CheckedOptions
     int Parse(int argc, char** argv);
     /// What --help prints.
     std::string Help() const;
+    /// Whether Parse read --name (a program's own option, not an ns-3
+    /// one): values from a file it reads later must not override it.
+    bool WasGiven(const std::string& name) const;
 
   private:
     struct Option
@@ -98,6 +102,7 @@ class CheckedOptions
     std::vector<Option> m_options;
     std::string* m_algo = nullptr; ///< set by AddCongestionControl
     std::string* m_cc = nullptr;
+    std::set<std::string> m_given; ///< options Parse read
 };
 
 } // namespace ns3

@@ -420,7 +420,10 @@ ParseTopology(const std::string& text, const std::string& name)
                 {
                     c.Fail(l.number, end == s.a ? "node_a" : "node_b",
                            "host " + std::to_string(end) + " already has a link (line " +
-                               std::to_string(first.first->second) + "); a host has one NIC");
+                               std::to_string(first.first->second) +
+                               "): dual-homed hosts are not supported (an RdmaNic drives one "
+                               "QbbNetDevice, and routes and base RTTs assume one first hop); "
+                               "give each host one link");
                 }
             }
             linked.insert(end);
@@ -429,8 +432,12 @@ ParseTopology(const std::string& text, const std::string& name)
     }
     if (li < lines.size())
     {
-        c.Fail(lines[li].number, "",
-               "unexpected data after the " + std::to_string(nLinks) + " links of link_count");
+        // The HPCC simulator reads link_count links and stops (its own
+        // mix/topology.txt has more lines after them).
+        t.warnings.push_back(name + ":" + std::to_string(lines[li].number) + ": " +
+                             std::to_string(lines.size() - li) + " line(s) after the " +
+                             std::to_string(nLinks) +
+                             " links of link_count are ignored, as the HPCC simulator does");
     }
     // At most 2 x links nodes are linked, so this stops at the first
     // unlinked id long before a huge claimed node_count.
@@ -458,7 +465,8 @@ ReadTopologyFile(const std::string& path)
 }
 
 std::vector<FlowSpec>
-ParseFlows(const std::string& text, const std::string& name, const TopologySpec* topo)
+ParseFlows(const std::string& text, const std::string& name, const TopologySpec* topo,
+           std::vector<std::string>* warnings)
 {
     Checker c(name);
     auto lines = SplitLines(text, name);
@@ -527,17 +535,41 @@ ParseFlows(const std::string& text, const std::string& name, const TopologySpec*
     }
     if (n + 1 < lines.size())
     {
-        c.Fail(lines[n + 1].number, "",
-               "more flow lines than flow_count=" + std::to_string(n) + " (line " +
-                   std::to_string(lines[0].number) + ")");
+        std::string msg = "more flow lines than flow_count=" + std::to_string(n) + " (line " +
+                          std::to_string(lines[0].number) + ")";
+        if (!warnings)
+        {
+            c.Fail(lines[n + 1].number, "", msg);
+        }
+        // The HPCC simulator reads flow_count flows and stops.
+        warnings->push_back(name + ":" + std::to_string(lines[n + 1].number) + ": " + msg + ": " +
+                            std::to_string(lines.size() - n - 1) +
+                            " line(s) ignored, as the HPCC simulator does");
     }
     return flows;
 }
 
 std::vector<FlowSpec>
-ReadFlowFile(const std::string& path, const TopologySpec* topo)
+ReadFlowFile(const std::string& path, const TopologySpec* topo, std::vector<std::string>* warnings)
 {
-    return ParseFlows(ReadWhole(path), path, topo);
+    return ParseFlows(ReadWhole(path), path, topo, warnings);
+}
+
+std::string
+ReadHpccTextFile(const std::string& path)
+{
+    return ReadWhole(path);
+}
+
+std::vector<std::pair<uint32_t, std::vector<std::string>>>
+SplitHpccTextLines(const std::string& text, const std::string& file)
+{
+    std::vector<std::pair<uint32_t, std::vector<std::string>>> out;
+    for (Line& l : SplitLines(text, file))
+    {
+        out.emplace_back(l.number, std::move(l.fields));
+    }
+    return out;
 }
 
 void

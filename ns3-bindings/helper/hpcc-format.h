@@ -13,6 +13,7 @@
 #include <cstdio>
 #include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace ns3
@@ -73,6 +74,9 @@ struct TopologySpec
     std::vector<bool> isSwitch; ///< indexed by node id
     std::vector<TopologyLinkSpec> links;
     std::string file;
+    /// Harmless oddities the reader tolerated, as the HPCC simulator does
+    /// ("file:line: ..."), for the program to print.
+    std::vector<std::string> warnings;
 
     uint32_t NumSwitches() const;
 };
@@ -101,16 +105,30 @@ bool ParseRate(const std::string& text, uint64_t& bps);
 bool ParseDelay(const std::string& text, uint64_t& ns);
 
 /// Read a topology file. Checks: counts, ids in range, switch ids distinct,
-/// no self links, each host has exactly one link (one NIC per host), no data
-/// after the links; every field's form and range as in docs/ns3-bindings.md.
+/// no self links, each host has exactly one link (one NIC per host); every
+/// field's form and range as in docs/ns3-bindings.md. Lines after the links
+/// are ignored, as the HPCC simulator does, with one line in warnings.
 TopologySpec ReadTopologyFile(const std::string& path);
 TopologySpec ParseTopology(const std::string& text, const std::string& name);
 
-/// Read a flow file: exactly flow_count flow lines, sorted by start time.
-/// When topo is given, src/dst must be hosts of it.
-std::vector<FlowSpec> ReadFlowFile(const std::string& path, const TopologySpec* topo = nullptr);
+/// Read a flow file: flow_count flow lines, sorted by start time; lines
+/// after them are ignored, as the HPCC simulator does, with a line in
+/// *warnings (an error when warnings is nullptr). When topo is given,
+/// src/dst must be hosts of it.
+std::vector<FlowSpec> ReadFlowFile(const std::string& path, const TopologySpec* topo = nullptr,
+                                   std::vector<std::string>* warnings = nullptr);
 std::vector<FlowSpec> ParseFlows(const std::string& text, const std::string& name,
-                                 const TopologySpec* topo = nullptr);
+                                 const TopologySpec* topo = nullptr,
+                                 std::vector<std::string>* warnings = nullptr);
+
+/// The text of a file as the readers take it (up to a first NUL byte);
+/// FileIoError if it cannot be opened or read. For readers of the other
+/// files of that simulator (its config.txt).
+std::string ReadHpccTextFile(const std::string& path);
+/// The lines that carry data, as (line number, whitespace-separated words):
+/// blank lines and '#' comments skipped; a NUL byte is a FileFormatError.
+std::vector<std::pair<uint32_t, std::vector<std::string>>> SplitHpccTextLines(
+    const std::string& text, const std::string& file);
 
 /// The HPCC simulator's host address for a node id: 11.x.y.1 as a 32-bit
 /// value (printed %08x in fct files).

@@ -148,6 +148,43 @@ RdmaNetwork::SetCongestionControl(Ptr<LibccConfig> cfg, const std::string& param
 }
 
 void
+RdmaNetwork::SetCongestionControlForRate(uint64_t rateBps, const std::string& assignments)
+{
+    if (assignments.empty())
+    {
+        m_rateCc.erase(rateBps);
+        return;
+    }
+    m_rateCc[rateBps] = assignments;
+    libcc_params_del(MakeRateParams(rateBps)); // check now: throws if libcc refuses
+}
+
+libcc_params*
+RdmaNetwork::MakeRateParams(uint64_t rateBps) const
+{
+    auto it = m_rateCc.find(rateBps);
+    if (it == m_rateCc.end())
+    {
+        return nullptr;
+    }
+    Ptr<LibccConfig> base = m_cc ? m_cc : LibccConfig::Create("none");
+    libcc_params* p = nullptr;
+    if (libcc_params_copy(&p, base->GetParams()) != LIBCC_OK)
+    {
+        throw std::invalid_argument("out of memory copying the congestion control parameters");
+    }
+    if (libcc_params_parse(p, it->second.c_str()) != LIBCC_OK ||
+        libcc_params_validate(p) != LIBCC_OK)
+    {
+        std::string msg = libcc_params_error(p);
+        libcc_params_del(p);
+        throw std::invalid_argument("ports of " + std::to_string(rateBps) + " bps (" + it->second +
+                                    "): " + msg);
+    }
+    return p;
+}
+
+void
 RdmaNetwork::SetSwitchAttribute(const std::string& name, const AttributeValue& v)
 {
     m_switchFactory.Set(name, v);
@@ -208,6 +245,18 @@ RdmaNetwork::Build(const TopologySpec& topo)
         {
             GetSwitch(id)->SetCongestionControl(m_cc->GetParams());
         }
+    }
+    for (const auto& r : m_rateCc)
+    {
+        libcc_params* p = MakeRateParams(r.first);
+        for (uint32_t id = 0; id < n; id++)
+        {
+            if (topo.isSwitch[id])
+            {
+                GetSwitch(id)->SetCongestionControlForRate(r.first, p);
+            }
+        }
+        libcc_params_del(p);
     }
     for (uint32_t li = 0; li < topo.links.size(); li++)
     {
@@ -409,6 +458,64 @@ RdmaNetwork::GetPath(uint32_t src, uint32_t dst) const
     return p;
 }
 
+uint64_t
+RdmaNetwork::GetMaxHpccSimRtt() const
+{
+    if (m_maxHpccSimRtt != 0 || m_dist.empty())
+    {
+        return m_maxHpccSimRtt;
+    }
+    // Per destination, every node's hpccBaseRttNs along GetPath's choice of
+    // next hop (the lowest-id neighbour one hop closer), nearest first:
+    // O(hosts x (nodes + links)) instead of a GetPath per host pair.
+    uint32_t n = m_topo.nNodes;
+    uint64_t payloadBits = 0;
+    for (uint32_t id = 0; id < n && payloadBits == 0; id++)
+    {
+        if (!m_topo.isSwitch[id])
+        {
+            payloadBits = uint64_t(GetNic(id)->GetPayloadSize()) * 8000000000ull;
+        }
+    }
+    std::vector<uint32_t> order(n);
+    std::vector<uint64_t> rtt(n);
+    for (const std::vector<uint16_t>& dist : m_dist)
+    {
+        for (uint32_t i = 0; i < n; i++)
+        {
+            order[i] = i;
+        }
+        std::sort(order.begin(), order.end(),
+                  [&](uint32_t x, uint32_t y) { return dist[x] < dist[y]; });
+        for (uint32_t u : order)
+        {
+            if (dist[u] == UINT16_MAX)
+            {
+                break;
+            }
+            rtt[u] = 0;
+            const Adj* next = nullptr;
+            for (const Adj& a : m_adj[u])
+            {
+                if (dist[a.peer] + 1 == dist[u] && (!next || a.peer < next->peer))
+                {
+                    next = &a;
+                }
+            }
+            if (next)
+            {
+                const TopologyLinkSpec& l = m_topo.links[next->link];
+                rtt[u] = rtt[next->peer] + 2 * l.delayNs + payloadBits / l.rateBps;
+                if (!m_topo.isSwitch[u])
+                {
+                    m_maxHpccSimRtt = std::max(m_maxHpccSimRtt, rtt[u]);
+                }
+            }
+        }
+    }
+    return m_maxHpccSimRtt;
+}
+
 Ptr<RdmaTxQueuePair>
 RdmaNetwork::AddFlow(const FlowSpec& f, uint32_t flowId)
 {
@@ -443,6 +550,7 @@ RdmaNetwork::AddFlow(const FlowSpec& f, uint32_t flowId)
     p.startNs = f.startNs;
     p.stopNs = f.stopNs;
     p.baseRttNs = path.baseRttNs;
+    p.ccBaseRttNs = m_globalBaseRtt ? GetMaxHpccSimRtt() : 0;
     p.bottleneckBps = path.bottleneckBps;
     Ptr<RdmaTxQueuePair> qp = RdmaNic::Connect(GetNic(f.src), GetNic(f.dst), p);
     m_flows.push_back(qp);

@@ -20,6 +20,7 @@
 #include <ns3/node.h>
 #include <ns3/object-factory.h>
 
+#include <map>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -66,6 +67,18 @@ class RdmaNetwork
     {
         return m_cc;
     }
+    /**
+     * Switch ports whose link rate is rateBps take the congestion control's
+     * parameters with these libcc assignments applied on top (per-rate ECN
+     * thresholds, for example), hosts and other ports keep the base set.
+     * Checked by libcc here against the base set given so far and again in
+     * Build; throws std::invalid_argument naming the rate and libcc's
+     * complaint. Empty assignments remove the override.
+     */
+    void SetCongestionControlForRate(uint64_t rateBps, const std::string& assignments);
+    /// The base set with rateBps's assignments applied (a new copy the
+    /// caller frees with libcc_params_del); nullptr if the rate has none.
+    libcc_params* MakeRateParams(uint64_t rateBps) const;
     /// Attributes of every SwitchNode, RdmaNic, QbbNetDevice made by Build.
     void SetSwitchAttribute(const std::string& name, const AttributeValue& v);
     void SetNicAttribute(const std::string& name, const AttributeValue& v);
@@ -126,6 +139,17 @@ class RdmaNetwork
     };
     PathInfo GetPath(uint32_t src, uint32_t dst) const;
 
+    /// One T for every flow's libcc (the HPCC simulator's GLOBAL_T 1):
+    /// GetMaxHpccSimRtt() instead of each path's base RTT. The ideal FCT
+    /// keeps the path's. Call before AddFlow.
+    void SetGlobalBaseRtt(bool on)
+    {
+        m_globalBaseRtt = on;
+    }
+    /// The largest hpccBaseRttNs over every pair of hosts (that simulator's
+    /// maxRtt). Call after Build.
+    uint64_t GetMaxHpccSimRtt() const;
+
     /// Install one flow (start time relative to now); returns its sender QP.
     Ptr<RdmaTxQueuePair> AddFlow(const FlowSpec& f, uint32_t flowId);
     void AddFlows(const std::vector<FlowSpec>& flows);
@@ -159,6 +183,8 @@ class RdmaNetwork
     TopologySpec m_topo;
     Ptr<LibccConfig> m_cc;
     std::string m_ccParams;
+    std::map<uint64_t, std::string> m_rateCc; ///< SetCongestionControlForRate
+    bool m_globalBaseRtt = false;
     ObjectFactory m_switchFactory;
     ObjectFactory m_nicFactory;
     ObjectFactory m_deadlockFactory;
@@ -180,6 +206,7 @@ class RdmaNetwork
     /// next source port per (src << 32 | dst)
     std::unordered_map<uint64_t, uint32_t> m_nextSport;
     std::vector<Ptr<RdmaTxQueuePair>> m_flows;
+    mutable uint64_t m_maxHpccSimRtt = 0; ///< cached GetMaxHpccSimRtt
 };
 
 } // namespace ns3

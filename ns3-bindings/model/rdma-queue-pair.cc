@@ -73,7 +73,7 @@ RdmaTxQueuePair::StartCc(const libcc_params* params, uint64_t lineRateBps, uint3
     libcc_flow_info fi{};
     fi.flow_id = m_flow.flowId;
     fi.line_rate_bps = lineRateBps;
-    fi.base_rtt_ns = m_flow.baseRttNs;
+    fi.base_rtt_ns = m_flow.ccBaseRttNs ? m_flow.ccBaseRttNs : m_flow.baseRttNs;
     fi.mtu_bytes = mtuWireBytes;
     m_cc = std::make_unique<LibccRp>(params, fi,
                                      MakeCallback(&RdmaTxQueuePair::OnRateChanged, this),

@@ -26,6 +26,27 @@ SwitchCc::~SwitchCc()
 {
     Free();
     libcc_params_del(m_params);
+    for (auto& r : m_rateParams)
+    {
+        libcc_params_del(r.second);
+    }
+}
+
+void
+SwitchCc::SetRateParams(uint64_t rateBps, const libcc_params* params)
+{
+    Free();
+    auto it = m_rateParams.find(rateBps);
+    if (it != m_rateParams.end())
+    {
+        libcc_params_del(it->second);
+        m_rateParams.erase(it);
+    }
+    libcc_params* copy = nullptr;
+    if (params && libcc_params_copy(&copy, params) == LIBCC_OK)
+    {
+        m_rateParams[rateBps] = copy;
+    }
 }
 
 void
@@ -67,6 +88,7 @@ SwitchCc::Free()
         cp = nullptr;
     }
     m_cps.clear();
+    m_portParams.clear();
     libcc_int_table_del(m_intTable);
     m_intTable = nullptr;
     m_built = false;
@@ -137,12 +159,16 @@ SwitchCc::Build(uint32_t switchId, const std::vector<uint64_t>& portRates, std::
     uint64_t runMix = static_cast<uint64_t>(
         Mix32(static_cast<uint32_t>(run) ^ Mix32(static_cast<uint32_t>(run >> 32))));
     m_cps.assign(portRates.size(), nullptr);
+    m_portParams.assign(portRates.size(), nullptr);
     for (uint32_t port = 0; port < portRates.size(); port++)
     {
         if (portRates[port] == 0)
         {
             continue;
         }
+        auto rate = m_rateParams.find(portRates[port]);
+        const libcc_params* params = rate != m_rateParams.end() ? rate->second : m_params;
+        m_portParams[port] = params;
         libcc_cp_info info{};
         info.switch_id = switchId;
         info.port_id = port;
@@ -151,7 +177,7 @@ SwitchCc::Build(uint32_t switchId, const std::vector<uint64_t>& portRates, std::
         info.rand = m_rng ? &SwitchCc::Rand : nullptr;
         info.rand_user_data = this;
         info.int_table = m_intTable;
-        int rc = libcc_cp_new(&m_cps[port], m_params, &info);
+        int rc = libcc_cp_new(&m_cps[port], params, &info);
         if (rc != LIBCC_OK)
         {
             err = "switch " + std::to_string(switchId) + " port " + std::to_string(port) + " (" +

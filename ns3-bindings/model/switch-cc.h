@@ -18,6 +18,7 @@
 
 #include "libcc/libcc.h"
 
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
@@ -38,6 +39,15 @@ class SwitchCc
     const libcc_params* GetParams() const
     {
         return m_params;
+    }
+    /// Ports of link rate rateBps use a copy of params instead of the base
+    /// set (per-rate marking thresholds, for example); nullptr removes the
+    /// override. Drops the CPs.
+    void SetRateParams(uint64_t rateBps, const libcc_params* params);
+    /// The parameter set port's CP was built with (nullptr: none).
+    const libcc_params* GetPortParams(uint32_t port) const
+    {
+        return port < m_portParams.size() ? m_portParams[port] : nullptr;
     }
     /// CPs draw from rng (nullptr: libcc's own generator). Drops the CPs.
     void SetRandom(Ptr<UniformRandomVariable> rng);
@@ -99,7 +109,9 @@ class SwitchCc
     void Run(uint32_t port, SwitchPort::Entry& e, uint64_t queueBytes, uint64_t portBytes);
 
     libcc_params* m_params;
-    std::vector<libcc_cp*> m_cps; //!< by port index; nullptr: no port
+    std::map<uint64_t, libcc_params*> m_rateParams; //!< per link rate, overriding m_params
+    std::vector<const libcc_params*> m_portParams;  //!< what each port's CP was built with
+    std::vector<libcc_cp*> m_cps;                   //!< by port index; nullptr: no port
     libcc_int_table* m_intTable;
     Ptr<UniformRandomVariable> m_rng;
     bool m_built;

@@ -353,6 +353,18 @@ SwitchNode::SetCongestionControl(const libcc_params* params)
     m_cc.SetParams(params);
 }
 
+void
+SwitchNode::SetCongestionControlForRate(uint64_t rateBps, const libcc_params* params)
+{
+    m_cc.SetRateParams(rateBps, params);
+}
+
+const libcc_params*
+SwitchNode::GetCpParams(uint32_t port) const
+{
+    return m_cc.GetPortParams(port);
+}
+
 bool
 SwitchNode::CheckCongestionControl(std::string& err)
 {

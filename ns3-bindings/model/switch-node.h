@@ -72,6 +72,12 @@ class SwitchNode : public Node, public QbbFrameReceiver, private SwitchPort::Own
                                 std::string& err);
     /// Use a copy of params (the hosts' own values, no text round trip).
     void SetCongestionControl(const libcc_params* params);
+    /// Ports whose link rate is rateBps use a copy of params instead
+    /// (per-rate marking thresholds); nullptr: back to the switch's set.
+    void SetCongestionControlForRate(uint64_t rateBps, const libcc_params* params);
+    /// The parameter set of port's Congestion Point (nullptr: none, or not
+    /// built yet: CheckCongestionControl builds them).
+    const libcc_params* GetCpParams(uint32_t port) const;
     /**
      * Create the ports' Congestion Points now. False if libcc refuses a
      * port, e.g. a link rate the algorithm's INT format cannot carry; err

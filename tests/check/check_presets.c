@@ -134,6 +134,75 @@ END_TEST
 /* The NVIDIA firmware defaults as a preset (dcqcn-formulas.md, firmware
  * column; the switch side has no firmware value, so the HPCC simulator's
  * per-25G thresholds, as in the defaults). */
+/* The HPCC simulator's shipped simulation/mix/config.txt (read by
+ * scratch/third.cc), with DCQCN (CC_MODE 1) in place of its CC_MODE 3: the
+ * values differ from run.py's (hpcc-sim above) in RP_TIMER, RATE_AI,
+ * RATE_HAI and MIN_RATE. */
+START_TEST(hpcc_sim_config_sets_the_shipped_config_values)
+{
+    libcc_params *p = dcqcn_params();
+    ck_assert_int_eq(libcc_params_apply_preset(p, "hpcc-sim-config"), LIBCC_OK);
+    /* config.txt KMIN_MAP / KMAX_MAP / PMAX_MAP, 100000000000 row: 400 and
+     * 1600 (KB, x 1000 in SwitchMmu::ConfigEcn), 0.2. */
+    ck_assert_double_eq(get(p, "kmin"), 400e3);
+    ck_assert_double_eq(get(p, "kmax"), 1600e3);
+    ck_assert_double_eq_tol(get(p, "pmax"), 0.2, 1e-12);
+    ck_assert_double_eq(get(p, "ecn_mark_at_dequeue"), 1);
+    /* ALPHA_RESUME_INTERVAL 1, RATE_DECREASE_INTERVAL 4, RP_TIMER 900 (us),
+     * EWMA_GAIN 0.00390625. */
+    ck_assert_double_eq(get(p, "dce_tcp_rtt"), 1000);
+    ck_assert_double_eq(get(p, "rate_reduce_monitor_period"), 4000);
+    ck_assert_double_eq(get(p, "rpg_time_reset"), 900000);
+    ck_assert_double_eq_tol(get(p, "g"), 1.0 / 256, 1e-12);
+    ck_assert_double_eq(get(p, "cut_on_cnp"), 0);
+    /* FAST_RECOVERY_TIMES 1, RATE_AI 50Mb/s, RATE_HAI 100Mb/s, MIN_RATE 100Mb/s. */
+    ck_assert_double_eq(get(p, "rpg_threshold"), 1);
+    ck_assert_double_eq(get(p, "rpg_ai_rate"), 50e6);
+    ck_assert_double_eq(get(p, "rpg_hai_rate"), 100e6);
+    ck_assert_double_eq(get(p, "rpg_min_rate"), 100e6);
+    /* CLAMP_TARGET_RATE 0; L2_ACK_INTERVAL 1: a CNP with every CE ACK. */
+    ck_assert_double_eq(get(p, "clamp_tgt_rate"), 0);
+    ck_assert_double_eq(get(p, "min_time_between_cnps"), 0);
+    /* The simulator's mechanism, as in hpcc-sim (rdma-hw.cc Mlx functions). */
+    ck_assert_double_eq(get(p, "rpg_byte_reset"), 0);
+    ck_assert_double_eq(get(p, "increase_kind_by_timer"), 1);
+    ck_assert_double_eq(get(p, "rpg_hai_scale_by_stage"), 0);
+    ck_assert_double_eq(get(p, "rpg_gd"), 11);
+    ck_assert_double_eq(get(p, "rpg_min_dec_fac"), 0);
+    ck_assert_double_eq(get(p, "initial_alpha"), 1);
+    ck_assert_double_eq(get(p, "rate_to_set_on_first_cnp"), 0);
+    ck_assert_double_eq(get(p, "clamp_tgt_rate_after_time_inc"), 1);
+    ck_assert_int_eq(libcc_params_validate(p), LIBCC_OK);
+    libcc_params_del(p);
+}
+END_TEST
+
+/* HPCC (CC_MODE 3): rdma-hw.cc UpdateRateHp adds RATE_AI per update; libcc's
+ * W_ai = W_init (1 - eta) / N is a rate step of line x (1 - eta) / N, so at
+ * 100 Gbit/s: N = 100e9 x 0.05 / RATE_AI. run.py --cc hp --bw 100: RATE_AI
+ * = 10 x 100 / 25 = 40 Mb/s -> N = 125; config.txt: 50 Mb/s -> N = 100.
+ * Both: U_TARGET 0.95, MI_THRESH 0. */
+START_TEST(hpcc_presets_set_the_hpcc_simulators_values)
+{
+    libcc_params *p = NULL;
+    ck_assert_int_eq(libcc_params_new(&p, "hpcc"), LIBCC_OK);
+    ck_assert_int_eq(libcc_params_apply_preset(p, "hpcc-sim"), LIBCC_OK);
+    ck_assert_double_eq_tol(get(p, "eta"), 0.95, 1e-12);
+    ck_assert_double_eq(get(p, "max_stage"), 0);
+    ck_assert_double_eq(get(p, "expected_flows"), 125);
+    ck_assert_double_eq(get(p, "w_ai"), 0);
+    ck_assert_double_eq(get(p, "base_rtt"), 0);
+    ck_assert_double_eq_tol(100e9 * (1 - get(p, "eta")) / get(p, "expected_flows"), 40e6, 1);
+    ck_assert_int_eq(libcc_params_apply_preset(p, "hpcc-sim-config"), LIBCC_OK);
+    ck_assert_double_eq_tol(get(p, "eta"), 0.95, 1e-12);
+    ck_assert_double_eq(get(p, "max_stage"), 0);
+    ck_assert_double_eq(get(p, "expected_flows"), 100);
+    ck_assert_double_eq_tol(100e9 * (1 - get(p, "eta")) / get(p, "expected_flows"), 50e6, 1);
+    ck_assert_int_eq(libcc_params_validate(p), LIBCC_OK);
+    libcc_params_del(p);
+}
+END_TEST
+
 START_TEST(firmware_sets_the_firmware_defaults)
 {
     libcc_params *p = dcqcn_params();
@@ -249,7 +318,7 @@ START_TEST(unknown_preset_is_named_with_the_choices)
     ck_assert_double_eq(get(p, "kmax"), 400000);
     libcc_params_del(p);
 
-    ck_assert_int_eq(libcc_params_new(&p, "hpcc"), LIBCC_OK);
+    ck_assert_int_eq(libcc_params_new(&p, "fncc"), LIBCC_OK);
     ck_assert_int_eq(libcc_params_apply_preset(p, "paper"), LIBCC_ERR_NOT_FOUND);
     ck_assert_msg(strstr(libcc_params_error(p), "presets: none"), "message: %s",
                   libcc_params_error(p));
@@ -264,10 +333,15 @@ START_TEST(presets_are_listed_per_algorithm)
     const libcc_preset_desc *t = NULL;
     size_t n = 99;
     ck_assert_int_eq(libcc_algorithm_presets("dcqcn", &t, &n), LIBCC_OK);
-    ck_assert_uint_eq(n, 3);
+    ck_assert_uint_eq(n, 4);
     ck_assert_str_eq(t[0].name, "paper");
     ck_assert_str_eq(t[1].name, "hpcc-sim");
-    ck_assert_str_eq(t[2].name, "firmware");
+    ck_assert_str_eq(t[2].name, "hpcc-sim-config");
+    ck_assert_str_eq(t[3].name, "firmware");
+    ck_assert_int_eq(libcc_algorithm_presets("hpcc", &t, &n), LIBCC_OK);
+    ck_assert_uint_eq(n, 2);
+    ck_assert_str_eq(t[0].name, "hpcc-sim");
+    ck_assert_str_eq(t[1].name, "hpcc-sim-config");
     ck_assert_int_eq(libcc_algorithm_presets("fncc", &t, &n), LIBCC_OK);
     ck_assert_uint_eq(n, 0);
     ck_assert_int_eq(libcc_algorithm_presets("tcp", &t, &n), LIBCC_ERR_UNKNOWN_ALGORITHM);
@@ -302,17 +376,21 @@ END_TEST
 
 START_TEST(test_docs_presets)
 {
-    char *doc = ts_read_source_file("docs/algorithms/dcqcn.md");
-    const libcc_preset_desc *t;
-    size_t n;
-    ck_assert_int_eq(libcc_algorithm_presets("dcqcn", &t, &n), LIBCC_OK);
-    for (size_t i = 0; i < n; i++) {
-        char want[600];
-        snprintf(want, sizeof want, "\n| `%s` | `%s` | %s |\n", t[i].name, t[i].assignments,
-                 t[i].doc);
-        ck_assert_msg(strstr(doc, want) != NULL, "docs/algorithms/dcqcn.md lacks the row%s", want);
+    static const char *const docs[][2] = {{"dcqcn", "docs/algorithms/dcqcn.md"},
+                                          {"hpcc", "docs/algorithms/hpcc.md"}};
+    for (size_t d = 0; d < 2; d++) {
+        char *doc = ts_read_source_file(docs[d][1]);
+        const libcc_preset_desc *t;
+        size_t n;
+        ck_assert_int_eq(libcc_algorithm_presets(docs[d][0], &t, &n), LIBCC_OK);
+        for (size_t i = 0; i < n; i++) {
+            char want[600];
+            snprintf(want, sizeof want, "\n| `%s` | `%s` | %s |\n", t[i].name,
+                     t[i].assignments, t[i].doc);
+            ck_assert_msg(strstr(doc, want) != NULL, "%s lacks the row%s", docs[d][1], want);
+        }
+        free(doc);
     }
-    free(doc);
 }
 END_TEST
 
@@ -322,6 +400,8 @@ Suite *presets_suite(void)
     TCase *t = tcase_create("presets");
     tcase_add_test(t, paper_sets_the_dcqcn_paper_values);
     tcase_add_test(t, hpcc_sim_sets_the_hpcc_simulators_values);
+    tcase_add_test(t, hpcc_sim_config_sets_the_shipped_config_values);
+    tcase_add_test(t, hpcc_presets_set_the_hpcc_simulators_values);
     tcase_add_test(t, firmware_sets_the_firmware_defaults);
     tcase_add_test(t, dcqcn_presets_set_every_parameter);
     tcase_add_test(t, paper_preset_sets_target_to_current_rate_on_every_cut);

@@ -126,8 +126,13 @@ printf '16777216 0 67108864\n0 1 1Gbps 1us 0\n' > "$work/topo-huge.txt"
 bad_file topo-huge "$work/topo-huge.txt" "$flows_ok" "2: file ends after 1 of 67108864 links"
 
 bad_flows flows-huge-count '4000000000\n' "1: file ends after 0 of 4000000000 flows"
-bad_flows flows-extra-line '1\n0 2 3 100 10000 0\n1 2 3 100 10000 0\n' \
-  "3: more flow lines than flow_count=1 \(line 1\)"
+# Lines after flow_count's flows: ignored as the HPCC simulator does, one
+# warning line naming them (its own mix/flow.txt has such lines).
+printf '1\n0 2 3 100 10000 0\n1 2 3 100 10000 0\n' > "$work/flows-extra-line.txt"
+expect rdma-sim-flows-extra-line 0 \
+  "flows-extra-line.txt:3: more flow lines than flow_count=1 \(line 1\): 1 line\(s\) ignored" -- \
+  "$bin/rdma-sim" --topo="$topo_ok" --flows="$work/flows-extra-line.txt" --traces=0 \
+  --out="$work/extra"
 bad_flows flows-hex-start '1\n0 2 3 100 10000 0x1\n' \
   "2: field 'start_s': '0x1' is not a start time in \[0, 1000000\] seconds"
 bad_flows flows-exp-size '1\n0 2 3 100 1e4 0\n' \
@@ -248,6 +253,178 @@ for algo in fncc dcqcn; do
     failed=$((failed + 1))
   fi
 done
+# --- rdma-sim --config: the HPCC simulator's config.txt, topology and flow
+# files (docs/hpcc-sim.md), written here in their form: a dumbbell, senders
+# 0 and 1 on switch 3, switch 4, receiver 2; every link 100 Gbps, 1 us.
+# Flow A 0->2 100000 B at 2 s, flow B 1->2 50000 B at 2.001 s: one at a
+# time, each at line rate (DCQCN starts there; nothing queues).
+# Derived by hand: a data packet of 1000 B payload is 1094 B on the wire
+# (1074-byte frame + 20): 87.52 ns at 100 Gbps; an ACK 84 B: 6.72 ns. N
+# packets leave back to back in N x 87.52 ns, the last crosses 2 more links
+# store-and-forward (2 x 87.52) and 3 x 1000 ns of propagation, its ACK 3 x
+# (6.72 + 1000) back: FCT = N x 87.52 + 6195.2 ns. A: N = 100 -> 14947.2 ns;
+# B: N = 50 -> 10571.2 ns. Tolerance 0.5% (pacing and event rounding).
+hs="$work/hpccsim"
+mkdir -p "$hs/mix"
+abs_bin=$(cd "$bin" && pwd)
+cat > "$hs/mix/topology.txt" <<'TOPO'
+5 2 4
+3 4
+0 3 100Gbps 0.001ms 0
+1 3 100Gbps 0.001ms 0
+3 4 100Gbps 0.001ms 0
+4 2 100Gbps 0.001ms 0
+
+First line: total node #, switch node #, link #
+TOPO
+printf '2\n0 2 3 100 100000 2\n1 2 3 100 50000 2.001\n' > "$hs/mix/flow.txt"
+printf '2\n2 3\n' > "$hs/mix/trace.txt"
+hpcc_config() { # MODE RATE_AI HAS_WIN: a config.txt as the simulator's run.py writes it
+  cat <<CFG
+ENABLE_QCN 1
+USE_DYNAMIC_PFC_THRESHOLD 1
+
+PACKET_PAYLOAD_SIZE 1000
+
+TOPOLOGY_FILE mix/topology.txt
+FLOW_FILE mix/flow.txt
+TRACE_FILE mix/trace.txt
+TRACE_OUTPUT_FILE mix/mix_$1.tr
+FCT_OUTPUT_FILE mix/fct_$1.txt
+PFC_OUTPUT_FILE mix/pfc_$1.txt
+
+SIMULATOR_STOP_TIME 2.01
+
+CC_MODE $1
+ALPHA_RESUME_INTERVAL 1
+RATE_DECREASE_INTERVAL 4
+CLAMP_TARGET_RATE 0
+RP_TIMER 300
+EWMA_GAIN 0.00390625
+FAST_RECOVERY_TIMES 1
+RATE_AI $2
+RATE_HAI 200Mb/s
+MIN_RATE 1000Mb/s
+DCTCP_RATE_AI 1000Mb/s
+
+ERROR_RATE_PER_LINK 0.0000
+L2_CHUNK_SIZE 4000
+L2_ACK_INTERVAL 1
+L2_BACK_TO_ZERO 0
+
+HAS_WIN $3
+GLOBAL_T 1
+VAR_WIN $3
+FAST_REACT $3
+U_TARGET 0.95
+MI_THRESH 0
+INT_MULTI 4
+MULTI_RATE 0
+SAMPLE_FEEDBACK 0
+PINT_LOG_BASE 1.01
+PINT_PROB 1.0
+
+RATE_BOUND 1
+
+ACK_HIGH_PRIO 1
+
+LINK_DOWN 0 0 0
+
+ENABLE_TRACE $3
+
+KMAX_MAP 2 100000000000 1600 400000000000 6400
+KMIN_MAP 2 100000000000 400 400000000000 1600
+PMAX_MAP 2 100000000000 0.20 400000000000 0.20
+BUFFER_SIZE 32
+QLEN_MON_FILE mix/qlen_$1.txt
+QLEN_MON_START 2000000000
+QLEN_MON_END 2000020000
+CFG
+}
+hpcc_config 1 20Mb/s 0 > "$hs/mix/config_dcqcn.txt"
+hpcc_config 3 40Mb/s 1 > "$hs/mix/config_hpcc.txt"
+# fct_close FILE LINE WANT: column 7 (fct_ns) of LINE within 0.5% of WANT.
+fct_close() {
+  local got
+  got=$(sed -n "$2p" "$1" | awk '{print $7}')
+  if [ -n "$got" ] && awk -v g="$got" -v w="$3" 'BEGIN { d = g - w; if (d < 0) d = -d; exit !(d <= w * 0.005) }'; then
+    echo "ok   $4 (fct $got ns, derived $3 ns)"; passed=$((passed + 1))
+  else
+    echo "FAIL $4: fct '$got' ns, derived $3 ns +-0.5%"; failed=$((failed + 1))
+  fi
+}
+# From the simulator's directory, as its users run it; the topology's
+# trailing text is a warning.
+expect rdma-sim-config-dcqcn 0 "topology.txt:8: 1 line\(s\) after the 4 links of link_count are ignored" -- \
+  bash -c 'cd "$1" && exec "$2" --config=mix/config_dcqcn.txt --traces=0' _ "$hs" "$abs_bin/rdma-sim"
+fct_close "$hs/mix/fct_1.txt" 1 14947.2 rdma-sim-config-dcqcn-fct-a
+fct_close "$hs/mix/fct_1.txt" 2 10571.2 rdma-sim-config-dcqcn-fct-b
+# From elsewhere: mix/... is found from the config's parent directory.
+rm -f "$hs/mix/fct_1.txt"
+expect rdma-sim-config-elsewhere 0 "" -- \
+  "$bin/rdma-sim" --config="$hs/mix/config_dcqcn.txt" --traces=0
+fct_close "$hs/mix/fct_1.txt" 1 14947.2 rdma-sim-config-elsewhere-fct-a
+# HPCC (CC_MODE 3, window, GLOBAL_T): INT bytes and the window can only
+# slow it: each FCT between 1 and 1.1 x the DCQCN line-rate value.
+expect rdma-sim-config-hpcc 0 "" -- \
+  bash -c 'cd "$1" && exec "$2" --config=mix/config_hpcc.txt --traces=0' _ "$hs" "$abs_bin/rdma-sim"
+for k in 1 2; do
+  want=$([ "$k" = 1 ] && echo 14947.2 || echo 10571.2)
+  got=$(sed -n "${k}p" "$hs/mix/fct_3.txt" | awk '{print $7}')
+  if [ -n "$got" ] && awk -v g="$got" -v w="$want" 'BEGIN { exit !(g >= w * 0.999 && g <= w * 1.1) }'; then
+    echo "ok   rdma-sim-config-hpcc-fct-$k ($got ns)"; passed=$((passed + 1))
+  else
+    echo "FAIL rdma-sim-config-hpcc-fct-$k: '$got' ns not in [$want, 1.1 x $want]"; failed=$((failed + 1))
+  fi
+done
+# ENABLE_TRACE 1 (the HPCC config): mix.tr of TRACE_FILE's nodes (receiver 2,
+# switch 3) and QLEN_MON_FILE where the config names them.
+for f in mix_3.tr qlen_3.txt qlen_1.txt; do
+  if [ -s "$hs/mix/$f" ]; then
+    echo "ok   rdma-sim-config-output-$f"; passed=$((passed + 1))
+  else
+    echo "FAIL rdma-sim-config-output-$f: $hs/mix/$f missing or empty"; failed=$((failed + 1))
+  fi
+done
+if [ -e "$hs/mix/mix_1.tr" ]; then
+  echo "FAIL rdma-sim-config-no-trace: ENABLE_TRACE 0 wrote mix_1.tr"; failed=$((failed + 1))
+else
+  echo "ok   rdma-sim-config-no-trace"; passed=$((passed + 1))
+fi
+# Options given override the file's keys.
+expect rdma-sim-config-override 0 "" -- \
+  "$bin/rdma-sim" --config="$hs/mix/config_dcqcn.txt" --traces=0 --out="$work/override" \
+  --stop=2001ms
+if grep -q "completed=1 unfinished=1 simulated_ms=2001.000" "$work/rdma-sim-config-override.out"; then
+  echo "ok   rdma-sim-config-override-stop"; passed=$((passed + 1))
+else
+  echo "FAIL rdma-sim-config-override-stop: $(cat "$work/rdma-sim-config-override.out")"; failed=$((failed + 1))
+fi
+# ... and flows unfinished at the stop are the normal end: exit 0, counted;
+# --unfinishedIsError makes it 1.
+expect rdma-sim-unfinished 0 "rdma-sim: 1 of 2 flows unfinished at --stop=2001000000ns" -- \
+  "$bin/rdma-sim" --config="$hs/mix/config_dcqcn.txt" --traces=0 --out="$work/override" \
+  --stop=2001ms
+expect rdma-sim-unfinished-error 1 "1 of 2 flows unfinished .*\(--unfinishedIsError\)" -- \
+  "$bin/rdma-sim" --config="$hs/mix/config_dcqcn.txt" --traces=0 --out="$work/override" \
+  --stop=2001ms --unfinishedIsError
+# Keys we cannot honour: exit 2 naming file:line:key, or a warning each.
+sed 's/^MULTI_RATE 0/MULTI_RATE 1/' "$hs/mix/config_hpcc.txt" > "$hs/mix/config_bad.txt"
+expect rdma-sim-config-unsupported 2 "config_bad.txt:39: field 'MULTI_RATE': 1 \(a rate per hop\) is not supported" -- \
+  "$bin/rdma-sim" --config="$hs/mix/config_bad.txt" --traces=0 --out="$work/bad"
+expect rdma-sim-config-ignore 0 "warning: .*config_bad.txt:39:MULTI_RATE: 1 \(a rate per hop\)" -- \
+  "$bin/rdma-sim" --config="$hs/mix/config_bad.txt" --configIgnoreUnsupported --traces=0 \
+  --out="$work/ignore"
+sed 's/^CC_MODE 3/CC_MODE 10/' "$hs/mix/config_hpcc.txt" > "$hs/mix/config_pint.txt"
+expect rdma-sim-config-pint 2 "config_pint.txt:15: field 'CC_MODE': 10 \(HPCC-PINT\) is not in libcc yet" -- \
+  "$bin/rdma-sim" --config="$hs/mix/config_pint.txt" --out="$work/bad"
+# A switch port rate without a KMIN_MAP row (third.cc asserts): exit 2.
+sed 's/^3 4 100Gbps/3 4 200Gbps/' "$hs/mix/topology.txt" > "$hs/mix/topo200.txt"
+sed 's#^TOPOLOGY_FILE .*#TOPOLOGY_FILE mix/topo200.txt#' "$hs/mix/config_dcqcn.txt" > "$hs/mix/config_200.txt"
+expect rdma-sim-config-no-map-row 2 "config_200.txt:53:KMIN_MAP: no row for link rate 200000000000" -- \
+  "$bin/rdma-sim" --config="$hs/mix/config_200.txt" --out="$work/bad"
+expect rdma-sim-config-missing 1 "/nonexistent/config.txt: cannot open" -- \
+  "$bin/rdma-sim" --config=/nonexistent/config.txt --out="$work/bad"
 
 echo "examples: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]

@@ -4,6 +4,7 @@
 // inputs; every error names file, line and field), fct/pfc line writers and
 // the ideal FCT. Expected values are worked out by hand in the comments.
 
+#include "file-format-test-util.h"
 #include "hpcc-format.h"
 
 #include <gtest/gtest.h>
@@ -28,23 +29,6 @@ const char* kDumbbell = "6 3 5\n"
                         "3 4 100Gbps 0.001ms 0\n"
                         "4 5 100Gbps 0.001ms 0\n"
                         "5 2 100Gbps 0.001ms 0\n";
-
-// Runs f, which must throw FileFormatError; returns it.
-template <typename F>
-FileFormatError
-Fails(F f)
-{
-    try
-    {
-        f();
-    }
-    catch (const FileFormatError& e)
-    {
-        return e;
-    }
-    ADD_FAILURE() << "no FileFormatError";
-    return FileFormatError("", 0, "", "");
-}
 
 std::string
 Replace(std::string s, const std::string& from, const std::string& to)
@@ -308,10 +292,31 @@ TEST(FilesTopology, HugeCountsInATinyFileAllocateNothing)
 
 TEST(FilesTopology, HostWithTwoLinks)
 {
-    // Host 0 linked to switches 3 and 4: a host has one NIC.
+    // Host 0 linked to switches 3 and 4 (dual-homed, as in the HPCC
+    // simulator's mix/ali_32host_10rack.txt): refused, saying why.
     auto e = Fails([] { ParseTopology(Replace(kDumbbell, "1 3 100Gbps", "0 4 100Gbps"), "t"); });
     EXPECT_EQ(e.Line(), 4u);
     EXPECT_EQ(e.Field(), "node_a");
+    EXPECT_NE(std::string(e.what()).find("host 0 already has a link (line 3): dual-homed hosts "
+                                         "are not supported (an RdmaNic drives one QbbNetDevice"),
+              std::string::npos)
+        << e.what();
+}
+
+TEST(FilesTopology, LinesAfterTheLinksAreAWarning)
+{
+    // The HPCC simulator reads link_count links and stops; its own
+    // mix/topology.txt has more links and text after them. Lines 8 and 10
+    // (a blank line 9 is no data): 2 lines, one warning naming the first.
+    std::string text =
+        std::string(kDumbbell) + "0 9 25Gbps 0.001ms 0\n\nFirst line: total node #\n";
+    TopologySpec t = ParseTopology(text, "t");
+    EXPECT_EQ(t.links.size(), 5u);
+    ASSERT_EQ(t.warnings.size(), 1u);
+    EXPECT_EQ(t.warnings[0],
+              "t:8: 2 line(s) after the 5 links of link_count are ignored, as the HPCC "
+              "simulator does");
+    EXPECT_TRUE(ParseTopology(kDumbbell, "t").warnings.empty());
 }
 
 TEST(FilesTopology, MissingFileNamesIt)
@@ -407,6 +412,14 @@ TEST(FilesFlow, LinesPastTheCountAreRefused)
     // Blank lines and comments after the last flow are no data.
     auto flows = ParseFlows("1\n0 2 3 100 10 0\n\n# end\n", "f");
     EXPECT_EQ(flows.size(), 1u);
+    // A caller that takes warnings (rdma-sim) gets them read as the HPCC
+    // simulator reads them: flow_count flows, one line about the rest.
+    std::vector<std::string> w;
+    flows = ParseFlows("1\n0 2 3 100 10 0\n1 2 3 100 10 0\ntext\n", "f", nullptr, &w);
+    EXPECT_EQ(flows.size(), 1u);
+    ASSERT_EQ(w.size(), 1u);
+    EXPECT_EQ(w[0], "f:3: more flow lines than flow_count=1 (line 1): 2 line(s) ignored, as the "
+                    "HPCC simulator does");
 }
 
 TEST(FilesFlow, BadFieldsNameLineAndField)

@@ -149,7 +149,9 @@ TEST(RdmaLibccConfig, PresetsApplyAndAreListedInTheHelp)
     std::string help = LibccConfig::Describe("dcqcn");
     EXPECT_NE(help.find("preset=paper"), std::string::npos) << help;
     EXPECT_NE(help.find("preset=hpcc-sim"), std::string::npos) << help;
-    EXPECT_EQ(LibccConfig::Describe("hpcc").find("preset="), std::string::npos);
+    EXPECT_NE(help.find("preset=hpcc-sim-config"), std::string::npos) << help;
+    EXPECT_NE(LibccConfig::Describe("hpcc").find("preset=hpcc-sim-config"), std::string::npos);
+    EXPECT_EQ(LibccConfig::Describe("fncc").find("preset="), std::string::npos);
 }
 
 TEST(RdmaLibccConfig, AssignmentsRoundTripExactly)

@@ -154,6 +154,15 @@ static const libcc_preset_desc dcqcn_presets[] = {
      "rpg_gd=11 rate_to_set_on_first_cnp=0bps clamp_tgt_rate=0 "
      "clamp_tgt_rate_after_time_inc=1 min_time_between_cnps=0ns",
      "the HPCC simulator's DCQCN as its run.py --cc dcqcn sets it for 100 Gbit/s NICs"},
+    {"hpcc-sim-config",
+     "kmin=400KB kmax=1600KB pmax=0.2 ecn_mark_at_dequeue=1 g=1/256 initial_alpha=1 "
+     "dce_tcp_rtt=1us rate_reduce_monitor_period=4us cut_on_cnp=0 rpg_time_reset=900us "
+     "rpg_byte_reset=0B rpg_threshold=1 rpg_ai_rate=50Mbps rpg_hai_rate=100Mbps "
+     "rpg_hai_scale_by_stage=0 increase_kind_by_timer=1 rpg_min_rate=100Mbps rpg_min_dec_fac=0 "
+     "rpg_gd=11 rate_to_set_on_first_cnp=0bps clamp_tgt_rate=0 "
+     "clamp_tgt_rate_after_time_inc=1 min_time_between_cnps=0ns",
+     "the HPCC simulator's DCQCN with the values of its shipped mix/config.txt (100G row of "
+     "its maps)"},
     {"firmware",
      "kmin=100KB kmax=400KB pmax=0.2 ecn_mark_at_dequeue=1 g=5/1024 initial_alpha=1 "
      "dce_tcp_rtt=1us rate_reduce_monitor_period=4us cut_on_cnp=0 rpg_time_reset=300us "

@@ -24,6 +24,18 @@ static int hpcc_rp_on_ack(struct libcc_rp *rp, uint64_t now_ns, const libcc_ack 
     return hpcc_rp_new_ack(rp, ack, NULL);
 }
 
+/* The HPCC simulator's HPCC (CC_MODE 3) adds a fixed RATE_AI per update;
+ * libcc's rule of thumb W_ai = W_init (1 - eta) / N adds line rate x
+ * (1 - eta) / N, so at a 100 Gbit/s NIC N = 5 Gbit/s / RATE_AI. */
+static const libcc_preset_desc hpcc_presets[] = {
+    {"hpcc-sim", "eta=0.95 max_stage=0 expected_flows=125 w_ai=0B base_rtt=0ns",
+     "the HPCC simulator's HPCC as its run.py --cc hp sets it for 100 Gbit/s NICs "
+     "(RATE_AI 40Mb/s, U_TARGET 0.95, MI_THRESH 0)"},
+    {"hpcc-sim-config", "eta=0.95 max_stage=0 expected_flows=100 w_ai=0B base_rtt=0ns",
+     "the HPCC simulator's HPCC with its shipped mix/config.txt at 100 Gbit/s NICs "
+     "(RATE_AI 50Mb/s, U_TARGET 0.95, MI_THRESH 0)"},
+};
+
 const libcc_algo libcc_algo_hpcc = {
     .name = "hpcc",
     .roles = LIBCC_ROLE_RP | LIBCC_ROLE_NP | LIBCC_ROLE_CP,
@@ -34,6 +46,8 @@ const libcc_algo libcc_algo_hpcc = {
     .cfg_init = hpcc_cfg_init,
     .cfg_size = sizeof(hpcc_cfg),
     .rp_state_size = sizeof(hpcc_rp_state),
+    .presets = hpcc_presets,
+    .n_presets = sizeof hpcc_presets / sizeof hpcc_presets[0],
     .rp_vars = hpcc_vars,
     .n_rp_vars = HPCC_N_VARS,
     .rp_init = hpcc_rp_init_common,

@@ -1,0 +1,787 @@
+// SPDX-License-Identifier: GPL-2.0-only
+
+#include "hpcc-config.h"
+
+#include <sys/stat.h>
+
+#include <algorithm>
+#include <cctype>
+#include <cerrno>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <functional>
+#include <set>
+#include <sstream>
+
+namespace ns3
+{
+
+namespace
+{
+
+// libcc's algorithm names for that simulator's CC_MODE values (the reader
+// may name algorithms; the bindings may not).
+const char* const kDcqcn = "dcqcn";
+const char* const kHpcc = "hpcc";
+
+// The modes that simulator has and we do not, named in the message.
+std::string
+ModeName(uint32_t mode)
+{
+    switch (mode)
+    {
+    case 1:
+        return "DCQCN";
+    case 3:
+        return "HPCC";
+    case 7:
+        return "TIMELY";
+    case 8:
+        return "DCTCP";
+    case 10:
+        return "HPCC-PINT";
+    default:
+        return "";
+    }
+}
+
+struct Item
+{
+    uint32_t line;
+    std::string key;
+    std::vector<std::string> values;
+};
+
+class Reader
+{
+  public:
+    Reader(const std::string& name, bool ignore)
+        : m_name(name)
+        , m_ignore(ignore)
+    {
+    }
+
+    [[noreturn]] void Fail(const Item& it, const std::string& msg) const
+    {
+        throw FileFormatError(m_name, it.line, it.key, msg);
+    }
+
+    /// A key or value we cannot honour: an error, or one warning line.
+    void Unsupported(HpccConfig& cfg, const Item& it, const std::string& why) const
+    {
+        std::string msg = m_name + ":" + std::to_string(it.line) + ":" + it.key + ": " + why;
+        if (!m_ignore)
+        {
+            throw FileFormatError(m_name, it.line, it.key,
+                                  why + " (--configIgnoreUnsupported runs without it)");
+        }
+        cfg.warnings.push_back(msg);
+    }
+
+    uint64_t Whole(const Item& it, size_t i, uint64_t min, uint64_t max) const
+    {
+        const std::string& s = it.values.at(i);
+        errno = 0;
+        char* end = nullptr;
+        unsigned long long v = std::strtoull(s.c_str(), &end, 10);
+        if (s.empty() || s[0] < '0' || s[0] > '9' || *end != '\0' || errno == ERANGE || v < min ||
+            v > max)
+        {
+            Fail(it, "'" + s + "' is not accepted: a whole number, " + std::to_string(min) +
+                         " .. " + std::to_string(max));
+        }
+        return v;
+    }
+
+    double Real(const Item& it, size_t i, double min, double max, const std::string& unit) const
+    {
+        const std::string& s = it.values.at(i);
+        char* end = nullptr;
+        double v = std::strtod(s.c_str(), &end);
+        bool ok = !s.empty() &&
+                  (std::isdigit(static_cast<unsigned char>(s[0])) || s[0] == '.' || s[0] == '-') &&
+                  *end == '\0' && std::isfinite(v) && v >= min && v <= max;
+        if (!ok)
+        {
+            std::ostringstream os;
+            os << "'" << s << "' is not accepted: a decimal number" << unit << ", " << min << " .. "
+               << max;
+            Fail(it, os.str());
+        }
+        return v;
+    }
+
+    bool Flag(const Item& it) const
+    {
+        return Whole(it, 0, 0, 1) != 0;
+    }
+
+    uint64_t Rate(const Item& it, size_t i) const
+    {
+        uint64_t bps;
+        if (!ParseHpccRate(it.values.at(i), bps))
+        {
+            Fail(it, "'" + it.values.at(i) +
+                         "' is not accepted: a rate like 50Mb/s or 100Mbps, whole bits/s, "
+                         "1bps .. 10Tb/s");
+        }
+        return bps;
+    }
+
+    /// A time in microseconds (that simulator's unit for the DCQCN timers)
+    /// as whole ns.
+    uint64_t Micros(const Item& it, double minUs) const
+    {
+        double us = Real(it, 0, minUs, 1e7, " of microseconds");
+        double ns = us * 1000.0;
+        if (std::fabs(ns - std::round(ns)) > 1e-6)
+        {
+            Fail(it, "'" + it.values[0] + "' is not a whole number of nanoseconds");
+        }
+        return static_cast<uint64_t>(std::llround(ns));
+    }
+
+    const std::string& Name() const
+    {
+        return m_name;
+    }
+
+  private:
+    std::string m_name;
+    bool m_ignore;
+};
+
+std::string
+Bytes(uint64_t b)
+{
+    return std::to_string(b) + "B";
+}
+
+std::string
+Bps(uint64_t b)
+{
+    return std::to_string(b) + "bps";
+}
+
+std::string
+Ns(uint64_t n)
+{
+    return std::to_string(n) + "ns";
+}
+
+std::string
+Real(double v)
+{
+    char buf[64];
+    std::snprintf(buf, sizeof buf, "%.17g", v);
+    return buf;
+}
+
+bool
+Exists(const std::string& p)
+{
+    struct stat st;
+    return !p.empty() && stat(p.c_str(), &st) == 0;
+}
+
+std::string
+DirOf(const std::string& p)
+{
+    auto slash = p.find_last_of('/');
+    if (slash == std::string::npos)
+    {
+        return ".";
+    }
+    return slash == 0 ? "/" : p.substr(0, slash);
+}
+
+} // namespace
+
+bool
+ParseHpccRate(const std::string& text, uint64_t& bps)
+{
+    // ns-3's DataRate units (bits and bytes, SI and binary are not its:
+    // k/K = 1000), as that simulator's files write them.
+    static const struct
+    {
+        const char* unit;
+        double mult;
+    } kUnits[] = {{"Tb/s", 1e12}, {"Tbps", 1e12}, {"Gb/s", 1e9},  {"Gbps", 1e9},  {"Mb/s", 1e6},
+                  {"Mbps", 1e6},  {"kb/s", 1e3},  {"kbps", 1e3},  {"Kb/s", 1e3},  {"Kbps", 1e3},
+                  {"b/s", 1},     {"bps", 1},     {"TB/s", 8e12}, {"TBps", 8e12}, {"GB/s", 8e9},
+                  {"GBps", 8e9},  {"MB/s", 8e6},  {"MBps", 8e6},  {"kB/s", 8e3},  {"kBps", 8e3},
+                  {"KB/s", 8e3},  {"KBps", 8e3},  {"B/s", 8},     {"Bps", 8},     {"", 1}};
+    for (const auto& u : kUnits)
+    {
+        size_t n = std::strlen(u.unit);
+        if (text.size() <= n || text.compare(text.size() - n, n, u.unit) != 0)
+        {
+            continue;
+        }
+        std::string num = text.substr(0, text.size() - n);
+        if (num.empty() || !(std::isdigit(static_cast<unsigned char>(num[0])) || num[0] == '.'))
+        {
+            return false;
+        }
+        char* end = nullptr;
+        double v = std::strtod(num.c_str(), &end);
+        if (*end != '\0' || !std::isfinite(v))
+        {
+            return false;
+        }
+        double b = v * u.mult;
+        if (b < 1 || b > 1e13 || std::fabs(b - std::round(b)) > 1e-3)
+        {
+            return false;
+        }
+        bps = static_cast<uint64_t>(std::llround(b));
+        return true;
+    }
+    return false;
+}
+
+std::string
+ResolveHpccPath(const std::string& path, const std::string& configFile, bool output)
+{
+    if (path.empty() || path[0] == '/')
+    {
+        return path;
+    }
+    std::string dir = DirOf(configFile);
+    std::vector<std::string> bases = {"", dir + "/", DirOf(dir) + "/"};
+    for (const std::string& b : bases)
+    {
+        std::string candidate = b + path;
+        if (output ? Exists(DirOf(candidate)) : Exists(candidate))
+        {
+            return candidate;
+        }
+    }
+    return path;
+}
+
+HpccConfig
+ParseHpccConfig(const std::string& text, const std::string& name, bool ignoreUnsupported)
+{
+    Reader r(name, ignoreUnsupported);
+    HpccConfig cfg;
+    cfg.file = name;
+
+    // Lines of whitespace-separated words, as third.cc's `conf >> key`
+    // reads them; a key's values are on its line. '#' starts a comment (an
+    // addition: that simulator would read it as an unknown key).
+    std::vector<Item> items;
+    for (auto& l : SplitHpccTextLines(text, name))
+    {
+        Item it{l.first, l.second[0], {}};
+        it.values.assign(l.second.begin() + 1, l.second.end());
+        items.push_back(std::move(it));
+    }
+
+    // Pass 1: CC_MODE decides what the other keys mean.
+    std::map<std::string, const Item*> byKey;
+    for (const Item& it : items)
+    {
+        auto ins = byKey.emplace(it.key, &it);
+        if (!ins.second)
+        {
+            r.Fail(it,
+                   "given twice (first on line " + std::to_string(ins.first->second->line) + ")");
+        }
+        cfg.keyLines[it.key] = it.line;
+    }
+    auto expectCount = [&](const Item& it, size_t n) {
+        if (it.values.size() != n)
+        {
+            r.Fail(it, "expected " + std::to_string(n) + " value" + (n == 1 ? "" : "s") +
+                           ", found " + std::to_string(it.values.size()));
+        }
+    };
+    cfg.ccMode = 1; // third.cc's default
+    if (byKey.count("CC_MODE"))
+    {
+        const Item& it = *byKey["CC_MODE"];
+        expectCount(it, 1);
+        cfg.ccMode = static_cast<uint32_t>(r.Whole(it, 0, 0, UINT32_MAX));
+        if (cfg.ccMode != 1 && cfg.ccMode != 3)
+        {
+            std::string known = ModeName(cfg.ccMode);
+            r.Fail(it, (known.empty()
+                            ? "'" + it.values[0] + "' is not a mode of that simulator"
+                            : std::to_string(cfg.ccMode) + " (" + known + ") is not in libcc yet") +
+                           "; accepted: 1 (DCQCN -> dcqcn), 3 (HPCC -> hpcc); that simulator's "
+                           "7 (TIMELY), 8 (DCTCP), 10 (HPCC-PINT) are not in libcc");
+        }
+    }
+    bool dcqcn = cfg.ccMode == 1;
+    cfg.algorithm = dcqcn ? kDcqcn : kHpcc;
+    cfg.thresholdsUsed = dcqcn;
+    // Keys the file leaves out keep the shipped config.txt's values (the
+    // hpcc-sim-config presets), not third.cc's built-in defaults, some of
+    // which cannot run (EWMA_GAIN 1/16 is an integer 0 there, RP_TIMER and
+    // RATE_AI are unset).
+    std::vector<std::string> params = {"preset=hpcc-sim-config"};
+    std::map<std::string, std::string> assign; // libcc name -> value text, in key order
+    auto set = [&](const std::string& p, const std::string& v) { assign[p] = v; };
+    // A DCQCN key under HPCC (and the reverse) is read and checked, and
+    // changes nothing, as in that simulator.
+    auto setD = [&](const std::string& p, const std::string& v) {
+        if (dcqcn)
+        {
+            set(p, v);
+        }
+    };
+
+    uint32_t l2AckInterval = 1;
+    uint32_t l2Chunk = 4000;
+    bool hasWin = true, varWin = false;
+
+    using Handler = std::function<void(const Item&)>;
+    std::map<std::string, std::pair<size_t, Handler>> table = {
+        {"CC_MODE", {1, [](const Item&) {}}},
+        {"ENABLE_QCN",
+         {1,
+          [&](const Item& it) {
+              if (!r.Flag(it) && dcqcn)
+              {
+                  r.Unsupported(cfg, it,
+                                "0 (switches never mark) with CC_MODE 1 is not supported: "
+                                "libcc's dcqcn switches mark by kmin/kmax");
+              }
+          }}},
+        // That simulator's switch never reads it (its MMU's thresholds are
+        // always dynamic), nor its QbbNetDevice PauseTime: accepted, no effect
+        // there or here.
+        {"USE_DYNAMIC_PFC_THRESHOLD", {1, [&](const Item& it) { r.Flag(it); }}},
+        {"PAUSE_TIME", {1, [&](const Item& it) { r.Real(it, 0, 0, 1e9, ""); }}},
+        // Read by third.cc and never used (links take the topology's).
+        {"DATA_RATE", {1, [](const Item&) {}}},
+        {"LINK_DELAY", {1, [](const Item&) {}}},
+        {"PACKET_PAYLOAD_SIZE",
+         {1, [&](const Item& it) { cfg.payloadBytes = r.Whole(it, 0, 1, 1460); }}},
+        {"L2_CHUNK_SIZE", {1, [&](const Item& it) { l2Chunk = r.Whole(it, 0, 1, UINT32_MAX); }}},
+        {"L2_ACK_INTERVAL",
+         {1, [&](const Item& it) { l2AckInterval = r.Whole(it, 0, 0, UINT32_MAX); }}},
+        {"L2_BACK_TO_ZERO",
+         {1,
+          [&](const Item& it) {
+              if (r.Flag(it))
+              {
+                  r.Unsupported(cfg, it,
+                                "1 (go back to the chunk start) is not supported: ours goes "
+                                "back to the NACKed byte (0)");
+              }
+          }}},
+        {"TOPOLOGY_FILE", {1, [&](const Item& it) { cfg.topologyFile = it.values[0]; }}},
+        {"FLOW_FILE", {1, [&](const Item& it) { cfg.flowFile = it.values[0]; }}},
+        {"TRACE_FILE", {1, [&](const Item& it) { cfg.traceFile = it.values[0]; }}},
+        {"TRACE_OUTPUT_FILE", {1, [&](const Item& it) { cfg.traceOutputFile = it.values[0]; }}},
+        {"FCT_OUTPUT_FILE", {1, [&](const Item& it) { cfg.fctOutputFile = it.values[0]; }}},
+        {"PFC_OUTPUT_FILE", {1, [&](const Item& it) { cfg.pfcOutputFile = it.values[0]; }}},
+        {"QLEN_MON_FILE", {1, [&](const Item& it) { cfg.qlenMonFile = it.values[0]; }}},
+        {"QLEN_MON_START",
+         {1, [&](const Item& it) { cfg.qlenMonStartNs = r.Whole(it, 0, 0, 1000000000000000ull); }}},
+        {"QLEN_MON_END",
+         {1, [&](const Item& it) { cfg.qlenMonEndNs = r.Whole(it, 0, 0, 1000000000000000ull); }}},
+        {"ENABLE_TRACE", {1, [&](const Item& it) { cfg.enableTrace = r.Flag(it); }}},
+        {"SIMULATOR_STOP_TIME",
+         {1,
+          [&](const Item& it) {
+              double s = r.Real(it, 0, 1e-9, 1000, " of seconds");
+              cfg.stopNs = static_cast<uint64_t>(std::llround(s * 1e9));
+          }}},
+        // DCQCN (rdma-hw.cc, the Mlx functions); times in microseconds.
+        {"ALPHA_RESUME_INTERVAL",
+         {1, [&](const Item& it) { setD("dce_tcp_rtt", Ns(r.Micros(it, 1))); }}},
+        {"RATE_DECREASE_INTERVAL",
+         {1, [&](const Item& it) { setD("rate_reduce_monitor_period", Ns(r.Micros(it, 0))); }}},
+        {"RP_TIMER", {1, [&](const Item& it) { setD("rpg_time_reset", Ns(r.Micros(it, 1))); }}},
+        {"CLAMP_TARGET_RATE",
+         {1, [&](const Item& it) { setD("clamp_tgt_rate", r.Flag(it) ? "1" : "0"); }}},
+        {"EWMA_GAIN", {1, [&](const Item& it) { setD("g", Real(r.Real(it, 0, 0, 1, ""))); }}},
+        {"FAST_RECOVERY_TIMES",
+         {1,
+          [&](const Item& it) {
+              setD("rpg_threshold", std::to_string(r.Whole(it, 0, 1, 1000000)));
+          }}},
+        {"RATE_AI",
+         {1,
+          [&](const Item& it) {
+              uint64_t v = r.Rate(it, 0);
+              if (dcqcn)
+              {
+                  set("rpg_ai_rate", Bps(v));
+              }
+              else
+              {
+                  cfg.hpccRateAiBps = v;
+              }
+          }}},
+        {"RATE_HAI",
+         {1,
+          [&](const Item& it) {
+              uint64_t v = r.Rate(it, 0);
+              if (dcqcn)
+              {
+                  set("rpg_hai_rate", Bps(v));
+              }
+          }}},
+        {"MIN_RATE",
+         {1,
+          [&](const Item& it) {
+              uint64_t v = r.Rate(it, 0);
+              if (dcqcn)
+              {
+                  set("rpg_min_rate", Bps(v));
+              }
+          }}},
+        // DCTCP's step; CC_MODE 8 only.
+        {"DCTCP_RATE_AI", {1, [&](const Item& it) { r.Rate(it, 0); }}},
+        {"ERROR_RATE_PER_LINK",
+         {1,
+          [&](const Item& it) {
+              // third.cc gives it to every link whose topology error_rate is 0.
+              cfg.errorRatePerLink = r.Real(it, 0, 0, 0.999999, "");
+          }}},
+        // HPCC (rdma-hw.cc UpdateRateHp).
+        {"HAS_WIN", {1, [&](const Item& it) { hasWin = r.Flag(it); }}},
+        {"VAR_WIN", {1, [&](const Item& it) { varWin = r.Flag(it); }}},
+        {"GLOBAL_T", {1, [&](const Item& it) { cfg.globalT = r.Flag(it); }}},
+        {"FAST_REACT",
+         {1,
+          [&](const Item& it) {
+              if (!r.Flag(it) && !dcqcn)
+              {
+                  r.Unsupported(cfg, it,
+                                "0 (react once per RTT) is not supported: libcc's hpcc reacts "
+                                "to every ACK (1)");
+              }
+          }}},
+        {"U_TARGET",
+         {1,
+          [&](const Item& it) {
+              cfg.hpccEta = r.Real(it, 0, 0.01, 1, "");
+              if (!dcqcn)
+              {
+                  set("eta", Real(cfg.hpccEta));
+              }
+          }}},
+        {"MI_THRESH",
+         {1,
+          [&](const Item& it) {
+              uint64_t v = r.Whole(it, 0, 0, 1000);
+              if (!dcqcn)
+              {
+                  set("max_stage", std::to_string(v));
+              }
+          }}},
+        // Our INT hop keeps 128 B / 80 B units whatever the rate (docs/hpcc-sim.md).
+        {"INT_MULTI", {1, [&](const Item& it) { r.Whole(it, 0, 1, 1000000); }}},
+        {"MULTI_RATE",
+         {1,
+          [&](const Item& it) {
+              if (r.Flag(it) && !dcqcn)
+              {
+                  r.Unsupported(cfg, it,
+                                "1 (a rate per hop) is not supported: libcc's hpcc keeps one "
+                                "window from the most utilised hop (0)");
+              }
+          }}},
+        {"SAMPLE_FEEDBACK",
+         {1,
+          [&](const Item& it) {
+              if (r.Flag(it) && !dcqcn)
+              {
+                  r.Unsupported(cfg, it,
+                                "1 (INT once per RTT) is not supported: libcc's hpcc takes INT "
+                                "from every ACK (0)");
+              }
+          }}},
+        {"RATE_BOUND",
+         {1,
+          [&](const Item& it) {
+              if (!r.Flag(it))
+              {
+                  r.Unsupported(cfg, it,
+                                "0 (no rate limiter) is not supported: our hosts always pace at "
+                                "libcc's rate (1)");
+              }
+          }}},
+        // HPCC-PINT's (CC_MODE 10) only.
+        {"PINT_LOG_BASE", {1, [&](const Item& it) { r.Real(it, 0, 1, 1e9, ""); }}},
+        {"PINT_PROB", {1, [&](const Item& it) { r.Real(it, 0, 0, 1, ""); }}},
+        {"ACK_HIGH_PRIO",
+         {1,
+          [&](const Item& it) {
+              cfg.hasAckHighPrio = true;
+              cfg.ackHighPrio = r.Flag(it);
+          }}},
+        {"LINK_DOWN",
+         {3,
+          [&](const Item& it) {
+              uint64_t t = r.Whole(it, 0, 0, UINT64_MAX >> 1);
+              r.Whole(it, 1, 0, UINT32_MAX);
+              r.Whole(it, 2, 0, UINT32_MAX);
+              if (t != 0)
+              {
+                  r.Unsupported(cfg, it,
+                                "taking a link down is not supported: only '0 0 0' (no link "
+                                "down)");
+              }
+          }}},
+        {"BUFFER_SIZE",
+         {1, [&](const Item& it) { cfg.bufferBytes = r.Whole(it, 0, 1, 1u << 20) << 20; }}},
+    };
+    // The three maps: "n rate value rate value ...", rate in bits/s,
+    // thresholds in KB of 1000 bytes (SwitchMmu::ConfigEcn), pmax a ratio.
+    std::map<uint64_t, uint64_t> kmin, kmax;
+    std::map<uint64_t, double> pmax;
+    auto readMap = [&](const Item& it, bool isPmax, std::map<uint64_t, uint64_t>* k) {
+        if (it.values.empty())
+        {
+            r.Fail(it, "expected 'n rate value ...'");
+        }
+        uint64_t n = r.Whole(it, 0, 1, 64);
+        expectCount(it, 1 + 2 * n);
+        for (uint64_t i = 0; i < n; i++)
+        {
+            uint64_t rate = r.Whole(it, 1 + 2 * i, 1, 1000000000000000ull);
+            bool dup = isPmax ? pmax.count(rate) != 0 : k->count(rate) != 0;
+            if (dup)
+            {
+                r.Fail(it, "rate " + std::to_string(rate) + " given twice");
+            }
+            if (isPmax)
+            {
+                pmax[rate] = r.Real(it, 2 + 2 * i, 0, 1, "");
+            }
+            else
+            {
+                (*k)[rate] = r.Whole(it, 2 + 2 * i, 0, 1000000000) * 1000;
+            }
+        }
+    };
+
+    for (const Item& it : items)
+    {
+        if (it.key == "KMIN_MAP" || it.key == "KMAX_MAP" || it.key == "PMAX_MAP")
+        {
+            readMap(it, it.key == "PMAX_MAP", it.key == "KMIN_MAP" ? &kmin : &kmax);
+            continue;
+        }
+        auto h = table.find(it.key);
+        if (h == table.end())
+        {
+            r.Fail(it, "not a key of the HPCC simulator's config (third.cc); the keys: "
+                       "docs/hpcc-sim.md");
+        }
+        expectCount(it, h->second.first);
+        h->second.second(it);
+    }
+
+    // What the keys mean together.
+    auto at = [&](const char* key) -> const Item& { return *byKey.at(key); };
+    if (dcqcn && hasWin && byKey.count("HAS_WIN"))
+    {
+        r.Unsupported(cfg, at("HAS_WIN"),
+                      "1 with CC_MODE 1 is not supported: libcc's dcqcn sets a rate, no "
+                      "window (HAS_WIN 0, as that simulator's run.py writes for dcqcn)");
+    }
+    if (!dcqcn && !hasWin)
+    {
+        r.Unsupported(cfg, at("HAS_WIN"),
+                      "0 with CC_MODE 3 is not supported: libcc's hpcc always has a window (1)");
+    }
+    if (!dcqcn && hasWin && !varWin && byKey.count("VAR_WIN"))
+    {
+        r.Unsupported(cfg, at("VAR_WIN"),
+                      "0 (a fixed window) with CC_MODE 3 is not supported: libcc's hpcc "
+                      "varies its window (1)");
+    }
+    // ACKs: that simulator acknowledges when the bytes received pass the next
+    // multiple of L2_ACK_INTERVAL, and at each multiple of L2_CHUNK_SIZE.
+    if (byKey.count("L2_ACK_INTERVAL"))
+    {
+        const Item& it = at("L2_ACK_INTERVAL");
+        if (l2AckInterval == 0)
+        {
+            r.Unsupported(cfg, it, "0 (no ACKs) is not supported");
+        }
+        else if (l2AckInterval <= cfg.payloadBytes)
+        {
+            cfg.ackIntervalPkts = 1;
+        }
+        else if (l2AckInterval % cfg.payloadBytes == 0 && l2Chunk % l2AckInterval == 0)
+        {
+            cfg.ackIntervalPkts = l2AckInterval / cfg.payloadBytes;
+        }
+        else
+        {
+            r.Unsupported(cfg, it,
+                          std::to_string(l2AckInterval) +
+                              " bytes is not supported: accepted up to PACKET_PAYLOAD_SIZE (an "
+                              "ACK per packet) or a multiple of it that divides L2_CHUNK_SIZE");
+        }
+    }
+    if (cfg.ackIntervalPkts != 1)
+    {
+        set("ack_interval", std::to_string(cfg.ackIntervalPkts));
+    }
+    if (dcqcn && (!kmin.empty() || !kmax.empty() || !pmax.empty()))
+    {
+        for (const auto& k : kmin)
+        {
+            HpccRateThresholds t;
+            t.kminBytes = k.second;
+            t.line = byKey.count("KMIN_MAP") ? at("KMIN_MAP").line : 0;
+            if (!kmax.count(k.first) || !pmax.count(k.first))
+            {
+                const char* lacking = kmax.count(k.first) ? "PMAX_MAP" : "KMAX_MAP";
+                std::string msg = "no entry for rate " + std::to_string(k.first) +
+                                  " of KMIN_MAP (every rate needs kmin, kmax and pmax)";
+                if (!byKey.count(lacking))
+                {
+                    // The whole map is missing: the file, not a line, lacks it.
+                    throw FileFormatError(name, 0, lacking, "missing: " + msg);
+                }
+                r.Fail(*byKey.at(lacking), msg);
+            }
+            t.kmaxBytes = kmax[k.first];
+            t.pmax = pmax[k.first];
+            if (t.kminBytes > t.kmaxBytes)
+            {
+                r.Fail(at("KMIN_MAP"), "kmin of rate " + std::to_string(k.first) + " (" +
+                                           std::to_string(t.kminBytes / 1000) +
+                                           " KB) exceeds its KMAX_MAP value (" +
+                                           std::to_string(t.kmaxBytes / 1000) + " KB)");
+            }
+            cfg.thresholds[k.first] = t;
+        }
+        for (const auto& k : kmax)
+        {
+            if (!kmin.count(k.first))
+            {
+                r.Fail(byKey.count("KMIN_MAP") ? at("KMIN_MAP") : at("KMAX_MAP"),
+                       "no entry for rate " + std::to_string(k.first) +
+                           " of KMAX_MAP (every rate needs kmin, kmax and pmax)");
+            }
+        }
+        for (const auto& k : pmax)
+        {
+            if (!kmin.count(k.first))
+            {
+                r.Fail(byKey.count("KMIN_MAP") ? at("KMIN_MAP") : at("PMAX_MAP"),
+                       "no entry for rate " + std::to_string(k.first) +
+                           " of PMAX_MAP (every rate needs kmin, kmax and pmax)");
+            }
+        }
+    }
+    for (const auto& a : assign)
+    {
+        params.push_back(a.first + "=" + a.second);
+    }
+    for (const std::string& p : params)
+    {
+        cfg.ccParams += (cfg.ccParams.empty() ? "" : " ") + p;
+    }
+    return cfg;
+}
+
+HpccConfig
+ReadHpccConfig(const std::string& path, bool ignoreUnsupported)
+{
+    HpccConfig cfg = ParseHpccConfig(ReadHpccTextFile(path), path, ignoreUnsupported);
+    for (std::string* p : {&cfg.topologyFile, &cfg.flowFile, &cfg.traceFile})
+    {
+        *p = ResolveHpccPath(*p, path, false);
+    }
+    for (std::string* p :
+         {&cfg.fctOutputFile, &cfg.pfcOutputFile, &cfg.traceOutputFile, &cfg.qlenMonFile})
+    {
+        *p = ResolveHpccPath(*p, path, true);
+    }
+    return cfg;
+}
+
+std::vector<uint32_t>
+ReadHpccTraceNodes(const std::string& path, uint32_t nNodes)
+{
+    // third.cc: "n" then n node ids (over any lines); ids past the last
+    // node are skipped; what follows the n ids is never read.
+    auto lines = SplitHpccTextLines(ReadHpccTextFile(path), path);
+    std::vector<std::pair<uint32_t, std::string>> words;
+    for (auto& l : lines)
+    {
+        for (auto& w : l.second)
+        {
+            words.emplace_back(l.first, w);
+        }
+    }
+    auto whole = [&](size_t i, const char* field) -> uint64_t {
+        const std::string& w = words[i].second;
+        if (w.empty() || w.size() > 9 || w.find_first_not_of("0123456789") != std::string::npos)
+        {
+            throw FileFormatError(path, words[i].first, field,
+                                  "'" + w + "' is not a whole number in decimal digits");
+        }
+        return std::stoull(w);
+    };
+    if (words.empty())
+    {
+        throw FileFormatError(path, 0, "count", "empty trace file (expected the node count)");
+    }
+    uint64_t n = whole(0, "count");
+    if (words.size() < n + 1)
+    {
+        throw FileFormatError(path, words.back().first, "node_id",
+                              "file ends after " + std::to_string(words.size() - 1) + " of " +
+                                  std::to_string(n) + " node ids");
+    }
+    std::vector<uint32_t> ids;
+    for (uint64_t i = 1; i <= n; i++)
+    {
+        uint64_t id = whole(i, "node_id");
+        if (id < nNodes)
+        {
+            ids.push_back(static_cast<uint32_t>(id));
+        }
+    }
+    return ids;
+}
+
+std::string
+HpccHostCcParams(const HpccConfig& cfg, uint64_t tNs, uint64_t nicBps)
+{
+    if (cfg.algorithm != kHpcc || cfg.hpccRateAiBps == 0)
+    {
+        return "";
+    }
+    // UpdateRateHp adds RATE_AI to the rate per update; libcc adds W_ai to
+    // the window, R = W / T: W_ai = RATE_AI x T / 8. With the rule of thumb
+    // W_ai = line x T x (1 - eta) / N the step is line x (1 - eta) / N,
+    // exact for every T when N comes out whole.
+    double n = static_cast<double>(nicBps) * (1.0 - cfg.hpccEta) / cfg.hpccRateAiBps;
+    if (n >= 1 && n <= 1e6 && std::fabs(n - std::round(n)) < 1e-6)
+    {
+        return "w_ai=0B expected_flows=" + std::to_string(std::llround(n));
+    }
+    uint64_t w =
+        static_cast<uint64_t>(std::llround(static_cast<double>(cfg.hpccRateAiBps) * tNs / 8e9));
+    return "w_ai=" + Bytes(std::max<uint64_t>(w, 1));
+}
+
+std::string
+HpccRateCcParams(const HpccConfig& cfg, uint64_t rateBps)
+{
+    auto t = cfg.thresholds.find(rateBps);
+    if (t == cfg.thresholds.end())
+    {
+        return "";
+    }
+    return "kmin=" + Bytes(t->second.kminBytes) + " kmax=" + Bytes(t->second.kmaxBytes) +
+           " pmax=" + Real(t->second.pmax);
+}
+
+} // namespace ns3
