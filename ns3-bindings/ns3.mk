@@ -143,7 +143,7 @@ $(NS3_PC): $(NS3_DIR)/ns3-libcc.pc.in $(NS3_DIR)/ns3.mk
 	$(call gen_file,$<,$@,$(PC_BUILD_PREFIX),$${prefix}/lib,$${prefix}/include,-Wl$(comma)-rpath$(comma)$${libdir})
 
 # ---- install (called by the top-level install when ns-3 is there) -----------
-install-ns3: ns3
+install-ns3: $(NS3_LIB) $(NS3_BUILD_HDRS) $(NS3_MODULE_HDR)
 	$(call gen_file,$(NS3_DIR)/ns3-libcc.pc.in,$(INST_GEN)/ns3-libcc.pc,$(PREFIX),$(LIBDIR),$(INCLUDEDIR))
 	install -d $(INST_INC)/ns3 $(INST_LIB)/pkgconfig
 	install -m 644 $(NS3_BUILD_HDRS) $(NS3_MODULE_HDR) $(INST_INC)/ns3/

@@ -21,20 +21,9 @@ HERE=$(cd "$(dirname "$0")" && pwd)
 COPY=$OUT/copy
 HIDDEN=$BUILD.relocate-hidden
 
-passed=0
-failed=0
-run() {
-    local name=$1
-    shift
-    if ("$@") >"$OUT/$name.log" 2>&1; then
-        echo "relocate: $name ok"
-        passed=$((passed + 1))
-    else
-        echo "relocate: $name FAILED"
-        sed 's/^/    /' "$OUT/$name.log"
-        failed=$((failed + 1))
-    fi
-}
+SUITE=relocate
+# shellcheck source=checks.sh
+. "$HERE/checks.sh"
 
 # The tree's programs and libraries (and .pc/.cmake files) never name the
 # checkout: not in rpath, debug info, __FILE__ or pkg-config variables.
@@ -97,5 +86,4 @@ run pc-builds-from-copy pc_builds
 restore
 trap - EXIT
 
-echo "relocate: $passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+summary

@@ -39,24 +39,9 @@ export PKG_CONFIG_PATH="$STAGE/lib/pkgconfig"
 # the system's own directories (Debian's ns3-*.pc), no PKG_CONFIG_PATH.
 export PKG_CONFIG_LIBDIR="$STAGE/lib/pkgconfig:$(pkg-config --variable pc_path pkg-config)"
 
-passed=0
-failed=0
-
-# run NAME COMMAND...: one check; its output goes to OUTDIR/NAME.log and is
-# shown only on failure.
-run() {
-    local name=$1
-    shift
-    # A subshell: a check may cd or set variables without touching the next.
-    if ("$@") >"$OUT/$name.log" 2>&1; then
-        echo "install: $name ok"
-        passed=$((passed + 1))
-    else
-        echo "install: $name FAILED"
-        sed 's/^/    /' "$OUT/$name.log"
-        failed=$((failed + 1))
-    fi
-}
+SUITE=install
+# shellcheck source=checks.sh
+. "$HERE/checks.sh"
 
 # Exactly the flags pkg-config gives; word splitting intended.
 shared_flags() { pkg-config --cflags --libs libcc; }
@@ -286,5 +271,4 @@ if [ ${#MAKE_CMD[@]} -gt 0 ]; then
     run uninstall uninstall
 fi
 
-echo "install: $passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+summary
