@@ -98,10 +98,12 @@ $(NS3_MODULE_HDR): $(NS3_PUB_HDRS) $(NS3_DIR)/ns3.mk
 	  for h in $(notdir $(NS3_PUB_HDRS)); do echo "#include \"ns3/$$h\""; done; \
 	  echo '#endif'; } > $@.tmp && mv $@.tmp $@
 
+# Examples may include the bindings as an outside program does ("ns3/x.h",
+# from $(BUILD)/include) or as the library's own sources do ("x.h").
 define NS3_EXAMPLE_RULE
-$(BUILD)/bin/$(1): examples/$(1)/$(1).cc $(NS3_LIB) $(FLAGS_STAMP)
+$(BUILD)/bin/$(1): examples/$(1)/$(1).cc $(NS3_LIB) $(NS3_BUILD_HDRS) $(NS3_MODULE_HDR) $(FLAGS_STAMP)
 	@mkdir -p $$(dir $$@) $(BUILD)/ns3/examples
-	$$(CXX) $$(NS3_CXXFLAGS) -MF $(BUILD)/ns3/examples/$(1).d $$(NS3_CFLAGS) -o $$@ $$< $$(NS3_PROG_LIBS)
+	$$(CXX) $$(NS3_CXXFLAGS) -I$(BUILD_INC) -MF $(BUILD)/ns3/examples/$(1).d $$(NS3_CFLAGS) -o $$@ $$< $$(NS3_PROG_LIBS)
 endef
 $(foreach n,$(NS3_EXAMPLE_NAMES),$(eval $(call NS3_EXAMPLE_RULE,$(n))))
 
