@@ -196,6 +196,18 @@ ns3_cmake() {
     check_flow out.txt $?
 }
 
+# examples/minimal/minimal.cc with the command line in its header comment.
+ns3_minimal() {
+    local d="$OUT/minimal" cmd
+    rm -rf "$d" && mkdir -p "$d" && cd "$d" || return 1
+    cp "$HERE/../../examples/minimal/minimal.cc" . || return 1
+    cmd=$(sed -n 's|^//   \(g++ .*pkg-config.*\)$|\1|p' minimal.cc)
+    [ -n "$cmd" ] || { echo "no g++ line in minimal.cc"; return 1; }
+    echo "$cmd"
+    eval "$cmd" && LD_LIBRARY_PATH="$STAGE/lib" ./minimal --algo=fncc --size=100000 | tee out.txt &&
+        grep -q '^flow 0: 100000 bytes' out.txt
+}
+
 # libcc::libcc from CMake: the C program tiny.c (a project of its own).
 c_cmake() {
     local d="$OUT/cmake-c"
@@ -263,6 +275,7 @@ if have_ns3; then
     run ns3-headers ns3_headers
     run ns3-pkgconfig ns3_pkgconfig
     run ns3-cmake ns3_cmake
+    run ns3-minimal ns3_minimal
 else
     echo "install: the ns-3 bindings were not installed (no ns-3): their checks skipped"
 fi
