@@ -127,9 +127,12 @@ GTEST_SAN_BIN := $(BUILD)/tests/gtest_ns3_san
 NS3_SAN_BUILD := $(GTEST_SAN_BIN)
 NS3_SAN_SUITES := test-ns3-san
 
+# GCC 12 under ASan at -O1 warns maybe-uninitialized inside libstdc++'s
+# <regex> (a known false positive, fatal with WERROR=1): not checked here,
+# the normal build checks it.
 $(BUILD)/ns3-san/%.o: %.cc $(FLAGS_STAMP)
 	@mkdir -p $(dir $@)
-	$(CXX) $(NS3_CXXFLAGS) -O1 $(NS3_SAN_FLAGS) $(NS3_CFLAGS) $(GTEST_CFLAGS) -c $< -o $@
+	$(CXX) $(NS3_CXXFLAGS) -O1 $(NS3_SAN_FLAGS) -Wno-maybe-uninitialized $(NS3_CFLAGS) $(GTEST_CFLAGS) -c $< -o $@
 
 $(GTEST_SAN_BIN): $(NS3_SAN_OBJS) $(SAN_LIB)
 	@mkdir -p $(dir $@)
