@@ -8,6 +8,8 @@ PKGS=(
   check                            # C unit tests (libcc)
   libgtest-dev                     # C++ unit tests (ns-3 bindings)
   libns3-dev libgsl-dev            # ns-3.37 and the GSL its pkg-config files reference
+  ns3                              # /usr/libexec/ns3 helpers: Debian's ns3 CMake package names them
+  cmake                            # CMake consumers of the installed package (make test-install)
   python3 python3-matplotlib       # plots (examples/, make demo)
   python3-pandas python3-pytest    # analysis (analysis/, examples/paper) and its tests
   slurm-wlm munge                  # the sweep tool's Slurm test (make test-slurm)

@@ -6,9 +6,9 @@
 //   g++ -std=c++17 minimal.cc $(pkg-config --cflags --libs ns3-libcc) -o minimal
 //   ./minimal --algo=fncc --size=1000000
 
-#include "checked-options.h"
-#include "rdma-network.h"
-#include "rdma-trace.h"
+#include "ns3/checked-options.h"
+#include "ns3/rdma-network.h"
+#include "ns3/rdma-trace.h"
 
 #include <ns3/core-module.h>
 

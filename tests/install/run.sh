@@ -1,44 +1,47 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
-# usage: tests/install/run.sh STAGE OUTDIR
+# usage: tests/install/run.sh STAGE OUTDIR [MAKE...]
 #
 # Proves an installed libcc (make install PREFIX=STAGE) is usable by a
 # consumer that knows nothing but pkg-config: tiny.c (gcc) and tiny.cpp (g++)
 # are built with only `pkg-config --cflags --libs libcc`, against the shared
 # library and statically, and run; the shared library must export nothing
 # but libcc_* symbols, and the example of docs/libcc-api.md must build and
-# run. Ends with "install: N passed, M failed".
+# run.
+#
+# When the ns-3 bindings were installed too: the program and CMakeLists.txt
+# of docs/ns3-bindings.md ("Using the bindings") are built in OUTDIR,
+# outside the tree, once with pkg-config (ns3-libcc.pc) and once with CMake
+# (find_package(libcc) beside Debian's find_package(ns3)), and run: FNCC on
+# their own dumbbell, the FCT within 1% of the ideal derived by hand. The
+# bindings must link libcc.so, not carry libcc; installed header names must
+# not be Debian's ns-3 ones.
+#
+# With MAKE (the command running this tree's Makefile), also: an install
+# with DESTDIR and LIBDIR set is the same file list, relocated, and usable;
+# `make uninstall` leaves no file in either prefix (this runs last: STAGE is
+# empty afterwards). Ends with "install: N passed, M failed".
 set -u
 
-if [ $# -ne 2 ]; then
-    echo "usage: $0 STAGE OUTDIR" >&2
+if [ $# -lt 2 ]; then
+    echo "usage: $0 STAGE OUTDIR [MAKE...]" >&2
     exit 2
 fi
 STAGE=$(cd "$1" && pwd) || exit 2
 mkdir -p "$2" || exit 2
 OUT=$(cd "$2" && pwd)
+shift 2
+MAKE_CMD=("$@")
 HERE=$(cd "$(dirname "$0")" && pwd)
+DOCS=$(cd "$HERE/../../docs" && pwd)
 export PKG_CONFIG_PATH="$STAGE/lib/pkgconfig"
-# Only the staged copy may be found: no system libcc.pc.
-export PKG_CONFIG_LIBDIR="$STAGE/lib/pkgconfig"
+# Only the staged copy of libcc may be found: the stage first, then only
+# the system's own directories (Debian's ns3-*.pc), no PKG_CONFIG_PATH.
+export PKG_CONFIG_LIBDIR="$STAGE/lib/pkgconfig:$(pkg-config --variable pc_path pkg-config)"
 
-passed=0
-failed=0
-
-# run NAME COMMAND...: one check; its output goes to OUTDIR/NAME.log and is
-# shown only on failure.
-run() {
-    local name=$1
-    shift
-    if "$@" >"$OUT/$name.log" 2>&1; then
-        echo "install: $name ok"
-        passed=$((passed + 1))
-    else
-        echo "install: $name FAILED"
-        sed 's/^/    /' "$OUT/$name.log"
-        failed=$((failed + 1))
-    fi
-}
+SUITE=install
+# shellcheck source=checks.sh
+. "$HERE/checks.sh"
 
 # Exactly the flags pkg-config gives; word splitting intended.
 shared_flags() { pkg-config --cflags --libs libcc; }
@@ -117,6 +120,148 @@ pc_version() {
     [ -n "$hdr" ] && [ "$hdr" = "$pc" ]
 }
 
+# ---- the ns-3 bindings --------------------------------------------------------
+have_ns3() { [ -f "$STAGE/lib/pkgconfig/ns3-libcc.pc" ]; }
+
+# doc_file NAME DEST: the fenced block after "<!-- file: NAME -->" in
+# docs/ns3-bindings.md, so the documented example is the tested one.
+doc_file() {
+    awk -v want="<!-- file: $1 -->" '
+        $0 == want {armed = 1; next}
+        armed && /^```/ && !on {on = 1; next}
+        on && /^```$/ {exit}
+        on {print}' "$DOCS/ns3-bindings.md" >"$2"
+    [ -s "$2" ] || { echo "no block for $1 in docs/ns3-bindings.md"; return 1; }
+}
+
+# The bindings need libcc.so and define none of libcc's symbols.
+ns3_links_libcc() {
+    local so="$STAGE/lib/libns3-libcc.so"
+    readelf -d "$so" | grep -q 'NEEDED.*\[libcc\.so\.' || { echo "libns3-libcc.so does not need libcc.so"; return 1; }
+    if nm -D --defined-only "$so" | awk '{print $3}' | grep -q '^libcc_'; then
+        echo "libns3-libcc.so defines libcc_* symbols (libcc embedded):"
+        nm -D --defined-only "$so" | grep ' libcc_' | head
+        return 1
+    fi
+    readelf -d "$so" | grep SONAME
+}
+
+# Installed as ns3/<name>.h; none is a header of Debian's ns-3 (which shares
+# include/ns3 when PREFIX=/usr); the module header names every one.
+ns3_headers() {
+    local h n=0 sys=/usr/include/ns3
+    for h in "$STAGE"/include/ns3/*.h; do
+        n=$((n + 1))
+        if [ -e "$sys/$(basename "$h")" ]; then
+            echo "clash: $(basename "$h") is also $sys/$(basename "$h")"
+            return 1
+        fi
+        [ "$(basename "$h")" = libcc-module.h ] && continue
+        grep -q "\"ns3/$(basename "$h")\"" "$STAGE/include/ns3/libcc-module.h" ||
+            { echo "libcc-module.h misses $(basename "$h")"; return 1; }
+    done
+    echo "$n headers in include/ns3, no clash with $sys"
+}
+
+# check_flow OUTPUT STATUS: the program's line, "ok" (and status 0) only if
+# the FCT is within 1% of the hand-derived ideal.
+check_flow() {
+    cat "$1"
+    [ "$2" -eq 0 ] && grep -q '^fncc flow: FCT [0-9]* ns, ideal 95710 ns .*: ok$' "$1"
+}
+
+ns3_pkgconfig() {
+    local d="$OUT/pkgconfig"
+    rm -rf "$d" && mkdir -p "$d" && cd "$d" || return 1
+    doc_file fncc-flow.cc fncc-flow.cc || return 1
+    # The command of docs/ns3-bindings.md, plus -Werror.
+    g++ -std=c++17 -Wall -Werror fncc-flow.cc $(pkg-config --cflags --libs ns3-libcc) -o fncc-flow || return 1
+    readelf -d fncc-flow | grep -q 'NEEDED.*libns3-libcc\.so\.' || { echo "not linked to libns3-libcc.so"; return 1; }
+    # Both libraries resolve into the stage.
+    LD_LIBRARY_PATH="$STAGE/lib" ldd ./fncc-flow | grep -E 'libns3-libcc|libcc\.so' | tee ldd.txt
+    [ "$(grep -c "=> $STAGE/lib/" ldd.txt)" -eq 2 ] || { echo "libraries not from $STAGE/lib"; return 1; }
+    LD_LIBRARY_PATH="$STAGE/lib" ./fncc-flow >out.txt
+    check_flow out.txt $?
+}
+
+ns3_cmake() {
+    local d="$OUT/cmake"
+    rm -rf "$d" && mkdir -p "$d" && cd "$d" || return 1
+    doc_file fncc-flow.cc fncc-flow.cc && doc_file CMakeLists.txt CMakeLists.txt || return 1
+    cmake -S . -B build -DCMAKE_PREFIX_PATH="$STAGE" -DCMAKE_CXX_FLAGS="-Wall -Werror" >cmake.log 2>&1 ||
+        { cat cmake.log; return 1; }
+    cmake --build build >build.log 2>&1 || { cat build.log; return 1; }
+    # CMake puts the stage's lib directory in the build tree's RUNPATH.
+    ./build/fncc-flow >out.txt
+    check_flow out.txt $?
+}
+
+# examples/minimal/minimal.cc with the command line in its header comment.
+ns3_minimal() {
+    local d="$OUT/minimal" cmd
+    rm -rf "$d" && mkdir -p "$d" && cd "$d" || return 1
+    cp "$HERE/../../examples/minimal/minimal.cc" . || return 1
+    cmd=$(sed -n 's|^//   \(g++ .*pkg-config.*\)$|\1|p' minimal.cc)
+    [ -n "$cmd" ] || { echo "no g++ line in minimal.cc"; return 1; }
+    echo "$cmd"
+    eval "$cmd" && LD_LIBRARY_PATH="$STAGE/lib" ./minimal --algo=fncc --size=100000 | tee out.txt &&
+        grep -q '^flow 0: 100000 bytes' out.txt
+}
+
+# libcc::libcc from CMake: the C program tiny.c (a project of its own).
+c_cmake() {
+    local d="$OUT/cmake-c"
+    rm -rf "$d" && mkdir -p "$d" && cd "$d" || return 1
+    cp "$HERE/tiny.c" . && cat >CMakeLists.txt <<'CMK'
+cmake_minimum_required(VERSION 3.16)
+project(tiny C)
+find_package(libcc 0.4 REQUIRED)
+add_executable(tiny tiny.c)
+target_link_libraries(tiny PRIVATE libcc::libcc)
+add_executable(tiny-static tiny.c)
+target_link_libraries(tiny-static PRIVATE libcc::libcc_static)
+CMK
+    cmake -S . -B build -DCMAKE_PREFIX_PATH="$PREFIX_FOR_CMAKE" >cmake.log 2>&1 || { cat cmake.log; return 1; }
+    cmake --build build >build.log 2>&1 || { cat build.log; return 1; }
+    ./build/tiny && ./build/tiny-static && ! needs_libcc_so build/tiny-static
+}
+
+# ---- make install DESTDIR= LIBDIR=, make uninstall ------------------------------
+files_of() { (cd "$1" && find . \( -type f -o -type l \) | sort); }
+
+# PREFIX=/opt/libcc-test LIBDIR=.../lib/<multiarch> (Debian's layout)
+# staged under DESTDIR: the same files (lib/ -> lib/<multiarch>/), .pc
+# files naming the final paths, and the CMake package still usable from
+# the staged copy (its paths are relative to itself); then uninstall with
+# the same variables leaves no file.
+destdir() {
+    local dd="$OUT/destdir" p=/opt/libcc-test ma
+    ma=$(gcc -print-multiarch)
+    [ -n "$ma" ] || ma=lib64
+    rm -rf "$dd"
+    "${MAKE_CMD[@]}" install PREFIX=$p LIBDIR=$p/lib/$ma DESTDIR="$dd" >"$OUT/destdir-make.log" 2>&1 ||
+        { cat "$OUT/destdir-make.log"; return 1; }
+    diff <(files_of "$STAGE" | sed "s|^\./lib/|./lib/$ma/|" | sort) <(files_of "$dd$p") || return 1
+    grep -qx "libdir=$p/lib/$ma" "$dd$p/lib/$ma/pkgconfig/libcc.pc" || { echo "libcc.pc libdir"; return 1; }
+    grep -qx "prefix=$p" "$dd$p/lib/$ma/pkgconfig/ns3-libcc.pc" || { echo "ns3-libcc.pc prefix"; return 1; }
+    PREFIX_FOR_CMAKE="$dd$p" c_cmake || return 1
+    "${MAKE_CMD[@]}" uninstall PREFIX=$p LIBDIR=$p/lib/$ma DESTDIR="$dd" >>"$OUT/destdir-make.log" 2>&1 || return 1
+    [ -z "$(files_of "$dd")" ] || { echo "left after uninstall:"; files_of "$dd"; return 1; }
+    echo "DESTDIR=$dd PREFIX=$p LIBDIR=$p/lib/$ma: same files, usable, uninstalled"
+}
+
+uninstall() {
+    local n
+    n=$(files_of "$STAGE" | wc -l)
+    "${MAKE_CMD[@]}" uninstall PREFIX="$STAGE" >"$OUT/uninstall.log" 2>&1 || { cat "$OUT/uninstall.log"; return 1; }
+    if [ -n "$(files_of "$STAGE")" ]; then
+        echo "left after make uninstall:"
+        files_of "$STAGE"
+        return 1
+    fi
+    echo "$n files and links installed, none left; directories left: $(cd "$STAGE" && find . -mindepth 1 -type d | sort | tr '\n' ' ')"
+}
+
 run pc-version pc_version
 run c-shared c_shared
 run c++-shared cxx_shared
@@ -124,6 +269,19 @@ run c-static c_static
 run c++-static cxx_static
 run exports exports
 run doc-example doc_example
+PREFIX_FOR_CMAKE="$STAGE" run c-cmake c_cmake
+if have_ns3; then
+    run ns3-links-libcc ns3_links_libcc
+    run ns3-headers ns3_headers
+    run ns3-pkgconfig ns3_pkgconfig
+    run ns3-cmake ns3_cmake
+    run ns3-minimal ns3_minimal
+else
+    echo "install: the ns-3 bindings were not installed (no ns-3): their checks skipped"
+fi
+if [ ${#MAKE_CMD[@]} -gt 0 ]; then
+    run destdir destdir
+    run uninstall uninstall
+fi
 
-echo "install: $passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+summary
