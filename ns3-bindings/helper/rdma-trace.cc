@@ -581,15 +581,18 @@ RdmaTraceHelper::EnablePacketTrace(const std::string& path, const std::vector<ui
         {
             if (m_net.TopoId(d->GetNode()) == id)
             {
+                // A raw pointer: a Ptr bound into the device's own trace
+                // source would keep the device alive forever (a cycle).
                 d->TraceConnectWithoutContext(
-                    "Frame", MakeBoundCallback(&RdmaTraceHelper::OnFrame, this, d, id));
+                    "Frame", MakeBoundCallback(&RdmaTraceHelper::OnFrame, this,
+                                               static_cast<const QbbNetDevice*>(PeekPointer(d)), id));
             }
         }
     }
 }
 
 void
-RdmaTraceHelper::OnFrame(RdmaTraceHelper* self, Ptr<QbbNetDevice> dev, uint32_t node,
+RdmaTraceHelper::OnFrame(RdmaTraceHelper* self, const QbbNetDevice* dev, uint32_t node,
                          const QbbFrame* frame, bool outgoing)
 {
     if (self->m_capped || !self->m_tr)

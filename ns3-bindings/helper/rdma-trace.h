@@ -126,7 +126,7 @@ class RdmaTraceHelper
     bool Spend(uint64_t bytes);
     void QlenSample();
     void QlenDump(uint64_t ns);
-    static void OnFrame(RdmaTraceHelper* self, Ptr<QbbNetDevice> dev, uint32_t node,
+    static void OnFrame(RdmaTraceHelper* self, const QbbNetDevice* dev, uint32_t node,
                         const QbbFrame* frame, bool outgoing);
     static void OnPfcRx(RdmaTraceHelper* self, uint32_t node, uint32_t type, uint32_t ifIndex,
                         uint8_t prio, uint16_t quanta);
