@@ -418,11 +418,6 @@ CheckedOptions::Parse(int argc, char** argv)
         }
         if (!found)
         {
-            if (!hasValue)
-            {
-                std::cerr << m_program << ": unknown option --" << name << " (see --help)\n";
-                return 2;
-            }
             int rc = SetNs3Value(name, value);
             if (rc >= 0)
             {
