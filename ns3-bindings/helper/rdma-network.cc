@@ -429,7 +429,7 @@ RdmaNetwork::GetPath(uint32_t src, uint32_t dst) const
     }
     Ptr<RdmaNic> nic = GetNic(src);
     uint64_t dataWire = nic->DataWireBytes();
-    uint64_t ackWire = RdmaNic::AckWireBytes();
+    uint64_t ackWire = nic->GetAckWireBytes();
     p.bottleneckBps = UINT64_MAX;
     uint32_t u = src;
     p.nodes.push_back(u);

@@ -107,6 +107,17 @@ LibccRp::OnCnp()
     }
 }
 
+void
+LibccRp::OnFeedback(const libcc_feedback& fb)
+{
+    int rc = libcc_rp_on_feedback(m_rp, LibccNow(), &fb);
+    // Feedback for an algorithm that takes none is not an error of this flow.
+    if (rc != LIBCC_ERR_UNSUPPORTED)
+    {
+        Check(rc);
+    }
+}
+
 unsigned
 LibccRp::OnTx(uint64_t seq, uint32_t bytes)
 {

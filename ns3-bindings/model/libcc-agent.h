@@ -60,6 +60,7 @@ class LibccRp
     void OnAck(const libcc_ack& ack);
     void OnNack(const libcc_ack& nack);
     void OnCnp();
+    void OnFeedback(const libcc_feedback& fb);
     /// Returns libcc's tx flags (LIBCC_TX_REQUEST_INT).
     unsigned OnTx(uint64_t seq, uint32_t bytes);
 

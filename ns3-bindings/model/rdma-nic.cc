@@ -87,6 +87,7 @@ RdmaNic::RdmaNic()
     : m_dataHasInt(false)
     , m_dataIntFormat(RoceIntHeader::FORMAT_HPCC)
     , m_ackIntFormat(RoceIntHeader::FORMAT_HPCC)
+    , m_signals(0)
     , m_sender(this)
     , m_receiver(this)
     , m_ctrlBytes(0)
@@ -155,6 +156,7 @@ RdmaNic::SetCcConfig(Ptr<LibccConfig> cfg)
     m_dataHasInt = ai.data_int != LIBCC_INT_FORMAT_NONE;
     m_dataIntFormat = RoceIntHeader::WireFormat(ai.data_int);
     m_ackIntFormat = RoceIntHeader::WireFormat(ai.ack_int);
+    m_signals = ai.signals;
 }
 
 void
@@ -169,7 +171,12 @@ RdmaNic::EnsureCc()
 uint32_t
 RdmaNic::DataWireBytes() const
 {
-    return QbbNetDevice::WireBytes(RoceDataHeaderBytes(false, 0) + m_payload);
+    RocePacketInfo d;
+    d.type = RocePktType::DATA;
+    d.hasTxTs = (m_signals & LIBCC_SIGNAL_ACK_TX_TS) != 0;
+    d.hasPint = (m_signals & LIBCC_SIGNAL_DATA_PINT) != 0;
+    d.payloadBytes = m_payload;
+    return QbbNetDevice::WireBytes(RocePacketBytes(d));
 }
 
 uint32_t
@@ -183,6 +190,18 @@ RdmaNic::AckWireBytes()
 {
     RocePacketInfo a;
     a.type = RocePktType::ACK;
+    return QbbNetDevice::WireBytes(RocePacketBytes(a));
+}
+
+uint32_t
+RdmaNic::GetAckWireBytes() const
+{
+    RocePacketInfo a;
+    a.type = RocePktType::ACK;
+    a.hasTxTs = (m_signals & LIBCC_SIGNAL_ACK_TX_TS) != 0;
+    a.hasNicTs = (m_signals & LIBCC_SIGNAL_ACK_NIC_TS) != 0;
+    a.hasPint = (m_signals & LIBCC_SIGNAL_DATA_PINT) != 0;
+    a.hasHops = (m_signals & LIBCC_SIGNAL_ACK_HOPS) != 0;
     return QbbNetDevice::WireBytes(RocePacketBytes(a));
 }
 
@@ -298,6 +317,10 @@ RdmaNic::DequeueFrame(const std::array<bool, QBB_N_PRIO>& paused, uint8_t& prioO
         QbbFramePtr f = std::move(m_ctrl.front());
         m_ctrl.pop_front();
         m_ctrlBytes -= f->ipBytes;
+        if (f->roce.hasNicTs)
+        {
+            f->roce.remoteTxNs = LibccNow(); // the ACK leaves the NIC now
+        }
         prioOut = m_ackPrio;
         return f;
     }
@@ -375,6 +398,9 @@ RdmaNic::Dispatch(const RocePacketInfo& info)
         break;
     case RocePktType::CNP:
         m_sender.OnCnp(info.destQp);
+        break;
+    case RocePktType::FEEDBACK:
+        m_sender.OnFeedback(info);
         break;
     default:
         m_counters.badPackets++;

@@ -85,8 +85,16 @@ class RdmaNic : public Object, public QbbEgressSource, public QbbFrameReceiver
     /// overhead (headers, FCS, preamble, gap): what the ideal FCT counts.
     uint32_t DataWireBytes() const;
     uint32_t DataOverheadBytes() const;
-    /// Wire bytes of an ACK without INT hops.
+    /// Wire bytes of an ACK without INT hops or signal fields.
     static uint32_t AckWireBytes();
+    /// Wire bytes of this NIC's ACKs without INT hops: with the signal
+    /// fields its algorithm's ACKs carry (libcc_algorithm_info.signals).
+    uint32_t GetAckWireBytes() const;
+    /// libcc_algorithm_info.signals of the algorithm this NIC runs.
+    uint32_t GetSignals() const
+    {
+        return m_signals;
+    }
     uint32_t GetPayloadSize() const
     {
         return m_payload;
@@ -143,6 +151,7 @@ class RdmaNic : public Object, public QbbEgressSource, public QbbFrameReceiver
         uint64_t acksRcvd = 0;
         uint64_t nacksRcvd = 0;
         uint64_t cnpsRcvd = 0;
+        uint64_t feedbackRcvd = 0; ///< congestion points' rate feedback packets
         uint64_t timeouts = 0;
         uint64_t badPackets = 0; ///< malformed RoCEv2 or unknown queue pair
         uint64_t ccErrors = 0;   ///< calls libcc refused
@@ -191,6 +200,8 @@ class RdmaNic : public Object, public QbbEgressSource, public QbbFrameReceiver
     bool m_dataHasInt;
     uint8_t m_dataIntFormat;
     uint8_t m_ackIntFormat;
+    /// LIBCC_SIGNAL_* the algorithm asks packets to carry.
+    uint32_t m_signals;
 
     RdmaSender m_sender;
     RdmaReceiver m_receiver;

@@ -241,6 +241,15 @@ RdmaTxQueuePair::OnCnp()
     }
 }
 
+void
+RdmaTxQueuePair::OnFeedback(const libcc_feedback& fb)
+{
+    if (m_cc && !m_finished)
+    {
+        m_cc->OnFeedback(fb);
+    }
+}
+
 bool
 RdmaTxQueuePair::CheckTimeout(uint64_t nowNs, uint64_t rtoNs)
 {

@@ -145,6 +145,8 @@ class RdmaTxQueuePair : public Object
     /// NACK: acknowledges below seq, then goes back to seq.
     bool OnNack(const libcc_ack& nack, uint64_t nowNs);
     void OnCnp();
+    /// A congestion point's rate feedback for this flow.
+    void OnFeedback(const libcc_feedback& fb);
     /// Retransmission timer check at nowNs: goes back to snd_una if nothing
     /// was acknowledged for rtoNs while data is outstanding. Returns true if
     /// it went back.

@@ -142,6 +142,29 @@ RdmaReceiver::OnData(const RocePacketInfo& info)
     pkt.is_probe = probe;
     pkt.last_of_flow = info.last;
     pkt.ints = info.hasInt ? &info.ints : nullptr;
+    // Signals the data carries or this NIC adds (libcc_algorithm_info.signals).
+    uint32_t signals = m_nic->m_signals;
+    if (info.hasTxTs)
+    {
+        pkt.has |= LIBCC_PKT_HAS_TX_TS;
+        pkt.tx_ts_ns = info.txTsNs;
+    }
+    if (signals & LIBCC_SIGNAL_ACK_NIC_TS)
+    {
+        pkt.has |= LIBCC_PKT_HAS_RX_TS;
+        pkt.rx_ts_ns = LibccNow();
+    }
+    if (info.hasPint)
+    {
+        pkt.has |= LIBCC_PKT_HAS_PINT;
+        pkt.pint = info.pint;
+    }
+    if (signals & LIBCC_SIGNAL_ACK_HOPS)
+    {
+        // Switches decrement the TTL; senders start it at the default.
+        uint8_t sent = RocePacketInfo().ttl;
+        pkt.n_hops = info.ttl < sent ? static_cast<uint8_t>(sent - info.ttl) : 0;
+    }
     libcc_np_verdict verdict;
     if (!m_np->OnData(pkt, &verdict))
     {
@@ -212,6 +235,28 @@ RdmaReceiver::SendAck(RdmaRxQueuePair& rx, bool nack, const libcc_np_verdict* ve
         a.rxWindow =
             static_cast<uint32_t>(std::min<uint64_t>(verdict->ack.rx_window_bytes, UINT32_MAX));
         a.ecnEcho = ce || verdict->ack.ecn_echo;
+        const libcc_ack& va = verdict->ack;
+        if (va.has & LIBCC_ACK_HAS_TX_TS)
+        {
+            a.hasTxTs = true;
+            a.txTsNs = va.tx_ts_ns;
+        }
+        if (va.has & LIBCC_ACK_HAS_REMOTE_TS)
+        {
+            a.hasNicTs = true; // remoteTxNs is stamped as the ACK leaves (RdmaNic::DequeueFrame)
+            a.remoteRxNs = va.remote_rx_ts_ns;
+            a.remoteTxNs = va.remote_tx_ts_ns;
+        }
+        if (va.has & LIBCC_ACK_HAS_PINT)
+        {
+            a.hasPint = true;
+            a.pint = va.pint;
+        }
+        if (m_nic->m_signals & LIBCC_SIGNAL_ACK_HOPS)
+        {
+            a.hasHops = true;
+            a.hops = va.n_hops;
+        }
         const libcc_int_list* echo = verdict->ack.ints;
         if (echo && !CopyEchoedHops(*echo, echoFormat, a.intFormat, a.ints))
         {

@@ -74,6 +74,7 @@ RdmaSender::AddQueuePair(const RdmaFlowParams& flow, uint32_t peerQpn)
     qp->Setup(flow, qpn, peerQpn, m_nic->m_payload);
     qp->m_kick = MakeCallback(&RdmaNic::Kick, m_nic);
     m_tx.push_back(qp);
+    m_byPeer[(static_cast<uint64_t>(flow.dstIp) << 32) | peerQpn] = qpn;
     uint64_t now = LibccNow();
     Time delay = NanoSeconds(flow.startNs > now ? flow.startNs - now : 0);
     // Raw pointers: an event holding Ptrs, kept alive by the EventId stored in
@@ -180,6 +181,11 @@ RdmaSender::FillFlowFields(RocePacketInfo& info, RocePktType type, const RdmaTxQ
     info.prio = f.prio;
     info.ecn = ROCE_ECN_ECT0;
     info.destQp = qp.GetPeerQpn();
+    if (m_nic->m_signals & LIBCC_SIGNAL_ACK_TX_TS)
+    {
+        info.hasTxTs = true; // the NIC stamps the packet as it starts to leave
+        info.txTsNs = LibccNow();
+    }
 }
 
 QbbFramePtr
@@ -220,6 +226,8 @@ RdmaSender::MakeData(RdmaTxQueuePair& qp, uint64_t nowPs)
     info.payloadBytes = payload;
     info.hasInt = m_nic->m_dataHasInt && (flags & LIBCC_TX_REQUEST_INT) != 0;
     info.intFormat = m_nic->m_dataIntFormat;
+    info.hasPint =
+        (m_nic->m_signals & LIBCC_SIGNAL_DATA_PINT) != 0 && (flags & LIBCC_TX_REQUEST_PINT) != 0;
     if (info.hasInt)
     {
         RoceIntHeader::InitWireList(info.intFormat, info.ints);
@@ -360,6 +368,28 @@ RdmaSender::OnAck(const RocePacketInfo& info)
     ack.is_probe = info.psn == RdmaNic::PROBE_PSN;
     ack.ints = info.hasInt ? &info.ints : nullptr; // read in place, not copied
     uint64_t now = LibccNow();
+    // Signals the ACK carries (libcc_algorithm_info.signals), as libcc names them.
+    if (info.hasTxTs)
+    {
+        ack.has |= LIBCC_ACK_HAS_TX_TS;
+        ack.tx_ts_ns = info.txTsNs;
+    }
+    if (info.hasNicTs)
+    {
+        ack.has |= LIBCC_ACK_HAS_REMOTE_TS | LIBCC_ACK_HAS_RX_TS;
+        ack.remote_rx_ts_ns = info.remoteRxNs;
+        ack.remote_tx_ts_ns = info.remoteTxNs;
+        ack.rx_ts_ns = now; // this NIC stamps the ACK's arrival
+    }
+    if (info.hasPint)
+    {
+        ack.has |= LIBCC_ACK_HAS_PINT;
+        ack.pint = info.pint;
+    }
+    if (info.hasHops)
+    {
+        ack.n_hops = info.hops;
+    }
     bool done;
     if (info.type == RocePktType::NACK)
     {
@@ -389,6 +419,24 @@ RdmaSender::OnCnp(uint32_t qpn)
     m_nic->m_counters.cnpsRcvd++;
     m_tx[qpn]->OnCnp();
     m_nic->Kick(); // the rate may have changed the pacing
+}
+
+void
+RdmaSender::OnFeedback(const RocePacketInfo& info)
+{
+    auto it = m_byPeer.find((static_cast<uint64_t>(info.src.Get()) << 32) | info.destQp);
+    if (it == m_byPeer.end())
+    {
+        m_nic->m_counters.badPackets++;
+        return;
+    }
+    m_nic->m_counters.feedbackRcvd++;
+    libcc_feedback fb{};
+    fb.rate_bps = info.fbRateBps;
+    fb.switch_id = info.fbSwitchId;
+    fb.port_id = info.fbPortId;
+    m_tx[it->second]->OnFeedback(fb);
+    m_nic->Kick();
 }
 
 } // namespace ns3

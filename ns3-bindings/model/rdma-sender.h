@@ -19,6 +19,7 @@
 
 #include <array>
 #include <cstdint>
+#include <unordered_map>
 #include <vector>
 
 namespace ns3
@@ -57,6 +58,9 @@ class RdmaSender
     void OnAck(const RocePacketInfo& info);
     /// A CNP for queue pair qpn.
     void OnCnp(uint32_t qpn);
+    /// A congestion point's feedback for the queue pair connected to
+    /// (info.src, info.destQp): the flow's receiver and its queue pair.
+    void OnFeedback(const RocePacketInfo& info);
     /// Cancel every event and forget the queue pairs (the NIC is disposed).
     void Dispose();
 
@@ -77,6 +81,10 @@ class RdmaSender
 
     RdmaNic* m_nic; //!< the owner (raw: it owns this object)
     std::vector<Ptr<RdmaTxQueuePair>> m_tx;
+    /// Local queue pair by (peer IPv4 << 32 | peer queue pair): how a
+    /// switch's feedback, which knows the flow only by its data packets,
+    /// finds it.
+    std::unordered_map<uint64_t, uint32_t> m_byPeer;
     std::vector<RdmaTxQueuePair*> m_active; ///< started, not finished
     size_t m_rr;
     /**

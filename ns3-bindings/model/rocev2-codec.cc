@@ -17,8 +17,13 @@ constexpr uint8_t IP_PROTO_TCP = 6;
 constexpr uint32_t IPV4_BYTES = 20;
 constexpr uint32_t UDP_BYTES = 8;
 // One offset for what follows the BTH's extension header, whatever the type.
-static_assert(ROCE_RETH_BYTES == ROCE_AETH_BYTES && ROCE_AETH_BYTES == ROCE_CNP_BYTES,
+static_assert(ROCE_RETH_BYTES == ROCE_AETH_BYTES && ROCE_AETH_BYTES == ROCE_CNP_BYTES &&
+                  ROCE_CNP_BYTES == ROCE_FB_BYTES,
               "every extension header is 16 bytes");
+constexpr uint32_t TS_BYTES = 8;
+constexpr uint32_t NIC_TS_BYTES = 16;
+constexpr uint32_t PINT_BYTES = 2;
+constexpr uint32_t HOPS_BYTES = 1;
 
 bool
 IsData(RocePktType t)
@@ -45,6 +50,8 @@ TypeOf(uint8_t opcode, uint8_t syndrome)
         return syndrome == ROCE_AETH_SYNDROME_NACK ? RocePktType::NACK : RocePktType::ACK;
     case ROCE_OP_CNP:
         return RocePktType::CNP;
+    case ROCE_OP_FEEDBACK:
+        return RocePktType::FEEDBACK;
     default:
         return RocePktType::OTHER;
     }
@@ -64,6 +71,8 @@ OpcodeOf(RocePktType t)
         return ROCE_OP_ACK;
     case RocePktType::CNP:
         return ROCE_OP_CNP;
+    case RocePktType::FEEDBACK:
+        return ROCE_OP_FEEDBACK;
     default:
         return 0;
     }
@@ -79,6 +88,21 @@ RoceDataHeaderBytes(bool hasInt, uint32_t nHops)
 }
 
 uint32_t
+RoceSignalBytes(const RocePacketInfo& info)
+{
+    if (IsData(info.type))
+    {
+        return (info.hasTxTs ? TS_BYTES : 0) + (info.hasPint ? PINT_BYTES : 0);
+    }
+    if (IsAck(info.type))
+    {
+        return (info.hasTxTs ? TS_BYTES : 0) + (info.hasNicTs ? NIC_TS_BYTES : 0) +
+               (info.hasPint ? PINT_BYTES : 0) + (info.hasHops ? HOPS_BYTES : 0);
+    }
+    return 0;
+}
+
+uint32_t
 RocePacketBytes(const RocePacketInfo& info)
 {
     uint32_t base = IPV4_BYTES + UDP_BYTES + ROCE_BTH_BYTES;
@@ -86,13 +110,16 @@ RocePacketBytes(const RocePacketInfo& info)
     {
     case RocePktType::DATA:
     case RocePktType::PROBE:
-        return RoceDataHeaderBytes(info.hasInt, info.ints.n_hops) +
+        return RoceDataHeaderBytes(info.hasInt, info.ints.n_hops) + RoceSignalBytes(info) +
                (info.type == RocePktType::DATA ? info.payloadBytes : 0);
     case RocePktType::ACK:
     case RocePktType::NACK:
-        return base + ROCE_AETH_BYTES + RoceIntHeader::Size(info.ints.n_hops);
+        return base + ROCE_AETH_BYTES + RoceSignalBytes(info) +
+               RoceIntHeader::Size(info.ints.n_hops);
     case RocePktType::CNP:
         return base + ROCE_CNP_BYTES;
+    case RocePktType::FEEDBACK:
+        return base + ROCE_FB_BYTES;
     default:
         return 0;
     }
@@ -190,6 +217,36 @@ RoceWriteHeaders(const RocePacketInfo& info, uint8_t* b)
     bool withInt = (IsData(info.type) && info.hasInt) || IsAck(info.type);
     uint32_t payload = info.type == RocePktType::DATA ? info.payloadBytes : 0;
     uint8_t flags = info.last ? ROCE_BTH_FLAG_LAST : 0;
+    uint8_t aethFlags = info.ecnEcho ? ROCE_AETH_FLAG_ECN_ECHO : 0;
+    bool data = IsData(info.type);
+    bool ack = IsAck(info.type);
+    if ((data || ack) && info.hasTxTs)
+    {
+        Put64(b + len, info.txTsNs);
+        len += TS_BYTES;
+        flags |= data ? ROCE_BTH_FLAG_TS : 0;
+        aethFlags |= ROCE_AETH_FLAG_TS;
+    }
+    if (ack && info.hasNicTs)
+    {
+        Put64(b + len, info.remoteRxNs);
+        Put64(b + len + 8, info.remoteTxNs);
+        len += NIC_TS_BYTES;
+        aethFlags |= ROCE_AETH_FLAG_NIC_TS;
+    }
+    if ((data || ack) && info.hasPint)
+    {
+        Put16(b + len, info.pint);
+        len += PINT_BYTES;
+        flags |= data ? ROCE_BTH_FLAG_PINT : 0;
+        aethFlags |= ROCE_AETH_FLAG_PINT;
+    }
+    if (ack && info.hasHops)
+    {
+        b[len] = info.hops;
+        len += HOPS_BYTES;
+        aethFlags |= ROCE_AETH_FLAG_HOPS;
+    }
     if (withInt)
     {
         RoceIntHeader ih;
@@ -229,10 +286,16 @@ RoceWriteHeaders(const RocePacketInfo& info, uint8_t* b)
     else if (IsAck(info.type))
     {
         b[ext] = info.type == RocePktType::NACK ? ROCE_AETH_SYNDROME_NACK : ROCE_AETH_SYNDROME_ACK;
-        b[ext + 1] = info.ecnEcho ? ROCE_AETH_FLAG_ECN_ECHO : 0;
+        b[ext + 1] = aethFlags;
         Put16(b + ext + 2, info.nFlows);
         Put32(b + ext + 4, info.rxWindow);
         Put64(b + ext + 8, info.ackSeq);
+    }
+    else if (info.type == RocePktType::FEEDBACK)
+    {
+        Put64(b + ext, info.fbRateBps);
+        Put32(b + ext + 8, info.fbSwitchId);
+        Put32(b + ext + 12, info.fbPortId);
     }
     return len;
 }
@@ -283,18 +346,63 @@ RoceParseHeaders(const uint8_t* b, uint32_t n, uint32_t ipBytes, RocePacketInfo&
     libcc_int_list_init(&out.ints);
     uint32_t end = ext + ROCE_CNP_BYTES;
     bool wantInt = false;
+    bool ts = false, nicTs = false, pint = false, hops = false;
     if (IsData(type))
     {
         out.seq = Get64(b + ext);
         wantInt = (flags & ROCE_BTH_FLAG_INT) != 0;
+        ts = (flags & ROCE_BTH_FLAG_TS) != 0;
+        pint = (flags & ROCE_BTH_FLAG_PINT) != 0;
     }
     else if (IsAck(type))
     {
-        out.ecnEcho = (b[ext + 1] & ROCE_AETH_FLAG_ECN_ECHO) != 0;
+        uint8_t af = b[ext + 1];
+        out.ecnEcho = (af & ROCE_AETH_FLAG_ECN_ECHO) != 0;
         out.nFlows = static_cast<uint16_t>(Get16(b + ext + 2));
         out.rxWindow = Get32(b + ext + 4);
         out.ackSeq = Get64(b + ext + 8);
         wantInt = true;
+        ts = (af & ROCE_AETH_FLAG_TS) != 0;
+        nicTs = (af & ROCE_AETH_FLAG_NIC_TS) != 0;
+        pint = (af & ROCE_AETH_FLAG_PINT) != 0;
+        hops = (af & ROCE_AETH_FLAG_HOPS) != 0;
+    }
+    else if (type == RocePktType::FEEDBACK)
+    {
+        out.fbRateBps = Get64(b + ext);
+        out.fbSwitchId = Get32(b + ext + 8);
+        out.fbPortId = Get32(b + ext + 12);
+    }
+    uint32_t sig = (ts ? TS_BYTES : 0) + (nicTs ? NIC_TS_BYTES : 0) + (pint ? PINT_BYTES : 0) +
+                   (hops ? HOPS_BYTES : 0);
+    if (n < end + sig || ipLen < end + sig)
+    {
+        return false;
+    }
+    if (ts)
+    {
+        out.hasTxTs = true;
+        out.txTsNs = Get64(b + end);
+        end += TS_BYTES;
+    }
+    if (nicTs)
+    {
+        out.hasNicTs = true;
+        out.remoteRxNs = Get64(b + end);
+        out.remoteTxNs = Get64(b + end + 8);
+        end += NIC_TS_BYTES;
+    }
+    if (pint)
+    {
+        out.hasPint = true;
+        out.pint = static_cast<uint16_t>(Get16(b + end));
+        end += PINT_BYTES;
+    }
+    if (hops)
+    {
+        out.hasHops = true;
+        out.hops = b[end];
+        end += HOPS_BYTES;
     }
     if (wantInt)
     {
@@ -366,6 +474,19 @@ RocePeekKeyBytes(const uint8_t* b, uint32_t n, RoceFlowKey& key)
     // The hop count only if the INT header is whole: intHops >= 0 promises
     // that every hop can be read from these bytes.
     uint32_t off = bth + ROCE_BTH_BYTES + ROCE_RETH_BYTES;
+    if (IsData(key.type))
+    {
+        off += ((flags & ROCE_BTH_FLAG_TS) ? TS_BYTES : 0) +
+               ((flags & ROCE_BTH_FLAG_PINT) ? PINT_BYTES : 0);
+    }
+    else if (IsAck(key.type) && n >= bth + ROCE_BTH_BYTES + 2)
+    {
+        uint8_t af = b[bth + ROCE_BTH_BYTES + 1];
+        off += ((af & ROCE_AETH_FLAG_TS) ? TS_BYTES : 0) +
+               ((af & ROCE_AETH_FLAG_NIC_TS) ? NIC_TS_BYTES : 0) +
+               ((af & ROCE_AETH_FLAG_PINT) ? PINT_BYTES : 0) +
+               ((af & ROCE_AETH_FLAG_HOPS) ? HOPS_BYTES : 0);
+    }
     if (key.hasInt && n >= off + RoceIntHeader::BASE_BYTES)
     {
         uint8_t nHops = b[off + 1];
@@ -437,6 +558,22 @@ RoceWireEqual(const RocePacketInfo& a, const RocePacketInfo& b)
     }
     if (ack && (a.ackSeq != b.ackSeq || a.nFlows != b.nFlows || a.rxWindow != b.rxWindow ||
                 a.ecnEcho != b.ecnEcho || a.hasInt != b.hasInt))
+    {
+        return false;
+    }
+    if ((data || ack) && (a.hasTxTs != b.hasTxTs || (a.hasTxTs && a.txTsNs != b.txTsNs) ||
+                          a.hasPint != b.hasPint || (a.hasPint && a.pint != b.pint)))
+    {
+        return false;
+    }
+    if (ack && (a.hasNicTs != b.hasNicTs ||
+                (a.hasNicTs && (a.remoteRxNs != b.remoteRxNs || a.remoteTxNs != b.remoteTxNs)) ||
+                a.hasHops != b.hasHops || (a.hasHops && a.hops != b.hops)))
+    {
+        return false;
+    }
+    if (a.type == RocePktType::FEEDBACK &&
+        (a.fbRateBps != b.fbRateBps || a.fbSwitchId != b.fbSwitchId || a.fbPortId != b.fbPortId))
     {
         return false;
     }

@@ -6,9 +6,14 @@
 // itself, IPv4 and UDP included.
 //
 // Packet layouts (after the IPv4 and UDP headers):
-//   DATA, PROBE  BTH(12) | RETH(16) | [INT(2 + 8n) if BTH INT flag] | payload
-//   ACK, NACK    BTH(12) | AETH(16) | INT(2 + 8n)   (INT header always present)
+//   DATA, PROBE  BTH(12) | RETH(16) | [TS(8)] [PINT(2)] | [INT(2 + 8n) if BTH INT flag] | payload
+//   ACK, NACK    BTH(12) | AETH(16) | [TS(8)] [NIC TS(16)] [PINT(2)] [HOPS(1)] | INT(2 + 8n)
+//                (INT header always present)
 //   CNP          BTH(12) | CNP(16)
+//   FEEDBACK     BTH(12) | FB(16)
+// The optional fields between the extension header and INT are the signals
+// libcc_algorithm_info.signals asks a host to carry (docs/signals.md): a
+// BTH flag (data) or an AETH flag (ACK) says each one is present.
 // The INT header is rocev2-header.h's.
 //
 // Priority: carried in the IPv4 DSCP as class selector CSp, i.e.
@@ -41,6 +46,10 @@ enum RoceOpcode : uint8_t
     ROCE_OP_PROBE = 0x0B, //!< RC RDMA WRITE Only with Immediate, zero payload: HPCC++ probe
     ROCE_OP_ACK = 0x11,   //!< RC Acknowledge; ACK or NACK by the AETH syndrome
     ROCE_OP_CNP = 0x81,   //!< RoCEv2 Congestion Notification Packet
+    /// A congestion point's rate feedback to a flow's source
+    /// (LIBCC_SIGNAL_CP_FEEDBACK). Not an InfiniBand opcode: 0x82 sits
+    /// beside the CNP's in the manufacturer-specific range.
+    ROCE_OP_FEEDBACK = 0x82,
 };
 
 /**
@@ -54,6 +63,10 @@ enum RoceOpcode : uint8_t
 constexpr uint32_t ROCE_BTH_BYTES = 12;
 constexpr uint8_t ROCE_BTH_FLAG_LAST = 0x01;
 constexpr uint8_t ROCE_BTH_FLAG_INT = 0x02;
+/// DATA/PROBE: an 8-byte sender NIC transmit timestamp (ns) follows the RETH.
+constexpr uint8_t ROCE_BTH_FLAG_TS = 0x04;
+/// DATA/PROBE: a 2-byte PINT field follows (after TS if present).
+constexpr uint8_t ROCE_BTH_FLAG_PINT = 0x08;
 
 /**
  * RDMA Extended Transport Header: virtual address (64) | R_Key (32) | DMA
@@ -74,6 +87,23 @@ constexpr uint32_t ROCE_AETH_BYTES = 16;
 constexpr uint8_t ROCE_AETH_SYNDROME_ACK = 0x00;
 constexpr uint8_t ROCE_AETH_SYNDROME_NACK = 0x60;
 constexpr uint8_t ROCE_AETH_FLAG_ECN_ECHO = 0x01;
+/// ACK/NACK optional fields after the AETH, in this order when present:
+/// the echoed data transmit timestamp (8 bytes, sender's clock),
+constexpr uint8_t ROCE_AETH_FLAG_TS = 0x02;
+/// the receiver NIC's data arrival and ACK departure times (2 x 8 bytes),
+constexpr uint8_t ROCE_AETH_FLAG_NIC_TS = 0x04;
+/// the echoed PINT field (2 bytes),
+constexpr uint8_t ROCE_AETH_FLAG_PINT = 0x08;
+/// the number of switches the acked data crossed (1 byte).
+constexpr uint8_t ROCE_AETH_FLAG_HOPS = 0x10;
+/**
+ * Feedback body (FB): rate(64) bits/s | switch id(32) | port id(32). The
+ * packet is addressed as the flow's ACKs are (IP source the data's
+ * destination, UDP source port the data's, dest QP the data's), so it takes
+ * the ACKs' path back and the source NIC finds the queue pair by (IP
+ * source, dest QP).
+ */
+constexpr uint32_t ROCE_FB_BYTES = 16;
 
 /// RoCEv2 CNP body: 16 reserved bytes (zero), as in the RoCEv2 annex.
 constexpr uint32_t ROCE_CNP_BYTES = 16;
@@ -86,7 +116,8 @@ enum class RocePktType : uint8_t
     NACK,
     CNP,
     PROBE,
-    OTHER, //!< not RoCEv2 (not UDP 4791 or unknown opcode)
+    FEEDBACK, //!< a congestion point's rate for a flow (ROCE_OP_FEEDBACK)
+    OTHER,    //!< not RoCEv2 (not UDP 4791 or unknown opcode)
 };
 
 /// IPv4 ECN codepoints (low two TOS bits).
@@ -198,6 +229,20 @@ struct RocePacketInfo
     uint16_t nFlows = 0;   //!< FNCC N (0: absent)
     uint32_t rxWindow = 0; //!< Rx-HPCC window bytes (0: absent)
     bool ecnEcho = false;
+    // Signals (optional fields; see the layouts above)
+    bool hasTxTs = false;  //!< DATA/PROBE: sender's transmit stamp; ACK/NACK: its echo
+    uint64_t txTsNs = 0;
+    bool hasPint = false;  //!< DATA/PROBE: PINT field; ACK/NACK: its echo
+    uint16_t pint = 0;
+    bool hasNicTs = false; //!< ACK/NACK: receiver NIC timestamps
+    uint64_t remoteRxNs = 0;
+    uint64_t remoteTxNs = 0;
+    bool hasHops = false;  //!< ACK/NACK: switches the acked data crossed
+    uint8_t hops = 0;
+    // FEEDBACK
+    uint64_t fbRateBps = 0;
+    uint32_t fbSwitchId = 0;
+    uint32_t fbPortId = 0;
     /// Hops (n_hops == 0 for an empty INT header). Last, so that a reused
     /// RocePacketInfo can be reset without its hundreds of bytes of hop slots.
     libcc_int_list ints{};
@@ -207,6 +252,8 @@ struct RocePacketInfo
 uint32_t RocePacketBytes(const RocePacketInfo& info);
 /// Header bytes of a DATA packet (IPv4 .. RETH, plus INT of nHops if hasInt).
 uint32_t RoceDataHeaderBytes(bool hasInt, uint32_t nHops);
+/// Bytes of the optional signal fields info carries (zero when it carries none).
+uint32_t RoceSignalBytes(const RocePacketInfo& info);
 
 /// Just the fields a switch forwards on, read from raw bytes (no header
 /// objects): cheap enough for every packet.
@@ -227,8 +274,10 @@ struct RoceFlowKey
 };
 /// Largest header block the codec writes: IPv4 without options, UDP, BTH,
 /// RETH/AETH, the largest INT header.
+/// Most bytes of optional signal fields a packet carries (an ACK with all four).
+constexpr uint32_t ROCE_MAX_SIGNAL_BYTES = 8 + 16 + 2 + 1;
 constexpr uint32_t ROCE_MAX_HEADER_BYTES = 20 + 8 + ROCE_BTH_BYTES + ROCE_RETH_BYTES +
-                                           RoceIntHeader::BASE_BYTES +
+                                           ROCE_MAX_SIGNAL_BYTES + RoceIntHeader::BASE_BYTES +
                                            RoceIntHeader::HOP_BYTES * LIBCC_INT_MAX_HOPS;
 /// Largest leading block a parser reads: as above with a 60-byte IPv4 header.
 constexpr uint32_t ROCE_MAX_PARSE_BYTES = ROCE_MAX_HEADER_BYTES + 40;

@@ -92,6 +92,14 @@ class SwitchCc
     {
         return m_intStamps;
     }
+    /// Whether the last OnEnqueue/OnDequeue asked for a feedback packet to
+    /// the frame's source (LIBCC_SIGNAL_CP_FEEDBACK), and the rate for it.
+    /// Cleared by the next call.
+    bool FeedbackRequested(uint64_t& rateBps) const
+    {
+        rateBps = m_fbRate;
+        return m_fbRequested;
+    }
 
   private:
     static uint64_t Rand(void* self);
@@ -118,6 +126,8 @@ class SwitchCc
     uint32_t m_hopBytes; //!< wire bytes of a hop libcc stamps
     uint64_t m_ecnMarks;
     uint64_t m_intStamps;
+    bool m_fbRequested = false;
+    uint64_t m_fbRate = 0;
 };
 
 // Per packet: inline, so the switch's path has no call it does not need.
@@ -137,7 +147,7 @@ SwitchCc::KindOf(RocePktType t)
         return LIBCC_PKT_CNP;
     case RocePktType::PROBE:
         return LIBCC_PKT_PROBE;
-    default:
+    default: // FEEDBACK, a switch's own control packet, is OTHER too
         return LIBCC_PKT_OTHER;
     }
 }
@@ -172,6 +182,11 @@ SwitchCc::CpPacket(SwitchPort::Entry& e, uint64_t queueBytes, uint64_t portBytes
     // libcc writes a hop, already in the header's wire format, straight into
     // the frame's list; whether to is its decision (by kind and algorithm).
     pkt.ints = e.hasInt ? &f.roce.ints : nullptr;
+    if (!f.packet && f.roce.hasPint)
+    {
+        pkt.has = LIBCC_PKT_HAS_PINT;
+        pkt.pint = f.roce.pint;
+    }
     return pkt;
 }
 
@@ -188,6 +203,14 @@ SwitchCc::Apply(SwitchPort::Entry& e, const libcc_cp_pkt& pkt)
     {
         m_ecnMarks++;
     }
+    if (pkt.has & LIBCC_PKT_HAS_PINT)
+    {
+        f.roce.pint = pkt.pint;
+    }
+    // Feedback goes to the sources of data packets only: a CP answering a
+    // feedback packet with another would never stop.
+    m_fbRequested = pkt.send_feedback && e.type == RocePktType::DATA;
+    m_fbRate = pkt.feedback_rate_bps;
 }
 
 template <SwitchCc::CpHook Hook>
@@ -196,6 +219,7 @@ SwitchCc::Run(uint32_t port, SwitchPort::Entry& e, uint64_t queueBytes, uint64_t
 {
     if (port >= m_cps.size() || !m_cps[port])
     {
+        m_fbRequested = false;
         return;
     }
     libcc_cp_pkt pkt = CpPacket(e, queueBytes, portBytes);

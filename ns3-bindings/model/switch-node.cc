@@ -28,7 +28,8 @@ namespace
 bool
 IsControl(RocePktType t)
 {
-    return t == RocePktType::ACK || t == RocePktType::NACK || t == RocePktType::CNP;
+    return t == RocePktType::ACK || t == RocePktType::NACK || t == RocePktType::CNP ||
+           t == RocePktType::FEEDBACK;
 }
 
 /// The forwarding fields of a frame carried as header fields (what
@@ -124,6 +125,12 @@ SwitchNode::GetTypeId()
                           "instead of each ingress's share; see switch-mmu.h",
                           BooleanValue(false), MakeBooleanAccessor(&SwitchNode::m_pfcEgressScope),
                           MakeBooleanChecker())
+            .AddAttribute("FeedbackPriority",
+                          "Priority (0..7) of the rate feedback packets the switch's congestion "
+                          "points send to sources (algorithms whose signals include "
+                          "LIBCC_SIGNAL_CP_FEEDBACK); like RdmaNic::AckPriority",
+                          UintegerValue(0), MakeUintegerAccessor(&SwitchNode::m_feedbackPrio),
+                          MakeUintegerChecker<uint8_t>(0, 7))
             .AddAttribute(
                 "PortList", "The switch's ports (SwitchPort), by port number.", ObjectVectorValue(),
                 MakeObjectVectorAccessor(&SwitchNode::GetNPorts, &SwitchNode::GetSwitchPort),
@@ -155,8 +162,12 @@ SwitchNode::SwitchNode()
     , m_lossyQueueLimit(256 * 1024)
     , m_losslessMask(0xFF)
     , m_pfcEgressScope(false)
+    , m_feedbackPrio(0)
+    , m_feedbackFlushPending(false)
     , m_drops(0)
     , m_noRoute(0)
+    , m_feedbackSent(0)
+    , m_ttlDrops(0)
 {
 }
 
@@ -187,6 +198,7 @@ SwitchNode::DoDispose()
         }
     }
     m_ports.clear();
+    m_feedback.clear();
     m_cc.Free();
     Node::DoDispose();
 }
@@ -535,6 +547,27 @@ SwitchNode::ReceiveFrame(QbbNetDevice* dev, QbbFramePtr f)
     {
         f->packet = nullptr;
     }
+    if (!f->packet)
+    {
+        // A router's hop: receivers count switches from it (LIBCC_SIGNAL_ACK_HOPS).
+        if (f->roce.ttl <= 1)
+        {
+            m_ttlDrops++;
+            Drop(*f, in, 0xFFFFFFFFu, f->roce.prio);
+            return;
+        }
+        f->roce.ttl--;
+    }
+    Forward(std::move(f), in);
+    if (!m_feedback.empty())
+    {
+        FlushFeedback();
+    }
+}
+
+void
+SwitchNode::Forward(QbbFramePtr f, uint32_t in)
+{
     RoceFlowKey key;
     int32_t out = -1;
     bool keyed = true;
@@ -578,10 +611,51 @@ SwitchNode::ReceiveFrame(QbbNetDevice* dev, QbbFramePtr f)
     e.ecnCapable = key.ecn != ROCE_ECN_NOT_ECT;
     e.hasInt = key.hasInt;
     m_cc.OnEnqueue(out, e, port->GetQueueBytes(prio), port->GetPortBytes());
+    uint64_t fbRate;
+    if (m_cc.FeedbackRequested(fbRate))
+    {
+        QueueFeedback(e.frame->roce, in, static_cast<uint32_t>(out), fbRate);
+    }
     port->Enqueue(std::move(e), prio, IsControl(key.type));
     m_queueTrace(static_cast<uint32_t>(out), prio, port->GetQueueBytes(prio));
     port->NotifyQueueBytes(prio);
     port->GetDevice()->TriggerTransmit();
+}
+
+void
+SwitchNode::QueueFeedback(const RocePacketInfo& data, uint32_t in, uint32_t port, uint64_t rateBps)
+{
+    QbbFramePtr fb = QbbFrameNew();
+    RocePacketInfo& r = fb->roce;
+    // Addressed as the flow's ACKs are: it takes their path back, and the
+    // source NIC finds the queue pair by (IP source, dest QP).
+    r.type = RocePktType::FEEDBACK;
+    r.src = data.dst;
+    r.dst = data.src;
+    r.sport = data.sport;
+    r.dport = data.dport;
+    r.prio = m_feedbackPrio;
+    r.ecn = ROCE_ECN_NOT_ECT;
+    r.destQp = data.destQp;
+    r.fbRateBps = rateBps;
+    r.fbSwitchId = GetId();
+    r.fbPortId = port;
+    fb->ipBytes = RocePacketBytes(r);
+    m_feedback.emplace_back(std::move(fb), in);
+}
+
+void
+SwitchNode::FlushFeedback()
+{
+    m_feedbackFlushPending = false;
+    // Forward may queue more (never for a feedback packet itself): take the list first.
+    std::vector<std::pair<QbbFramePtr, uint32_t>> pending;
+    pending.swap(m_feedback);
+    for (auto& p : pending)
+    {
+        m_feedbackSent++;
+        Forward(std::move(p.first), p.second);
+    }
 }
 
 void
@@ -590,6 +664,18 @@ SwitchNode::OnDequeued(SwitchPort& port, SwitchPort::Entry& e, uint8_t prio)
     uint32_t idx = port.GetIndex();
     SwitchMmu::Pfc pfc = m_mmu.Release(e.inPort, idx, prio, e.frameBytes);
     m_cc.OnDequeue(idx, e, port.GetQueueBytes(prio), port.GetPortBytes());
+    uint64_t fbRate;
+    if (m_cc.FeedbackRequested(fbRate))
+    {
+        QueueFeedback(e.frame->roce, e.inPort, idx, fbRate);
+        if (!m_feedbackFlushPending)
+        {
+            // Not from inside this port's dequeue: the feedback may leave
+            // by any port, this one included.
+            m_feedbackFlushPending = true;
+            Simulator::ScheduleNow(&SwitchNode::FlushFeedback, this);
+        }
+    }
     m_queueTrace(idx, prio, port.GetQueueBytes(prio));
     port.NotifyQueueBytes(prio);
     // Last: sending the XON can re-enter the device of another port.

@@ -121,6 +121,16 @@ class SwitchNode : public Node, public QbbFrameReceiver, private SwitchPort::Own
     uint64_t GetEcnMarks() const;
     uint64_t GetIntStamps() const;
     uint64_t GetNoRouteDrops() const;
+    /// Rate feedback packets this switch sent (LIBCC_SIGNAL_CP_FEEDBACK).
+    uint64_t GetFeedbackSent() const
+    {
+        return m_feedbackSent;
+    }
+    /// Frames dropped because their IPv4 TTL ran out.
+    uint64_t GetTtlDrops() const
+    {
+        return m_ttlDrops;
+    }
     /// Use stream numbers from `stream` for the CPs' randomness; returns how many (1).
     int64_t AssignStreams(int64_t stream);
 
@@ -145,6 +155,14 @@ class SwitchNode : public Node, public QbbFrameReceiver, private SwitchPort::Own
     SwitchMmu::Config MmuConfig() const;
     void SetupCc();
     void Drop(const QbbFrame& f, uint32_t in, uint32_t out, uint8_t prio);
+    /// Route, admit and queue a frame that came in on port `in` (or that
+    /// this switch made on behalf of a frame that did).
+    void Forward(QbbFramePtr f, uint32_t in);
+    /// Queue a rate feedback packet to the source of data frame `data`
+    /// (which came in on port `in`), sent by the CP of port `port`.
+    void QueueFeedback(const RocePacketInfo& data, uint32_t in, uint32_t port, uint64_t rateBps);
+    /// Forward the feedback packets queued so far.
+    void FlushFeedback();
     void OnMmuPfc(uint32_t port, uint8_t prio, bool pause);
     void RefreshPause(uint32_t port, uint8_t prio);
 
@@ -169,8 +187,15 @@ class SwitchNode : public Node, public QbbFrameReceiver, private SwitchPort::Own
     bool m_pfcEgressScope;
     std::vector<uint32_t> m_resumed; //!< scratch for SwitchMmu::TakeResumes
 
+    uint8_t m_feedbackPrio;
+    /// Feedback packets waiting to be forwarded, with their ingress port.
+    std::vector<std::pair<QbbFramePtr, uint32_t>> m_feedback;
+    bool m_feedbackFlushPending;
+
     uint64_t m_drops;
     uint64_t m_noRoute;
+    uint64_t m_feedbackSent;
+    uint64_t m_ttlDrops;
 
     TracedCallback<uint32_t, uint8_t, uint64_t> m_queueTrace;
     TracedCallback<Time, uint32_t, uint32_t, uint8_t, bool> m_pfcTrace;
