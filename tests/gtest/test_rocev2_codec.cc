@@ -185,3 +185,98 @@ TEST(Rocev2Codec, UdpChecksumIsZeroAsRoceV2SendsIt)
         EXPECT_EQ((b[26] << 8) | b[27], 0) << "type " << int(t);
     }
 }
+
+// The signal fields (docs/signals.md) sit between the 16-byte extension
+// header and INT, each announced by a flag. An ACK with all four: 56 +
+// TS 8 + NIC TS 16 + PINT 2 + HOPS 1 = 83, then INT (2 + 2 x 8) = 101.
+TEST(Rocev2Codec, AckSignalsSitBeforeIntAndRoundTrip)
+{
+    RocePacketInfo info = AckWithTwoHops();
+    info.hasTxTs = true;
+    info.txTsNs = 0x0102030405060708ull;
+    info.hasNicTs = true;
+    info.remoteRxNs = 5000;
+    info.remoteTxNs = 5100;
+    info.hasPint = true;
+    info.pint = 0xBEEF;
+    info.hasHops = true;
+    info.hops = 3;
+    EXPECT_EQ(RoceSignalBytes(info), 27u);
+    EXPECT_EQ(RocePacketBytes(info), 101u);
+    uint8_t b[ROCE_MAX_HEADER_BYTES];
+    uint32_t len = RoceWriteHeaders(info, b);
+    ASSERT_EQ(len, 101u);
+    EXPECT_EQ(b[41], ROCE_AETH_FLAG_TS | ROCE_AETH_FLAG_NIC_TS | ROCE_AETH_FLAG_PINT |
+                         ROCE_AETH_FLAG_HOPS); // AETH flags, ECN echo clear
+    EXPECT_EQ(b[56], 0x01);                    // TS, big-endian, right after the AETH
+    EXPECT_EQ(b[63], 0x08);
+    EXPECT_EQ((b[80] << 8) | b[81], 0xBEEF); // PINT at 56 + 8 + 16
+    EXPECT_EQ(b[82], 3);                     // hops
+    EXPECT_EQ(b[84], 2);                     // INT hop count at 83 + 1
+    RocePacketInfo out;
+    ASSERT_TRUE(RoceParseHeaders(b, len, len, out));
+    EXPECT_EQ(out.txTsNs, 0x0102030405060708ull);
+    EXPECT_EQ(out.remoteRxNs, 5000u);
+    EXPECT_EQ(out.remoteTxNs, 5100u);
+    EXPECT_EQ(out.pint, 0xBEEF);
+    EXPECT_EQ(out.hops, 3);
+    ASSERT_EQ(out.ints.n_hops, 2u);
+    EXPECT_EQ(out.ints.hop[1].tx_bytes, 128u * 11);
+    RoceFlowKey key;
+    ASSERT_TRUE(RocePeekKeyBytes(b, len, key));
+    EXPECT_EQ(key.intHops, 2); // found past the signal fields
+    RocePacketInfo changed = out;
+    EXPECT_TRUE(RoceWireEqual(out, changed));
+    changed.hops = 4;
+    EXPECT_FALSE(RoceWireEqual(out, changed));
+    for (uint32_t n = 0; n < len; n++)
+    {
+        EXPECT_FALSE(RoceParseHeaders(b, n, len, out)) << n << " bytes";
+    }
+}
+
+// Data: 56 + TS 8 + PINT 2 = 66 header bytes, flags in the BTH.
+TEST(Rocev2Codec, DataSignalsRoundTrip)
+{
+    RocePacketInfo info;
+    info.type = RocePktType::DATA;
+    info.payloadBytes = 1000;
+    info.hasTxTs = true;
+    info.txTsNs = 123456789;
+    info.hasPint = true;
+    info.pint = 7;
+    EXPECT_EQ(RocePacketBytes(info), 1066u);
+    uint8_t b[ROCE_MAX_HEADER_BYTES];
+    uint32_t len = RoceWriteHeaders(info, b);
+    ASSERT_EQ(len, 66u);
+    EXPECT_EQ(b[29], ROCE_BTH_FLAG_TS | ROCE_BTH_FLAG_PINT);
+    RocePacketInfo out;
+    ASSERT_TRUE(RoceParseHeaders(b, len, 1066, out));
+    EXPECT_TRUE(RoceWireEqual(info, out));
+    EXPECT_EQ(out.payloadBytes, 1000u);
+    EXPECT_EQ(out.txTsNs, 123456789u);
+    EXPECT_EQ(out.pint, 7u);
+}
+
+// Feedback: 56 bytes, rate | switch | port in the 16-byte body.
+TEST(Rocev2Codec, FeedbackCarriesRateAndItsCongestionPoint)
+{
+    RocePacketInfo info;
+    info.type = RocePktType::FEEDBACK;
+    info.destQp = 9;
+    info.fbRateBps = 40000000000ull;
+    info.fbSwitchId = 4;
+    info.fbPortId = 2;
+    uint8_t b[ROCE_MAX_HEADER_BYTES];
+    uint32_t len = RoceWriteHeaders(info, b);
+    ASSERT_EQ(len, 56u);
+    EXPECT_EQ(b[28], ROCE_OP_FEEDBACK);
+    RocePacketInfo out;
+    ASSERT_TRUE(RoceParseHeaders(b, len, len, out));
+    EXPECT_EQ(out.type, RocePktType::FEEDBACK);
+    EXPECT_EQ(out.fbRateBps, 40000000000ull);
+    EXPECT_EQ(out.fbSwitchId, 4u);
+    EXPECT_EQ(out.fbPortId, 2u);
+    EXPECT_EQ(out.destQp, 9u);
+    EXPECT_TRUE(RoceWireEqual(info, out));
+}
