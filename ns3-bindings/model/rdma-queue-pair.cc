@@ -75,10 +75,10 @@ RdmaTxQueuePair::StartCc(const libcc_params* params, uint64_t lineRateBps, uint3
     fi.line_rate_bps = lineRateBps;
     fi.base_rtt_ns = m_flow.ccBaseRttNs ? m_flow.ccBaseRttNs : m_flow.baseRttNs;
     fi.mtu_bytes = mtuWireBytes;
-    m_cc = std::make_unique<LibccRp>(params, fi,
-                                     MakeCallback(&RdmaTxQueuePair::OnRateChanged, this),
-                                     MakeCallback(&RdmaTxQueuePair::OnWindowChanged, this),
-                                     MakeCallback(&RdmaTxQueuePair::ProbeRequested, this), m_kick);
+    m_cc =
+        std::make_unique<LibccRp>(params, fi, MakeCallback(&RdmaTxQueuePair::OnRateChanged, this),
+                                  MakeCallback(&RdmaTxQueuePair::OnWindowChanged, this),
+                                  MakeCallback(&RdmaTxQueuePair::ProbeRequested, this), m_kick);
     // The initial values are set without callbacks.
     m_rate = m_cc->GetRate();
     m_window = m_cc->GetWindow();

@@ -39,7 +39,7 @@ struct RdmaFlowParams
     /// When the flow leaves (0: never; it ends after sizeBytes): it sends
     /// nothing new from then on, and its size becomes the bytes it has sent.
     uint64_t stopNs = 0;
-    uint64_t baseRttNs = 0;     ///< base RTT of the path (libcc T, ideal FCT)
+    uint64_t baseRttNs = 0; ///< base RTT of the path (libcc T, ideal FCT)
     /// libcc's T when it is not the path's own (one T for every flow, the
     /// HPCC simulator's GLOBAL_T); 0: baseRttNs.
     uint64_t ccBaseRttNs = 0;

@@ -230,14 +230,14 @@ struct RocePacketInfo
     uint32_t rxWindow = 0; //!< Rx-HPCC window bytes (0: absent)
     bool ecnEcho = false;
     // Signals (optional fields; see the layouts above)
-    bool hasTxTs = false;  //!< DATA/PROBE: sender's transmit stamp; ACK/NACK: its echo
+    bool hasTxTs = false; //!< DATA/PROBE: sender's transmit stamp; ACK/NACK: its echo
     uint64_t txTsNs = 0;
-    bool hasPint = false;  //!< DATA/PROBE: PINT field; ACK/NACK: its echo
+    bool hasPint = false; //!< DATA/PROBE: PINT field; ACK/NACK: its echo
     uint16_t pint = 0;
     bool hasNicTs = false; //!< ACK/NACK: receiver NIC timestamps
     uint64_t remoteRxNs = 0;
     uint64_t remoteTxNs = 0;
-    bool hasHops = false;  //!< ACK/NACK: switches the acked data crossed
+    bool hasHops = false; //!< ACK/NACK: switches the acked data crossed
     uint8_t hops = 0;
     // FEEDBACK
     uint64_t fbRateBps = 0;

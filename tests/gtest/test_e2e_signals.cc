@@ -243,8 +243,8 @@ TEST(Signals, RoccFeedbackReachesTheSourcesOnlyUnderCongestion)
         Simulator::Stop(MicroSeconds(500));
         Simulator::Run();
         uint64_t sent = FeedbackSent(net);
-        uint64_t rcvd = net.GetNic(0)->GetCounters().feedbackRcvd +
-                        net.GetNic(1)->GetCounters().feedbackRcvd;
+        uint64_t rcvd =
+            net.GetNic(0)->GetCounters().feedbackRcvd + net.GetNic(1)->GetCounters().feedbackRcvd;
         EXPECT_GT(sent, 0u);
         // Feedback still in flight at the stop is at most what the path
         // holds: a few per microsecond of the 8 us round trip.
@@ -357,4 +357,5 @@ TestName(const ::testing::TestParamInfo<std::string>& info)
 }
 } // namespace
 
-INSTANTIATE_TEST_SUITE_P(Registered, EveryAlgorithm, ::testing::ValuesIn(AllAlgorithms()), TestName);
+INSTANTIATE_TEST_SUITE_P(Registered, EveryAlgorithm, ::testing::ValuesIn(AllAlgorithms()),
+                         TestName);
