@@ -10,7 +10,7 @@
 
 DEMO_ALGOS ?= dcqcn hpcc fncc
 DEMO_OUT ?= out
-BENCH_ALGOS ?= none dcqcn hpcc fncc
+BENCH_ALGOS ?= none dcqcn hpcc hpcc++ fncc dctcp timely swift powertcp theta-powertcp hpcc-pint rocc
 # Debian's interpreter, which has python3-matplotlib (a pyenv or venv python3
 # earlier in PATH may not).
 DEMO_PYTHON ?= $(firstword $(wildcard /usr/bin/python3) python3)
