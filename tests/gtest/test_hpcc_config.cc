@@ -507,6 +507,41 @@ TEST(HpccConfig, GlobalTIsTheLargestBaseRtt)
     }
 }
 
+// AddSwitchCongestionControl after Build (rdma-sim gives HPCC-PINT switches
+// T this way): every switch port takes the assignments on top of its set,
+// the per-rate ones kept; hosts keep theirs. Same fabric as above, dctcp
+// with K = 300 KB on 100G ports.
+TEST(HpccConfig, SwitchParametersAfterBuild)
+{
+    TopologySpec t;
+    t.nNodes = 5;
+    t.isSwitch = {false, false, false, true, true};
+    t.links = {{0, 3, 100000000000ull, 1000, 0, 1},
+               {1, 3, 100000000000ull, 1000, 0, 2},
+               {3, 4, 100000000000ull, 1000, 0, 3},
+               {4, 2, 100000000000ull, 1000, 0, 4}};
+    RdmaNetwork net;
+    net.SetCongestionControl("dctcp", "preset=hpcc-sim");
+    net.SetCongestionControlForRate(100000000000ull, "k=300KB");
+    net.Build(t);
+    net.AddSwitchCongestionControl("base_rtt=" + std::to_string(net.GetMaxHpccSimRtt()) + "ns");
+    for (uint32_t sw : {3u, 4u})
+    {
+        Ptr<SwitchNode> s = net.GetSwitch(sw);
+        uint32_t port = net.GetLinkDevice(sw, sw == 3 ? 4 : 3)->GetIfIndex();
+        double v = 0;
+        ASSERT_EQ(libcc_params_get(s->GetCpParams(port), "base_rtt", &v), LIBCC_OK);
+        EXPECT_EQ(v, 6240);
+        ASSERT_EQ(libcc_params_get(s->GetCpParams(port), "k", &v), LIBCC_OK);
+        EXPECT_EQ(v, 300000);
+    }
+    double v = -1;
+    libcc_params_get(net.GetCcConfig()->GetParams(), "base_rtt", &v);
+    EXPECT_EQ(v, 0);
+    EXPECT_THROW(net.AddSwitchCongestionControl("base_rtt=2s"), std::invalid_argument);
+    Simulator::Destroy();
+}
+
 // A k = 4 fat-tree, 100G, 1 us: the longest host-to-host path crosses 6
 // links (host, edge, aggregation, core, aggregation, edge, host): 6 x (2 x
 // 1000 + 80) = 12480 ns, and GetMaxHpccSimRtt agrees with GetPath over
