@@ -58,6 +58,11 @@ LLVMFuzzerTestOneInput(const uint8_t* data, size_t size)
                 MustParse(c.algorithm, c.ccParams + " " + host);
             }
         }
+        std::string sw = HpccSwitchCcParams(c, 12000);
+        if (!sw.empty())
+        {
+            MustParse(c.algorithm, c.ccParams + " " + sw);
+        }
         for (const std::string& w : c.warnings)
         {
             if (w.empty() || w.find('\n') != std::string::npos)

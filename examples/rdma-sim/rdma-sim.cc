@@ -351,6 +351,13 @@ main(int argc, char* argv[])
         net.Build(topo);
         if (haveConfig && !cmd.WasGiven("algo"))
         {
+            // Switch parameters that need the fabric's largest base RTT
+            // (HPCC-PINT's T): known now.
+            std::string sw = HpccSwitchCcParams(hcfg, net.GetMaxHpccSimRtt());
+            if (!sw.empty())
+            {
+                net.AddSwitchCongestionControl(sw);
+            }
             // HPCC's RATE_AI needs T and the NIC rate: known now.
             uint64_t nicBps = 0;
             for (uint32_t id = 0; id < topo.nNodes && !nicBps; id++)

@@ -21,31 +21,51 @@ namespace ns3
 namespace
 {
 
-// libcc's algorithm names for that simulator's CC_MODE values (the reader
-// may name algorithms; the bindings may not).
-const char* const kDcqcn = "dcqcn";
-const char* const kHpcc = "hpcc";
-
-// The modes that simulator has and we do not, named in the message.
-std::string
-ModeName(uint32_t mode)
+// libcc's algorithm for each of that simulator's CC_MODE values (the
+// reader may name algorithms; the bindings may not).
+struct Mode
 {
-    switch (mode)
+    uint32_t mode;
+    const char* simName; ///< what that simulator's run.py calls it
+    const char* algorithm;
+};
+const Mode kModes[] = {{1, "DCQCN", "dcqcn"},
+                       {3, "HPCC", "hpcc"},
+                       {7, "TIMELY", "timely"},
+                       {8, "DCTCP", "dctcp"},
+                       {10, "HPCC-PINT", "hpcc-pint"}};
+
+const Mode*
+FindMode(uint32_t mode)
+{
+    for (const Mode& m : kModes)
     {
-    case 1:
-        return "DCQCN";
-    case 3:
-        return "HPCC";
-    case 7:
-        return "TIMELY";
-    case 8:
-        return "DCTCP";
-    case 10:
-        return "HPCC-PINT";
-    default:
-        return "";
+        if (m.mode == mode)
+        {
+            return &m;
+        }
     }
+    return nullptr;
 }
+
+/// "1 (DCQCN -> dcqcn), 3 (HPCC -> hpcc), ..." for messages.
+std::string
+AcceptedModes()
+{
+    std::string s;
+    for (const Mode& m : kModes)
+    {
+        s += (s.empty() ? "" : ", ") + std::to_string(m.mode) + " (" + m.simName + " -> " +
+             m.algorithm + ")";
+    }
+    return s;
+}
+
+// libcc's largest rate and byte values of the timely, dctcp and hpcc-pint
+// parameters the keys set (their descriptor tables): a larger value the
+// simulator would take is a key we cannot honour.
+constexpr uint64_t kLibccMaxRateBps = 1000000000000ull; // 1 Tbit/s
+constexpr uint64_t kLibccMaxKBytes = 1000000000ull;     // dctcp k: 1 GB
 
 struct Item
 {
@@ -197,6 +217,38 @@ DirOf(const std::string& p)
     return slash == 0 ? "/" : p.substr(0, slash);
 }
 
+/// DCTCP's K of one link rate from its KMIN/KMAX/PMAX row. SwitchMmu::
+/// ShouldSendCN marks a packet leaving a queue above kmax, and between kmin
+/// and kmax with probability pmax x (q - kmin) / (kmax - kmin): one
+/// threshold, kmax, when that band marks nothing (kmin = kmax, as run.py
+/// writes for dctcp, or pmax 0). libcc's k 0 means "3 KB per Gbit/s of the
+/// port", so kmax 0 (mark whenever a packet waits) is k = 1 B: the same
+/// test on queues of whole packets.
+uint64_t
+DctcpK(HpccConfig& cfg, const Reader& r, const HpccRateThresholds& t, uint64_t rate,
+       const Item& kminItem, const Item& kmaxItem)
+{
+    if (t.kminBytes != t.kmaxBytes && t.pmax > 0)
+    {
+        std::ostringstream os;
+        os << "rate " << rate << ": kmin " << t.kminBytes / 1000 << " KB below kmax "
+           << t.kmaxBytes / 1000 << " KB with pmax " << t.pmax
+           << " (marking with a probability) is not supported with CC_MODE 8: libcc's dctcp "
+              "marks every packet above one K; accepted: KMIN_MAP equal to KMAX_MAP (K), or "
+              "PMAX_MAP 0 (K = KMAX_MAP)";
+        r.Unsupported(cfg, kminItem, os.str());
+    }
+    if (t.kmaxBytes > kLibccMaxKBytes)
+    {
+        r.Unsupported(cfg, kmaxItem,
+                      "rate " + std::to_string(rate) + ": " + std::to_string(t.kmaxBytes / 1000) +
+                          " KB is above the largest k of libcc's dctcp; accepted: 0 .. " +
+                          std::to_string(kLibccMaxKBytes / 1000) + " KB");
+        return kLibccMaxKBytes;
+    }
+    return std::max<uint64_t>(t.kmaxBytes, 1);
+}
+
 } // namespace
 
 bool
@@ -305,33 +357,77 @@ ParseHpccConfig(const std::string& text, const std::string& name, bool ignoreUns
         const Item& it = *byKey["CC_MODE"];
         expectCount(it, 1);
         cfg.ccMode = static_cast<uint32_t>(r.Whole(it, 0, 0, UINT32_MAX));
-        if (cfg.ccMode != 1 && cfg.ccMode != 3)
+        if (!FindMode(cfg.ccMode))
         {
-            std::string known = ModeName(cfg.ccMode);
-            r.Fail(it, (known.empty()
-                            ? "'" + it.values[0] + "' is not a mode of that simulator"
-                            : std::to_string(cfg.ccMode) + " (" + known + ") is not in libcc yet") +
-                           "; accepted: 1 (DCQCN -> dcqcn), 3 (HPCC -> hpcc); that simulator's "
-                           "7 (TIMELY), 8 (DCTCP), 10 (HPCC-PINT) are not in libcc");
+            r.Fail(it, "'" + it.values[0] +
+                           "' is not a mode of that simulator; accepted: " + AcceptedModes());
         }
     }
-    bool dcqcn = cfg.ccMode == 1;
-    cfg.algorithm = dcqcn ? kDcqcn : kHpcc;
-    cfg.thresholdsUsed = dcqcn;
-    // Keys the file leaves out keep the shipped config.txt's values (the
-    // hpcc-sim-config presets), not third.cc's built-in defaults, some of
-    // which cannot run (EWMA_GAIN 1/16 is an integer 0 there, RP_TIMER and
-    // RATE_AI are unset).
-    std::vector<std::string> params = {"preset=hpcc-sim-config"};
-    std::map<std::string, std::string> assign; // libcc name -> value text, in key order
+    const Mode& mode = *FindMode(cfg.ccMode);
+    cfg.algorithm = mode.algorithm;
+    const bool dcqcn = cfg.ccMode == 1;
+    const bool hpcc = cfg.ccMode == 3;
+    const bool timely = cfg.ccMode == 7;
+    const bool dctcp = cfg.ccMode == 8;
+    const bool pint = cfg.ccMode == 10;
+    // HPCC and HPCC-PINT share U_TARGET, MI_THRESH, RATE_AI and the window
+    // (rdma-hw.cc UpdateRateHp, UpdateRateHpPint).
+    const bool hpccLike = hpcc || pint;
+    // "with CC_MODE 8 ... libcc's dctcp" in messages.
+    const std::string inMode = "with CC_MODE " + std::to_string(cfg.ccMode);
+    const std::string libccs = std::string("libcc's ") + mode.algorithm;
+    // The modes whose hosts react to ECN marks (cnp_received_mlx,
+    // HandleAckDctcp): their switch ports need a KMIN/KMAX/PMAX row.
+    cfg.thresholdsUsed = dcqcn || dctcp;
+    // Keys the file leaves out keep the shipped config.txt's values, not
+    // third.cc's built-in defaults, some of which cannot run (EWMA_GAIN 1/16
+    // is an integer 0 there, RP_TIMER and RATE_AI are unset). DCQCN and HPCC:
+    // the hpcc-sim-config presets. TIMELY, DCTCP, HPCC-PINT: the hpcc-sim
+    // presets (what run.py writes and rdma-hw.cc fixes: TIMELY's constants,
+    // DCTCP's initial alpha, PINT's max_concurrent), then the shipped file's
+    // values of the keys below written out.
+    std::vector<std::string> params = {dcqcn || hpcc ? "preset=hpcc-sim-config"
+                                                     : "preset=hpcc-sim"};
+    std::map<std::string, std::string> assign; // libcc name -> value text
     auto set = [&](const std::string& p, const std::string& v) { assign[p] = v; };
-    // A DCQCN key under HPCC (and the reverse) is read and checked, and
-    // changes nothing, as in that simulator.
+    // A key of another mode is read and checked, and changes nothing, as in
+    // that simulator.
     auto setD = [&](const std::string& p, const std::string& v) {
         if (dcqcn)
         {
             set(p, v);
         }
+    };
+    if (timely)
+    {
+        set("delta", Bps(50000000));      // RATE_AI 50Mb/s
+        set("hai_delta", Bps(100000000)); // RATE_HAI 100Mb/s
+        set("min_rate", Bps(100000000));  // MIN_RATE 100Mb/s
+    }
+    if (dctcp)
+    {
+        set("rate_ai", Bps(1000000000)); // DCTCP_RATE_AI 1000Mb/s
+        set("g", Real(0.00390625));      // EWMA_GAIN
+        set("min_rate", Bps(100000000)); // MIN_RATE 100Mb/s
+    }
+    if (pint)
+    {
+        set("eta", Real(0.95));       // U_TARGET
+        set("max_stage", "0");        // MI_THRESH
+        set("log_base", Real(1.05));  // PINT_LOG_BASE
+        set("sample_prob", "1");      // PINT_PROB 1.0
+        cfg.hpccRateAiBps = 50000000; // RATE_AI 50Mb/s
+    }
+    // A rate for a libcc parameter whose range ends at 1 Tbit/s.
+    auto setRate = [&](const Item& it, const std::string& p, uint64_t v) {
+        if (v > kLibccMaxRateBps)
+        {
+            r.Unsupported(cfg, it,
+                          "'" + it.values[0] + "' is above the largest " + p + " of " + libccs +
+                              "; accepted: 1bps .. 1Tb/s");
+            return;
+        }
+        set(p, Bps(v));
     };
 
     uint32_t l2AckInterval = 1;
@@ -344,11 +440,13 @@ ParseHpccConfig(const std::string& text, const std::string& name, bool ignoreUns
         {"ENABLE_QCN",
          {1,
           [&](const Item& it) {
-              if (!r.Flag(it) && dcqcn)
+              // TIMELY, HPCC, HPCC-PINT hosts ignore the marks: no effect.
+              if (!r.Flag(it) && (dcqcn || dctcp))
               {
                   r.Unsupported(cfg, it,
-                                "0 (switches never mark) with CC_MODE 1 is not supported: "
-                                "libcc's dcqcn switches mark by kmin/kmax");
+                                "0 (switches never mark) " + inMode +
+                                    " is not supported: " + libccs + " switches mark by " +
+                                    (dcqcn ? "kmin/kmax" : "K") + "; accepted: 1");
               }
           }}},
         // That simulator's switch never reads it (its MMU's thresholds are
@@ -400,7 +498,16 @@ ParseHpccConfig(const std::string& text, const std::string& name, bool ignoreUns
         {"RP_TIMER", {1, [&](const Item& it) { setD("rpg_time_reset", Ns(r.Micros(it, 1))); }}},
         {"CLAMP_TARGET_RATE",
          {1, [&](const Item& it) { setD("clamp_tgt_rate", r.Flag(it) ? "1" : "0"); }}},
-        {"EWMA_GAIN", {1, [&](const Item& it) { setD("g", Real(r.Real(it, 0, 0, 1, ""))); }}},
+        // DCQCN's alpha gain, and DCTCP's (HandleAckDctcp uses the same m_g).
+        {"EWMA_GAIN",
+         {1,
+          [&](const Item& it) {
+              double g = r.Real(it, 0, 0, 1, "");
+              if (dcqcn || dctcp)
+              {
+                  set("g", Real(g));
+              }
+          }}},
         {"FAST_RECOVERY_TIMES",
          {1,
           [&](const Item& it) {
@@ -409,12 +516,19 @@ ParseHpccConfig(const std::string& text, const std::string& name, bool ignoreUns
         {"RATE_AI",
          {1,
           [&](const Item& it) {
+              // DCQCN's AI step; TIMELY's (UpdateRateTimely's m_rai); HPCC's
+              // and HPCC-PINT's per-update step (as W_ai: HpccHostCcParams);
+              // DCTCP has its own key.
               uint64_t v = r.Rate(it, 0);
               if (dcqcn)
               {
                   set("rpg_ai_rate", Bps(v));
               }
-              else
+              else if (timely)
+              {
+                  setRate(it, "delta", v);
+              }
+              else if (hpccLike)
               {
                   cfg.hpccRateAiBps = v;
               }
@@ -422,23 +536,43 @@ ParseHpccConfig(const std::string& text, const std::string& name, bool ignoreUns
         {"RATE_HAI",
          {1,
           [&](const Item& it) {
+              // TIMELY: the step once m_incStage reaches 5.
               uint64_t v = r.Rate(it, 0);
               if (dcqcn)
               {
                   set("rpg_hai_rate", Bps(v));
               }
+              else if (timely)
+              {
+                  setRate(it, "hai_delta", v);
+              }
           }}},
         {"MIN_RATE",
          {1,
           [&](const Item& it) {
+              // The floor of every decrease. HPCC and HPCC-PINT floor their
+              // rate too; libcc's windows floor at one MTU instead (a
+              // difference, docs/hpcc-sim.md).
               uint64_t v = r.Rate(it, 0);
               if (dcqcn)
               {
                   set("rpg_min_rate", Bps(v));
               }
+              else if (timely || dctcp)
+              {
+                  setRate(it, "min_rate", v);
+              }
           }}},
-        // DCTCP's step; CC_MODE 8 only.
-        {"DCTCP_RATE_AI", {1, [&](const Item& it) { r.Rate(it, 0); }}},
+        // DCTCP's step once per window outside CWR; CC_MODE 8 only.
+        {"DCTCP_RATE_AI",
+         {1,
+          [&](const Item& it) {
+              uint64_t v = r.Rate(it, 0);
+              if (dctcp)
+              {
+                  setRate(it, "rate_ai", v);
+              }
+          }}},
         {"ERROR_RATE_PER_LINK",
          {1,
           [&](const Item& it) {
@@ -452,7 +586,9 @@ ParseHpccConfig(const std::string& text, const std::string& name, bool ignoreUns
         {"FAST_REACT",
          {1,
           [&](const Item& it) {
-              if (!r.Flag(it) && !dcqcn)
+              // Only HPCC reads it: HPCC-PINT always reacts per ACK,
+              // TIMELY's FastReactTimely is empty, DCTCP has none.
+              if (!r.Flag(it) && hpcc)
               {
                   r.Unsupported(cfg, it,
                                 "0 (react once per RTT) is not supported: libcc's hpcc reacts "
@@ -463,7 +599,7 @@ ParseHpccConfig(const std::string& text, const std::string& name, bool ignoreUns
          {1,
           [&](const Item& it) {
               cfg.hpccEta = r.Real(it, 0, 0.01, 1, "");
-              if (!dcqcn)
+              if (hpccLike)
               {
                   set("eta", Real(cfg.hpccEta));
               }
@@ -472,7 +608,7 @@ ParseHpccConfig(const std::string& text, const std::string& name, bool ignoreUns
          {1,
           [&](const Item& it) {
               uint64_t v = r.Whole(it, 0, 0, 1000);
-              if (!dcqcn)
+              if (hpccLike)
               {
                   set("max_stage", std::to_string(v));
               }
@@ -482,7 +618,7 @@ ParseHpccConfig(const std::string& text, const std::string& name, bool ignoreUns
         {"MULTI_RATE",
          {1,
           [&](const Item& it) {
-              if (r.Flag(it) && !dcqcn)
+              if (r.Flag(it) && hpcc) // UpdateRateHpPint has one rate
               {
                   r.Unsupported(cfg, it,
                                 "1 (a rate per hop) is not supported: libcc's hpcc keeps one "
@@ -492,7 +628,7 @@ ParseHpccConfig(const std::string& text, const std::string& name, bool ignoreUns
         {"SAMPLE_FEEDBACK",
          {1,
           [&](const Item& it) {
-              if (r.Flag(it) && !dcqcn)
+              if (r.Flag(it) && hpcc) // UpdateRateHp only
               {
                   r.Unsupported(cfg, it,
                                 "1 (INT once per RTT) is not supported: libcc's hpcc takes INT "
@@ -509,9 +645,35 @@ ParseHpccConfig(const std::string& text, const std::string& name, bool ignoreUns
                                 "libcc's rate (1)");
               }
           }}},
-        // HPCC-PINT's (CC_MODE 10) only.
-        {"PINT_LOG_BASE", {1, [&](const Item& it) { r.Real(it, 0, 1, 1e9, ""); }}},
-        {"PINT_PROB", {1, [&](const Item& it) { r.Real(it, 0, 0, 1, ""); }}},
+        // HPCC-PINT's (CC_MODE 10) only: Pint::set_log_base, and the
+        // sender's rand() % 65536 < (uint32_t)(65536 x PINT_PROB).
+        {"PINT_LOG_BASE",
+         {1,
+          [&](const Item& it) {
+              double v = r.Real(it, 0, 1, 1e9, "");
+              if (!pint)
+              {
+                  return;
+              }
+              if (v < 1.001 || v > 2)
+              {
+                  r.Unsupported(cfg, it,
+                                "'" + it.values[0] + "' is outside the log_base range of " +
+                                    libccs + "; accepted: 1.001 .. 2");
+                  return;
+              }
+              set("log_base", Real(v));
+          }}},
+        {"PINT_PROB",
+         {1,
+          [&](const Item& it) {
+              double v = r.Real(it, 0, 0, 1, "");
+              if (pint)
+              {
+                  // The share of ACKs the simulator keeps, exactly.
+                  set("sample_prob", Real(std::floor(65536.0 * v) / 65536.0));
+              }
+          }}},
         {"ACK_HIGH_PRIO",
          {1,
           [&](const Item& it) {
@@ -583,22 +745,35 @@ ParseHpccConfig(const std::string& text, const std::string& name, bool ignoreUns
 
     // What the keys mean together.
     auto at = [&](const char* key) -> const Item& { return *byKey.at(key); };
-    if (dcqcn && hasWin && byKey.count("HAS_WIN"))
+    // The window (third.cc: HAS_WIN gives a flow maxBdp, or its pair's BDP
+    // without GLOBAL_T; VAR_WIN scales it by rate / line rate).
+    if ((dcqcn || timely) && hasWin && byKey.count("HAS_WIN"))
+    {
+        // Left out, they run without one, as run.py writes them, although
+        // third.cc's default is 1.
+        r.Unsupported(cfg, at("HAS_WIN"),
+                      "1 " + inMode + " is not supported: " + libccs +
+                          " sets a rate, no window (HAS_WIN 0, as that simulator's run.py "
+                          "writes for " +
+                          mode.algorithm + ")");
+    }
+    if (hpccLike && !hasWin)
     {
         r.Unsupported(cfg, at("HAS_WIN"),
-                      "1 with CC_MODE 1 is not supported: libcc's dcqcn sets a rate, no "
-                      "window (HAS_WIN 0, as that simulator's run.py writes for dcqcn)");
+                      "0 " + inMode + " is not supported: " + libccs + " always has a window (1)");
     }
-    if (!dcqcn && !hasWin)
-    {
-        r.Unsupported(cfg, at("HAS_WIN"),
-                      "0 with CC_MODE 3 is not supported: libcc's hpcc always has a window (1)");
-    }
-    if (!dcqcn && hasWin && !varWin && byKey.count("VAR_WIN"))
+    // VAR_WIN left out: 1, the shipped config.txt's.
+    if ((hpccLike || dctcp) && hasWin && !varWin && byKey.count("VAR_WIN"))
     {
         r.Unsupported(cfg, at("VAR_WIN"),
-                      "0 (a fixed window) with CC_MODE 3 is not supported: libcc's hpcc "
-                      "varies its window (1)");
+                      "0 (a fixed window) " + inMode + " is not supported: " + libccs +
+                          " varies its window (1)" +
+                          (dctcp ? std::string(", or has none (HAS_WIN 0)") : std::string()));
+    }
+    if (dctcp)
+    {
+        // window=1: rate plus a window of rate x T (VAR_WIN 1); 0: rate only.
+        set("window", hasWin ? "1" : "0");
     }
     // ACKs: that simulator acknowledges when the bytes received pass the next
     // multiple of L2_ACK_INTERVAL, and at each multiple of L2_CHUNK_SIZE.
@@ -629,7 +804,7 @@ ParseHpccConfig(const std::string& text, const std::string& name, bool ignoreUns
     {
         set("ack_interval", std::to_string(cfg.ackIntervalPkts));
     }
-    if (dcqcn && (!kmin.empty() || !kmax.empty() || !pmax.empty()))
+    if (cfg.thresholdsUsed && (!kmin.empty() || !kmax.empty() || !pmax.empty()))
     {
         for (const auto& k : kmin)
         {
@@ -656,6 +831,10 @@ ParseHpccConfig(const std::string& text, const std::string& name, bool ignoreUns
                                            std::to_string(t.kminBytes / 1000) +
                                            " KB) exceeds its KMAX_MAP value (" +
                                            std::to_string(t.kmaxBytes / 1000) + " KB)");
+            }
+            if (dctcp)
+            {
+                t.kBytes = DctcpK(cfg, r, t, k.first, at("KMIN_MAP"), at("KMAX_MAP"));
             }
             cfg.thresholds[k.first] = t;
         }
@@ -754,11 +933,11 @@ ReadHpccTraceNodes(const std::string& path, uint32_t nNodes)
 std::string
 HpccHostCcParams(const HpccConfig& cfg, uint64_t tNs, uint64_t nicBps)
 {
-    if (cfg.algorithm != kHpcc || cfg.hpccRateAiBps == 0)
+    if ((cfg.ccMode != 3 && cfg.ccMode != 10) || cfg.hpccRateAiBps == 0)
     {
         return "";
     }
-    // UpdateRateHp adds RATE_AI to the rate per update; libcc adds W_ai to
+    // UpdateRateHp and UpdateRateHpPint add RATE_AI to the rate per update; libcc adds W_ai to
     // the window, R = W / T: W_ai = RATE_AI x T / 8. With the rule of thumb
     // W_ai = line x T x (1 - eta) / N the step is line x (1 - eta) / N,
     // exact for every T when N comes out whole.
@@ -780,8 +959,25 @@ HpccRateCcParams(const HpccConfig& cfg, uint64_t rateBps)
     {
         return "";
     }
+    if (cfg.ccMode == 8)
+    {
+        return "k=" + Bytes(t->second.kBytes);
+    }
     return "kmin=" + Bytes(t->second.kminBytes) + " kmax=" + Bytes(t->second.kmaxBytes) +
            " pmax=" + Real(t->second.pmax);
+}
+
+std::string
+HpccSwitchCcParams(const HpccConfig& cfg, uint64_t maxRttNs)
+{
+    // HPCC-PINT's switches: T of the utilisation EWMA is the fabric's
+    // largest base RTT (third.cc sets every SwitchNode's MaxRtt to maxRtt,
+    // whatever GLOBAL_T), libcc's base_rtt on a CP.
+    if (cfg.ccMode != 10 || maxRttNs == 0)
+    {
+        return "";
+    }
+    return "base_rtt=" + Ns(maxRttNs);
 }
 
 } // namespace ns3

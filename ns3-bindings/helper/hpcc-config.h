@@ -31,7 +31,8 @@ struct HpccRateThresholds
     uint64_t kminBytes = 0;
     uint64_t kmaxBytes = 0;
     double pmax = 0;
-    uint32_t line = 0; ///< the KMIN_MAP line, for messages
+    uint64_t kBytes = 0; ///< DCTCP (CC_MODE 8): its one threshold K, from the three
+    uint32_t line = 0;   ///< the KMIN_MAP line, for messages
 };
 
 struct HpccConfig
@@ -43,14 +44,17 @@ struct HpccConfig
     uint32_t ccMode = 0;   ///< CC_MODE
     std::string algorithm; ///< libcc's algorithm for it
     /// libcc parameter text for hosts and switches (preset first, then the
-    /// file's values); HPCC's additive step is added by HpccHostCcParams.
+    /// file's values); HPCC's additive step is added by HpccHostCcParams,
+    /// HPCC-PINT switches' T by HpccSwitchCcParams.
     std::string ccParams;
-    /// RATE_AI of HPCC (bits/s), turned into libcc text by HpccHostCcParams
-    /// once the topology gives T and the NIC rate; 0 when not HPCC.
+    /// RATE_AI of HPCC and HPCC-PINT (bits/s), turned into libcc text by
+    /// HpccHostCcParams once the topology gives T and the NIC rate; 0 when
+    /// neither (or HPCC without the key: its preset's step).
     uint64_t hpccRateAiBps = 0;
     double hpccEta = 0.95;
-    /// Per link rate (bits/s): ECN thresholds for DCQCN switch ports. Empty
-    /// when the algorithm does not mark (HPCC).
+    /// Per link rate (bits/s): ECN thresholds for DCQCN or DCTCP switch
+    /// ports. Empty when the algorithm does not mark (HPCC, TIMELY,
+    /// HPCC-PINT).
     std::map<uint64_t, HpccRateThresholds> thresholds;
     bool thresholdsUsed = false; ///< the algorithm marks: every port rate needs a row
 
@@ -92,16 +96,22 @@ HpccConfig ReadHpccConfig(const std::string& path, bool ignoreUnsupported = fals
  */
 std::string ResolveHpccPath(const std::string& path, const std::string& configFile, bool output);
 
-/// The host side of HPCC's parameters once the network is known: RATE_AI as
-/// libcc's W_ai. tNs is the T flows use (GLOBAL_T: the largest base RTT),
-/// nicBps the hosts' rate. "" when the config is not HPCC's.
+/// The host side of HPCC's and HPCC-PINT's parameters once the network is
+/// known: RATE_AI as libcc's W_ai. tNs is the T flows use (GLOBAL_T: the
+/// largest base RTT), nicBps the hosts' rate. "" for the other modes.
 std::string HpccHostCcParams(const HpccConfig& cfg, uint64_t tNs, uint64_t nicBps);
+
+/// What every switch port takes on top of ccParams once the network is
+/// known: HPCC-PINT's T, the largest base RTT of any host pair (maxRttNs,
+/// RdmaNetwork::GetMaxHpccSimRtt). "" for the other modes.
+std::string HpccSwitchCcParams(const HpccConfig& cfg, uint64_t maxRttNs);
 
 /// The nodes of TRACE_FILE ("n" then n node ids), as third.cc reads it: ids
 /// of nNodes or more are skipped. FileFormatError / FileIoError otherwise.
 std::vector<uint32_t> ReadHpccTraceNodes(const std::string& path, uint32_t nNodes);
 
-/// libcc parameter text of the ports of a rate ("" if the maps have no row).
+/// libcc parameter text of the ports of a rate ("" if the maps have no row):
+/// DCQCN's kmin, kmax, pmax; DCTCP's k.
 std::string HpccRateCcParams(const HpccConfig& cfg, uint64_t rateBps);
 
 /// Parse a rate as ns-3's DataRate and that simulator's files spell it:

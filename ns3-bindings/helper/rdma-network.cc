@@ -13,6 +13,7 @@
 
 #include <algorithm>
 #include <deque>
+#include <memory>
 #include <ns3/log.h>
 #include <stdexcept>
 
@@ -182,6 +183,53 @@ RdmaNetwork::MakeRateParams(uint64_t rateBps) const
                                     "): " + msg);
     }
     return p;
+}
+
+void
+RdmaNetwork::AddSwitchCongestionControl(const std::string& assignments)
+{
+    NS_ASSERT_MSG(!m_nodes.empty(), "AddSwitchCongestionControl before Build");
+    using Params = std::unique_ptr<libcc_params, void (*)(libcc_params*)>;
+    auto withAssignments = [&](const libcc_params* from) {
+        libcc_params* p = nullptr;
+        if (libcc_params_copy(&p, from) != LIBCC_OK)
+        {
+            throw std::invalid_argument("out of memory copying the congestion control parameters");
+        }
+        Params owned(p, libcc_params_del);
+        if (libcc_params_parse(p, assignments.c_str()) != LIBCC_OK ||
+            libcc_params_validate(p) != LIBCC_OK)
+        {
+            throw std::invalid_argument("switch ports (" + assignments +
+                                        "): " + libcc_params_error(p));
+        }
+        return owned;
+    };
+    Params base = withAssignments(m_cc->GetParams());
+    std::map<uint64_t, Params> rates;
+    for (const auto& r : m_rateCc)
+    {
+        Params rate(MakeRateParams(r.first), libcc_params_del);
+        rates.emplace(r.first, withAssignments(rate.get()));
+    }
+    for (uint32_t id = 0; id < m_topo.nNodes; id++)
+    {
+        if (!m_topo.isSwitch[id])
+        {
+            continue;
+        }
+        Ptr<SwitchNode> sw = GetSwitch(id);
+        sw->SetCongestionControl(base.get());
+        for (const auto& r : rates)
+        {
+            sw->SetCongestionControlForRate(r.first, r.second.get());
+        }
+        std::string err;
+        if (!sw->CheckCongestionControl(err))
+        {
+            throw std::invalid_argument(err);
+        }
+    }
 }
 
 void

@@ -79,6 +79,14 @@ class RdmaNetwork
     /// The base set with rateBps's assignments applied (a new copy the
     /// caller frees with libcc_params_del); nullptr if the rate has none.
     libcc_params* MakeRateParams(uint64_t rateBps) const;
+    /**
+     * After Build, before the simulation runs: every switch port's
+     * parameters (the base set, or its rate's) with these libcc assignments
+     * applied on top, for values known only once the fabric is (its largest
+     * base RTT, for example); hosts keep theirs. Throws
+     * std::invalid_argument with libcc's complaint.
+     */
+    void AddSwitchCongestionControl(const std::string& assignments);
     /// Attributes of every SwitchNode, RdmaNic, QbbNetDevice made by Build.
     void SetSwitchAttribute(const std::string& name, const AttributeValue& v);
     void SetNicAttribute(const std::string& name, const AttributeValue& v);

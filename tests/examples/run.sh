@@ -415,9 +415,44 @@ expect rdma-sim-config-unsupported 2 "config_bad.txt:39: field 'MULTI_RATE': 1 \
 expect rdma-sim-config-ignore 0 "warning: .*config_bad.txt:39:MULTI_RATE: 1 \(a rate per hop\)" -- \
   "$bin/rdma-sim" --config="$hs/mix/config_bad.txt" --configIgnoreUnsupported --traces=0 \
   --out="$work/ignore"
-sed 's/^CC_MODE 3/CC_MODE 10/' "$hs/mix/config_hpcc.txt" > "$hs/mix/config_pint.txt"
-expect rdma-sim-config-pint 2 "config_pint.txt:15: field 'CC_MODE': 10 \(HPCC-PINT\) is not in libcc yet" -- \
-  "$bin/rdma-sim" --config="$hs/mix/config_pint.txt" --out="$work/bad"
+# TIMELY, DCTCP, HPCC-PINT (CC_MODE 7, 8, 10) as run.py writes them at 100G:
+# timely RATE_AI 100Mb/s, no window; dctcp DCTCP_RATE_AI 615Mb/s, EWMA_GAIN
+# 0.0625, window, kmin = kmax = 300 KB, pmax 1; hpccPint RATE_AI 40Mb/s,
+# window. The two flows never overlap, so nothing is cut: both finish, each
+# FCT between 1 and 1.1 x the DCQCN line-rate value (TIMELY's 8-byte
+# timestamp and PINT's 2-byte field add bytes per packet; the windows and
+# PINT's eta < 1 can only slow a flow).
+hpcc_config 7 100Mb/s 0 > "$hs/mix/config_timely.txt"
+hpcc_config 8 10Mb/s 1 | sed -e 's#^DCTCP_RATE_AI .*#DCTCP_RATE_AI 615Mb/s#' \
+  -e 's#^EWMA_GAIN .*#EWMA_GAIN 0.0625#' \
+  -e 's#^KMAX_MAP .*#KMAX_MAP 2 100000000000 300 400000000000 1200#' \
+  -e 's#^KMIN_MAP .*#KMIN_MAP 2 100000000000 300 400000000000 1200#' \
+  -e 's#^PMAX_MAP .*#PMAX_MAP 2 100000000000 1.00 400000000000 1.00#' > "$hs/mix/config_dctcp.txt"
+hpcc_config 10 40Mb/s 1 > "$hs/mix/config_pint.txt"
+for nm in timely:7 dctcp:8 pint:10; do
+  name=${nm%%:*} mode=${nm#*:}
+  expect "rdma-sim-config-$name" 0 "" -- \
+    bash -c 'cd "$1" && exec "$2" --config="mix/config_$3.txt" --traces=0' _ "$hs" "$abs_bin/rdma-sim" "$name"
+  if grep -q "flows=2 completed=2 unfinished=0" "$work/rdma-sim-config-$name.out"; then
+    echo "ok   rdma-sim-config-$name-finished"; passed=$((passed + 1))
+  else
+    echo "FAIL rdma-sim-config-$name-finished: $(cat "$work/rdma-sim-config-$name.out")"; failed=$((failed + 1))
+  fi
+  for k in 1 2; do
+    want=$([ "$k" = 1 ] && echo 14947.2 || echo 10571.2)
+    got=$(sed -n "${k}p" "$hs/mix/fct_$mode.txt" | awk '{print $7}')
+    if [ -n "$got" ] && awk -v g="$got" -v w="$want" 'BEGIN { exit !(g >= w * 0.999 && g <= w * 1.1) }'; then
+      echo "ok   rdma-sim-config-$name-fct-$k ($got ns)"; passed=$((passed + 1))
+    else
+      echo "FAIL rdma-sim-config-$name-fct-$k: '$got' ns not in [$want, 1.1 x $want]"; failed=$((failed + 1))
+    fi
+  done
+done
+# DCTCP with the DCQCN maps (kmin 400 < kmax 1600 KB, pmax 0.2): libcc's
+# dctcp marks above one K: exit 2 naming the line and key.
+hpcc_config 8 10Mb/s 1 > "$hs/mix/config_dctcp_red.txt"
+expect rdma-sim-config-dctcp-red 2 "config_dctcp_red.txt:53: field 'KMIN_MAP': rate 100000000000: kmin 400 KB below kmax 1600 KB with pmax 0.2 \(marking with a probability\) is not supported with CC_MODE 8" -- \
+  "$bin/rdma-sim" --config="$hs/mix/config_dctcp_red.txt" --out="$work/bad"
 # A switch port rate without a KMIN_MAP row (third.cc asserts): exit 2.
 sed 's/^3 4 100Gbps/3 4 200Gbps/' "$hs/mix/topology.txt" > "$hs/mix/topo200.txt"
 sed 's#^TOPOLOGY_FILE .*#TOPOLOGY_FILE mix/topo200.txt#' "$hs/mix/config_dcqcn.txt" > "$hs/mix/config_200.txt"

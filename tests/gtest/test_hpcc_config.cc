@@ -119,6 +119,68 @@ Dcqcn()
     return s;
 }
 
+// run.py --cc timely --bw 100: mode 7, t_inc 300, ai = 10 x 100 / 10 = 100,
+// hai = 50 x 100 / 10 = 500 (Mb/s), MIN_RATE 1000Mb/s, no window, us 0,
+// pint_log_base 1.01 (its default), ACK_HIGH_PRIO 1; the DCQCN maps stay.
+std::string
+Timely()
+{
+    std::string s = kShipped;
+    s = Replace(s, "CC_MODE 3", "CC_MODE 7");
+    s = Replace(s, "RP_TIMER 900 ", "RP_TIMER 300");
+    s = Replace(s, "RATE_AI 50Mb/s", "RATE_AI 100Mb/s");
+    s = Replace(s, "RATE_HAI 100Mb/s", "RATE_HAI 500Mb/s");
+    s = Replace(s, "MIN_RATE 100Mb/s", "MIN_RATE 1000Mb/s");
+    s = Replace(s, "HAS_WIN 1", "HAS_WIN 0");
+    s = Replace(s, "VAR_WIN 1", "VAR_WIN 0");
+    s = Replace(s, "FAST_REACT 1", "FAST_REACT 0");
+    s = Replace(s, "PINT_LOG_BASE 1.05", "PINT_LOG_BASE 1.01");
+    s = Replace(s, "ACK_HIGH_PRIO 0", "ACK_HIGH_PRIO 1");
+    return s;
+}
+
+// run.py --cc dctcp --bw 100: mode 8, g 0.0625, ai = hai = 10 ("useless"),
+// dctcp_ai 615, window (HAS_WIN 1, VAR_WIN 1), us 0, and its own maps:
+// kmin = kmax = 30 x bw / 10 = 300 KB at 100G, 1200 KB at 400G, pmax 1.0.
+std::string
+Dctcp()
+{
+    std::string s = kShipped;
+    s = Replace(s, "CC_MODE 3", "CC_MODE 8");
+    s = Replace(s, "RP_TIMER 900 ", "RP_TIMER 300");
+    s = Replace(s, "EWMA_GAIN 0.00390625", "EWMA_GAIN 0.0625");
+    s = Replace(s, "RATE_AI 50Mb/s", "RATE_AI 10Mb/s");
+    s = Replace(s, "RATE_HAI 100Mb/s", "RATE_HAI 10Mb/s");
+    s = Replace(s, "MIN_RATE 100Mb/s", "MIN_RATE 1000Mb/s");
+    s = Replace(s, "DCTCP_RATE_AI 1000Mb/s", "DCTCP_RATE_AI 615Mb/s");
+    s = Replace(s, "FAST_REACT 1", "FAST_REACT 0");
+    s = Replace(s, "PINT_LOG_BASE 1.05", "PINT_LOG_BASE 1.01");
+    s = Replace(s, "KMAX_MAP 3 25000000000 400 50000000000 800 100000000000 1600",
+                "KMAX_MAP 2 100000000000 300 400000000000 1200");
+    s = Replace(s, "KMIN_MAP 3 25000000000 100 50000000000 200 100000000000 400",
+                "KMIN_MAP 2 100000000000 300 400000000000 1200");
+    s = Replace(s, "PMAX_MAP 3 25000000000 0.2 50000000000 0.2 100000000000 0.2",
+                "PMAX_MAP 2 100000000000 1.00 400000000000 1.00");
+    return s;
+}
+
+// run.py --cc hpccPint --bw 100: mode 10, ai = 10 x 100 / 25 = 40 Mb/s (hai
+// the same, unused), int_multi 100 / 25 = 4, window, us 1, u_tgt 0.95, mi 0,
+// pint_log_base 1.01, pint_prob 1.0.
+std::string
+Pint()
+{
+    std::string s = kShipped;
+    s = Replace(s, "CC_MODE 3", "CC_MODE 10");
+    s = Replace(s, "RP_TIMER 900 ", "RP_TIMER 300");
+    s = Replace(s, "RATE_AI 50Mb/s", "RATE_AI 40Mb/s");
+    s = Replace(s, "RATE_HAI 100Mb/s", "RATE_HAI 40Mb/s");
+    s = Replace(s, "MIN_RATE 100Mb/s", "MIN_RATE 1000Mb/s");
+    s = Replace(s, "INT_MULTI 1", "INT_MULTI 4");
+    s = Replace(s, "PINT_LOG_BASE 1.05", "PINT_LOG_BASE 1.01");
+    return s;
+}
+
 // libcc parameters of algo after text (what --algo/--cc would build).
 double
 Param(const std::string& algo, const std::string& text, const char* name)
@@ -266,22 +328,286 @@ TEST(HpccConfig, AckIntervalInBytes)
     EXPECT_EQ(e.Line(), 29u);
 }
 
-TEST(HpccConfig, ModesWeDoNotHaveAreNamed)
+TEST(HpccConfig, EveryModeHasItsAlgorithm)
 {
-    for (auto m : {std::make_pair("7", "TIMELY"), std::make_pair("8", "DCTCP"),
-                   std::make_pair("10", "HPCC-PINT")})
+    for (auto m :
+         {std::make_pair("1", "dcqcn"), std::make_pair("3", "hpcc"), std::make_pair("7", "timely"),
+          std::make_pair("8", "dctcp"), std::make_pair("10", "hpcc-pint")})
     {
-        auto e = Fails([&] {
-            ParseHpccConfig(Replace(kShipped, "CC_MODE 3", std::string("CC_MODE ") + m.first), "c");
-        });
-        EXPECT_EQ(e.Line(), 15u);
-        EXPECT_EQ(e.Field(), "CC_MODE");
-        EXPECT_TRUE(Has(e.what(), std::string(m.first) + " (" + m.second + ") is not in libcc"))
-            << e.what();
-        EXPECT_TRUE(Has(e.what(), "accepted: 1 (DCQCN -> dcqcn), 3 (HPCC -> hpcc)")) << e.what();
+        HpccConfig c = ParseHpccConfig(std::string("CC_MODE ") + m.first + "\n", "c");
+        EXPECT_EQ(c.algorithm, m.second);
+        // What the reader writes, libcc takes (Param checks parse and validate).
+        Param(c.algorithm, c.ccParams, "ack_interval");
     }
     auto e = Fails([] { ParseHpccConfig("CC_MODE 2\n", "c"); });
-    EXPECT_TRUE(Has(e.what(), "c:1: field 'CC_MODE': '2' is not a mode")) << e.what();
+    EXPECT_TRUE(Has(e.what(), "c:1: field 'CC_MODE': '2' is not a mode of that simulator; "
+                              "accepted: 1 (DCQCN -> dcqcn), 3 (HPCC -> hpcc), 7 (TIMELY -> "
+                              "timely), 8 (DCTCP -> dctcp), 10 (HPCC-PINT -> hpcc-pint)"))
+        << e.what();
+}
+
+// CC_MODE 7, rdma-hw.cc UpdateRateTimely: increases add m_rai (RATE_AI)
+// while m_incStage < 5, else m_rhai (RATE_HAI), T_low ones too, and any
+// decrease resets the stage; decreases stop at m_minRate (MIN_RATE); one
+// full update per window of ACKs (ack_seq > m_lastUpdateSeq), the first
+// only sets lastRtt; TimelyAlpha/Beta/TLow/THigh/MinRtt keep their
+// attribute defaults (third.cc sets none): 0.875, 0.8, 50 us, 500 us, 20 us.
+TEST(HpccConfig, TimelyVariantMapsEveryKey)
+{
+    HpccConfig c = ParseHpccConfig(Timely(), "c");
+    EXPECT_TRUE(c.warnings.empty());
+    EXPECT_EQ(c.algorithm, "timely");
+    const std::string& t = c.ccParams;
+    // RATE_AI 100Mb/s, RATE_HAI 500Mb/s, MIN_RATE 1000Mb/s (bits/s).
+    EXPECT_EQ(Param("timely", t, "delta"), 100e6);
+    EXPECT_EQ(Param("timely", t, "hai_delta"), 500e6);
+    EXPECT_EQ(Param("timely", t, "min_rate"), 1e9);
+    // The simulator's fixed mechanism, from the hpcc-sim preset.
+    EXPECT_EQ(Param("timely", t, "hai_thresh"), 5);
+    EXPECT_EQ(Param("timely", t, "hai_all_increases"), 1);
+    EXPECT_EQ(Param("timely", t, "per_window"), 1);
+    EXPECT_DOUBLE_EQ(Param("timely", t, "alpha"), 0.875);
+    EXPECT_DOUBLE_EQ(Param("timely", t, "beta"), 0.8);
+    EXPECT_EQ(Param("timely", t, "t_low"), 50000);
+    EXPECT_EQ(Param("timely", t, "t_high"), 500000);
+    EXPECT_EQ(Param("timely", t, "min_rtt"), 20000);
+    EXPECT_EQ(Param("timely", t, "ack_interval"), 1);
+    // Read and checked, no effect: the DCQCN timers and gain, U_TARGET,
+    // MI_THRESH, the PINT keys, DCTCP_RATE_AI, FAST_REACT (FastReactTimely
+    // is empty), the ECN maps (TIMELY hosts ignore marks).
+    EXPECT_FALSE(Has(t, "rpg_")) << t;
+    EXPECT_FALSE(Has(t, " g=")) << t;
+    EXPECT_FALSE(Has(t, "eta=")) << t;
+    EXPECT_FALSE(c.thresholdsUsed);
+    EXPECT_TRUE(c.thresholds.empty());
+    EXPECT_EQ(HpccHostCcParams(c, 10000, 100000000000ull), "");
+    EXPECT_EQ(HpccSwitchCcParams(c, 10000), "");
+    EXPECT_TRUE(c.ackHighPrio);
+    // ENABLE_QCN 0, FAST_REACT 1, MULTI_RATE 1, SAMPLE_FEEDBACK 1: no effect.
+    std::string quiet = Replace(Timely(), "ENABLE_QCN 1", "ENABLE_QCN 0");
+    quiet = Replace(quiet, "MULTI_RATE 0", "MULTI_RATE 1");
+    quiet = Replace(quiet, "SAMPLE_FEEDBACK 0", "SAMPLE_FEEDBACK 1");
+    EXPECT_EQ(ParseHpccConfig(quiet, "c").ccParams, t);
+}
+
+TEST(HpccConfig, TimelyRefusesAWindowAndRatesLibccCannotTake)
+{
+    // HAS_WIN 1 (run.py's timely_vwin): libcc's timely has no window.
+    auto e = Fails([] { ParseHpccConfig(Replace(Timely(), "HAS_WIN 0", "HAS_WIN 1"), "c"); });
+    EXPECT_EQ(e.Line(), 32u);
+    EXPECT_EQ(e.Field(), "HAS_WIN");
+    EXPECT_TRUE(Has(e.what(), "1 with CC_MODE 7 is not supported: libcc's timely sets a rate, "
+                              "no window (HAS_WIN 0"))
+        << e.what();
+    // RATE_HAI 2 Tb/s: a rate the simulator takes, above libcc's hai_delta
+    // range (0 .. 1 Tbit/s).
+    e = Fails(
+        [] { ParseHpccConfig(Replace(Timely(), "RATE_HAI 500Mb/s", "RATE_HAI 2Tb/s"), "c"); });
+    EXPECT_TRUE(Has(e.what(), "c:23: field 'RATE_HAI': '2Tb/s' is above the largest hai_delta of "
+                              "libcc's timely; accepted: 1bps .. 1Tb/s"))
+        << e.what();
+    // A bad value: MIN_RATE is a rate.
+    e = Fails([] { ParseHpccConfig(Replace(Timely(), "MIN_RATE 1000Mb/s", "MIN_RATE 0"), "c"); });
+    EXPECT_TRUE(Has(e.what(), "c:24: field 'MIN_RATE': '0' is not accepted: a rate like 50Mb/s "
+                              "or 100Mbps, whole bits/s, 1bps .. 10Tb/s"))
+        << e.what();
+}
+
+// CC_MODE 8, rdma-hw.cc HandleAckDctcp: alpha = (1 - m_g) alpha + m_g F with
+// m_g = EwmaGain (EWMA_GAIN), starting at 1; a mark outside CWR sets rate =
+// max(m_minRate, rate (1 - alpha / 2)) (MIN_RATE); each new window outside
+// CWR adds m_dctcp_rai (DCTCP_RATE_AI). HAS_WIN 1 + VAR_WIN 1: window =
+// maxBdp x rate / line rate (RdmaQueuePair::GetWin), libcc's window=1.
+// Switches: SwitchMmu::ShouldSendCN at dequeue with kmin = kmax = K marks
+// every packet leaving a queue above K: k per link rate.
+TEST(HpccConfig, DctcpVariantMapsEveryKey)
+{
+    HpccConfig c = ParseHpccConfig(Dctcp(), "c");
+    EXPECT_TRUE(c.warnings.empty());
+    EXPECT_EQ(c.algorithm, "dctcp");
+    const std::string& t = c.ccParams;
+    EXPECT_DOUBLE_EQ(Param("dctcp", t, "g"), 0.0625);
+    EXPECT_EQ(Param("dctcp", t, "rate_ai"), 615e6);
+    EXPECT_EQ(Param("dctcp", t, "min_rate"), 1e9);
+    EXPECT_EQ(Param("dctcp", t, "window"), 1);
+    EXPECT_EQ(Param("dctcp", t, "initial_alpha"), 1);
+    EXPECT_EQ(Param("dctcp", t, "mark_at_dequeue"), 1);
+    // RATE_AI, RATE_HAI (10Mb/s, "useless" in run.py) and the HPCC keys: no
+    // effect.
+    EXPECT_FALSE(Has(t, "delta")) << t;
+    EXPECT_EQ(HpccHostCcParams(c, 10000, 100000000000ull), "");
+    EXPECT_EQ(HpccSwitchCcParams(c, 10000), "");
+    // KMIN_MAP = KMAX_MAP in KB of 1000 bytes: K = 300 KB at 100G, 1200 KB
+    // at 400G; PMAX 1 changes nothing when the band is empty.
+    ASSERT_TRUE(c.thresholdsUsed);
+    ASSERT_EQ(c.thresholds.size(), 2u);
+    EXPECT_EQ(HpccRateCcParams(c, 100000000000ull), "k=300000B");
+    EXPECT_EQ(HpccRateCcParams(c, 400000000000ull), "k=1200000B");
+    EXPECT_EQ(Param("dctcp", t + " " + HpccRateCcParams(c, 400000000000ull), "k"), 1200000);
+    EXPECT_EQ(HpccRateCcParams(c, 25000000000ull), "");
+    // HAS_WIN 0: rate only (m_win = 0, GetWin 0), whatever VAR_WIN says.
+    c = ParseHpccConfig(Replace(Dctcp(), "HAS_WIN 1", "HAS_WIN 0"), "c");
+    EXPECT_EQ(Param("dctcp", c.ccParams, "window"), 0);
+    // kmin below kmax with pmax 0: the band never marks, K = kmax (400 KB).
+    c = ParseHpccConfig("CC_MODE 8\nKMIN_MAP 1 100000000000 100\n"
+                        "KMAX_MAP 1 100000000000 400\nPMAX_MAP 1 100000000000 0\n",
+                        "c");
+    EXPECT_EQ(HpccRateCcParams(c, 100000000000ull), "k=400000B");
+    // kmax 0 marks whenever a packet waits; libcc's k=0 would be 3 KB/Gbps.
+    c = ParseHpccConfig("CC_MODE 8\nKMIN_MAP 1 100000000000 0\n"
+                        "KMAX_MAP 1 100000000000 0\nPMAX_MAP 1 100000000000 1\n",
+                        "c");
+    EXPECT_EQ(HpccRateCcParams(c, 100000000000ull), "k=1B");
+}
+
+TEST(HpccConfig, DctcpRefusesWhatLibccCannotDo)
+{
+    // The shipped maps (kmin 400 < kmax 1600 KB, pmax 0.2 at 100G): marking
+    // with a probability, libcc's dctcp has one K.
+    std::string shippedMaps = Replace(Dctcp(), "KMAX_MAP 2 100000000000 300 400000000000 1200",
+                                      "KMAX_MAP 3 25000000000 400 50000000000 800 100000000000 "
+                                      "1600");
+    shippedMaps = Replace(shippedMaps, "KMIN_MAP 2 100000000000 300 400000000000 1200",
+                          "KMIN_MAP 3 25000000000 100 50000000000 200 100000000000 400");
+    shippedMaps = Replace(shippedMaps, "PMAX_MAP 2 100000000000 1.00 400000000000 1.00",
+                          "PMAX_MAP 3 25000000000 0.2 50000000000 0.2 100000000000 0.2");
+    auto e = Fails([&] { ParseHpccConfig(shippedMaps, "c"); });
+    EXPECT_EQ(e.Line(), 53u);
+    EXPECT_EQ(e.Field(), "KMIN_MAP");
+    EXPECT_TRUE(Has(e.what(), "rate 25000000000: kmin 100 KB below kmax 400 KB with pmax 0.2 "
+                              "(marking with a probability) is not supported with CC_MODE 8"))
+        << e.what();
+    EXPECT_TRUE(Has(e.what(), "accepted: KMIN_MAP equal to KMAX_MAP (K), or PMAX_MAP 0"))
+        << e.what();
+    // Ignored: one warning per rate, K = kmax.
+    HpccConfig c = ParseHpccConfig(shippedMaps, "c", true);
+    EXPECT_EQ(c.warnings.size(), 3u);
+    EXPECT_EQ(HpccRateCcParams(c, 100000000000ull), "k=1600000B");
+    // VAR_WIN 0 with HAS_WIN 1: a fixed window of maxBdp.
+    e = Fails([] { ParseHpccConfig(Replace(Dctcp(), "VAR_WIN 1", "VAR_WIN 0"), "c"); });
+    EXPECT_EQ(e.Field(), "VAR_WIN");
+    EXPECT_TRUE(Has(e.what(), "0 (a fixed window) with CC_MODE 8 is not supported: libcc's dctcp "
+                              "varies its window (1), or has none (HAS_WIN 0)"))
+        << e.what();
+    // ENABLE_QCN 0: DCTCP would never see a mark.
+    e = Fails([] { ParseHpccConfig(Replace(Dctcp(), "ENABLE_QCN 1", "ENABLE_QCN 0"), "c"); });
+    EXPECT_EQ(e.Field(), "ENABLE_QCN");
+    // A bad value: EWMA_GAIN is DCTCP's g, a ratio.
+    e = Fails([] { ParseHpccConfig(Replace(Dctcp(), "EWMA_GAIN 0.0625", "EWMA_GAIN 1.5"), "c"); });
+    EXPECT_TRUE(Has(e.what(), "c:20: field 'EWMA_GAIN': '1.5' is not accepted: a decimal number, "
+                              "0 .. 1"))
+        << e.what();
+    e = Fails([] {
+        ParseHpccConfig(Replace(Dctcp(), "DCTCP_RATE_AI 615Mb/s", "DCTCP_RATE_AI 5Tb/s"), "c");
+    });
+    EXPECT_TRUE(Has(e.what(), "c:25: field 'DCTCP_RATE_AI': '5Tb/s' is above the largest rate_ai "
+                              "of libcc's dctcp; accepted: 1bps .. 1Tb/s"))
+        << e.what();
+}
+
+// CC_MODE 10, rdma-hw.cc UpdateRateHpPint: max_c = U / m_targetUtil
+// (U_TARGET); rate = curRate / max_c + m_rai (RATE_AI) when max_c >= 1 or
+// m_incStage >= m_miThresh (MI_THRESH), else curRate + m_rai; every ACK
+// reacts (FAST_REACT, MULTI_RATE, SAMPLE_FEEDBACK are not read). Pint::
+// set_log_base(PINT_LOG_BASE); the sender keeps an ACK's feedback when
+// rand() % 65536 < (uint32_t)(65536 x PINT_PROB). Switches: the EWMA's T is
+// SwitchNode MaxRtt = maxRtt.
+TEST(HpccConfig, PintVariantMapsEveryKey)
+{
+    HpccConfig c = ParseHpccConfig(Pint(), "c");
+    EXPECT_TRUE(c.warnings.empty());
+    EXPECT_EQ(c.algorithm, "hpcc-pint");
+    const std::string& t = c.ccParams;
+    EXPECT_DOUBLE_EQ(Param("hpcc-pint", t, "eta"), 0.95);
+    EXPECT_EQ(Param("hpcc-pint", t, "max_stage"), 0);
+    EXPECT_DOUBLE_EQ(Param("hpcc-pint", t, "log_base"), 1.01);
+    EXPECT_EQ(Param("hpcc-pint", t, "sample_prob"), 1);
+    EXPECT_EQ(Param("hpcc-pint", t, "max_flows"), 512); // Pint::max_concurrent
+    // RATE_AI 40 Mb/s at 100G NICs, as HPCC's: step = 100e9 x (1 - 0.95) / N
+    // -> N = 125.
+    EXPECT_EQ(c.hpccRateAiBps, 40000000u);
+    EXPECT_EQ(HpccHostCcParams(c, 10000, 100000000000ull), "w_ai=0B expected_flows=125");
+    // Switches' T: the largest base RTT (6240 ns on GlobalTIsTheLargestBaseRtt's
+    // fabric), hosts keep their flows'.
+    EXPECT_EQ(HpccSwitchCcParams(c, 6240), "base_rtt=6240ns");
+    EXPECT_EQ(Param("hpcc-pint", t + " " + HpccSwitchCcParams(c, 6240), "base_rtt"), 6240);
+    EXPECT_EQ(Param("hpcc-pint", t, "base_rtt"), 0);
+    // PINT hosts ignore ECN; INT_MULTI scales HPCC's INT only.
+    EXPECT_FALSE(c.thresholdsUsed);
+    EXPECT_TRUE(c.thresholds.empty());
+    // FAST_REACT 0, MULTI_RATE 1, SAMPLE_FEEDBACK 1 are HPCC's: no effect.
+    std::string quiet = Replace(Pint(), "FAST_REACT 1", "FAST_REACT 0");
+    quiet = Replace(quiet, "MULTI_RATE 0", "MULTI_RATE 1");
+    quiet = Replace(quiet, "SAMPLE_FEEDBACK 0", "SAMPLE_FEEDBACK 1");
+    HpccConfig q = ParseHpccConfig(quiet, "c");
+    EXPECT_TRUE(q.warnings.empty());
+    EXPECT_EQ(q.ccParams, t);
+    // PINT_PROB 0.1: the threshold (uint32_t)(65536 x 0.1) = 6553 of 65536.
+    c = ParseHpccConfig(Replace(Pint(), "PINT_PROB 1.0", "PINT_PROB 0.1"), "c");
+    EXPECT_DOUBLE_EQ(Param("hpcc-pint", c.ccParams, "sample_prob"), 6553.0 / 65536);
+    // U_TARGET 0.9, MI_THRESH 5.
+    c = ParseHpccConfig(
+        Replace(Replace(Pint(), "U_TARGET 0.95", "U_TARGET 0.9"), "MI_THRESH 0", "MI_THRESH 5"),
+        "c");
+    EXPECT_DOUBLE_EQ(Param("hpcc-pint", c.ccParams, "eta"), 0.9);
+    EXPECT_EQ(Param("hpcc-pint", c.ccParams, "max_stage"), 5);
+    // At 25G, RATE_AI 40Mb/s, eta 0.9: N = 25e9 x 0.1 / 40e6 = 62.5, not
+    // whole: W_ai = 40e6 x 10 us / 8 = 50 bytes.
+    EXPECT_EQ(HpccHostCcParams(c, 10000, 25000000000ull), "w_ai=50B");
+}
+
+TEST(HpccConfig, PintRefusesWhatLibccCannotDo)
+{
+    for (auto kv :
+         {std::make_pair("HAS_WIN 1", "HAS_WIN 0"), std::make_pair("VAR_WIN 1", "VAR_WIN 0")})
+    {
+        std::string key = std::string(kv.first).substr(0, std::string(kv.first).find(' '));
+        auto e = Fails([&] { ParseHpccConfig(Replace(Pint(), kv.first, kv.second), "c"); });
+        EXPECT_EQ(e.Field(), key) << e.what();
+        EXPECT_TRUE(Has(e.what(), "with CC_MODE 10 is not supported: libcc's hpcc-pint"))
+            << e.what();
+    }
+    // PINT_LOG_BASE 3: that simulator takes it, libcc's log_base is 1.001 .. 2.
+    auto e = Fails(
+        [] { ParseHpccConfig(Replace(Pint(), "PINT_LOG_BASE 1.01", "PINT_LOG_BASE 3"), "c"); });
+    EXPECT_TRUE(Has(e.what(), "c:41: field 'PINT_LOG_BASE': '3' is outside the log_base range of "
+                              "libcc's hpcc-pint; accepted: 1.001 .. 2"))
+        << e.what();
+    HpccConfig c =
+        ParseHpccConfig(Replace(Pint(), "PINT_LOG_BASE 1.01", "PINT_LOG_BASE 3"), "c", true);
+    ASSERT_EQ(c.warnings.size(), 1u);
+    EXPECT_DOUBLE_EQ(Param("hpcc-pint", c.ccParams, "log_base"), 1.05); // config.txt's
+    // A bad value: PINT_PROB is a probability.
+    e = Fails([] { ParseHpccConfig(Replace(Pint(), "PINT_PROB 1.0", "PINT_PROB 1.5"), "c"); });
+    EXPECT_TRUE(Has(e.what(), "c:42: field 'PINT_PROB': '1.5' is not accepted: a decimal number, "
+                              "0 .. 1"))
+        << e.what();
+}
+
+TEST(HpccConfig, MissingKeysOfTheNewModesKeepTheShippedValues)
+{
+    // config.txt's RATE_AI 50Mb/s, RATE_HAI 100Mb/s, MIN_RATE 100Mb/s.
+    HpccConfig c = ParseHpccConfig("CC_MODE 7\n", "c");
+    EXPECT_EQ(Param("timely", c.ccParams, "delta"), 50e6);
+    EXPECT_EQ(Param("timely", c.ccParams, "hai_delta"), 100e6);
+    EXPECT_EQ(Param("timely", c.ccParams, "min_rate"), 100e6);
+    // DCTCP_RATE_AI 1000Mb/s, EWMA_GAIN 1/256, MIN_RATE 100Mb/s, HAS_WIN 1
+    // and VAR_WIN 1; no maps: every switch port will lack its row.
+    c = ParseHpccConfig("CC_MODE 8\n", "c");
+    EXPECT_EQ(Param("dctcp", c.ccParams, "rate_ai"), 1e9);
+    EXPECT_DOUBLE_EQ(Param("dctcp", c.ccParams, "g"), 1.0 / 256);
+    EXPECT_EQ(Param("dctcp", c.ccParams, "min_rate"), 100e6);
+    EXPECT_EQ(Param("dctcp", c.ccParams, "window"), 1);
+    EXPECT_TRUE(c.thresholdsUsed);
+    EXPECT_EQ(HpccRateCcParams(c, 100000000000ull), "");
+    // U_TARGET 0.95, MI_THRESH 0, PINT_LOG_BASE 1.05, PINT_PROB 1, RATE_AI
+    // 50Mb/s: N = 100 at 100G.
+    c = ParseHpccConfig("CC_MODE 10\n", "c");
+    EXPECT_DOUBLE_EQ(Param("hpcc-pint", c.ccParams, "eta"), 0.95);
+    EXPECT_EQ(Param("hpcc-pint", c.ccParams, "max_stage"), 0);
+    EXPECT_DOUBLE_EQ(Param("hpcc-pint", c.ccParams, "log_base"), 1.05);
+    EXPECT_EQ(Param("hpcc-pint", c.ccParams, "sample_prob"), 1);
+    EXPECT_EQ(HpccHostCcParams(c, 10000, 100000000000ull), "w_ai=0B expected_flows=100");
 }
 
 TEST(HpccConfig, UnsupportedKeysFailOrWarn)
@@ -505,6 +831,41 @@ TEST(HpccConfig, GlobalTIsTheLargestBaseRtt)
         EXPECT_EQ(qp->GetFlow().baseRttNs, net.GetPath(0, 1).baseRttNs);
         Simulator::Destroy();
     }
+}
+
+// AddSwitchCongestionControl after Build (rdma-sim gives HPCC-PINT switches
+// T this way): every switch port takes the assignments on top of its set,
+// the per-rate ones kept; hosts keep theirs. Same fabric as above, dctcp
+// with K = 300 KB on 100G ports.
+TEST(HpccConfig, SwitchParametersAfterBuild)
+{
+    TopologySpec t;
+    t.nNodes = 5;
+    t.isSwitch = {false, false, false, true, true};
+    t.links = {{0, 3, 100000000000ull, 1000, 0, 1},
+               {1, 3, 100000000000ull, 1000, 0, 2},
+               {3, 4, 100000000000ull, 1000, 0, 3},
+               {4, 2, 100000000000ull, 1000, 0, 4}};
+    RdmaNetwork net;
+    net.SetCongestionControl("dctcp", "preset=hpcc-sim");
+    net.SetCongestionControlForRate(100000000000ull, "k=300KB");
+    net.Build(t);
+    net.AddSwitchCongestionControl("base_rtt=" + std::to_string(net.GetMaxHpccSimRtt()) + "ns");
+    for (uint32_t sw : {3u, 4u})
+    {
+        Ptr<SwitchNode> s = net.GetSwitch(sw);
+        uint32_t port = net.GetLinkDevice(sw, sw == 3 ? 4 : 3)->GetIfIndex();
+        double v = 0;
+        ASSERT_EQ(libcc_params_get(s->GetCpParams(port), "base_rtt", &v), LIBCC_OK);
+        EXPECT_EQ(v, 6240);
+        ASSERT_EQ(libcc_params_get(s->GetCpParams(port), "k", &v), LIBCC_OK);
+        EXPECT_EQ(v, 300000);
+    }
+    double v = -1;
+    libcc_params_get(net.GetCcConfig()->GetParams(), "base_rtt", &v);
+    EXPECT_EQ(v, 0);
+    EXPECT_THROW(net.AddSwitchCongestionControl("base_rtt=2s"), std::invalid_argument);
+    Simulator::Destroy();
 }
 
 // A k = 4 fat-tree, 100G, 1 us: the longest host-to-host path crosses 6
