@@ -319,13 +319,13 @@ main(int argc, char* argv[])
                         sample);
     uint64_t txAtFlow1 = 0;
     Simulator::Schedule(flow1Start, [&]() { txAtFlow1 = cpDev->GetTxBytes(); });
-    // Goodput: per --sample interval, and over the last 100 us (or all of
-    // the run after flow1 joined, if shorter).
+    // Goodput: per --sample interval, and over the run's last 100 us (all of
+    // it, if shorter).
     Goodput g{static_cast<uint64_t>(sample.GetNanoSeconds()), {}, {}, {}};
     g.bytes.resize(nSenders);
     g.total.assign(nSenders, 0);
     g.atEndWindow.assign(nSenders, 0);
-    const Time endWindow = std::min(MicroSeconds(100), stop - std::min(flow1Start, stop));
+    const Time endWindow = std::min(MicroSeconds(100), stop);
     net.GetNic(receiver)->TraceConnectWithoutContext("RxDeliver",
                                                      MakeBoundCallback(&Goodput::On, &g));
     Simulator::Schedule(stop - endWindow, [&]() { g.atEndWindow = g.total; });
