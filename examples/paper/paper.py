@@ -1061,9 +1061,10 @@ def analyse_all_algos(runs, out, full):
                       for r in t[fair_rates >= 700].itertuples()),
                 names(map(ticked, t[fair_rates.isna()].algo)),
                 " Window-bound flows pace at line rate, so for %s the goodput columns "
-                "tell: equal within 10%% from %s us after flow1 joined." % (
+                "tell: equal within 10%% from %s after flow1 joined." % (
                     " and ".join(map(ticked, nocut)),
-                    " and ".join(str(by_algo.goodput_fair_from_us_10ms[a]) for a in nocut))
+                    "; ".join("%s us (%s)" % (by_algo.goodput_fair_from_us_10ms[a], a)
+                              for a in nocut))
                 if nocut else "",
                 names("%s (%s Gbps)" % (ticked(r.algo), r.goodput_end_gbps_10ms)
                       for r in unfair10.itertuples()))]
