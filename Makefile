@@ -288,9 +288,10 @@ demo: deps
 	@$(MAKE) --no-print-directory -j$(NPROC) all
 	@$(MAKE) --no-print-directory demo-run
 
-# The analysis scripts' tests (analysis/, examples/paper/): pytest.
-test-python:
-	@bash tests/python/run.sh
+# The analysis scripts' tests (analysis/, examples/paper/): pytest. The
+# sweep tool's test runs rdma-sim over every registered algorithm (~3 s).
+test-python: $(NS3_EXAMPLES)
+	@LIBCC_BIN=$(BUILD)/bin bash tests/python/run.sh
 
 # The sweep tool on a single-host Slurm started in a temporary directory
 # (root; slurm-wlm and munge from make deps): about 10 s.

@@ -11,7 +11,10 @@
 // Writes the CSVs of RdmaTraceHelper into --out and prints a summary: when
 // flow0 first slowed down after flow1 started, peak and mean queue at the
 // congestion point, PFC pauses, bottleneck utilisation and the time both
-// flows took to reach a fair share.
+// flows took to reach a fair share. Each flow's goodput (bytes delivered in
+// order at the receiver) goes to goodput.csv and, over the run's last
+// 100 us, into the summary: what a flow really got, whether its algorithm
+// sets a rate or a window (a window-bound flow can pace at line rate).
 
 #include "checked-options.h"
 #include "hpcc-format.h"
@@ -25,6 +28,7 @@
 
 #include <sys/resource.h>
 
+#include <algorithm>
 #include <array>
 #include <chrono>
 #include <cinttypes>
@@ -57,6 +61,31 @@ struct Watch
     // queue samples for the mean
     double qSum = 0;
     uint64_t qN = 0;
+};
+
+/// Bytes each flow delivered in order to the receiver: per sample interval
+/// (goodput.csv) and in total (the summary's end goodput).
+struct Goodput
+{
+    uint64_t intervalNs;
+    std::vector<std::vector<uint64_t>> bytes; // [flow][sample]
+    std::vector<uint64_t> total;              // [flow]
+    std::vector<uint64_t> atEndWindow;        // [flow]: total at stop - the end window
+    static void On(Goodput* g, uint32_t flow, uint64_t, uint32_t bytes)
+    {
+        if (flow >= g->total.size())
+        {
+            return;
+        }
+        g->total[flow] += bytes;
+        size_t k = LibccNow() / g->intervalNs;
+        auto& v = g->bytes[flow];
+        if (v.size() <= k)
+        {
+            v.resize(k + 1, 0);
+        }
+        v[k] += bytes;
+    }
 };
 
 void
@@ -290,11 +319,44 @@ main(int argc, char* argv[])
                         sample);
     uint64_t txAtFlow1 = 0;
     Simulator::Schedule(flow1Start, [&]() { txAtFlow1 = cpDev->GetTxBytes(); });
+    // Goodput: per --sample interval, and over the run's last 100 us (all of
+    // it, if shorter).
+    Goodput g{static_cast<uint64_t>(sample.GetNanoSeconds()), {}, {}, {}};
+    g.bytes.resize(nSenders);
+    g.total.assign(nSenders, 0);
+    g.atEndWindow.assign(nSenders, 0);
+    const Time endWindow = std::min(MicroSeconds(100), stop);
+    net.GetNic(receiver)->TraceConnectWithoutContext("RxDeliver",
+                                                     MakeBoundCallback(&Goodput::On, &g));
+    Simulator::Schedule(stop - endWindow, [&]() { g.atEndWindow = g.total; });
 
     auto wall0 = std::chrono::steady_clock::now();
     Simulator::Stop(stop);
     Simulator::Run();
     double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall0).count();
+
+    if (traces)
+    {
+        std::FILE* gp = std::fopen((out + "/goodput.csv").c_str(), "w");
+        if (!gp)
+        {
+            std::cerr << "dumbbell: cannot write " << out << "/goodput.csv\n";
+            return 1;
+        }
+        // One row per flow per interval, at the interval's end.
+        std::fprintf(gp, "time_ns,flow,goodput_gbps\n");
+        size_t nSamples = static_cast<uint64_t>(stop.GetNanoSeconds()) / g.intervalNs;
+        for (size_t k = 0; k < nSamples; k++)
+        {
+            for (uint32_t i = 0; i < nSenders; i++)
+            {
+                uint64_t b = k < g.bytes[i].size() ? g.bytes[i][k] : 0;
+                std::fprintf(gp, "%" PRIu64 ",%u,%.4f\n", (k + 1) * g.intervalNs, i,
+                             b * 8.0 / g.intervalNs);
+            }
+        }
+        std::fclose(gp);
+    }
 
     // Summary.
     double afterS = (stop - flow1Start).GetSeconds();
@@ -369,6 +431,14 @@ main(int argc, char* argv[])
             std::fprintf(f, "fair_convergence_us=none\n");
         std::fprintf(f, "flow0_rate_end_gbps=%.2f\n", w.r0.empty() ? 0.0 : w.r0.back() / 1e9);
         std::fprintf(f, "flow1_rate_end_gbps=%.2f\n", w.r1.empty() ? 0.0 : w.r1.back() / 1e9);
+        for (uint32_t i = 0; i < 2; i++)
+        {
+            double gbps = endWindow.IsStrictlyPositive()
+                              ? (g.total[i] - g.atEndWindow[i]) * 8.0 / endWindow.GetNanoSeconds()
+                              : 0.0;
+            std::fprintf(f, "flow%u_goodput_end_gbps=%.2f\n", i, gbps);
+        }
+        std::fprintf(f, "goodput_end_window_us=%.1f\n", endWindow.GetSeconds() * 1e6);
         std::fprintf(f, "cnps=%" PRIu64 "\n", cnps);
         std::fprintf(f, "nacks=%" PRIu64 "\n", nacks);
         std::fprintf(f, "timeouts=%" PRIu64 "\n", timeouts);

@@ -8,6 +8,15 @@ the sentence it comes from, so a reader can check it with one grep."""
 # DCQCN at 346us, and RoCC at 370us."
 FIRST_SLOWDOWN_US = {"fncc": 300.0, "hpcc": 330.0, "dcqcn": 346.0, "rocc": 370.0}
 
+# Section 5.1 and section 6, Figure 9b: how long RoCC takes to share the
+# link. "And RoCC is hard to converge at the microsecond level." and "RoCC
+# relies on at least nine parameters to tune, and requires millisecond-level
+# delays to converge, see Figure 9." No number is quoted for RoCC's queue,
+# utilisation or convergence time; the paper's RoCC parameters are "the
+# default values recommended in research [25, 31]" ([25] is the RoCC paper),
+# not listed.
+ROCC_CONVERGENCE = "millisecond-level, not microsecond-level"
+
 # Section 5.4.2, Figure 13a-c: "FNCC reduces queue depth by 37.5% in
 # first-hop congestion, 29.5% in middle-hop congestion, 8.4% in last-hop
 # congestion without enabling Last-Hop Congestion Speedup (FNCC without
@@ -30,6 +39,8 @@ HADOOP_SMALL_P95_REDUCTION = {"hpcc": 0.274, "dcqcn": 0.889}
 
 # Orderings the paper states without numbers.
 ORDERINGS = {
+    # Figure 9b, the order of FIRST_SLOWDOWN_US.
+    "reaction": "fncc, hpcc, dcqcn, rocc",
     # Figures 1b-d, 9a/c/e: "FNCC always maintains the shortest queue length
     # at the congestion point compared with RoCC, DCQCN and HPCC."
     "queue_peak": "fncc lowest at 100, 200 and 400 Gbps",
