@@ -26,6 +26,8 @@
 #include <cinttypes>
 #include <cstdio>
 #include <iostream>
+#include <set>
+#include <sstream>
 
 using namespace ns3;
 
@@ -45,6 +47,49 @@ struct StopWhenDone
     }
 };
 
+/// Names assigned in libcc parameter text ("a=1,b=2" or "a=1 b=2").
+std::set<std::string>
+AssignedNames(const std::string& text)
+{
+    std::set<std::string> names;
+    std::string tok;
+    std::istringstream in(text);
+    while (std::getline(in, tok, ' '))
+    {
+        std::istringstream parts(tok);
+        std::string a;
+        while (std::getline(parts, a, ','))
+        {
+            size_t eq = a.find('=');
+            if (eq != std::string::npos && eq > 0)
+            {
+                names.insert(a.substr(0, eq));
+            }
+        }
+    }
+    return names;
+}
+
+/// text without the assignments of names in `given`: what --config derives
+/// after the topology is built must not undo a value --cc gave.
+std::string
+WithoutGiven(const std::string& text, const std::set<std::string>& given)
+{
+    std::string out;
+    std::istringstream in(text);
+    std::string tok;
+    while (in >> tok)
+    {
+        size_t eq = tok.find('=');
+        if (eq != std::string::npos && given.count(tok.substr(0, eq)))
+        {
+            continue;
+        }
+        out += (out.empty() ? "" : " ") + tok;
+    }
+    return out;
+}
+
 } // namespace
 
 int
@@ -57,6 +102,7 @@ main(int argc, char* argv[])
     Time fatTreeDelay = MicroSeconds(1);
     std::string algo = "hpcc";
     std::string ccParams;
+    std::set<std::string> userCc; ///< parameters --cc assigns: nothing --config derives replaces them
     uint32_t payload = 1000;
     uint64_t pfcThreshold = 0;
     Time stop = Seconds(10);
@@ -192,6 +238,10 @@ main(int argc, char* argv[])
         {
             algo = hcfg.algorithm;
             // The file's values first, --cc after them (it overrides).
+            if (given("cc"))
+            {
+                userCc = AssignedNames(ccParams);
+            }
             ccParams = given("cc") ? hcfg.ccParams + " " + ccParams : hcfg.ccParams;
         }
         if (!given("payload"))
@@ -343,7 +393,11 @@ main(int argc, char* argv[])
                                  "PMAX_MAP rows\n";
                     return 2;
                 }
-                net.SetCongestionControlForRate(l.rateBps, rateText);
+                rateText = WithoutGiven(rateText, userCc);
+                if (!rateText.empty())
+                {
+                    net.SetCongestionControlForRate(l.rateBps, rateText);
+                }
             }
         }
         net.SetGlobalBaseRtt(globalT);
@@ -353,7 +407,8 @@ main(int argc, char* argv[])
         {
             // Switch parameters that need the fabric's largest base RTT
             // (HPCC-PINT's T): known now.
-            std::string sw = HpccSwitchCcParams(hcfg, net.GetMaxHpccSimRtt());
+            std::string sw =
+                WithoutGiven(HpccSwitchCcParams(hcfg, net.GetMaxHpccSimRtt()), userCc);
             if (!sw.empty())
             {
                 net.AddSwitchCongestionControl(sw);
@@ -367,9 +422,10 @@ main(int argc, char* argv[])
                     nicBps = net.GetNic(id)->GetDevice()->GetDataRate().GetBitRate();
                 }
             }
-            std::string host = hcfg.hpccRateAiBps
-                                   ? HpccHostCcParams(hcfg, net.GetMaxHpccSimRtt(), nicBps)
-                                   : std::string();
+            std::string host =
+                hcfg.hpccRateAiBps
+                    ? WithoutGiven(HpccHostCcParams(hcfg, net.GetMaxHpccSimRtt(), nicBps), userCc)
+                    : std::string();
             std::string err;
             if (!host.empty() && !net.GetCcConfig()->Parse(host, &err))
             {

@@ -448,6 +448,27 @@ for nm in timely:7 dctcp:8 pint:10; do
     fi
   done
 done
+# --cc wins over what --config derives after the topology is built (per-rate
+# K, HPCC's W_ai, PINT's switch T). Two 2 MB DCTCP flows meet at switch 3:
+# each window is one BDP (78,000 B), so the queue never passes the file's
+# K of 300 KB and nothing is cut; with --cc=k=1B every queued packet is
+# marked and both flows cut. (Before the fix the per-rate 300 KB replaced it.)
+printf '2\n0 2 3 100 2000000 2\n1 2 3 100 2000000 2\n' > "$hs/mix/flow_meet.txt"
+sed 's#^FLOW_FILE .*#FLOW_FILE mix/flow_meet.txt#' "$hs/mix/config_dctcp.txt" > "$hs/mix/config_dctcp_meet.txt"
+abs_work=$(cd "$work" && pwd)
+for cc in file:0 k1:1; do
+  name=${cc%%:*} want=${cc#*:}
+  extra=$([ "$name" = k1 ] && echo "--cc=k=1B" || true)
+  expect "rdma-sim-config-cc-wins-$name" 0 "" -- \
+    bash -c 'cd "$1" && exec "$2" --config=mix/config_dctcp_meet.txt --traces=0 --ccVars=1 --out="$3" $4' \
+    _ "$hs" "$abs_bin/rdma-sim" "$abs_work/ccwins-$name" "$extra"
+  cuts=$(awk -F, 'NR > 1 { n += ($NF > 0) } END { print n + 0 }' "$work/ccwins-$name/fct-cc.csv" 2>/dev/null)
+  if { [ "$want" = 0 ] && [ "$cuts" = 0 ]; } || { [ "$want" = 1 ] && [ "$cuts" = 2 ]; }; then
+    echo "ok   rdma-sim-config-cc-wins-$name-cuts ($cuts flows cut)"; passed=$((passed + 1))
+  else
+    echo "FAIL rdma-sim-config-cc-wins-$name-cuts: $cuts flows cut"; failed=$((failed + 1))
+  fi
+done
 # DCTCP with the DCQCN maps (kmin 400 < kmax 1600 KB, pmax 0.2): libcc's
 # dctcp marks above one K: exit 2 naming the line and key.
 hpcc_config 8 10Mb/s 1 > "$hs/mix/config_dctcp_red.txt"
