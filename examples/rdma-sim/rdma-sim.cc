@@ -11,10 +11,10 @@
 // Bad input files stop the run with an error naming file, line and field.
 
 #include "checked-options.h"
+#include "fast-simulator-impl.h"
 #include "hpcc-config.h"
 #include "hpcc-format.h"
 #include "libcc-config.h"
-#include "fast-simulator-impl.h"
 #include "rdma-network.h"
 #include "rdma-trace.h"
 
@@ -102,7 +102,8 @@ main(int argc, char* argv[])
     Time fatTreeDelay = MicroSeconds(1);
     std::string algo = "hpcc";
     std::string ccParams;
-    std::set<std::string> userCc; ///< parameters --cc assigns: nothing --config derives replaces them
+    // Parameters --cc assigns: nothing --config derives replaces them.
+    std::set<std::string> userCc;
     uint32_t payload = 1000;
     uint64_t pfcThreshold = 0;
     Time stop = Seconds(10);
@@ -407,8 +408,7 @@ main(int argc, char* argv[])
         {
             // Switch parameters that need the fabric's largest base RTT
             // (HPCC-PINT's T): known now.
-            std::string sw =
-                WithoutGiven(HpccSwitchCcParams(hcfg, net.GetMaxHpccSimRtt()), userCc);
+            std::string sw = WithoutGiven(HpccSwitchCcParams(hcfg, net.GetMaxHpccSimRtt()), userCc);
             if (!sw.empty())
             {
                 net.AddSwitchCongestionControl(sw);
@@ -429,8 +429,8 @@ main(int argc, char* argv[])
             std::string err;
             if (!host.empty() && !net.GetCcConfig()->Parse(host, &err))
             {
-                std::cerr << "rdma-sim: --config: " << hcfg.file << ": RATE_AI as " << host
-                          << ": " << err << "\n";
+                std::cerr << "rdma-sim: --config: " << hcfg.file << ": RATE_AI as " << host << ": "
+                          << err << "\n";
                 return 2;
             }
         }
@@ -479,7 +479,7 @@ main(int argc, char* argv[])
         try
         {
             tr.EnablePacketTrace(mixTrFile.empty() || cmd.WasGiven("out") ? out + "/mix.tr"
-                                                                           : mixTrFile,
+                                                                          : mixTrFile,
                                  traceNodeIds);
         }
         catch (const std::invalid_argument& e)
