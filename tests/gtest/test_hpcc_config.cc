@@ -21,7 +21,9 @@
 
 #include <cstdlib>
 #include <fstream>
+#include <initializer_list>
 #include <string>
+#include <utility>
 
 using namespace ns3;
 
@@ -101,22 +103,35 @@ Replace(std::string s, const std::string& from, const std::string& to)
     return s;
 }
 
+/// kShipped with each (from, to) replaced in turn: a config.txt as run.py
+/// writes it for one algorithm.
+std::string
+Edited(std::initializer_list<std::pair<const char*, const char*>> edits)
+{
+    std::string s = kShipped;
+    for (const auto& e : edits)
+    {
+        s = Replace(s, e.first, e.second);
+    }
+    return s;
+}
+
 // The DCQCN variant, as that simulator's run.py writes it for --cc dcqcn
 // --bw 100: mode 1, no window, t_inc 300, ai 5*100/25 = 20, hai 50*100/25 =
 // 200, MIN_RATE 1000Mb/s, ACK_HIGH_PRIO 1.
 std::string
 Dcqcn()
 {
-    std::string s = kShipped;
-    s = Replace(s, "CC_MODE 3", "CC_MODE 1");
-    s = Replace(s, "RP_TIMER 900 ", "RP_TIMER 300");
-    s = Replace(s, "RATE_AI 50Mb/s", "RATE_AI 20Mb/s");
-    s = Replace(s, "RATE_HAI 100Mb/s", "RATE_HAI 200Mb/s");
-    s = Replace(s, "MIN_RATE 100Mb/s", "MIN_RATE 1000Mb/s");
-    s = Replace(s, "HAS_WIN 1", "HAS_WIN 0");
-    s = Replace(s, "VAR_WIN 1", "VAR_WIN 0");
-    s = Replace(s, "ACK_HIGH_PRIO 0", "ACK_HIGH_PRIO 1");
-    return s;
+    return Edited({
+        {"CC_MODE 3", "CC_MODE 1"},
+        {"RP_TIMER 900 ", "RP_TIMER 300"},
+        {"RATE_AI 50Mb/s", "RATE_AI 20Mb/s"},
+        {"RATE_HAI 100Mb/s", "RATE_HAI 200Mb/s"},
+        {"MIN_RATE 100Mb/s", "MIN_RATE 1000Mb/s"},
+        {"HAS_WIN 1", "HAS_WIN 0"},
+        {"VAR_WIN 1", "VAR_WIN 0"},
+        {"ACK_HIGH_PRIO 0", "ACK_HIGH_PRIO 1"},
+    });
 }
 
 // run.py --cc timely --bw 100: mode 7, t_inc 300, ai = 10 x 100 / 10 = 100,
@@ -125,18 +140,18 @@ Dcqcn()
 std::string
 Timely()
 {
-    std::string s = kShipped;
-    s = Replace(s, "CC_MODE 3", "CC_MODE 7");
-    s = Replace(s, "RP_TIMER 900 ", "RP_TIMER 300");
-    s = Replace(s, "RATE_AI 50Mb/s", "RATE_AI 100Mb/s");
-    s = Replace(s, "RATE_HAI 100Mb/s", "RATE_HAI 500Mb/s");
-    s = Replace(s, "MIN_RATE 100Mb/s", "MIN_RATE 1000Mb/s");
-    s = Replace(s, "HAS_WIN 1", "HAS_WIN 0");
-    s = Replace(s, "VAR_WIN 1", "VAR_WIN 0");
-    s = Replace(s, "FAST_REACT 1", "FAST_REACT 0");
-    s = Replace(s, "PINT_LOG_BASE 1.05", "PINT_LOG_BASE 1.01");
-    s = Replace(s, "ACK_HIGH_PRIO 0", "ACK_HIGH_PRIO 1");
-    return s;
+    return Edited({
+        {"CC_MODE 3", "CC_MODE 7"},
+        {"RP_TIMER 900 ", "RP_TIMER 300"},
+        {"RATE_AI 50Mb/s", "RATE_AI 100Mb/s"},
+        {"RATE_HAI 100Mb/s", "RATE_HAI 500Mb/s"},
+        {"MIN_RATE 100Mb/s", "MIN_RATE 1000Mb/s"},
+        {"HAS_WIN 1", "HAS_WIN 0"},
+        {"VAR_WIN 1", "VAR_WIN 0"},
+        {"FAST_REACT 1", "FAST_REACT 0"},
+        {"PINT_LOG_BASE 1.05", "PINT_LOG_BASE 1.01"},
+        {"ACK_HIGH_PRIO 0", "ACK_HIGH_PRIO 1"},
+    });
 }
 
 // run.py --cc dctcp --bw 100: mode 8, g 0.0625, ai = hai = 10 ("useless"),
@@ -145,23 +160,23 @@ Timely()
 std::string
 Dctcp()
 {
-    std::string s = kShipped;
-    s = Replace(s, "CC_MODE 3", "CC_MODE 8");
-    s = Replace(s, "RP_TIMER 900 ", "RP_TIMER 300");
-    s = Replace(s, "EWMA_GAIN 0.00390625", "EWMA_GAIN 0.0625");
-    s = Replace(s, "RATE_AI 50Mb/s", "RATE_AI 10Mb/s");
-    s = Replace(s, "RATE_HAI 100Mb/s", "RATE_HAI 10Mb/s");
-    s = Replace(s, "MIN_RATE 100Mb/s", "MIN_RATE 1000Mb/s");
-    s = Replace(s, "DCTCP_RATE_AI 1000Mb/s", "DCTCP_RATE_AI 615Mb/s");
-    s = Replace(s, "FAST_REACT 1", "FAST_REACT 0");
-    s = Replace(s, "PINT_LOG_BASE 1.05", "PINT_LOG_BASE 1.01");
-    s = Replace(s, "KMAX_MAP 3 25000000000 400 50000000000 800 100000000000 1600",
-                "KMAX_MAP 2 100000000000 300 400000000000 1200");
-    s = Replace(s, "KMIN_MAP 3 25000000000 100 50000000000 200 100000000000 400",
-                "KMIN_MAP 2 100000000000 300 400000000000 1200");
-    s = Replace(s, "PMAX_MAP 3 25000000000 0.2 50000000000 0.2 100000000000 0.2",
-                "PMAX_MAP 2 100000000000 1.00 400000000000 1.00");
-    return s;
+    return Edited({
+        {"CC_MODE 3", "CC_MODE 8"},
+        {"RP_TIMER 900 ", "RP_TIMER 300"},
+        {"EWMA_GAIN 0.00390625", "EWMA_GAIN 0.0625"},
+        {"RATE_AI 50Mb/s", "RATE_AI 10Mb/s"},
+        {"RATE_HAI 100Mb/s", "RATE_HAI 10Mb/s"},
+        {"MIN_RATE 100Mb/s", "MIN_RATE 1000Mb/s"},
+        {"DCTCP_RATE_AI 1000Mb/s", "DCTCP_RATE_AI 615Mb/s"},
+        {"FAST_REACT 1", "FAST_REACT 0"},
+        {"PINT_LOG_BASE 1.05", "PINT_LOG_BASE 1.01"},
+        {"KMAX_MAP 3 25000000000 400 50000000000 800 100000000000 1600",
+         "KMAX_MAP 2 100000000000 300 400000000000 1200"},
+        {"KMIN_MAP 3 25000000000 100 50000000000 200 100000000000 400",
+         "KMIN_MAP 2 100000000000 300 400000000000 1200"},
+        {"PMAX_MAP 3 25000000000 0.2 50000000000 0.2 100000000000 0.2",
+         "PMAX_MAP 2 100000000000 1.00 400000000000 1.00"},
+    });
 }
 
 // run.py --cc hpccPint --bw 100: mode 10, ai = 10 x 100 / 25 = 40 Mb/s (hai
@@ -170,15 +185,15 @@ Dctcp()
 std::string
 Pint()
 {
-    std::string s = kShipped;
-    s = Replace(s, "CC_MODE 3", "CC_MODE 10");
-    s = Replace(s, "RP_TIMER 900 ", "RP_TIMER 300");
-    s = Replace(s, "RATE_AI 50Mb/s", "RATE_AI 40Mb/s");
-    s = Replace(s, "RATE_HAI 100Mb/s", "RATE_HAI 40Mb/s");
-    s = Replace(s, "MIN_RATE 100Mb/s", "MIN_RATE 1000Mb/s");
-    s = Replace(s, "INT_MULTI 1", "INT_MULTI 4");
-    s = Replace(s, "PINT_LOG_BASE 1.05", "PINT_LOG_BASE 1.01");
-    return s;
+    return Edited({
+        {"CC_MODE 3", "CC_MODE 10"},
+        {"RP_TIMER 900 ", "RP_TIMER 300"},
+        {"RATE_AI 50Mb/s", "RATE_AI 40Mb/s"},
+        {"RATE_HAI 100Mb/s", "RATE_HAI 40Mb/s"},
+        {"MIN_RATE 100Mb/s", "MIN_RATE 1000Mb/s"},
+        {"INT_MULTI 1", "INT_MULTI 4"},
+        {"PINT_LOG_BASE 1.05", "PINT_LOG_BASE 1.01"},
+    });
 }
 
 // libcc parameters of algo after text (what --algo/--cc would build).
