@@ -26,8 +26,6 @@
 #include <cinttypes>
 #include <cstdio>
 #include <iostream>
-#include <set>
-#include <sstream>
 
 using namespace ns3;
 
@@ -47,49 +45,6 @@ struct StopWhenDone
     }
 };
 
-/// Names assigned in libcc parameter text ("a=1,b=2" or "a=1 b=2").
-std::set<std::string>
-AssignedNames(const std::string& text)
-{
-    std::set<std::string> names;
-    std::string tok;
-    std::istringstream in(text);
-    while (std::getline(in, tok, ' '))
-    {
-        std::istringstream parts(tok);
-        std::string a;
-        while (std::getline(parts, a, ','))
-        {
-            size_t eq = a.find('=');
-            if (eq != std::string::npos && eq > 0)
-            {
-                names.insert(a.substr(0, eq));
-            }
-        }
-    }
-    return names;
-}
-
-/// text without the assignments of names in `given`: what --config derives
-/// after the topology is built must not undo a value --cc gave.
-std::string
-WithoutGiven(const std::string& text, const std::set<std::string>& given)
-{
-    std::string out;
-    std::istringstream in(text);
-    std::string tok;
-    while (in >> tok)
-    {
-        size_t eq = tok.find('=');
-        if (eq != std::string::npos && given.count(tok.substr(0, eq)))
-        {
-            continue;
-        }
-        out += (out.empty() ? "" : " ") + tok;
-    }
-    return out;
-}
-
 } // namespace
 
 int
@@ -102,8 +57,9 @@ main(int argc, char* argv[])
     Time fatTreeDelay = MicroSeconds(1);
     std::string algo = "hpcc";
     std::string ccParams;
-    // Parameters --cc assigns: nothing --config derives replaces them.
-    std::set<std::string> userCc;
+    // --cc as given: applied again after what --config derives once the
+    // topology is built, so that nothing derived replaces a value given.
+    std::string userCc;
     uint32_t payload = 1000;
     uint64_t pfcThreshold = 0;
     Time stop = Seconds(10);
@@ -241,7 +197,7 @@ main(int argc, char* argv[])
             // The file's values first, --cc after them (it overrides).
             if (given("cc"))
             {
-                userCc = AssignedNames(ccParams);
+                userCc = ccParams;
             }
             ccParams = given("cc") ? hcfg.ccParams + " " + ccParams : hcfg.ccParams;
         }
@@ -394,11 +350,7 @@ main(int argc, char* argv[])
                                  "PMAX_MAP rows\n";
                     return 2;
                 }
-                rateText = WithoutGiven(rateText, userCc);
-                if (!rateText.empty())
-                {
-                    net.SetCongestionControlForRate(l.rateBps, rateText);
-                }
+                net.SetCongestionControlForRate(l.rateBps, rateText + " " + userCc);
             }
         }
         net.SetGlobalBaseRtt(globalT);
@@ -408,10 +360,10 @@ main(int argc, char* argv[])
         {
             // Switch parameters that need the fabric's largest base RTT
             // (HPCC-PINT's T): known now.
-            std::string sw = WithoutGiven(HpccSwitchCcParams(hcfg, net.GetMaxHpccSimRtt()), userCc);
+            std::string sw = HpccSwitchCcParams(hcfg, net.GetMaxHpccSimRtt());
             if (!sw.empty())
             {
-                net.AddSwitchCongestionControl(sw);
+                net.AddSwitchCongestionControl(sw + " " + userCc);
             }
             // HPCC's RATE_AI needs T and the NIC rate: known now.
             uint64_t nicBps = 0;
@@ -422,15 +374,19 @@ main(int argc, char* argv[])
                     nicBps = net.GetNic(id)->GetDevice()->GetDataRate().GetBitRate();
                 }
             }
-            std::string host =
-                hcfg.hpccRateAiBps
-                    ? WithoutGiven(HpccHostCcParams(hcfg, net.GetMaxHpccSimRtt(), nicBps), userCc)
-                    : std::string();
+            std::string host = hcfg.hpccRateAiBps
+                                   ? HpccHostCcParams(hcfg, net.GetMaxHpccSimRtt(), nicBps)
+                                   : std::string();
             std::string err;
             if (!host.empty() && !net.GetCcConfig()->Parse(host, &err))
             {
                 std::cerr << "rdma-sim: --config: " << hcfg.file << ": RATE_AI as " << host << ": "
                           << err << "\n";
+                return 2;
+            }
+            if (!host.empty() && !net.GetCcConfig()->Parse(userCc, &err))
+            {
+                std::cerr << "rdma-sim: --cc: " << err << "\n"; // parsed once already: not expected
                 return 2;
             }
         }
