@@ -168,13 +168,23 @@ RdmaNic::EnsureCc()
     }
 }
 
+RocePacketInfo
+RdmaNic::WithSignals(RocePktType type) const
+{
+    // The fields a type does not carry are not counted (RoceSignalBytes).
+    RocePacketInfo p;
+    p.type = type;
+    p.hasTxTs = (m_signals & LIBCC_SIGNAL_ACK_TX_TS) != 0;
+    p.hasNicTs = (m_signals & LIBCC_SIGNAL_ACK_NIC_TS) != 0;
+    p.hasPint = (m_signals & LIBCC_SIGNAL_DATA_PINT) != 0;
+    p.hasHops = (m_signals & LIBCC_SIGNAL_ACK_HOPS) != 0;
+    return p;
+}
+
 uint32_t
 RdmaNic::DataWireBytes() const
 {
-    RocePacketInfo d;
-    d.type = RocePktType::DATA;
-    d.hasTxTs = (m_signals & LIBCC_SIGNAL_ACK_TX_TS) != 0;
-    d.hasPint = (m_signals & LIBCC_SIGNAL_DATA_PINT) != 0;
+    RocePacketInfo d = WithSignals(RocePktType::DATA);
     d.payloadBytes = m_payload;
     return QbbNetDevice::WireBytes(RocePacketBytes(d));
 }
@@ -196,13 +206,7 @@ RdmaNic::AckWireBytes()
 uint32_t
 RdmaNic::GetAckWireBytes() const
 {
-    RocePacketInfo a;
-    a.type = RocePktType::ACK;
-    a.hasTxTs = (m_signals & LIBCC_SIGNAL_ACK_TX_TS) != 0;
-    a.hasNicTs = (m_signals & LIBCC_SIGNAL_ACK_NIC_TS) != 0;
-    a.hasPint = (m_signals & LIBCC_SIGNAL_DATA_PINT) != 0;
-    a.hasHops = (m_signals & LIBCC_SIGNAL_ACK_HOPS) != 0;
-    return QbbNetDevice::WireBytes(RocePacketBytes(a));
+    return QbbNetDevice::WireBytes(RocePacketBytes(WithSignals(RocePktType::ACK)));
 }
 
 Ptr<RdmaTxQueuePair>

@@ -187,6 +187,8 @@ class RdmaNic : public Object, public QbbEgressSource, public QbbFrameReceiver
     void Kick();
     /// Use "none" if no congestion control was set (a flow starts or arrives).
     void EnsureCc();
+    /// An empty packet of type carrying the signal fields this NIC's algorithm names.
+    RocePacketInfo WithSignals(RocePktType type) const;
     /// The next IP packet as a frame (the queue is not empty).
     QbbFramePtr DequeueIp(uint8_t& prioOut);
 

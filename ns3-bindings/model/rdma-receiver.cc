@@ -161,9 +161,8 @@ RdmaReceiver::OnData(const RocePacketInfo& info)
     }
     if (signals & LIBCC_SIGNAL_ACK_HOPS)
     {
-        // Switches decrement the TTL; senders start it at the default.
-        uint8_t sent = RocePacketInfo().ttl;
-        pkt.n_hops = info.ttl < sent ? static_cast<uint8_t>(sent - info.ttl) : 0;
+        pkt.n_hops =
+            info.ttl < ROCE_INITIAL_TTL ? static_cast<uint8_t>(ROCE_INITIAL_TTL - info.ttl) : 0;
     }
     libcc_np_verdict verdict;
     if (!m_np->OnData(pkt, &verdict))

@@ -38,6 +38,9 @@ namespace ns3
 
 /// UDP destination port of RoCEv2.
 constexpr uint16_t ROCEV2_UDP_PORT = 4791;
+/// IPv4 TTL a host sends with; switches decrement it, so a receiver counts
+/// the switches a packet crossed as ROCE_INITIAL_TTL - ttl.
+constexpr uint8_t ROCE_INITIAL_TTL = 64;
 
 /// Wire opcodes of the BTH (first byte).
 enum RoceOpcode : uint8_t
@@ -214,7 +217,7 @@ struct RocePacketInfo
     uint16_t dport = ROCEV2_UDP_PORT;
     uint8_t prio = 3;            //!< 0..7, DSCP class selector
     uint8_t ecn = ROCE_ECN_ECT0; //!< RoceEcn
-    uint8_t ttl = 64;
+    uint8_t ttl = ROCE_INITIAL_TTL;
     uint32_t destQp = 0; //!< 24 bits
     uint32_t psn = 0;    //!< 24 bits
     bool ackReq = false;

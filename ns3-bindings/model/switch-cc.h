@@ -70,11 +70,16 @@ class SwitchCc
     void Free();
 
     /// e is about to join queue (port, prio) holding queueBytes (portBytes in
-    /// the whole port): libcc may CE-mark it.
-    void OnEnqueue(uint32_t port, SwitchPort::Entry& e, uint64_t queueBytes, uint64_t portBytes);
+    /// the whole port): libcc may CE-mark it. Returns whether libcc asks for
+    /// a feedback packet to e's source (LIBCC_SIGNAL_CP_FEEDBACK; data
+    /// frames only), with its rate in fbRateBps.
+    bool OnEnqueue(uint32_t port, SwitchPort::Entry& e, uint64_t queueBytes, uint64_t portBytes,
+                   uint64_t& fbRateBps);
     /// e left queue (port, prio), which now holds queueBytes (portBytes in
-    /// the whole port): libcc may CE-mark it or append an INT hop.
-    void OnDequeue(uint32_t port, SwitchPort::Entry& e, uint64_t queueBytes, uint64_t portBytes);
+    /// the whole port): libcc may CE-mark it or append an INT hop. Feedback
+    /// as OnEnqueue.
+    bool OnDequeue(uint32_t port, SwitchPort::Entry& e, uint64_t queueBytes, uint64_t portBytes,
+                   uint64_t& fbRateBps);
 
     const libcc_cp* GetCp(uint32_t port) const
     {
@@ -92,14 +97,6 @@ class SwitchCc
     {
         return m_intStamps;
     }
-    /// Whether the last OnEnqueue/OnDequeue asked for a feedback packet to
-    /// the frame's source (LIBCC_SIGNAL_CP_FEEDBACK), and the rate for it.
-    /// Cleared by the next call.
-    bool FeedbackRequested(uint64_t& rateBps) const
-    {
-        rateBps = m_fbRate;
-        return m_fbRequested;
-    }
 
   private:
     static uint64_t Rand(void* self);
@@ -108,13 +105,16 @@ class SwitchCc
     static bool MarkCe(QbbFrame& f);
     /// What libcc sees of a queued frame.
     static libcc_cp_pkt CpPacket(SwitchPort::Entry& e, uint64_t queueBytes, uint64_t portBytes);
-    /// Apply libcc's decisions on e's frame.
-    void Apply(SwitchPort::Entry& e, const libcc_cp_pkt& pkt);
+    /// Apply libcc's decisions on e's frame; returns whether it asks for
+    /// feedback to e's source (rate in pkt.feedback_rate_bps).
+    bool Apply(SwitchPort::Entry& e, const libcc_cp_pkt& pkt);
     using CpHook = int (*)(libcc_cp*, uint64_t, libcc_cp_pkt*);
     /// Hand e to port's CP through Hook (enqueue or dequeue), apply the
-    /// verdict. A template argument, so the call is direct and inlined.
+    /// verdict (feedback as OnEnqueue). A template argument, so the call is
+    /// direct and inlined.
     template <CpHook Hook>
-    void Run(uint32_t port, SwitchPort::Entry& e, uint64_t queueBytes, uint64_t portBytes);
+    bool Run(uint32_t port, SwitchPort::Entry& e, uint64_t queueBytes, uint64_t portBytes,
+             uint64_t& fbRateBps);
 
     libcc_params* m_params;
     std::map<uint64_t, libcc_params*> m_rateParams; //!< per link rate, overriding m_params
@@ -126,8 +126,6 @@ class SwitchCc
     uint32_t m_hopBytes; //!< wire bytes of a hop libcc stamps
     uint64_t m_ecnMarks;
     uint64_t m_intStamps;
-    bool m_fbRequested = false;
-    uint64_t m_fbRate = 0;
 };
 
 // Per packet: inline, so the switch's path has no call it does not need.
@@ -190,7 +188,7 @@ SwitchCc::CpPacket(SwitchPort::Entry& e, uint64_t queueBytes, uint64_t portBytes
     return pkt;
 }
 
-inline void
+inline bool
 SwitchCc::Apply(SwitchPort::Entry& e, const libcc_cp_pkt& pkt)
 {
     QbbFrame& f = *e.frame;
@@ -209,34 +207,36 @@ SwitchCc::Apply(SwitchPort::Entry& e, const libcc_cp_pkt& pkt)
     }
     // Feedback goes to the sources of data packets only: a CP answering a
     // feedback packet with another would never stop.
-    m_fbRequested = pkt.send_feedback && e.type == RocePktType::DATA;
-    m_fbRate = pkt.feedback_rate_bps;
+    return pkt.send_feedback && e.type == RocePktType::DATA;
 }
 
 template <SwitchCc::CpHook Hook>
-inline void
-SwitchCc::Run(uint32_t port, SwitchPort::Entry& e, uint64_t queueBytes, uint64_t portBytes)
+inline bool
+SwitchCc::Run(uint32_t port, SwitchPort::Entry& e, uint64_t queueBytes, uint64_t portBytes,
+              uint64_t& fbRateBps)
 {
     if (port >= m_cps.size() || !m_cps[port])
     {
-        m_fbRequested = false;
-        return;
+        return false;
     }
     libcc_cp_pkt pkt = CpPacket(e, queueBytes, portBytes);
     Hook(m_cps[port], LibccNow(), &pkt);
-    Apply(e, pkt);
+    fbRateBps = pkt.feedback_rate_bps;
+    return Apply(e, pkt);
 }
 
-inline void
-SwitchCc::OnEnqueue(uint32_t port, SwitchPort::Entry& e, uint64_t queueBytes, uint64_t portBytes)
+inline bool
+SwitchCc::OnEnqueue(uint32_t port, SwitchPort::Entry& e, uint64_t queueBytes, uint64_t portBytes,
+                    uint64_t& fbRateBps)
 {
-    Run<&libcc_cp_on_enqueue>(port, e, queueBytes, portBytes);
+    return Run<&libcc_cp_on_enqueue>(port, e, queueBytes, portBytes, fbRateBps);
 }
 
-inline void
-SwitchCc::OnDequeue(uint32_t port, SwitchPort::Entry& e, uint64_t queueBytes, uint64_t portBytes)
+inline bool
+SwitchCc::OnDequeue(uint32_t port, SwitchPort::Entry& e, uint64_t queueBytes, uint64_t portBytes,
+                    uint64_t& fbRateBps)
 {
-    Run<&libcc_cp_on_dequeue>(port, e, queueBytes, portBytes);
+    return Run<&libcc_cp_on_dequeue>(port, e, queueBytes, portBytes, fbRateBps);
 }
 
 } // namespace ns3

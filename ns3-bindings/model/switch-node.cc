@@ -610,9 +610,8 @@ SwitchNode::Forward(QbbFramePtr f, uint32_t in)
     e.type = key.type;
     e.ecnCapable = key.ecn != ROCE_ECN_NOT_ECT;
     e.hasInt = key.hasInt;
-    m_cc.OnEnqueue(out, e, port->GetQueueBytes(prio), port->GetPortBytes());
     uint64_t fbRate;
-    if (m_cc.FeedbackRequested(fbRate))
+    if (m_cc.OnEnqueue(out, e, port->GetQueueBytes(prio), port->GetPortBytes(), fbRate))
     {
         QueueFeedback(e.frame->roce, in, static_cast<uint32_t>(out), fbRate);
     }
@@ -663,9 +662,8 @@ SwitchNode::OnDequeued(SwitchPort& port, SwitchPort::Entry& e, uint8_t prio)
 {
     uint32_t idx = port.GetIndex();
     SwitchMmu::Pfc pfc = m_mmu.Release(e.inPort, idx, prio, e.frameBytes);
-    m_cc.OnDequeue(idx, e, port.GetQueueBytes(prio), port.GetPortBytes());
     uint64_t fbRate;
-    if (m_cc.FeedbackRequested(fbRate))
+    if (m_cc.OnDequeue(idx, e, port.GetQueueBytes(prio), port.GetPortBytes(), fbRate))
     {
         QueueFeedback(e.frame->roce, e.inPort, idx, fbRate);
         if (!m_feedbackFlushPending)
