@@ -221,10 +221,7 @@ END_TEST
 
 static libcc_np *mk_np_on(const char *assign, uint64_t line, uint64_t t_ns)
 {
-    libcc_params *p = NULL;
-    ck_assert_int_eq(libcc_params_new(&p, "hpcc++"), LIBCC_OK);
-    if (assign)
-        ck_assert_msg(libcc_params_parse(p, assign) == LIBCC_OK, "%s", libcc_params_error(p));
+    libcc_params *p = ts_make_params("hpcc++", assign);
     libcc_np_info ni;
     memset(&ni, 0, sizeof ni);
     ni.max_flows = 16;

@@ -96,13 +96,19 @@ void ts_doc_has_params(const char *doc, const char *doc_name, const char *algo)
     }
 }
 
-libcc_rp *ts_make_rp(const char *algo, const char *assign, uint64_t line_bps, uint64_t base_rtt_ns,
-                     const libcc_rp_callbacks *cbs, void *user_data)
+libcc_params *ts_make_params(const char *algo, const char *assign)
 {
     libcc_params *p = NULL;
     ck_assert_int_eq(libcc_params_new(&p, algo), LIBCC_OK);
     if (assign)
         ck_assert_msg(libcc_params_parse(p, assign) == LIBCC_OK, "%s", libcc_params_error(p));
+    return p;
+}
+
+libcc_rp *ts_make_rp(const char *algo, const char *assign, uint64_t line_bps, uint64_t base_rtt_ns,
+                     const libcc_rp_callbacks *cbs, void *user_data)
+{
+    libcc_params *p = ts_make_params(algo, assign);
     libcc_flow_info fi;
     memset(&fi, 0, sizeof fi);
     fi.line_rate_bps = line_bps;
@@ -162,10 +168,7 @@ libcc_int_list ts_one_hop(uint64_t bandwidth_bps, uint64_t ts, uint64_t tx, uint
 
 libcc_cp *ts_make_cp(const char *algo, const char *assign, uint64_t link_bps, libcc_rand_fn rand)
 {
-    libcc_params *p = NULL;
-    ck_assert_int_eq(libcc_params_new(&p, algo), LIBCC_OK);
-    if (assign)
-        ck_assert_msg(libcc_params_parse(p, assign) == LIBCC_OK, "%s", libcc_params_error(p));
+    libcc_params *p = ts_make_params(algo, assign);
     libcc_cp_info info;
     memset(&info, 0, sizeof info);
     info.link_rate_bps = link_bps;

@@ -24,6 +24,10 @@ void ts_doc_has_params(const char *doc, const char *doc_name, const char *algo);
 
 #include <libcc/libcc.h>
 
+/* Parameters of `algo` with `assign` (name=value list, may be NULL)
+ * applied; fails the test if anything is refused. Free with libcc_params_del. */
+libcc_params *ts_make_params(const char *algo, const char *assign);
+
 /* An RP of `algo` with `assign` (name=value list, may be NULL) applied, on a
  * flow of line_bps and base_rtt_ns with a 1000 B MTU, created at t=0;
  * fails the test if anything is refused. */
