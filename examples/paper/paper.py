@@ -35,6 +35,7 @@ ETA) goes to stderr. Exit status: 0, 1 if a run failed or an output cannot
 be written, 2 for bad arguments.
 """
 import argparse
+import functools
 import os
 import re
 import shutil
@@ -95,6 +96,7 @@ def registered_algos(bindir, program):
 BIN = "build/bin"
 
 
+@functools.lru_cache(maxsize=None)
 def algo_defaults(program="dumbbell"):
     """{algo: {parameter: default text}} from the binary's --help tables
     ("  rocc parameters (--cc=...):" then "    q_ref=100KB  [...]  ..."),
@@ -113,6 +115,14 @@ def algo_defaults(program="dumbbell"):
         if m and cur is not None:
             cur[m.group(1)] = m.group(2)
     return res
+
+
+def rocc_recovery_mbps(rd):
+    """RoCC's fair-rate rise per update with an empty queue, alpha x q_ref,
+    in Mbit/s, from its parameter texts rd (nan if they are not there)."""
+    if "alpha" not in rd or "q_ref" not in rd:
+        return float("nan")
+    return parse_unit(rd["alpha"]) * parse_unit(rd["q_ref"]) / 1e6
 
 
 def parse_unit(text):
@@ -1080,8 +1090,7 @@ def analyse_all_algos(runs, out, full):
         if "rocc" in by_algo.index:
             x = by_algo.loc["rocc"]
             rd = d.get("rocc", {})
-            up = (parse_unit(rd["alpha"]) * parse_unit(rd["q_ref"]) / 1e6
-                  if "alpha" in rd and "q_ref" in rd else float("nan"))
+            up = rocc_recovery_mbps(rd)
             bullets.append(
                 "- `rocc` keeps the PFC-bound queue until its fair rate has come down (rates "
                 "within 10%% of 50 Gbps from %.1f ms after flow1 joined); then the queue "
@@ -1194,8 +1203,7 @@ def analyse_all_algos(runs, out, full):
                     c0.p99["rocc"], c0.p99["none"], rd.get("interval", "?"),
                     " (on the dumbbell above its rates took %.1f ms to come within 10%% of "
                     "the fair share)" % (conv / 1e3) if conv == conv else "",
-                    parse_unit(rd["alpha"]) * parse_unit(rd["q_ref"]) / 1e6
-                    if "alpha" in rd and "q_ref" in rd else float("nan")))
+                    rocc_recovery_mbps(rd)))
         md += ["", "![slowdown per size bin](../out/paper/all-algos-fattree/slowdown.png)", ""]
     return md
 
