@@ -148,6 +148,30 @@ RdmaNetwork::SetCongestionControl(Ptr<LibccConfig> cfg, const std::string& param
     m_cc = cfg;
 }
 
+namespace
+{
+/// A copy of from with assignments applied and validated; the caller frees
+/// it. Throws std::invalid_argument naming `what`, the text and libcc's complaint.
+libcc_params*
+CopyWithAssignments(const libcc_params* from, const std::string& assignments,
+                    const std::string& what)
+{
+    libcc_params* p = nullptr;
+    if (libcc_params_copy(&p, from) != LIBCC_OK)
+    {
+        throw std::invalid_argument("out of memory copying the congestion control parameters");
+    }
+    if (libcc_params_parse(p, assignments.c_str()) != LIBCC_OK ||
+        libcc_params_validate(p) != LIBCC_OK)
+    {
+        std::string msg = libcc_params_error(p);
+        libcc_params_del(p);
+        throw std::invalid_argument(what + " (" + assignments + "): " + msg);
+    }
+    return p;
+}
+} // namespace
+
 void
 RdmaNetwork::SetCongestionControlForRate(uint64_t rateBps, const std::string& assignments)
 {
@@ -169,20 +193,8 @@ RdmaNetwork::MakeRateParams(uint64_t rateBps) const
         return nullptr;
     }
     Ptr<LibccConfig> base = m_cc ? m_cc : LibccConfig::Create("none");
-    libcc_params* p = nullptr;
-    if (libcc_params_copy(&p, base->GetParams()) != LIBCC_OK)
-    {
-        throw std::invalid_argument("out of memory copying the congestion control parameters");
-    }
-    if (libcc_params_parse(p, it->second.c_str()) != LIBCC_OK ||
-        libcc_params_validate(p) != LIBCC_OK)
-    {
-        std::string msg = libcc_params_error(p);
-        libcc_params_del(p);
-        throw std::invalid_argument("ports of " + std::to_string(rateBps) + " bps (" + it->second +
-                                    "): " + msg);
-    }
-    return p;
+    return CopyWithAssignments(base->GetParams(), it->second,
+                               "ports of " + std::to_string(rateBps) + " bps");
 }
 
 void
@@ -191,19 +203,7 @@ RdmaNetwork::AddSwitchCongestionControl(const std::string& assignments)
     NS_ASSERT_MSG(!m_nodes.empty(), "AddSwitchCongestionControl before Build");
     using Params = std::unique_ptr<libcc_params, void (*)(libcc_params*)>;
     auto withAssignments = [&](const libcc_params* from) {
-        libcc_params* p = nullptr;
-        if (libcc_params_copy(&p, from) != LIBCC_OK)
-        {
-            throw std::invalid_argument("out of memory copying the congestion control parameters");
-        }
-        Params owned(p, libcc_params_del);
-        if (libcc_params_parse(p, assignments.c_str()) != LIBCC_OK ||
-            libcc_params_validate(p) != LIBCC_OK)
-        {
-            throw std::invalid_argument("switch ports (" + assignments +
-                                        "): " + libcc_params_error(p));
-        }
-        return owned;
+        return Params(CopyWithAssignments(from, assignments, "switch ports"), libcc_params_del);
     };
     Params base = withAssignments(m_cc->GetParams());
     std::map<uint64_t, Params> rates;
