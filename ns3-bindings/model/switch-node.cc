@@ -647,14 +647,17 @@ void
 SwitchNode::FlushFeedback()
 {
     m_feedbackFlushPending = false;
-    // Forward may queue more (never for a feedback packet itself): take the list first.
-    std::vector<std::pair<QbbFramePtr, uint32_t>> pending;
-    pending.swap(m_feedback);
-    for (auto& p : pending)
+    // By index, each entry moved out before Forward: Forward could queue
+    // more (it never does for a feedback packet). The list keeps its
+    // capacity, so a flush allocates nothing once warm.
+    for (size_t i = 0; i < m_feedback.size(); i++)
     {
+        QbbFramePtr f = std::move(m_feedback[i].first);
+        uint32_t in = m_feedback[i].second;
         m_feedbackSent++;
-        Forward(std::move(p.first), p.second);
+        Forward(std::move(f), in);
     }
+    m_feedback.clear();
 }
 
 void
