@@ -323,7 +323,7 @@ main(int argc, char* argv[])
         {
             std::cerr << "rdma-sim: warning: " << w << "\n";
         }
-        if (!partitionFile.empty() || dist.IsDistributed())
+        if (!partitionFile.empty() || DistributedRun::UnderLauncher())
         {
             // A bad --partition file: FileFormatError (file:line:field), exit 2.
             std::vector<uint32_t> rankOf = partitionFile.empty()

@@ -7,6 +7,7 @@
 #include "ns3/nstime.h"
 #include "ns3/simulator.h"
 
+#include <cstdint>
 #include <cstdlib>
 #include <dlfcn.h>
 
@@ -33,6 +34,19 @@ EnvCount(const char* name)
     return *end == '\0' && n < 1000000 ? static_cast<uint32_t>(n) : 0;
 }
 } // namespace
+
+bool
+DistributedRun::UnderLauncher()
+{
+    for (const char* name : {"OMPI_COMM_WORLD_SIZE", "PMI_SIZE", "PMIX_SIZE", "PMIX_RANK"})
+    {
+        if (std::getenv(name))
+        {
+            return true;
+        }
+    }
+    return false;
+}
 
 uint32_t
 DistributedRun::LauncherSize()
@@ -100,17 +114,26 @@ DistributedRun::Start(int* argc, char*** argv, std::string& err)
 void
 DistributedRun::Attach(uint64_t lookaheadNs)
 {
-    if (!IsDistributed())
+    if (!IsDistributed() && !UnderLauncher())
     {
         return;
     }
-    FastSimulatorImpl::Install();
     Ptr<FastSimulatorImpl> impl = DynamicCast<FastSimulatorImpl>(Simulator::GetImplementation());
     if (!impl)
     {
-        NS_FATAL_ERROR("DistributedRun: the Simulator is not a FastSimulatorImpl");
+        NS_FATAL_ERROR("DistributedRun: a run under an MPI launcher needs FastSimulatorImpl "
+                       "(ns-3's DistributedSimulatorImpl is not supported by the programs)");
     }
-    impl->SetRankLink(m_link, NanoSeconds(static_cast<int64_t>(lookaheadNs)).GetTimeStep());
+    if (!IsDistributed())
+    {
+        impl->SetOrder(FastSimulatorImpl::ORDER_NODE);
+        return;
+    }
+    // No link between the ranks (UINT64_MAX): they never wait for each other.
+    int64_t steps = lookaheadNs >= uint64_t(INT64_MAX) / 1000000
+                        ? INT64_MAX / 4
+                        : NanoSeconds(static_cast<int64_t>(lookaheadNs)).GetTimeStep();
+    impl->SetRankLink(m_link, steps);
 }
 
 uint64_t

@@ -21,6 +21,8 @@ class DistributedRun
   public:
     /// Ranks the launcher asks for (its environment), 1 without one.
     static uint32_t LauncherSize();
+    /// Whether an MPI launcher started this process (one rank included).
+    static bool UnderLauncher();
 
     DistributedRun() = default;
     ~DistributedRun();
@@ -46,7 +48,9 @@ class DistributedRun
     }
     /**
      * Make the Simulator a FastSimulatorImpl over the ranks with this
-     * lookahead (ns, > 0). Before anything is scheduled or built.
+     * lookahead (ns, > 0). Under any launcher, one rank included, the
+     * events take the Node order, so 1, 2 or N ranks give the same
+     * outputs. Before anything is scheduled or built.
      */
     void Attach(uint64_t lookaheadNs);
     /// Sum (or max) of a value over the ranks; the value itself alone.
