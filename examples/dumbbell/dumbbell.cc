@@ -17,6 +17,7 @@
 // sets a rate or a window (a window-bound flow can pace at line rate).
 
 #include "checked-options.h"
+#include "distributed-run.h"
 #include "hpcc-format.h"
 #include "libcc-agent.h"
 #include "libcc-config.h"
@@ -192,6 +193,15 @@ main(int argc, char* argv[])
     // fastest of its schedulers for this workload (docs/performance.md);
     // --SchedulerType overrides that.
     FastSimulatorImpl::Install();
+    if (DistributedRun::LauncherSize() > 1)
+    {
+        // Its outputs are sampled traces, which are not merged over ranks
+        // yet (docs/distributed.md): N copies would write one directory.
+        std::cerr << "dumbbell: runs in one process (its sampled traces are not merged over MPI "
+                     "ranks yet); run it without mpirun/srun, or use rdma-sim for one "
+                     "simulation over ranks\n";
+        return 2;
+    }
     GlobalValue::Bind("SchedulerType", StringValue("ns3::PriorityQueueScheduler"));
 
     CheckedOptions cmd("dumbbell",

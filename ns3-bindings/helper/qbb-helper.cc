@@ -37,7 +37,21 @@ QbbHelper::Install(Ptr<Node> a, Ptr<Node> b)
 {
     NS_LOG_FUNCTION(this << a << b);
     NetDeviceContainer c;
-    Ptr<QbbChannel> ch = m_channelFactory.Create<QbbChannel>();
+    // Ends on two ranks: QbbRemoteChannel when libns3-libcc-mpi is loaded
+    // (ns-3's MPI engines need it), as PointToPointHelper does.
+    TypeId remote;
+    Ptr<QbbChannel> ch;
+    if (a->GetSystemId() != b->GetSystemId() &&
+        TypeId::LookupByNameFailSafe("ns3::QbbRemoteChannel", &remote))
+    {
+        ObjectFactory f = m_channelFactory;
+        f.SetTypeId(remote);
+        ch = f.Create<QbbChannel>();
+    }
+    else
+    {
+        ch = m_channelFactory.Create<QbbChannel>();
+    }
     for (Ptr<Node> n : {a, b})
     {
         Ptr<QbbNetDevice> dev = m_deviceFactory.Create<QbbNetDevice>();

@@ -4,6 +4,8 @@
 #include "fast-simulator-impl.h"
 #include "sim-fast.h"
 
+#include "ns3/log.h"
+
 #include <algorithm>
 #include <cinttypes>
 #include <fstream>
@@ -11,6 +13,8 @@
 
 namespace ns3
 {
+
+NS_LOG_COMPONENT_DEFINE("RankMerge");
 
 namespace
 {
@@ -110,6 +114,7 @@ MergeRankFiles(const std::string& path, uint32_t ranks, const std::string& heade
     {
         std::remove(RankFilePath(path, r).c_str());
     }
+    NS_LOG_INFO(path << ": " << lines.size() << " records of " << ranks << " ranks");
     return true;
 }
 

@@ -66,6 +66,8 @@ QbbChannel::QbbChannel()
     NS_LOG_FUNCTION(this);
 }
 
+QbbChannel::~QbbChannel() = default;
+
 bool
 QbbChannel::Attach(Ptr<QbbNetDevice> device)
 {
@@ -195,6 +197,13 @@ QbbChannel::IndexOf(const NetDevice* dev) const
 }
 
 bool
+QbbChannel::JoinsTwoRanks() const
+{
+    return m_nDevices == 2 && m_dev[0]->GetNode() && m_dev[1]->GetNode() &&
+           m_dev[0]->GetNode()->GetSystemId() != m_dev[1]->GetNode()->GetSystemId();
+}
+
+bool
 QbbChannel::EnableRemote(uint32_t portBase)
 {
     NS_LOG_FUNCTION(this << portBase);
@@ -223,6 +232,7 @@ QbbChannel::EnableRemote(uint32_t portBase)
             }
         }
     }
+    EnableRemoteEnds();
     return true;
 }
 

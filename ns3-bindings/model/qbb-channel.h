@@ -26,6 +26,8 @@ class QbbChannel : public Channel
   public:
     static TypeId GetTypeId();
     QbbChannel();
+    /// Out of line: RxEvent is complete only in qbb-channel.cc.
+    ~QbbChannel() override;
 
     /// Attach a device; a third one is refused (returns false).
     bool Attach(Ptr<QbbNetDevice> device);
@@ -58,6 +60,8 @@ class QbbChannel : public Channel
      * ranks' lookahead is the smallest delay of such a link.
      */
     bool EnableRemote(uint32_t portBase);
+    /// Whether its two ends' nodes have different system ids (MPI ranks).
+    bool JoinsTwoRanks() const;
     /// Whether frames towards device index i leave this rank.
     bool IsRemote(uint32_t i) const
     {
@@ -83,6 +87,15 @@ class QbbChannel : public Channel
     virtual void TransmitRemote(uint32_t d, QbbFramePtr frame, int64_t arrival);
     /// A frame from the other rank for m_dev[d], arriving now (ns-3's engines).
     void ReceiveRemoteNow(uint32_t d, QbbFramePtr frame);
+    /// Called by EnableRemote once the ends are known (QbbRemoteChannel
+    /// hooks ns-3's MpiReceivers here).
+    virtual void EnableRemoteEnds()
+    {
+    }
+    void CountRemoteTx()
+    {
+        m_remoteTx++;
+    }
     /// The device index of dev (0 or 1), 2 if not attached.
     uint32_t IndexOf(const NetDevice* dev) const;
 

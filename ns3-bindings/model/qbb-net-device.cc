@@ -768,7 +768,12 @@ QbbNetDevice::GetMulticast(Ipv6Address addr) const
 bool
 QbbNetDevice::IsPointToPoint() const
 {
-    return false;
+    // ns-3's MPI engines take their lookahead from the Delay of the
+    // channels of point-to-point devices whose peer is on another rank, so
+    // a link between ranks says so; any other stays a broadcast-like
+    // device, as ns-3's global routing needs (it would look for IPv4 on a
+    // point-to-point peer, and a switch has none).
+    return m_channel && m_channel->JoinsTwoRanks();
 }
 
 bool
