@@ -65,10 +65,12 @@ NS3_MPI_NS3_LIBS := $(shell $(PKG_CONFIG) --libs ns3-core ns3-network 2>/dev/nul
 NS3_MPI_CXXFLAGS = $(NS3_CXXFLAGS) -I$(BUILD_INC)/ns3 -I$(BUILD_INC) -DNS3_MPI $(MPI_CFLAGS) $(NS3_CFLAGS)
 NS3_MPI_UPSTREAM_FLAGS := -ffile-prefix-map=$(abspath $(NS3_MPI_MODEL)/../../..)=ns-$(NS3_MPI_VERSION)
 
-# What the MPI objects depend on beyond the top-level flags: the MPI flags
-# and which source tree; a change rebuilds them.
+# What the MPI objects depend on beyond the top-level flags: the MPI flags,
+# which source tree and which of our files; a change rebuilds them (and a
+# file removed from ns3-bindings/mpi/ leaves the library and mpi-module.h).
 NS3_MPI_STAMP := $(BUILD)/ns3-mpi/flags.stamp
-NS3_MPI_STAMP_TEXT := MPI_CFLAGS=$(MPI_CFLAGS) MPI_LIBS=$(MPI_LIBS) NS3_MPI_MODEL=$(NS3_MPI_MODEL)
+NS3_MPI_STAMP_TEXT := MPI_CFLAGS=$(MPI_CFLAGS) MPI_LIBS=$(MPI_LIBS) NS3_MPI_MODEL=$(NS3_MPI_MODEL) \
+                      OWN=$(NS3_MPI_OWN_SRCS) $(NS3_MPI_OWN_HDRS)
 ifneq ($(file <$(NS3_MPI_STAMP)),$(NS3_MPI_STAMP_TEXT))
 $(shell mkdir -p $(dir $(NS3_MPI_STAMP)))
 $(file >$(NS3_MPI_STAMP),$(NS3_MPI_STAMP_TEXT))
@@ -115,7 +117,7 @@ $(addprefix $(BUILD_INC)/ns3/,$(notdir $(NS3_MPI_OWN_HDRS))): $(BUILD_INC)/ns3/%
 	@mkdir -p $(dir $@)
 	cp $< $@
 
-$(NS3_MPI_MODULE_HDR): $(NS3_DIR)/mpi.mk $(NS3_MPI_OWN_HDRS)
+$(NS3_MPI_MODULE_HDR): $(NS3_DIR)/mpi.mk $(NS3_MPI_STAMP)
 	@mkdir -p $(dir $@)
 	@{ echo '// SPDX-License-Identifier: GPL-2.0-only'; \
 	   echo '// Module header of libns3-libcc-mpi (ns3-bindings/mpi.mk): ns-3'"'"'s mpi module, as ns-3 names it, and libcc'"'"'s MPI code.'; \
