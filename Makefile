@@ -2,7 +2,7 @@
 # fresh Debian 12 machine: both depend on `deps`, which installs what is missing.
 # `make` and `make install` never install packages or run tests.
 #
-#   make            libcc.a, libcc.so, tools, ns-3 bindings (if ns-3 is installed)
+#   make            libcc.a, libcc.so, tools, ns-3 bindings, ns-3's MPI module (with ns-3)
 #   make test       every suite, normally and under ASan+UBSan
 #   make demo       the main demo
 #   make bench      benchmarks into docs/performance.md
