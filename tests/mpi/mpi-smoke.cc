@@ -2,7 +2,7 @@
 // ns-3's MPI engine (libns3-libcc-mpi) as a 2-rank job: make test-mpi, and
 // the installed library's consumers of tests/install/run.sh.
 //
-//   scripts/mpirun.sh 2 build/tests/mpi-smoke [--impl=ns3::NullMessageSimulatorImpl]
+//   scripts/mpirun.sh -np 2 build/tests/mpi-smoke [--impl=ns3::NullMessageSimulatorImpl]
 //
 // Both ranks build the same topology, as every ns-3 distributed program
 // does: node 0 on rank 0 and node 1 on rank 1, each with a SimpleNetDevice

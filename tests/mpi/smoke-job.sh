@@ -12,7 +12,7 @@ SMOKE_MPIRUN=$(cd "$(dirname "${BASH_SOURCE[0]}")/../../scripts" && pwd)/mpirun.
 smoke_job() {
     local impl=$1 out rc r
     shift
-    out=$(bash "$SMOKE_MPIRUN" 2 "$@" --impl="$impl" 2>&1)
+    out=$(bash "$SMOKE_MPIRUN" -np 2 "$@" --impl="$impl" 2>&1)
     rc=$?
     printf '%s\n' "$out"
     [ "$rc" -eq 0 ] || { echo "exit status $rc"; return 1; }
