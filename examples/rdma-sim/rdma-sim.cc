@@ -11,11 +11,13 @@
 // Bad input files stop the run with an error naming file, line and field.
 
 #include "checked-options.h"
+#include "distributed-run.h"
 #include "fast-simulator-impl.h"
 #include "hpcc-config.h"
 #include "hpcc-format.h"
 #include "libcc-config.h"
 #include "rdma-network.h"
+#include "rdma-partition.h"
 #include "rdma-trace.h"
 
 #include <ns3/core-module.h>
@@ -32,14 +34,18 @@ using namespace ns3;
 namespace
 {
 
+// Over ranks: each counts the flows its own hosts send, and Stop is its
+// vote; the run ends once every rank voted (FastSimulatorImpl).
 struct StopWhenDone
 {
     uint64_t expected;
     uint64_t done = 0;
+    int64_t doneAtStep = -1; ///< when the last of them finished
     static void On(StopWhenDone* s, const RdmaFlowRecord&)
     {
         if (++s->done == s->expected)
         {
+            s->doneAtStep = Simulator::Now().GetTimeStep();
             Simulator::Stop();
         }
     }
@@ -88,6 +94,23 @@ main(int argc, char* argv[])
     // --SchedulerType overrides that.
     FastSimulatorImpl::Install();
     GlobalValue::Bind("SchedulerType", StringValue("ns3::PriorityQueueScheduler"));
+    // Under mpirun/srun with more than one rank: one simulation over them
+    // (docs/distributed.md); alone, nothing happens here.
+    DistributedRun dist;
+    {
+        std::string err;
+        if (!dist.Start(&argc, &argv, err))
+        {
+            std::cerr << "rdma-sim: " << err << "\n";
+            return 1;
+        }
+    }
+    if (dist.GetRank() > 0)
+    {
+        // One copy of --help and of the summary: rank 0's.
+        std::freopen("/dev/null", "w", stdout);
+    }
+    std::string partitionFile;
     CheckedOptions cmd("rdma-sim", "Run HPCC-simulator topology and flow files with a libcc "
                                    "algorithm; writes fct.txt and pfc.txt in that simulator's "
                                    "formats.");
@@ -150,6 +173,10 @@ main(int argc, char* argv[])
     cmd.AddBytes("buffer", "switch buffer (0: SwitchNode's BufferSize default)", bufferBytes, 0,
                  1000000000000ull);
     deadlock.AddTo(cmd);
+    cmd.AddText("partition",
+                "under mpirun/srun: the rank of each node, lines \"node rank\" (default: split "
+                "by pod, or by blocks of the topology; docs/distributed.md)",
+                partitionFile);
     int rc = cmd.Parse(argc, argv);
     if (rc >= 0)
     {
@@ -296,6 +323,26 @@ main(int argc, char* argv[])
         {
             std::cerr << "rdma-sim: warning: " << w << "\n";
         }
+        if (!partitionFile.empty() || DistributedRun::UnderLauncher())
+        {
+            // A bad --partition file: FileFormatError (file:line:field), exit 2.
+            std::vector<uint32_t> rankOf = partitionFile.empty()
+                                               ? PartitionTopology(topo, dist.GetSize())
+                                               : ReadPartitionFile(partitionFile, topo, dist.GetSize());
+            uint64_t lookaheadNs = PartitionLookaheadNs(topo, rankOf);
+            net.SetPartition(rankOf);
+            dist.Attach(lookaheadNs);
+            if (dist.GetRank() == 0 && dist.IsDistributed())
+            {
+                std::cerr << "rdma-sim: " << dist.GetSize() << " ranks, lookahead " << lookaheadNs
+                          << " ns, nodes per rank:";
+                for (uint32_t c : PartitionSizes(rankOf, dist.GetSize()))
+                {
+                    std::cerr << " " << c;
+                }
+                std::cerr << "\n";
+            }
+        }
         if (haveConfig)
         {
             // third.cc: ERROR_RATE_PER_LINK on every link whose error_rate is 0.
@@ -407,6 +454,7 @@ main(int argc, char* argv[])
         net.EnablePcap(out + "/rdma");
     }
     RdmaTraceHelper tr(net);
+    tr.SetRanks(dist.GetRank(), dist.GetSize());
     tr.SetMaxTraceBytes(maxTraceBytes);
     tr.SetIdealFct(idealFct == "hpcc-sim" ? IdealFctKind::HPCC_SIM : IdealFctKind::OURS);
     tr.EnableFct(fctFile, out + "/fct.csv");
@@ -415,6 +463,8 @@ main(int argc, char* argv[])
     {
         tr.EnableCcVars(out + "/fct-cc.csv");
     }
+    try
+    {
     if (traces)
     {
         tr.TrackAllSwitchLinks();
@@ -444,8 +494,19 @@ main(int argc, char* argv[])
             return 2;
         }
     }
+    }
+    catch (const std::invalid_argument& e)
+    {
+        std::cerr << "rdma-sim: " << e.what() << "\n";
+        return 2;
+    }
     tr.EnableProgress(stop);
-    StopWhenDone sd{flows.size()};
+    uint64_t localFlows = 0;
+    for (const FlowSpec& f : flows)
+    {
+        localFlows += net.IsLocal(f.src) ? 1 : 0;
+    }
+    StopWhenDone sd{localFlows};
     for (uint32_t id = 0; id < net.GetNNodes(); id++)
     {
         if (!net.IsSwitch(id))
@@ -457,23 +518,43 @@ main(int argc, char* argv[])
     Simulator::Stop(stop);
     Simulator::Run();
     Ptr<PfcDeadlockDetector> dl = net.GetDeadlockDetector();
+    // Over ranks, the run ends where one process would have: at the last
+    // flow's end when every flow finished, else at --stop.
+    uint64_t completed = dist.Sum(sd.done);
+    int64_t endStep = Simulator::Now().GetTimeStep();
+    if (dist.IsDistributed())
+    {
+        endStep = completed == flows.size()
+                      ? static_cast<int64_t>(dist.Max(static_cast<uint64_t>(sd.doneAtStep + 1))) - 1
+                      : stop.GetTimeStep();
+    }
+    bool deadlocked = dist.Max(dl->IsDeadlocked() ? 1 : 0) != 0;
     std::printf("flows=%zu completed=%" PRIu64 " unfinished=%" PRIu64
                 " simulated_ms=%.3f pfc_pauses=%" PRIu64 " pfc_deadlock=%s\n",
-                flows.size(), sd.done, uint64_t(flows.size() - sd.done),
-                Simulator::Now().GetSeconds() * 1e3, tr.GetPfcPauses(),
-                dl->IsDeadlocked() ? "yes" : "no");
-    bool deadlocked = dl->IsDeadlocked();
-    if (deadlocked)
+                flows.size(), completed, uint64_t(flows.size() - completed),
+                TimeStep(endStep).GetSeconds() * 1e3, dist.Sum(tr.GetPfcPauses()),
+                deadlocked ? "yes" : "no");
+    if (dl->IsDeadlocked())
     {
         std::cerr << "rdma-sim: " << dl->Describe() << "\n";
     }
     tr.Close();
     Simulator::Destroy();
+    if (dist.IsDistributed())
+    {
+        dist.Barrier(); // every rank's files are closed
+        std::string err;
+        if (dist.GetRank() == 0 && !tr.MergeRanks(err))
+        {
+            std::cerr << "rdma-sim: merging the ranks' outputs: " << err << "\n";
+            return 1;
+        }
+    }
     if (deadlocked && !deadlock.keepRunning)
     {
         return 3; // the run stopped at the deadlock: its results are not an experiment's
     }
-    uint64_t unfinished = flows.size() - sd.done;
+    uint64_t unfinished = flows.size() - completed;
     if (unfinished > 0 && !deadlocked)
     {
         // An open-loop flow file's normal end (the HPCC simulator exits 0).

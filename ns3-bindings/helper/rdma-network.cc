@@ -2,6 +2,7 @@
 
 #include "rdma-network.h"
 
+#include "qbb-channel.h"
 #include "qbb-helper.h"
 
 #include <ns3/boolean.h>
@@ -9,6 +10,7 @@
 #include <ns3/internet-stack-helper.h>
 #include <ns3/ipv4.h>
 #include <ns3/nstime.h>
+#include <ns3/simulator.h>
 #include <ns3/traffic-control-helper.h>
 
 #include <algorithm>
@@ -236,6 +238,7 @@ void
 RdmaNetwork::SetSwitchAttribute(const std::string& name, const AttributeValue& v)
 {
     m_switchFactory.Set(name, v);
+    m_switchAttrs.emplace_back(name, v.Copy());
 }
 
 void
@@ -271,15 +274,33 @@ RdmaNetwork::Build(const TopologySpec& topo)
     m_nodes.resize(n);
     m_adj.assign(n, {});
     m_nextSport.clear();
+    if (!m_rankOf.empty() && m_rankOf.size() != n)
+    {
+        throw std::invalid_argument("partition: " + std::to_string(m_rankOf.size()) +
+                                    " ranks given for a topology of " + std::to_string(n) +
+                                    " nodes");
+    }
     for (uint32_t id = 0; id < n; id++)
     {
-        if (topo.isSwitch[id])
+        uint32_t rank = GetRank(id);
+        if (topo.isSwitch[id] && rank == 0)
         {
             m_nodes[id] = m_switchFactory.Create<SwitchNode>();
         }
+        else if (topo.isSwitch[id])
+        {
+            // ns-3 fixes a node's system id in its constructor, which an
+            // ObjectFactory cannot pass: the factory's attributes follow.
+            Ptr<SwitchNode> sw = CreateObject<SwitchNode>(rank);
+            for (const auto& a : m_switchAttrs)
+            {
+                sw->SetAttribute(a.first, *a.second);
+            }
+            m_nodes[id] = sw;
+        }
         else
         {
-            m_nodes[id] = CreateObject<Node>();
+            m_nodes[id] = CreateObject<Node>(rank);
         }
         if (id == 0)
         {
@@ -325,6 +346,18 @@ RdmaNetwork::Build(const TopologySpec& topo)
             da->AssignStreams(LOSS_STREAM_BASE + 2 * int64_t(li));
             db->AssignStreams(LOSS_STREAM_BASE + 2 * int64_t(li) + 1);
         }
+        if (GetRank(l.a) != GetRank(l.b))
+        {
+            // Ports 2 li and 2 li + 1: the same on every rank.
+            Ptr<QbbChannel> ch = DynamicCast<QbbChannel>(da->GetChannel());
+            if (!ch || !ch->EnableRemote(2 * li))
+            {
+                throw std::invalid_argument("link " + std::to_string(li) + " (node " +
+                                            std::to_string(l.a) + " - node " + std::to_string(l.b) +
+                                            ") joins two ranks with a delay of 0 ns: a link "
+                                            "between ranks needs a delay > 0");
+            }
+        }
         m_devices.push_back(da);
         m_devices.push_back(db);
         m_adj[l.a].push_back(Adj{l.b, da, li});
@@ -365,7 +398,7 @@ RdmaNetwork::Build(const TopologySpec& topo)
     std::vector<Ptr<SwitchNode>> switches;
     for (uint32_t id = 0; id < n; id++)
     {
-        if (topo.isSwitch[id])
+        if (topo.isSwitch[id] && IsLocal(id))
         {
             switches.push_back(GetSwitch(id));
         }
@@ -564,6 +597,18 @@ RdmaNetwork::GetMaxHpccSimRtt() const
     return m_maxHpccSimRtt;
 }
 
+void
+RdmaNetwork::SetPartition(const std::vector<uint32_t>& rankOf)
+{
+    m_rankOf = rankOf;
+}
+
+bool
+RdmaNetwork::IsLocal(uint32_t id) const
+{
+    return GetRank(id) == Simulator::GetSystemId();
+}
+
 Ptr<RdmaTxQueuePair>
 RdmaNetwork::AddFlow(const FlowSpec& f, uint32_t flowId)
 {
@@ -572,6 +617,17 @@ RdmaNetwork::AddFlow(const FlowSpec& f, uint32_t flowId)
     {
         throw std::invalid_argument("flow " + std::to_string(flowId) +
                                     ": src and dst must be two hosts of the topology");
+    }
+    if (f.stopNs != 0 && GetRank(f.src) != GetRank(f.dst))
+    {
+        // A leaving flow tells its receiver its final size at once (no
+        // packet carries it), which cannot cross ranks within a lookahead.
+        throw std::invalid_argument("flow " + std::to_string(flowId) + ": it leaves early (stop " +
+                                    std::to_string(f.stopNs) + " ns) and its hosts " +
+                                    std::to_string(f.src) + " and " + std::to_string(f.dst) +
+                                    " are on ranks " + std::to_string(GetRank(f.src)) + " and " +
+                                    std::to_string(GetRank(f.dst)) +
+                                    ": put them on one rank (--partition)");
     }
     PathInfo path = GetPath(f.src, f.dst);
     RdmaFlowParams p;

@@ -100,6 +100,22 @@ class RdmaNetwork
         return m_deadlock;
     }
 
+    /**
+     * A distributed run (docs/distributed.md): rank of each topology node
+     * (PartitionTopology, ReadPartitionFile). Build gives every node its
+     * rank as system id, every rank builds the whole network, and each link
+     * between ranks carries its frames to the peer rank. Call before Build;
+     * empty (the default): every node on rank 0.
+     */
+    void SetPartition(const std::vector<uint32_t>& rankOf);
+    /// Rank of a topology node (0 without a partition).
+    uint32_t GetRank(uint32_t id) const
+    {
+        return m_rankOf.empty() ? 0 : m_rankOf[id];
+    }
+    /// Whether this process simulates the node (its rank is Simulator::GetSystemId()).
+    bool IsLocal(uint32_t id) const;
+
     /// Create the nodes, links and routes of a topology.
     void Build(const TopologySpec& topo);
     const TopologySpec& GetTopology() const
@@ -194,6 +210,9 @@ class RdmaNetwork
     std::map<uint64_t, std::string> m_rateCc; ///< SetCongestionControlForRate
     bool m_globalBaseRtt = false;
     ObjectFactory m_switchFactory;
+    /// SetSwitchAttribute's values, set on each switch made with its rank.
+    std::vector<std::pair<std::string, Ptr<AttributeValue>>> m_switchAttrs;
+    std::vector<uint32_t> m_rankOf;
     ObjectFactory m_nicFactory;
     ObjectFactory m_deadlockFactory;
     Ptr<PfcDeadlockDetector> m_deadlock;

@@ -2,6 +2,8 @@
 
 #include "rdma-trace.h"
 
+#include "rank-merge.h"
+
 #include "pfc-header.h"
 
 #include <sys/stat.h>
@@ -22,7 +24,7 @@ namespace
 {
 
 std::FILE*
-OpenOut(const std::string& path, const char* header)
+OpenFile(const std::string& path, const char* header)
 {
     if (path.empty())
     {
@@ -51,6 +53,57 @@ CloseFile(std::FILE*& f)
 }
 
 } // namespace
+
+std::FILE*
+RdmaTraceHelper::OpenOut(const std::string& path, const char* header)
+{
+    if (m_ranks <= 1 || path.empty())
+    {
+        return OpenFile(path, header);
+    }
+    m_rankOutputs.emplace_back(path, header ? header : "");
+    return OpenFile(RankFilePath(path, m_rank), nullptr);
+}
+
+void
+RdmaTraceHelper::Stamp(std::FILE* f) const
+{
+    if (m_ranks > 1)
+    {
+        WriteRankStamp(f);
+    }
+}
+
+void
+RdmaTraceHelper::SetRanks(uint32_t rank, uint32_t ranks)
+{
+    m_rank = rank;
+    m_ranks = ranks;
+}
+
+void
+RdmaTraceHelper::RefuseDistributed(const char* what) const
+{
+    if (m_ranks > 1)
+    {
+        throw std::invalid_argument(std::string(what) +
+                                    " is not written by a run over several ranks yet: run it in "
+                                    "one process");
+    }
+}
+
+bool
+RdmaTraceHelper::MergeRanks(std::string& err) const
+{
+    for (const auto& o : m_rankOutputs)
+    {
+        if (!MergeRankFiles(o.first, m_ranks, o.second, err))
+        {
+            return false;
+        }
+    }
+    return true;
+}
 
 RdmaTraceHelper::RdmaTraceHelper(RdmaNetwork& net)
     : m_net(net)
@@ -172,6 +225,10 @@ RdmaTraceHelper::OnFlowComplete(const RdmaFlowRecord& r)
     {
         if (!m_ccVarsHeader)
         {
+            if (m_ranks > 1)
+            {
+                WriteRankHeaderStamp(m_ccVars);
+            }
             std::fprintf(m_ccVars, "flow,size_bytes,fct_ns,ideal_fct_ns");
             for (size_t i = 0; i < r.ccVars.size(); i++)
             {
@@ -180,6 +237,7 @@ RdmaTraceHelper::OnFlowComplete(const RdmaFlowRecord& r)
             std::fprintf(m_ccVars, "\n");
             m_ccVarsHeader = true;
         }
+        Stamp(m_ccVars);
         std::fprintf(m_ccVars, "%u,%" PRIu64 ",%" PRIu64 ",%" PRIu64, f.flowId, f.sizeBytes,
                      r.fctNs, idealFctNs);
         for (double v : r.ccVars)
@@ -190,12 +248,14 @@ RdmaTraceHelper::OnFlowComplete(const RdmaFlowRecord& r)
     }
     if (m_fct)
     {
+        Stamp(m_fct);
         WriteFctLine(m_fct, f.srcNode, f.dstNode, f.sport, f.dport, f.sizeBytes, f.startNs, r.fctNs,
                      idealFctNs);
     }
     if (m_fctCsv)
     {
         double slowdown = idealFctNs ? static_cast<double>(r.fctNs) / idealFctNs : 0;
+        Stamp(m_fctCsv);
         std::fprintf(m_fctCsv,
                      "%u,%u,%u,%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%.4f,%" PRIu64
                      ",%" PRIu64 "\n",
@@ -235,10 +295,12 @@ RdmaTraceHelper::OnPfcRx(RdmaTraceHelper* self, uint32_t node, uint32_t type, ui
     {
         // The HPCC simulator's nodes have ns-3's loopback as device 0, so its
         // links' devices count from 1; ours have no loopback.
+        self->Stamp(self->m_pfc);
         WritePfcLine(self->m_pfc, ns, node, type, ifIndex + 1, pause);
     }
     if (self->m_pfcCsv)
     {
+        self->Stamp(self->m_pfcCsv);
         std::fprintf(self->m_pfcCsv, "%" PRIu64 ",%u,%u,%u,%u,%d\n", ns, node, type, ifIndex, prio,
                      pause ? 1 : 0);
     }
@@ -277,6 +339,7 @@ RdmaTraceHelper::EnableSampling(Time interval, const std::string& queueCsv,
                                 const std::string& rateCsv, const std::string& linkCsv, Time start)
 {
     NS_LOG_FUNCTION(this << interval << queueCsv);
+    RefuseDistributed("the sampled CSVs (queue, rate, link)");
     m_interval = interval;
     m_queue = OpenOut(queueCsv, "time_ns,node,port,bytes\n");
     m_rate = OpenOut(rateCsv, "time_ns,flow,rate_bps,window_bytes\n");
@@ -419,6 +482,7 @@ void
 RdmaTraceHelper::EnableQlen(const std::string& path, Time start, Time end, Time interval,
                             Time dumpEvery)
 {
+    RefuseDistributed("the qlen file");
     m_qlen = OpenOut(path, nullptr);
     m_qlenEnd = end;
     m_qlenInterval = interval;
@@ -515,6 +579,7 @@ Put(uint8_t* b, size_t off, T v)
 void
 RdmaTraceHelper::EnablePacketTrace(const std::string& path, const std::vector<uint32_t>& nodes)
 {
+    RefuseDistributed("the packet trace (mix.tr)");
     for (uint32_t id : nodes)
     {
         if (id >= m_net.GetNNodes())

@@ -120,7 +120,29 @@ class RdmaTraceHelper
     /// Close the files (also done by the destructor).
     void Close();
 
+    /**
+     * A distributed run (docs/distributed.md): before any Enable*, this
+     * process is rank `rank` of `ranks`. The event-driven outputs (fct,
+     * fct CSV, cc variables, pfc and its CSV) go to <path>.rank<r> with
+     * each record stamped for MergeRanks; the sampled ones (EnableSampling,
+     * EnableQlen, EnablePacketTrace) are refused (std::invalid_argument).
+     */
+    void SetRanks(uint32_t rank, uint32_t ranks);
+    /**
+     * After Close on every rank (a barrier between), on one rank: merge each
+     * output into the file one process writes. False with err on failure.
+     */
+    bool MergeRanks(std::string& err) const;
+
   private:
+    /// An output file: <path>.rank<r> in a distributed run (header kept for the merge).
+    std::FILE* OpenOut(const std::string& path, const char* header);
+    /// Before each record of an event-driven output (a no-op alone).
+    void Stamp(std::FILE* f) const;
+    void RefuseDistributed(const char* what) const;
+    uint32_t m_rank = 0;
+    uint32_t m_ranks = 1;
+    std::vector<std::pair<std::string, std::string>> m_rankOutputs; ///< path, header
     void OnFlowComplete(const RdmaFlowRecord& r);
     /// Count bytes written to a capped output; false once over the cap.
     bool Spend(uint64_t bytes);

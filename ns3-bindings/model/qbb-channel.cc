@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 #include "qbb-channel.h"
 
+#include "qbb-frame-wire.h"
 #include "qbb-net-device.h"
 #include "rocev2-packet.h"
 #include "sim-fast.h"
@@ -112,9 +113,17 @@ QbbChannel::Transmit(QbbFramePtr frame, const QbbNetDevice* src, int64_t txSteps
     }
     Direction& dir = m_dir[d];
     int64_t delay = txSteps + m_delay.GetTimeStep();
+    if (__builtin_expect(m_remote[d].active, 0))
+    {
+        TransmitRemote(d, std::move(frame), SimNowStep() + delay);
+        return;
+    }
     bool idle = dir.frames.Empty();
     dir.frames.Push({frame.release(), SimNowStep() + delay});
-    if (idle)
+    // Node order (distributed runs): every frame's arrival is an event the
+    // sender schedules, so its key is the sender's whichever rank receives;
+    // Uid order keeps one event per direction, scheduled again on arrival.
+    if (idle || SimNodeOrder())
     {
         if (!dir.event)
         {
@@ -129,7 +138,7 @@ QbbChannel::Arrive(uint32_t d)
 {
     Direction& dir = m_dir[d];
     QbbFramePtr frame(dir.frames.Pop().frame);
-    if (!dir.frames.Empty())
+    if (!dir.frames.Empty() && !SimNodeOrder())
     {
         // The next frame's arrival, in the context of the same receiver.
         ScheduleReusedSteps(m_ctx[d], dir.frames.Front().arrival - SimNowStep(),
@@ -170,6 +179,104 @@ QbbChannel::VerifyWire(const QbbFrame& frame)
     {
         m_wireMismatches++;
     }
+}
+
+uint32_t
+QbbChannel::IndexOf(const NetDevice* dev) const
+{
+    for (uint32_t i = 0; i < m_nDevices; ++i)
+    {
+        if (PeekPointer(m_dev[i]) == dev)
+        {
+            return i;
+        }
+    }
+    return 2;
+}
+
+bool
+QbbChannel::EnableRemote(uint32_t portBase)
+{
+    NS_LOG_FUNCTION(this << portBase);
+    if (m_nDevices < 2 || m_delay.GetTimeStep() <= 0)
+    {
+        return false;
+    }
+    uint32_t here = Simulator::GetSystemId();
+    Ptr<FastSimulatorImpl> fast = DynamicCast<FastSimulatorImpl>(Simulator::GetImplementation());
+    for (uint32_t d = 0; d < 2; ++d)
+    {
+        uint32_t rank = m_dev[d]->GetNode()->GetSystemId();
+        uint32_t other = m_dev[1 - d]->GetNode()->GetSystemId();
+        Remote& r = m_remote[d];
+        r.active = rank != here && other == here;
+        r.rank = rank;
+        r.port = portBase + d;
+        r.in.m_ch = this;
+        r.in.m_d = d;
+        if (rank == here && other != here)
+        {
+            // The frames towards our end come from the peer rank.
+            if (fast)
+            {
+                fast->RegisterRemotePort(r.port, &r.in);
+            }
+        }
+    }
+    return true;
+}
+
+void
+QbbChannel::TransmitRemote(uint32_t d, QbbFramePtr frame, int64_t arrival)
+{
+    FastSimulatorImpl* fast = FastSimulatorImpl::Running();
+    if (!fast || !fast->GetRankLink())
+    {
+        NS_FATAL_ERROR("QbbChannel: a frame for node " << m_dev[d]->GetNode()->GetId()
+                                                      << " on rank " << m_remote[d].rank
+                                                      << " needs a distributed simulator (FastSimulatorImpl "
+                                                         "with a rank link, or QbbRemoteChannel)");
+    }
+    m_wire.clear();
+    if (!QbbFrameEncode(*frame, m_wire))
+    {
+        NS_FATAL_ERROR("QbbChannel: a frame to another rank does not encode");
+    }
+    m_remoteTx++;
+    fast->SendRemote(m_remote[d].rank, m_remote[d].port, static_cast<uint64_t>(arrival), m_ctx[d],
+                     m_wire.data(), static_cast<uint32_t>(m_wire.size()));
+}
+
+void
+QbbChannel::RemotePort::Deliver(uint64_t ts, uint64_t key, const uint8_t* data, uint32_t len)
+{
+    QbbFramePtr frame = QbbFrameDecode(data, len);
+    if (!frame)
+    {
+        NS_FATAL_ERROR("QbbChannel: " << len << " bytes from another rank are not a frame");
+    }
+    QbbChannel* ch = m_ch;
+    Direction& dir = ch->m_dir[m_d];
+    ch->m_remoteRx++;
+    dir.frames.Push({frame.release(), static_cast<int64_t>(ts)});
+    if (!dir.event)
+    {
+        dir.event = Create<RxEvent>(ch, m_d);
+    }
+    if (!ch->m_ctxKnown[m_d])
+    {
+        ch->m_ctx[m_d] = ch->m_dev[m_d]->GetNode()->GetId();
+        ch->m_ctxKnown[m_d] = true;
+    }
+    dir.event->Ref();
+    FastSimulatorImpl::Running()->InsertKeyed(ts, key, ch->m_ctx[m_d], PeekPointer(dir.event));
+}
+
+void
+QbbChannel::ReceiveRemoteNow(uint32_t d, QbbFramePtr frame)
+{
+    m_remoteRx++;
+    m_dev[d]->ReceiveFrame(std::move(frame));
 }
 
 uint64_t

@@ -7,6 +7,7 @@
 #define QBB_CHANNEL_H
 
 #include "event-pool.h"
+#include "fast-simulator-impl.h"
 #include "fifo-ring.h"
 #include "qbb-frame.h"
 
@@ -44,8 +45,46 @@ class QbbChannel : public Channel
     std::size_t GetNDevices() const override;
     Ptr<NetDevice> GetDevice(std::size_t i) const override;
 
+    /**
+     * A link between two ranks (docs/distributed.md): after both devices
+     * are attached and their nodes carry their system ids, a direction
+     * whose receiver is on another rank than this process
+     * (Simulator::GetSystemId()) sends its frames there as bytes
+     * (QbbFrameEncode), and the direction whose receiver is here takes
+     * them from the peer. portBase and portBase + 1 (one per direction)
+     * must be the same on every rank. Under FastSimulatorImpl's distributed
+     * Run the channel does it itself; QbbRemoteChannel (libns3-libcc-mpi)
+     * adds ns-3's own MPI engines. A zero Delay is refused (false): the
+     * ranks' lookahead is the smallest delay of such a link.
+     */
+    bool EnableRemote(uint32_t portBase);
+    /// Whether frames towards device index i leave this rank.
+    bool IsRemote(uint32_t i) const
+    {
+        return m_remote[i].active;
+    }
+    /// Frames sent to and received from the other rank.
+    uint64_t GetRemoteTx() const
+    {
+        return m_remoteTx;
+    }
+    uint64_t GetRemoteRx() const
+    {
+        return m_remoteRx;
+    }
+
   protected:
     void DoDispose() override;
+    /**
+     * Carry a frame to the receiver m_dev[d], on another rank, arriving at
+     * time step arrival. The base class uses FastSimulatorImpl's rank link
+     * and fails otherwise.
+     */
+    virtual void TransmitRemote(uint32_t d, QbbFramePtr frame, int64_t arrival);
+    /// A frame from the other rank for m_dev[d], arriving now (ns-3's engines).
+    void ReceiveRemoteNow(uint32_t d, QbbFramePtr frame);
+    /// The device index of dev (0 or 1), 2 if not attached.
+    uint32_t IndexOf(const NetDevice* dev) const;
 
   private:
     void VerifyWire(const QbbFrame& frame);
@@ -82,6 +121,26 @@ class QbbChannel : public Channel
     void Arrive(uint32_t d);
     void ClearInFlight();
     Direction m_dir[2];
+
+    /// One direction's port for FastSimulatorImpl's rank link.
+    class RemotePort : public FastRemotePort
+    {
+      public:
+        QbbChannel* m_ch = nullptr;
+        uint32_t m_d = 0;
+        void Deliver(uint64_t ts, uint64_t key, const uint8_t* data, uint32_t len) override;
+    };
+    struct Remote
+    {
+        bool active = false; //!< frames towards this end cross ranks
+        uint32_t rank = 0;   //!< the receiving end's rank
+        uint32_t port = 0;
+        RemotePort in;       //!< receives them, when the end is here
+    };
+    Remote m_remote[2];
+    std::vector<uint8_t> m_wire; //!< scratch for one encoded frame
+    uint64_t m_remoteTx = 0;
+    uint64_t m_remoteRx = 0;
 };
 
 } // namespace ns3

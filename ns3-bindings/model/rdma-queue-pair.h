@@ -206,8 +206,10 @@ class RdmaTxQueuePair : public Object
     /// m_rtoEvent is pending (asked per data packet sent: a flag, not a
     /// Simulator::IsExpired call through the wrapper each time).
     bool m_rtoArmed = false;
-    EventId m_startEvent;
-    EventId m_stopEvent;
+    /// The flow's start and leave, scheduled in the sending node's context
+    /// (ScheduleWithContext hands out no EventId: the event itself, to cancel).
+    Ptr<EventImpl> m_startEvent;
+    Ptr<EventImpl> m_stopEvent;
     /// Tells the receiving queue pair (its number, the flow's new size) that
     /// this flow left; set by RdmaNic::Connect.
     Callback<void, uint32_t, uint64_t> m_leaveNotify;

@@ -52,12 +52,16 @@ RdmaSender::Dispose()
     {
         qp->m_rtoEvent.Cancel();
         qp->m_rtoArmed = false;
-        qp->m_startEvent.Cancel();
-        qp->m_stopEvent.Cancel();
+        for (Ptr<EventImpl>* ev : {&qp->m_startEvent, &qp->m_stopEvent})
+        {
+            if (*ev)
+            {
+                (*ev)->Cancel();
+                *ev = nullptr;
+            }
+        }
         // An EventId keeps its event (and what the event holds) alive.
         qp->m_rtoEvent = EventId();
-        qp->m_startEvent = EventId();
-        qp->m_stopEvent = EventId();
         qp->m_kick = Callback<void>();
         qp->m_leaveNotify = Callback<void, uint32_t, uint64_t>();
         qp->StopCc();
@@ -75,16 +79,29 @@ RdmaSender::AddQueuePair(const RdmaFlowParams& flow, uint32_t peerQpn)
     qp->m_kick = MakeCallback(&RdmaNic::Kick, m_nic);
     m_tx.push_back(qp);
     m_byPeer[(static_cast<uint64_t>(flow.dstIp) << 32) | peerQpn] = qpn;
+    // A distributed run builds every flow on every rank (queue pair numbers
+    // agree) and starts it only on the rank that simulates its sender.
+    Ptr<Node> node = m_nic->m_node;
+    if (node && node->GetSystemId() != Simulator::GetSystemId())
+    {
+        return qp;
+    }
     uint64_t now = LibccNow();
     Time delay = NanoSeconds(flow.startNs > now ? flow.startNs - now : 0);
-    // Raw pointers: an event holding Ptrs, kept alive by the EventId stored in
-    // the queue pair, would make a reference cycle. The NIC owns the queue pair
-    // and cancels the event on dispose.
-    qp->m_startEvent = Simulator::Schedule(delay, &RdmaSender::StartFlow, this, PeekPointer(qp));
+    // In the sending node's context, as ns-3 starts an Application: what the
+    // flow schedules then is that node's (its events' order keys, logs).
+    // Raw pointers: an event holding Ptrs, kept by the queue pair, would make
+    // a reference cycle. The NIC owns the queue pair and cancels the event on
+    // dispose.
+    uint32_t ctx = node ? node->GetId() : Simulator::GetContext();
+    // MakeEvent's reference goes to the queue, the Ptr takes its own.
+    qp->m_startEvent = MakeEvent(&RdmaSender::StartFlow, this, PeekPointer(qp));
+    Simulator::ScheduleWithContext(ctx, delay, PeekPointer(qp->m_startEvent));
     if (flow.stopNs != 0)
     {
         Time leave = NanoSeconds(flow.stopNs > now ? flow.stopNs - now : 0);
-        qp->m_stopEvent = Simulator::Schedule(leave, &RdmaSender::LeaveFlow, this, PeekPointer(qp));
+        qp->m_stopEvent = MakeEvent(&RdmaSender::LeaveFlow, this, PeekPointer(qp));
+        Simulator::ScheduleWithContext(ctx, leave, PeekPointer(qp->m_stopEvent));
     }
     return qp;
 }
@@ -111,7 +128,7 @@ RdmaSender::LeaveFlow(RdmaTxQueuePair* qp)
     if (std::find(m_active.begin(), m_active.end(), qp) == m_active.end())
     {
         // Leaving before its start: it never starts, and reports nothing.
-        qp->m_startEvent.Cancel();
+        qp->m_startEvent->Cancel();
         qp->Leave();
         qp->CompleteNow(LibccNow());
         return;

@@ -149,7 +149,13 @@ SwitchNode::GetTypeId()
 }
 
 SwitchNode::SwitchNode()
-    : m_routerSeeded(false)
+    : SwitchNode(0)
+{
+}
+
+SwitchNode::SwitchNode(uint32_t systemId)
+    : Node(systemId)
+    , m_routerSeeded(false)
     , m_mmuConfigured(false)
     , m_ecmpSeed(0)
     , m_ecmpTierSalt(true)

@@ -39,6 +39,8 @@ class SwitchNode : public Node, public QbbFrameReceiver, private SwitchPort::Own
   public:
     static TypeId GetTypeId();
     SwitchNode();
+    /// A switch simulated by rank systemId of a distributed run.
+    explicit SwitchNode(uint32_t systemId);
     ~SwitchNode() override;
 
     /**

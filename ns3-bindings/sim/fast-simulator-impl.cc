@@ -1,11 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0-only
 #include "fast-simulator-impl.h"
 
+#include "ns3/enum.h"
 #include "ns3/fatal-error.h"
 #include "ns3/global-value.h"
 #include "ns3/log.h"
 #include "ns3/simulator.h"
 #include "ns3/string.h"
+
+#include <algorithm>
+#include <cstring>
 
 // NS_LOG only outside the per-event path (construction, Run, Stop, Destroy):
 // built with NS3_LOG_ENABLE, even a disabled NS_LOG costs a
@@ -37,7 +41,15 @@ FastSimulatorImpl::GetTypeId()
     static TypeId tid = TypeId("ns3::FastSimulatorImpl")
                             .SetParent<SimulatorImpl>()
                             .SetGroupName("Libcc")
-                            .AddConstructor<FastSimulatorImpl>();
+                            .AddConstructor<FastSimulatorImpl>()
+                            .AddAttribute("EventOrder",
+                                          "Order of events at one timestamp: Uid (as "
+                                          "DefaultSimulatorImpl) or Node (the same however the "
+                                          "nodes are split over ranks; docs/distributed.md).",
+                                          EnumValue(ORDER_UID),
+                                          MakeEnumAccessor(&FastSimulatorImpl::SetOrder,
+                                                           &FastSimulatorImpl::GetOrder),
+                                          MakeEnumChecker(ORDER_UID, "Uid", ORDER_NODE, "Node"));
     return tid;
 }
 
@@ -121,7 +133,7 @@ FastSimulatorImpl::SetScheduler(ObjectFactory schedulerFactory)
 uint32_t
 FastSimulatorImpl::GetSystemId() const
 {
-    return 0;
+    return m_link ? m_link->GetRank() : 0;
 }
 
 bool
@@ -203,6 +215,41 @@ FastSimulatorImpl::UnitConv::Set(Time::Unit unit)
     }
 }
 
+template <bool NodeOrder, bool Distributed>
+void
+FastSimulatorImpl::RunLoop(uint64_t limitTs)
+{
+    while (m_size != 0 && !m_stop)
+    {
+        if (Distributed && m_heap[0].ts >= limitTs)
+        {
+            return;
+        }
+        Entry next = PopMin();
+        // Cancelled events are popped, counted and become "current" exactly
+        // as in Default: IsExpired and GetEventCount depend on it.
+        m_eventCount++;
+        if (NodeOrder)
+        {
+            if (next.ts != m_currentTs)
+            {
+                m_ranNow.clear();
+            }
+            m_ranNow.push_back(next.uid);
+        }
+        m_currentTs = next.ts;
+        m_currentContext = next.Context();
+        m_currentUid = next.Uid();
+        m_currentKey = next.key;
+        next.impl->Invoke();
+        next.impl->Unref();
+        if (__builtin_expect(m_foreignPending.load(std::memory_order_acquire), 0))
+        {
+            InsertForeign();
+        }
+    }
+}
+
 void
 FastSimulatorImpl::Run()
 {
@@ -226,22 +273,185 @@ FastSimulatorImpl::Run()
     {
         InsertForeign();
     }
-    while (m_size != 0 && !m_stop)
+    if (m_link)
     {
-        Entry next = PopMin();
-        // Cancelled events are popped, counted and become "current" exactly
-        // as in Default: IsExpired and GetEventCount depend on it.
-        m_eventCount++;
-        m_currentTs = next.ts;
-        m_currentContext = next.Context();
-        m_currentUid = next.Uid();
-        next.impl->Invoke();
-        next.impl->Unref();
-        if (__builtin_expect(m_foreignPending.load(std::memory_order_acquire), 0))
-        {
-            InsertForeign();
-        }
+        RunDistributed();
     }
+    else if (m_nodeOrder)
+    {
+        RunLoop<true, false>(UINT64_MAX);
+    }
+    else
+    {
+        RunLoop<false, false>(UINT64_MAX);
+    }
+}
+
+// Conservative windows (ns-3's granted-time-window scheme): every rank
+// learns every other's earliest pending time G; nothing sent at or after G
+// arrives before G + lookahead, so each rank runs its events before that
+// bound, then all exchange what their cut links carried. Messages are
+// counted into the summary before they are delivered, so G covers them.
+//
+// Stop() inside a window ends this rank's window at once and is its vote
+// to end the run; the rank goes on serving its nodes (its links still
+// carry the others' traffic) until every rank voted, so a Stop at one time
+// on every rank (Stop(delay)) ends the run exactly there, and a rank that
+// is done early (its own flows finished) waits for the others.
+void
+FastSimulatorImpl::RunDistributed()
+{
+    uint32_t n = m_link->GetSize();
+    m_outbox.resize(n);
+    std::vector<uint8_t> in;
+    std::vector<FastRankLink::Summary> all;
+    bool voted = false;
+    for (;;)
+    {
+        voted = voted || m_stop;
+        m_stop = false;
+        FastRankLink::Summary mine{m_size != 0 ? m_heap[0].ts : UINT64_MAX, voted ? 1u : 0u};
+        mine.nextTs = std::min(mine.nextTs, m_outboxMinTs);
+        m_link->Exchange(m_outbox, mine, in, all);
+        for (std::vector<uint8_t>& o : m_outbox)
+        {
+            o.clear();
+        }
+        m_outboxMinTs = UINT64_MAX;
+        Deliver(in);
+        uint64_t g = UINT64_MAX;
+        bool everyone = true;
+        for (const FastRankLink::Summary& r : all)
+        {
+            g = std::min(g, r.nextTs);
+            everyone = everyone && r.stopped != 0;
+        }
+        if (everyone || g == UINT64_MAX)
+        {
+            m_stop = everyone;
+            return;
+        }
+        uint64_t limit = g + static_cast<uint64_t>(m_lookahead);
+        if (limit < g)
+        {
+            limit = UINT64_MAX;
+        }
+        m_windows++;
+        RunLoop<true, true>(limit);
+    }
+}
+
+namespace
+{
+// A message to a peer rank: port, length, time step, key, then its bytes.
+struct RemoteHeader
+{
+    uint32_t port;
+    uint32_t len;
+    uint64_t ts;
+    uint64_t key;
+};
+} // namespace
+
+void
+FastSimulatorImpl::Deliver(const std::vector<uint8_t>& in)
+{
+    size_t at = 0;
+    while (at + sizeof(RemoteHeader) <= in.size())
+    {
+        RemoteHeader h;
+        std::memcpy(&h, in.data() + at, sizeof h);
+        at += sizeof h;
+        if (h.port >= m_ports.size() || !m_ports[h.port] || at + h.len > in.size())
+        {
+            NS_FATAL_ERROR("FastSimulatorImpl: a peer rank sent " << h.len << " bytes to port "
+                                                                   << h.port
+                                                                   << ", which this rank does not have");
+        }
+        m_remoteReceived++;
+        m_ports[h.port]->Deliver(h.ts, h.key, in.data() + at, h.len);
+        at += h.len;
+    }
+}
+
+void
+FastSimulatorImpl::SetOrder(Order order)
+{
+    bool node = order == ORDER_NODE;
+    if (node != m_nodeOrder && (m_size != 0 || m_eventCount != 0))
+    {
+        NS_FATAL_ERROR("FastSimulatorImpl::SetOrder: the order is fixed once an event was "
+                       "scheduled or run");
+    }
+    m_nodeOrder = node;
+}
+
+void
+FastSimulatorImpl::SetRankLink(FastRankLink* link, int64_t lookaheadSteps)
+{
+    NS_LOG_FUNCTION(this << link << lookaheadSteps);
+    if (link && link->GetSize() > 1 && lookaheadSteps <= 0)
+    {
+        NS_FATAL_ERROR("FastSimulatorImpl::SetRankLink: the lookahead must be > 0 (a link "
+                       "between ranks has no delay)");
+    }
+    SetOrder(ORDER_NODE);
+    m_link = link;
+    m_lookahead = lookaheadSteps;
+}
+
+void
+FastSimulatorImpl::RegisterRemotePort(uint32_t id, FastRemotePort* port)
+{
+    if (id >= m_ports.size())
+    {
+        m_ports.resize(id + 1, nullptr);
+    }
+    m_ports[id] = port;
+}
+
+void
+FastSimulatorImpl::SendRemote(uint32_t rank, uint32_t port, uint64_t ts, uint32_t context,
+                              const uint8_t* data, uint32_t len)
+{
+    if (rank >= m_outbox.size())
+    {
+        m_outbox.resize(rank + 1);
+    }
+    RemoteHeader h{port, len, ts, TakeKey(context)};
+    std::vector<uint8_t>& o = m_outbox[rank];
+    size_t at = o.size();
+    o.resize(at + sizeof h + len);
+    std::memcpy(o.data() + at, &h, sizeof h);
+    std::memcpy(o.data() + at + sizeof h, data, len);
+    m_outboxMinTs = std::min(m_outboxMinTs, ts);
+    m_remoteSent++;
+}
+
+void
+FastSimulatorImpl::InsertKeyed(uint64_t ts, uint64_t key, uint32_t context, EventImpl* event)
+{
+    if (__builtin_expect(m_size == m_heap.size(), 0))
+    {
+        Grow();
+    }
+    SiftUp(m_size++, Entry{ts, key, event, m_uid++, context});
+}
+
+uint64_t*
+FastSimulatorImpl::SeqOf(uint32_t who)
+{
+    if (who == Simulator::NO_CONTEXT)
+    {
+        return &m_globalSeq;
+    }
+    if (who >= NODE_KEY_GLOBAL)
+    {
+        NS_FATAL_ERROR("FastSimulatorImpl: Node order keys hold node ids below "
+                       << NODE_KEY_GLOBAL << "; context " << who << " is too large");
+    }
+    m_nodeSeq.resize(std::max<size_t>(who + 1, 2 * m_nodeSeq.size()), 0);
+    return &m_nodeSeq[who];
 }
 
 void
@@ -414,8 +624,19 @@ FastSimulatorImpl::IsExpired(const EventId& id) const
         }
         return true;
     }
-    return impl == nullptr || id.GetTs() < m_currentTs ||
-           (id.GetTs() == m_currentTs && id.GetUid() <= m_currentUid) || impl->IsCancelled();
+    if (impl == nullptr || id.GetTs() < m_currentTs || impl->IsCancelled())
+    {
+        return true;
+    }
+    if (id.GetTs() > m_currentTs)
+    {
+        return false;
+    }
+    if (m_nodeOrder)
+    {
+        return std::find(m_ranNow.begin(), m_ranNow.end(), id.GetUid()) != m_ranNow.end();
+    }
+    return id.GetUid() <= m_currentUid;
 }
 
 Time

@@ -19,6 +19,14 @@
 // - PreEventHook is not called (nothing in this project overrides it).
 // - A negative delay is a fatal error instead of a debug-only assertion.
 //
+// Two event orders (attribute EventOrder, docs/distributed.md):
+// - "Uid" (the default): (timestamp, uid), DefaultSimulatorImpl's.
+// - "Node": (timestamp, scheduling node, that node's schedule count). The
+//   key of an event depends only on the history of the node that scheduled
+//   it, never on which other nodes share its process, so a simulation split
+//   over ranks (SetRankLink) runs every node's events in the same order as
+//   one process does: per-rank outputs merge into the single-process files.
+//
 // Select it before anything touches the Simulator, either with
 // FastSimulatorImpl::Install() or, the ns-3 way,
 //   GlobalValue::Bind("SimulatorImplementationType",
@@ -33,6 +41,7 @@
 #include "ns3/nstime.h"
 #include "ns3/object-factory.h"
 #include "ns3/simulator-impl.h"
+#include "ns3/simulator.h"
 
 #include <atomic>
 #include <cstdint>
@@ -44,9 +53,50 @@
 namespace ns3
 {
 
+/**
+ * What FastSimulatorImpl needs of the ranks of a distributed run: one
+ * collective exchange per time window. Implemented over MPI by
+ * libns3-libcc-mpi (FastMpiRankLink); the core itself links no MPI.
+ */
+class FastRankLink
+{
+  public:
+    virtual ~FastRankLink() = default;
+    virtual uint32_t GetRank() const = 0;
+    virtual uint32_t GetSize() const = 0;
+    /// What one rank tells every other at the end of a window.
+    struct Summary
+    {
+        uint64_t nextTs;  ///< earliest time step it holds or sent (UINT64_MAX: none)
+        uint64_t stopped; ///< 1 if Stop() ran there
+    };
+    /**
+     * Collective: out[r] goes to rank r (out[own rank] is empty), in gets
+     * what every rank sent to this one, concatenated in rank order; all
+     * gets every rank's summary, indexed by rank.
+     */
+    virtual void Exchange(const std::vector<std::vector<uint8_t>>& out, const Summary& mine,
+                          std::vector<uint8_t>& in, std::vector<Summary>& all) = 0;
+};
+
+/// Receives what a peer rank sent to one port (a cut link's direction).
+class FastRemotePort
+{
+  public:
+    virtual ~FastRemotePort() = default;
+    /// A message for time step ts whose event key is key (see SendRemote).
+    virtual void Deliver(uint64_t ts, uint64_t key, const uint8_t* data, uint32_t len) = 0;
+};
+
 class FastSimulatorImpl final : public SimulatorImpl
 {
   public:
+    /// (ns-3.37's EnumValue holds an int: an unscoped enum.)
+    enum Order
+    {
+        ORDER_UID,  ///< (ts, uid): DefaultSimulatorImpl's order
+        ORDER_NODE, ///< (ts, scheduling node, its count): the same whatever the partition
+    };
     static TypeId GetTypeId();
 
     /**
@@ -92,6 +142,61 @@ class FastSimulatorImpl final : public SimulatorImpl
         return s_running;
     }
 
+    /// The event order; set before the first event is scheduled.
+    void SetOrder(Order order);
+    Order GetOrder() const
+    {
+        return m_nodeOrder ? ORDER_NODE : ORDER_UID;
+    }
+    bool IsNodeOrder() const
+    {
+        return m_nodeOrder;
+    }
+
+    /**
+     * Run over ranks: this process simulates the nodes whose system id is
+     * link->GetRank(); windows of lookahead steps (the smallest delay of a
+     * link between ranks, > 0) are processed between exchanges. Sets the
+     * Node order. Call before Run; the link must outlive Run.
+     */
+    void SetRankLink(FastRankLink* link, int64_t lookaheadSteps);
+    FastRankLink* GetRankLink() const
+    {
+        return m_link;
+    }
+    /// Windows processed by the distributed Run (0 in one process).
+    uint64_t GetWindowCount() const
+    {
+        return m_windows;
+    }
+    /// A peer's messages to port id go to port (ids agree over ranks).
+    void RegisterRemotePort(uint32_t id, FastRemotePort* port);
+    /**
+     * Queue a message for rank's port, delivered there before the window
+     * holding ts runs, with the key an event the running one scheduled for
+     * context would get here (TakeKey): the receiver inserts its arrival
+     * under that key (InsertKeyed), as one process would have.
+     */
+    void SendRemote(uint32_t rank, uint32_t port, uint64_t ts, uint32_t context,
+                    const uint8_t* data, uint32_t len);
+    /// Insert an event under a key a peer took (FastRemotePort::Deliver).
+    void InsertKeyed(uint64_t ts, uint64_t key, uint32_t context, EventImpl* event);
+    /// Messages sent to and received from peer ranks.
+    uint64_t GetRemoteSent() const
+    {
+        return m_remoteSent;
+    }
+    uint64_t GetRemoteReceived() const
+    {
+        return m_remoteReceived;
+    }
+    /// The running event's (timestamp, key): merging per-rank outputs in
+    /// this order gives one process's order (Node order).
+    uint64_t CurrentKey() const
+    {
+        return m_currentKey;
+    }
+
     /// Now() as a time step, without building a Time.
     int64_t NowStep() const
     {
@@ -130,24 +235,48 @@ class FastSimulatorImpl final : public SimulatorImpl
     }
 
   private:
-    /// One queued event, 24 bytes. The queue owns one reference to impl.
+    /// One queued event, 32 bytes. The queue owns one reference to impl.
     struct Entry
     {
         uint64_t ts;
-        /// uid << 32 | context: (ts, uidContext) orders like (ts, uid), since
-        /// uids are unique, and compares as one 128-bit integer.
-        uint64_t uidContext;
+        /// Uid order: uid << 32 | context (orders like the uid, which is
+        /// unique). Node order: NodeKey(). (ts, key) compares as one 128-bit
+        /// integer.
+        uint64_t key;
         EventImpl* impl;
+        uint32_t uid;
+        uint32_t context;
 
         uint32_t Uid() const
         {
-            return static_cast<uint32_t>(uidContext >> 32);
+            return uid;
         }
         uint32_t Context() const
         {
-            return static_cast<uint32_t>(uidContext);
+            return context;
         }
     };
+    /// Node order's key: the scheduling node (NODE_KEY_GLOBAL for events
+    /// scheduled outside any node's event for no node) above its count.
+    static constexpr unsigned NODE_KEY_SHIFT = 40;
+    static constexpr uint32_t NODE_KEY_GLOBAL = (1u << (64 - NODE_KEY_SHIFT)) - 1;
+    uint64_t TakeKey(uint32_t context)
+    {
+        // Set-up code (outside Run) that schedules for a node counts in that
+        // node's sequence: whichever rank holds the node makes the same
+        // calls. An event of no node counts in the global sequence.
+        uint32_t who = m_currentContext != Simulator::NO_CONTEXT ? m_currentContext
+                       : s_running != this                      ? context
+                                                                : Simulator::NO_CONTEXT;
+        uint64_t* seq = __builtin_expect(who < m_nodeSeq.size(), 1) ? &m_nodeSeq[who] : SeqOf(who);
+        uint64_t slot = who < NODE_KEY_GLOBAL ? who : NODE_KEY_GLOBAL;
+        return (slot << NODE_KEY_SHIFT) | (*seq)++;
+    }
+    /// The counter of who (grown to hold it), or the global one for NO_CONTEXT.
+    [[gnu::cold, gnu::noinline]] uint64_t* SeqOf(uint32_t who);
+    template <bool NodeOrder, bool Distributed> void RunLoop(uint64_t limitTs);
+    void Deliver(const std::vector<uint8_t>& in);
+    void RunDistributed();
 
     void DoDispose() override;
 
@@ -155,12 +284,14 @@ class FastSimulatorImpl final : public SimulatorImpl
     static bool Before(const Entry& a, const Entry& b)
     {
         using U128 = unsigned __int128;
-        return ((U128(a.ts) << 64) | a.uidContext) < ((U128(b.ts) << 64) | b.uidContext);
+        return ((U128(a.ts) << 64) | a.key) < ((U128(b.ts) << 64) | b.key);
     }
     /// Inline (with SiftUp) so that sim-fast.h's schedule has no call.
     void Insert(uint64_t ts, uint32_t context, EventImpl* event)
     {
-        Entry e{ts, (uint64_t(m_uid++) << 32) | context, event};
+        uint64_t key = __builtin_expect(m_nodeOrder, 0) ? TakeKey(context)
+                                                        : (uint64_t(m_uid) << 32) | context;
+        Entry e{ts, key, event, m_uid++, context};
         if (__builtin_expect(m_size == m_heap.size(), 0))
         {
             Grow();
@@ -231,6 +362,22 @@ class FastSimulatorImpl final : public SimulatorImpl
     uint32_t m_currentContext;
     uint32_t m_uid; ///< Next uid; bumped by every Schedule* (Destroy too), as in Default
     bool m_stop;
+    bool m_nodeOrder = false;
+    uint64_t m_currentKey = 0;
+    /// Node order: schedules made so far per node (index NODE_KEY_GLOBAL: no node).
+    std::vector<uint64_t> m_nodeSeq;
+    uint64_t m_globalSeq = 0;
+    /// Node order: uids of the events run at the current timestamp, for
+    /// IsExpired (a key does not say whether an event ran before another).
+    std::vector<uint32_t> m_ranNow;
+    FastRankLink* m_link = nullptr;
+    int64_t m_lookahead = 0;
+    uint64_t m_windows = 0;
+    uint64_t m_remoteSent = 0;
+    uint64_t m_remoteReceived = 0;
+    std::vector<std::vector<uint8_t>> m_outbox; ///< per rank
+    uint64_t m_outboxMinTs = UINT64_MAX;
+    std::vector<FastRemotePort*> m_ports;       ///< by port id
 };
 
 } // namespace ns3

@@ -76,6 +76,15 @@ SimNow()
     return TimeStep(SimNowStep());
 }
 
+/// Whether the running simulator orders events by node (FastSimulatorImpl's
+/// ORDER_NODE, every distributed run): false under any other SimulatorImpl.
+inline bool
+SimNodeOrder()
+{
+    FastSimulatorImpl* impl = FastSimulatorImpl::Running();
+    return impl != nullptr && impl->IsNodeOrder();
+}
+
 /// Simulator::GetContext(): the running event's context (NO_CONTEXT outside
 /// any event), without the wrapper and virtual call.
 inline uint32_t

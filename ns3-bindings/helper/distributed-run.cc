@@ -1,0 +1,180 @@
+// SPDX-License-Identifier: GPL-2.0-only
+#include "distributed-run.h"
+
+#include "fast-simulator-impl.h"
+
+#include "ns3/log.h"
+#include "ns3/nstime.h"
+#include "ns3/simulator.h"
+
+#include <cstdint>
+#include <cstdlib>
+#include <dlfcn.h>
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("DistributedRun");
+
+namespace
+{
+// Found beside libns3-libcc.so (its $ORIGIN run path), installed or built.
+const char* const MPI_LIB = "libns3-libcc-mpi.so.0";
+
+uint32_t
+EnvCount(const char* name)
+{
+    const char* v = std::getenv(name);
+    if (!v || !*v)
+    {
+        return 0;
+    }
+    char* end = nullptr;
+    unsigned long n = std::strtoul(v, &end, 10);
+    return *end == '\0' && n < 1000000 ? static_cast<uint32_t>(n) : 0;
+}
+} // namespace
+
+bool
+DistributedRun::UnderLauncher()
+{
+    for (const char* name : {"OMPI_COMM_WORLD_SIZE", "PMI_SIZE", "PMIX_SIZE", "PMIX_RANK"})
+    {
+        if (std::getenv(name))
+        {
+            return true;
+        }
+    }
+    return false;
+}
+
+uint32_t
+DistributedRun::LauncherSize()
+{
+    // OpenMPI's mpirun; PMI (MPICH, srun --mpi=pmi2); Slurm's srun with PMIx.
+    for (const char* name : {"OMPI_COMM_WORLD_SIZE", "PMI_SIZE", "PMIX_SIZE"})
+    {
+        if (uint32_t n = EnvCount(name))
+        {
+            return n;
+        }
+    }
+    if (std::getenv("PMIX_RANK"))
+    {
+        if (uint32_t n = EnvCount("SLURM_NTASKS"))
+        {
+            return n;
+        }
+    }
+    return 1;
+}
+
+DistributedRun::~DistributedRun()
+{
+    Finish();
+}
+
+bool
+DistributedRun::Start(int* argc, char*** argv, std::string& err)
+{
+    if (LauncherSize() <= 1)
+    {
+        return true;
+    }
+    m_lib = dlopen(MPI_LIB, RTLD_NOW | RTLD_GLOBAL);
+    if (!m_lib)
+    {
+        const char* why = dlerror();
+        err = std::string("a run over MPI ranks needs ") + MPI_LIB + " (make builds it when "
+              "OpenMPI and ns-3's source are there: make deps): " + (why ? why : "not found");
+        return false;
+    }
+    auto init = reinterpret_cast<int (*)(int*, char***, uint32_t*, uint32_t*)>(
+        dlsym(m_lib, "libcc_ns3_mpi_init"));
+    auto link = reinterpret_cast<void* (*)()>(dlsym(m_lib, "libcc_ns3_mpi_rank_link"));
+    m_allreduce = reinterpret_cast<void (*)(uint64_t*, int, int)>(
+        dlsym(m_lib, "libcc_ns3_mpi_allreduce"));
+    m_barrier = reinterpret_cast<void (*)()>(dlsym(m_lib, "libcc_ns3_mpi_barrier"));
+    m_finalize = reinterpret_cast<void (*)()>(dlsym(m_lib, "libcc_ns3_mpi_finalize"));
+    if (!init || !link || !m_allreduce || !m_barrier || !m_finalize)
+    {
+        err = std::string(MPI_LIB) + " lacks its entry points (a different version?)";
+        return false;
+    }
+    if (init(argc, argv, &m_rank, &m_size) != 0)
+    {
+        err = "MPI_Init failed";
+        return false;
+    }
+    m_link = static_cast<FastRankLink*>(link());
+    NS_LOG_INFO("rank " << m_rank << " of " << m_size);
+    return true;
+}
+
+void
+DistributedRun::Attach(uint64_t lookaheadNs)
+{
+    if (!IsDistributed() && !UnderLauncher())
+    {
+        return;
+    }
+    Ptr<FastSimulatorImpl> impl = DynamicCast<FastSimulatorImpl>(Simulator::GetImplementation());
+    if (!impl)
+    {
+        NS_FATAL_ERROR("DistributedRun: a run under an MPI launcher needs FastSimulatorImpl "
+                       "(ns-3's DistributedSimulatorImpl is not supported by the programs)");
+    }
+    if (!IsDistributed())
+    {
+        impl->SetOrder(FastSimulatorImpl::ORDER_NODE);
+        return;
+    }
+    // No link between the ranks (UINT64_MAX): they never wait for each other.
+    int64_t steps = lookaheadNs >= uint64_t(INT64_MAX) / 1000000
+                        ? INT64_MAX / 4
+                        : NanoSeconds(static_cast<int64_t>(lookaheadNs)).GetTimeStep();
+    impl->SetRankLink(m_link, steps);
+}
+
+uint64_t
+DistributedRun::Sum(uint64_t v) const
+{
+    if (m_allreduce)
+    {
+        m_allreduce(&v, 1, 0);
+    }
+    return v;
+}
+
+uint64_t
+DistributedRun::Max(uint64_t v) const
+{
+    if (m_allreduce)
+    {
+        m_allreduce(&v, 1, 1);
+    }
+    return v;
+}
+
+void
+DistributedRun::Barrier() const
+{
+    if (m_barrier)
+    {
+        m_barrier();
+    }
+}
+
+void
+DistributedRun::Finish()
+{
+    if (m_finalize)
+    {
+        delete m_link;
+        m_link = nullptr;
+        m_finalize();
+        m_finalize = nullptr;
+    }
+}
+
+} // namespace ns3

@@ -1,0 +1,116 @@
+// SPDX-License-Identifier: GPL-2.0-only
+#include "rank-merge.h"
+
+#include "fast-simulator-impl.h"
+#include "sim-fast.h"
+
+#include <algorithm>
+#include <cinttypes>
+#include <fstream>
+#include <vector>
+
+namespace ns3
+{
+
+namespace
+{
+constexpr size_t STAMP = 32; // hex time step, hex key
+} // namespace
+
+std::string
+RankFilePath(const std::string& path, uint32_t rank)
+{
+    return path + ".rank" + std::to_string(rank);
+}
+
+void
+WriteRankStamp(std::FILE* f)
+{
+    FastSimulatorImpl* impl = FastSimulatorImpl::Running();
+    uint64_t key = impl ? impl->CurrentKey() : 0;
+    std::fprintf(f, "%016" PRIx64 "%016" PRIx64 " ", static_cast<uint64_t>(SimNowStep()), key);
+}
+
+void
+WriteRankHeaderStamp(std::FILE* f)
+{
+    std::fprintf(f, "%0*d ", static_cast<int>(STAMP), 0);
+}
+
+bool
+MergeRankFiles(const std::string& path, uint32_t ranks, const std::string& header,
+               std::string& err)
+{
+    struct Line
+    {
+        std::string stamp;
+        uint32_t rank;
+        std::string text;
+    };
+    std::vector<Line> lines;
+    for (uint32_t r = 0; r < ranks; ++r)
+    {
+        std::string rp = RankFilePath(path, r);
+        std::ifstream in(rp);
+        if (!in)
+        {
+            err = "cannot read " + rp;
+            return false;
+        }
+        uint64_t n = 0;
+        for (std::string s; std::getline(in, s);)
+        {
+            ++n;
+            if (s.size() <= STAMP || s[STAMP] != ' ')
+            {
+                err = rp + ":" + std::to_string(n) + ": no rank stamp";
+                return false;
+            }
+            lines.push_back(Line{s.substr(0, STAMP), r, s.substr(STAMP + 1)});
+        }
+        if (in.bad())
+        {
+            err = "read error in " + rp;
+            return false;
+        }
+    }
+    // Within one rank the file order is the event order already (stable).
+    std::stable_sort(lines.begin(), lines.end(),
+                     [](const Line& a, const Line& b) { return a.stamp < b.stamp; });
+    std::FILE* f = std::fopen(path.c_str(), "w");
+    if (!f)
+    {
+        err = "cannot write " + path;
+        return false;
+    }
+    std::fputs(header.c_str(), f);
+    const std::string zero(STAMP, '0');
+    bool headerDone = false;
+    for (const Line& l : lines)
+    {
+        if (l.stamp == zero)
+        {
+            if (headerDone)
+            {
+                continue; // every rank's copy of a late header: one is kept
+            }
+            headerDone = true;
+        }
+        std::fputs(l.text.c_str(), f);
+        std::fputc('\n', f);
+    }
+    bool ok = std::fflush(f) == 0 && !std::ferror(f);
+    ok = std::fclose(f) == 0 && ok;
+    if (!ok)
+    {
+        err = "write error in " + path;
+        return false;
+    }
+    for (uint32_t r = 0; r < ranks; ++r)
+    {
+        std::remove(RankFilePath(path, r).c_str());
+    }
+    return true;
+}
+
+} // namespace ns3

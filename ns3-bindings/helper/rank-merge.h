@@ -1,0 +1,36 @@
+// SPDX-License-Identifier: GPL-2.0-only
+//
+// Per-rank output files of a distributed run and their merge into the one
+// file a single process writes (docs/distributed.md). Each rank writes
+// <path>.rank<r>, every record prefixed with the (time step, event key) of
+// the event that wrote it (FastSimulatorImpl::CurrentKey, Node order); the
+// merge orders the records by that prefix, which is one process's order,
+// and strips it.
+#ifndef RANK_MERGE_H
+#define RANK_MERGE_H
+
+#include <cstdint>
+#include <cstdio>
+#include <string>
+
+namespace ns3
+{
+
+/// <path>.rank<rank>
+std::string RankFilePath(const std::string& path, uint32_t rank);
+/// Write the running event's prefix (call before each record's text).
+void WriteRankStamp(std::FILE* f);
+/// Write a prefix that sorts first and keeps one copy over all ranks (a
+/// header line written when the first record comes).
+void WriteRankHeaderStamp(std::FILE* f);
+/**
+ * Merge <path>.rank0 .. <path>.rank<ranks-1> into path (header first, if
+ * any) and remove them. False with err set on an I/O failure or a line
+ * without a prefix.
+ */
+bool MergeRankFiles(const std::string& path, uint32_t ranks, const std::string& header,
+                    std::string& err);
+
+} // namespace ns3
+
+#endif // RANK_MERGE_H

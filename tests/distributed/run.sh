@@ -1,0 +1,81 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-only
+# usage: tests/distributed/run.sh BINDIR WORKDIR
+#
+# One simulation over MPI ranks (docs/distributed.md), by rdma-sim under
+# mpirun: 1, 2 and 4 ranks write the same fct.txt, fct.csv and pfc.txt,
+# byte for byte, as one process in the Node event order; a link of zero
+# delay between ranks and a bad --partition file are refused (exit 2, the
+# link or file:line:field named). Ends with "distributed: N passed, N failed".
+set -u
+bin=$(cd "${1:?usage: $0 BINDIR WORKDIR}" && pwd)
+work=${2:?usage: $0 BINDIR WORKDIR}
+top=$(cd "$(dirname "$0")/../.." && pwd)
+rm -rf "$work" && mkdir -p "$work"
+passed=0 failed=0
+ok() { passed=$((passed + 1)); echo "ok   $1"; }
+bad() { failed=$((failed + 1)); echo "FAIL $1"; }
+mpi() { bash "$top/scripts/mpirun.sh" "$@"; }
+
+if ! command -v mpirun >/dev/null || [ ! -e "$bin/../lib/libns3-libcc-mpi.so.0" ]; then
+  echo "distributed: no mpirun or no libns3-libcc-mpi (make deps, make): 0 passed, 1 failed"
+  exit 1
+fi
+
+# A k=4 fat tree (16 hosts, 1 us links) at 80% WebSearch load for 2 ms of
+# arrivals: enough incast for PAUSE frames, so pfc.txt has lines to merge.
+python3 "$top/examples/gen_flows.py" -c "$top/examples/data/websearch.cdf" -n 16 -l 0.8 -b 100G \
+  -t 0.002 --start 0 --seed 2 -o "$work/flows.txt"
+run_args=(--fattree=4 --flows="$work/flows.txt" --algo=dcqcn)
+
+"$bin/rdma-sim" "${run_args[@]}" --out="$work/np1" --ns3::FastSimulatorImpl::EventOrder=Node \
+  >"$work/np1.out" 2>&1 || bad "one process exits 0"
+for np in 2 4; do
+  if mpi -np $np "$bin/rdma-sim" "${run_args[@]}" --out="$work/np$np" >"$work/np$np.out" 2>&1; then
+    ok "mpirun -np $np exits 0"
+  else
+    bad "mpirun -np $np exits 0 (see $work/np$np.out)"; continue
+  fi
+  grep -q "^rdma-sim: $np ranks, lookahead 1000 ns" "$work/np$np.out" &&
+    ok "-np $np: $np ranks, lookahead = the 1000 ns link delay" || bad "-np $np: rank line"
+  for f in fct.txt fct.csv pfc.txt; do
+    if cmp -s "$work/np1/$f" "$work/np$np/$f"; then ok "-np $np: $f = one process's"; else bad "-np $np: $f differs"; fi
+  done
+  ls "$work/np$np"/*.rank* >/dev/null 2>&1 && bad "-np $np: per-rank files left" || ok "-np $np: per-rank files merged away"
+  # The summary line (flows, completed, simulated time, pauses) is one process's.
+  if [ "$(grep '^flows=' "$work/np$np.out")" = "$(grep '^flows=' "$work/np1.out")" ]; then
+    ok "-np $np: summary line = one process's"
+  else
+    bad "-np $np: summary differs"
+  fi
+done
+# The run had PAUSE frames to merge and every flow finished.
+n_pfc=$(wc -l <"$work/np1/pfc.txt")
+n_flows=$(head -1 "$work/flows.txt")
+n_fct=$(wc -l <"$work/np1/fct.txt")
+[ "$n_pfc" -gt 0 ] && ok "pfc.txt has $n_pfc lines" || bad "pfc.txt is empty: the test lost its incast"
+[ "$n_fct" -eq "$n_flows" ] && ok "all $n_flows flows in fct.txt" || bad "fct.txt has $n_fct of $n_flows flows"
+
+# A cut link of zero delay: refused, naming it, exit 2.
+mpi -np 2 "$bin/rdma-sim" --fattree=4 --fattreeDelay=0ns --flows="$work/flows.txt" --out="$work/zero" \
+  >"$work/zero.out" 2>&1
+rc=$?
+[ $rc -eq 2 ] && ok "zero-delay cut: exit 2" || bad "zero-delay cut: exit $rc, want 2"
+grep -q "link [0-9]* (node [0-9]* - node [0-9]*) joins rank [0-9] and rank [0-9] with a delay of 0 ns" \
+  "$work/zero.out" && ok "zero-delay cut: the link named" || bad "zero-delay cut: message ($work/zero.out)"
+
+# A bad --partition file: file:line:field, exit 2 (one process: ranks 0 only).
+printf '0 0\n1 3\n' >"$work/part.txt"
+"$bin/rdma-sim" --fattree=4 --flows="$work/flows.txt" --partition="$work/part.txt" --out="$work/p" \
+  >"$work/part.out" 2>&1
+rc=$?
+[ $rc -eq 2 ] && ok "bad --partition: exit 2" || bad "bad --partition: exit $rc, want 2"
+grep -q "part.txt:2: field .rank.: \"3\" is not a whole number in \[0, 0\]" "$work/part.out" && ok "bad --partition: file:line:field named" ||
+  bad "bad --partition: message ($work/part.out)"
+"$bin/rdma-sim" --fattree=4 --flows="$work/flows.txt" --partition="$work/absent.txt" --out="$work/p" \
+  >"$work/part2.out" 2>&1
+rc=$?
+[ $rc -eq 1 ] && ok "unreadable --partition: exit 1" || bad "unreadable --partition: exit $rc, want 1"
+
+echo "distributed: $passed passed, $failed failed"
+[ "$failed" -eq 0 ]

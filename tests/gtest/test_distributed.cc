@@ -1,0 +1,248 @@
+// SPDX-License-Identifier: GPL-2.0-only
+//
+// The pieces of a distributed run that one process can check
+// (docs/distributed.md): frames crossing ranks as bytes, the partition of
+// a topology and its lookahead, the user's partition file, and the Node
+// event order. The runs over mpirun are in tests/distributed/run.sh.
+
+#include "fast-simulator-impl.h"
+#include "hpcc-format.h"
+#include "qbb-frame-wire.h"
+#include "rdma-network.h"
+#include "rdma-partition.h"
+
+#include <ns3/simulator.h>
+
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <fstream>
+#include <vector>
+
+using namespace ns3;
+
+namespace
+{
+
+const uint64_t G100 = 100000000000ull;
+
+RocePacketInfo
+DataWithTwoHops()
+{
+    RocePacketInfo i;
+    i.type = RocePktType::DATA;
+    i.src = Ipv4Address("11.0.0.1");
+    i.dst = Ipv4Address("11.0.3.1");
+    i.sport = 10007;
+    i.prio = 3;
+    i.destQp = 42;
+    i.psn = 77;
+    i.seq = 123000;
+    i.payloadBytes = 1000;
+    i.hasInt = true;
+    i.hasTxTs = true;
+    i.txTsNs = 987654321;
+    libcc_int_list_init(&i.ints);
+    for (int h = 0; h < 2; h++)
+    {
+        libcc_int_hop hop{};
+        hop.bandwidth_bps = G100;
+        hop.ts_ns = 5000 + h;
+        hop.tx_bytes = 128 * (40 + h); // 128-byte units: kept exactly
+        hop.qlen_bytes = 80 * h;
+        libcc_int_list_push(&i.ints, &hop, LIBCC_INT_MAX_HOPS);
+    }
+    return i;
+}
+
+} // namespace
+
+TEST(Distributed, RoceFrameCrossesRanksAsItsHeaders)
+{
+    // As the fabric holds it: INT hops as the wire keeps them (a parse of
+    // its own headers; their widths are the wire's, not 64 bits).
+    RocePacketInfo info = DataWithTwoHops();
+    uint8_t hdr[ROCE_MAX_HEADER_BYTES];
+    uint32_t n = RoceWriteHeaders(info, hdr);
+    QbbFramePtr f = QbbFrameNew();
+    ASSERT_TRUE(RoceParseHeaders(hdr, n, RocePacketBytes(info), f->roce));
+    f->ipBytes = RocePacketBytes(info);
+    std::vector<uint8_t> bytes;
+    ASSERT_TRUE(QbbFrameEncode(*f, bytes));
+    // kind + ipBytes (5), then the headers only: IPv4 20, UDP 8, BTH 12,
+    // RETH 16, the 8-byte transmit stamp, INT 2 + 2 x 8: 82 bytes, not the
+    // 1000 zero bytes of payload.
+    EXPECT_EQ(bytes.size(), 5u + 20 + 8 + 12 + 16 + 8 + 2 + 16);
+    QbbFramePtr g = QbbFrameDecode(bytes.data(), static_cast<uint32_t>(bytes.size()));
+    ASSERT_TRUE(g);
+    EXPECT_TRUE(RoceWireEqual(f->roce, g->roce));
+    EXPECT_EQ(g->ipBytes, f->ipBytes);
+    EXPECT_EQ(g->ipBytes, 20u + 8 + 12 + 16 + 8 + 2 + 16 + 1000);
+    EXPECT_FALSE(g->packet);
+    // A byte short of the headers is not a frame.
+    EXPECT_FALSE(QbbFrameDecode(bytes.data(), static_cast<uint32_t>(bytes.size() - 1)));
+}
+
+TEST(Distributed, PauseAndIpFramesCrossRanksByteForByte)
+{
+    for (bool mac : {true, false})
+    {
+        std::vector<uint8_t> body(mac ? 20 : 60);
+        for (size_t i = 0; i < body.size(); ++i)
+        {
+            body[i] = static_cast<uint8_t>(3 * i + 1);
+        }
+        QbbFramePtr f = QbbFrameFromPacket(Create<Packet>(body.data(), body.size()), mac);
+        std::vector<uint8_t> bytes;
+        ASSERT_TRUE(QbbFrameEncode(*f, bytes));
+        QbbFramePtr g = QbbFrameDecode(bytes.data(), static_cast<uint32_t>(bytes.size()));
+        ASSERT_TRUE(g);
+        EXPECT_EQ(g->macControl, mac);
+        ASSERT_TRUE(g->packet);
+        ASSERT_EQ(g->packet->GetSize(), body.size());
+        std::vector<uint8_t> back(body.size());
+        g->packet->CopyData(back.data(), back.size());
+        EXPECT_EQ(back, body);
+    }
+}
+
+TEST(Distributed, FatTreeSplitsByPodWithCoresDealtRoundRobin)
+{
+    // k = 4: hosts 0..15 (pod p: 4p..4p+3), edges 16..23 (pod p: 16+2p,
+    // 17+2p), aggregations 24..31 (24+2p, 25+2p), cores 32..35. Two ranks:
+    // pods 0-1 on rank 0, pods 2-3 on rank 1; cores 0,1,0,1.
+    TopologySpec t = MakeFatTreeTopology(4, G100, 1000);
+    std::vector<uint32_t> r = PartitionTopology(t, 2);
+    for (uint32_t p = 0; p < 4; ++p)
+    {
+        uint32_t want = p < 2 ? 0 : 1;
+        for (uint32_t h = 4 * p; h < 4 * p + 4; ++h)
+        {
+            EXPECT_EQ(r[h], want) << "host " << h;
+        }
+        for (uint32_t s : {16 + 2 * p, 17 + 2 * p, 24 + 2 * p, 25 + 2 * p})
+        {
+            EXPECT_EQ(r[s], want) << "switch " << s;
+        }
+    }
+    EXPECT_EQ(r[32], 0u);
+    EXPECT_EQ(r[33], 1u);
+    EXPECT_EQ(r[34], 0u);
+    EXPECT_EQ(r[35], 1u);
+    // Four ranks: one pod each, one core each.
+    r = PartitionTopology(t, 4);
+    for (uint32_t h = 0; h < 16; ++h)
+    {
+        EXPECT_EQ(r[h], h / 4) << "host " << h;
+    }
+    for (uint32_t c = 0; c < 4; ++c)
+    {
+        EXPECT_EQ(r[32 + c], c);
+    }
+    // Only links are cut, each 1000 ns: the lookahead.
+    EXPECT_EQ(PartitionLookaheadNs(t, r), 1000u);
+    EXPECT_EQ(PartitionSizes(r, 4), (std::vector<uint32_t>{9, 9, 9, 9}));
+}
+
+TEST(Distributed, DumbbellSplitsAtItsMiddleSwitch)
+{
+    // 2 senders (0, 1) on switch 3, receiver 2 on switch 5, switch 4 between:
+    // the middle switch is the top layer; the sender end (3 nodes) and the
+    // receiver end (2 nodes) are the blocks.
+    TopologySpec t = MakeDumbbellTopology(2, 3, G100, 1500);
+    std::vector<uint32_t> r = PartitionTopology(t, 2);
+    EXPECT_EQ(r, (std::vector<uint32_t>{0, 0, 1, 0, 0, 1}));
+    EXPECT_EQ(PartitionLookaheadNs(t, r), 1500u);
+    // One rank: nothing is cut.
+    EXPECT_EQ(PartitionLookaheadNs(t, PartitionTopology(t, 1)), UINT64_MAX);
+}
+
+TEST(Distributed, ZeroDelayCutIsRefusedNamingTheLink)
+{
+    TopologySpec t = MakeDumbbellTopology(2, 3, G100, 0);
+    std::vector<uint32_t> r = PartitionTopology(t, 2);
+    try
+    {
+        PartitionLookaheadNs(t, r);
+        FAIL() << "a zero-delay link between ranks was accepted";
+    }
+    catch (const std::invalid_argument& e)
+    {
+        std::string m = e.what();
+        EXPECT_NE(m.find("(node 4 - node 5)"), std::string::npos) << m;
+        EXPECT_NE(m.find("delay > 0"), std::string::npos) << m;
+    }
+}
+
+namespace
+{
+std::string
+WritePartition(const std::string& text)
+{
+    std::string path = ::testing::TempDir() + "libcc-partition.txt";
+    std::ofstream(path) << text;
+    return path;
+}
+
+void
+ExpectPartitionError(const std::string& text, uint32_t line, const std::string& field)
+{
+    TopologySpec t = MakeDumbbellTopology(2, 3, G100, 1500);
+    std::string path = WritePartition(text);
+    try
+    {
+        ReadPartitionFile(path, t, 2);
+        FAIL() << "accepted: " << text;
+    }
+    catch (const FileFormatError& e)
+    {
+        EXPECT_EQ(e.Line(), line) << e.what();
+        EXPECT_EQ(e.Field(), field) << e.what();
+    }
+}
+} // namespace
+
+TEST(Distributed, PartitionFileIsReadAndItsErrorsNamed)
+{
+    TopologySpec t = MakeDumbbellTopology(2, 3, G100, 1500);
+    std::string path = WritePartition("# node rank\n0 1\n1 1\n2 0\n3 1\n4 0 # middle\n5 0\n");
+    EXPECT_EQ(ReadPartitionFile(path, t, 2), (std::vector<uint32_t>{1, 1, 0, 1, 0, 0}));
+    ExpectPartitionError("0 0\n1 2\n", 2, "rank");             // only ranks 0, 1
+    ExpectPartitionError("0 0\n6 0\n", 2, "node");             // nodes 0..5
+    ExpectPartitionError("0 0\n0 1\n", 2, "node");             // twice
+    ExpectPartitionError("0 0 0\n", 1, "");                    // three fields
+    ExpectPartitionError("0 0\n1 0\n2 0\n3 0\n4 x\n", 5, "rank");
+    ExpectPartitionError("0 0\n1 0\n2 0\n3 0\n4 0\n", 5, "node"); // node 5 missing
+    EXPECT_THROW(ReadPartitionFile(path + ".absent", t, 2), FileIoError);
+}
+
+namespace
+{
+std::vector<int> g_ran;
+void
+Ran(int who)
+{
+    g_ran.push_back(who);
+}
+} // namespace
+
+TEST(Distributed, NodeOrderRunsTiesByTheSchedulingNode)
+{
+    // At one timestamp, Node order runs node 3's event before node 5's
+    // whatever order they were scheduled in; Uid order keeps that order.
+    for (auto order : {FastSimulatorImpl::ORDER_UID, FastSimulatorImpl::ORDER_NODE})
+    {
+        Simulator::Destroy();
+        Ptr<FastSimulatorImpl> impl = CreateObject<FastSimulatorImpl>();
+        impl->SetOrder(order);
+        Simulator::SetImplementation(impl);
+        g_ran.clear();
+        Simulator::ScheduleWithContext(5, NanoSeconds(10), &Ran, 5);
+        Simulator::ScheduleWithContext(3, NanoSeconds(10), &Ran, 3);
+        Simulator::Run();
+        std::vector<int> want = order == FastSimulatorImpl::ORDER_NODE ? std::vector<int>{3, 5}
+                                                                        : std::vector<int>{5, 3};
+        EXPECT_EQ(g_ran, want);
+        Simulator::Destroy();
+    }
+}
