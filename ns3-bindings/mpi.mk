@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0-only
 # ns-3's MPI engine, built by us (Debian's ns-3 has no MPI module; issue #19).
-# Included at the end of ns3-bindings/ns3.mk, whose variables it uses (NS3_DIR,
+# Included at the end of ns3-bindings/ns3.mk, whose variables it uses (NS3_DIR, NS3_MODULES,
 # NS3_CXXFLAGS, NS3_CFLAGS, NS3_LIB, NS3_PROG_LIBS, HAVE_NS3, PC_BUILD_PREFIX).
 #
 #   make ns3-mpi    $(BUILD)/lib/libns3-libcc-mpi.so: ns-3's src/mpi/model/*.cc from
