@@ -2,7 +2,7 @@
 # fresh Debian 12 machine: both depend on `deps`, which installs what is missing.
 # `make` and `make install` never install packages or run tests.
 #
-#   make            libcc.a, libcc.so, tools, ns-3 bindings (if ns-3 is installed)
+#   make            libcc.a, libcc.so, tools, ns-3 bindings, ns-3's MPI module (with ns-3)
 #   make test       every suite, normally and under ASan+UBSan
 #   make demo       the main demo
 #   make bench      benchmarks into docs/performance.md
@@ -105,7 +105,7 @@ help:
 	@sed -n '1,17p' Makefile
 
 deps:
-	@bash scripts/deps.sh
+	@bash scripts/deps.sh $(NS3_SRC_DIR)
 
 lib: $(STATIC_LIB) $(SHARED_LIB) $(LIBCC_BUILD_HDRS) $(LIBCC_PC) $(CMAKE_PKG)
 
@@ -278,7 +278,7 @@ test-contrib:
 
 # ---- the two commands --------------------------------------------------------
 NPROC := $(shell nproc 2>/dev/null || echo 2)
-TEST_SUITES := test-static test-check test-check-san fuzz-ci test-install test-relocate test-ns3 test-examples test-errors test-python test-slurm $(NS3_SAN_SUITES)
+TEST_SUITES := test-static test-check test-check-san fuzz-ci test-install test-relocate test-ns3 test-mpi test-examples test-errors test-python test-slurm $(NS3_SAN_SUITES)
 
 test: deps
 	@$(MAKE) --no-print-directory -j$(NPROC) all $(NS3_SAN_BUILD)

@@ -178,3 +178,4 @@ format-ns3:
 
 # demo-run and bench-run (the host helper's examples).
 -include examples/examples.mk
+include $(NS3_DIR)/mpi.mk

@@ -1,7 +1,14 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+# usage: scripts/deps.sh [NS3_SRC_DIR]      (make deps)
+#
 # Install, only when missing, the Debian packages libcc needs. Runs apt-get
-# as root; otherwise prints the command to run and fails.
+# as root; otherwise prints the command to run and fails. With NS3_SRC_DIR,
+# then makes Debian's ns-3 source package available there
+# (scripts/ns3-source.sh: nothing is fetched when it is there already), for
+# ns-3's MPI module that ns3-bindings/mpi.mk builds.
 set -euo pipefail
+ns3_src_dir=${1:-}
 
 PKGS=(
   gcc g++ make pkg-config          # toolchain
@@ -14,6 +21,8 @@ PKGS=(
   python3-pandas python3-pytest    # analysis (analysis/, examples/paper) and its tests
   slurm-wlm munge                  # the sweep tool's Slurm test (make test-slurm)
   clang-14 libclang-rt-14-dev      # libFuzzer harnesses (make fuzz, fuzz-ci in make test)
+  openmpi-bin libopenmpi-dev       # ns-3's MPI module (ns3-bindings/mpi.mk, make test-mpi)
+  dpkg-dev                         # apt-get source: ns-3's source, for its MPI module
 )
 
 missing=()
@@ -23,8 +32,17 @@ for p in "${PKGS[@]}"; do
   fi
 done
 
+# ns3_source: Debian's ns-3 source in NS3_SRC_DIR (one line saying where).
+ns3_source() {
+  [ -n "$ns3_src_dir" ] || return 0
+  local tree
+  tree=$(bash "$(dirname "$0")/ns3-source.sh" "$ns3_src_dir")
+  echo "deps: ns-3 source in $tree"
+}
+
 if [ ${#missing[@]} -eq 0 ]; then
   echo "deps: all ${#PKGS[@]} Debian packages present"
+  ns3_source
   exit 0
 fi
 
@@ -42,3 +60,4 @@ export DEBIAN_FRONTEND=noninteractive
 apt-get update -qq
 apt-get install -y -qq --no-install-recommends "${missing[@]}"
 echo "deps: installed ${missing[*]}"
+ns3_source

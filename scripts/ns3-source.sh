@@ -8,7 +8,8 @@
 # `apt-get source` needs a deb-src entry: when there is none, as root, this
 # adds /etc/apt/sources.list.d/libcc-deb-src.sources (bookworm main, the
 # archive key Debian already trusts) and runs apt-get update; otherwise it
-# prints what to do and fails. Used by `make test-contrib` only.
+# prints what to do and fails. Used by `make deps` (NS3_SRC_DIR: the source
+# of ns-3's MPI module, ns3-bindings/mpi.mk) and `make test-contrib`.
 set -euo pipefail
 
 dir=${1:?usage: $0 DIR}
@@ -29,7 +30,7 @@ if [ -z "$tree" ]; then
     fi
     echo "ns3-source: adding $list (deb-src bookworm main) and running apt-get update" >&2
     cat >"$list" <<'SRC'
-# Added by libcc's scripts/ns3-source.sh (make test-contrib): Debian's
+# Added by libcc's scripts/ns3-source.sh (make deps, test-contrib): Debian's
 # source packages, for `apt-get source ns3`. Safe to remove.
 Types: deb-src
 URIs: http://deb.debian.org/debian

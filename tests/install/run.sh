@@ -17,6 +17,12 @@
 # bindings must link libcc.so, not carry libcc; installed header names must
 # not be Debian's ns-3 ones.
 #
+# When ns-3's MPI module was installed too (ns3-libcc-mpi.pc): the smoke
+# program of make test-mpi (tests/mpi/mpi-smoke.cc) is built in OUTDIR once
+# with pkg-config ns3-libcc-mpi and once with the CMakeLists.txt of
+# docs/ns3-bindings.md (ns3::libcc-mpi), each run as a 2-rank job through
+# scripts/mpirun.sh, every hand-derived check ok on both ranks.
+#
 # With MAKE (the command running this tree's Makefile), also: an install
 # with DESTDIR and LIBDIR set is the same file list, relocated, and usable;
 # `make uninstall` leaves no file in either prefix (this runs last: STAGE is
@@ -147,18 +153,20 @@ ns3_links_libcc() {
 }
 
 # Installed as ns3/<name>.h; none is a header of Debian's ns-3 (which shares
-# include/ns3 when PREFIX=/usr); the module header names every one.
+# include/ns3 when PREFIX=/usr); a module header names every one:
+# libcc-module.h, or mpi-module.h for ns-3's MPI module (when installed).
 ns3_headers() {
-    local h n=0 sys=/usr/include/ns3
+    local h b n=0 sys=/usr/include/ns3 modules=("$STAGE/include/ns3/libcc-module.h")
+    have_mpi && modules+=("$STAGE/include/ns3/mpi-module.h")
     for h in "$STAGE"/include/ns3/*.h; do
         n=$((n + 1))
-        if [ -e "$sys/$(basename "$h")" ]; then
-            echo "clash: $(basename "$h") is also $sys/$(basename "$h")"
+        b=$(basename "$h")
+        if [ -e "$sys/$b" ]; then
+            echo "clash: $b is also $sys/$b"
             return 1
         fi
-        [ "$(basename "$h")" = libcc-module.h ] && continue
-        grep -q "\"ns3/$(basename "$h")\"" "$STAGE/include/ns3/libcc-module.h" ||
-            { echo "libcc-module.h misses $(basename "$h")"; return 1; }
+        case $b in libcc-module.h | mpi-module.h) continue ;; esac
+        grep -q "\"ns3/$b\"" "${modules[@]}" || { echo "no module header names $b"; return 1; }
     done
     echo "$n headers in include/ns3, no clash with $sys"
 }
@@ -206,6 +214,32 @@ ns3_minimal() {
     echo "$cmd"
     eval "$cmd" && LD_LIBRARY_PATH="$STAGE/lib" ./minimal --algo=fncc --size=100000 | tee out.txt &&
         grep -q '^flow 0: 100000 bytes' out.txt
+}
+
+# ---- ns-3's MPI module ----------------------------------------------------------
+have_mpi() { [ -f "$STAGE/lib/pkgconfig/ns3-libcc-mpi.pc" ]; }
+# shellcheck source=../mpi/smoke-job.sh
+. "$HERE/../mpi/smoke-job.sh"
+
+# The command of docs/ns3-bindings.md, plus -Werror; the libraries from the stage.
+mpi_pkgconfig() {
+    local d="$OUT/mpi-pkgconfig"
+    rm -rf "$d" && mkdir -p "$d" && cd "$d" || return 1
+    cp "$HERE/../mpi/mpi-smoke.cc" . || return 1
+    g++ -std=c++17 -Wall -Werror mpi-smoke.cc $(pkg-config --cflags --libs ns3-libcc-mpi) -o mpi-smoke || return 1
+    LD_LIBRARY_PATH="$STAGE/lib" ldd ./mpi-smoke | grep 'libns3-libcc-mpi' | tee ldd.txt
+    grep -q "=> $STAGE/lib/libns3-libcc-mpi\.so" ldd.txt || { echo "libns3-libcc-mpi not from $STAGE/lib"; return 1; }
+    smoke_job ns3::DistributedSimulatorImpl env LD_LIBRARY_PATH="$STAGE/lib" ./mpi-smoke
+}
+
+mpi_cmake() {
+    local d="$OUT/mpi-cmake"
+    rm -rf "$d" && mkdir -p "$d" && cd "$d" || return 1
+    cp "$HERE/../mpi/mpi-smoke.cc" . && doc_file mpi-smoke/CMakeLists.txt CMakeLists.txt || return 1
+    cmake -S . -B build -DCMAKE_PREFIX_PATH="$STAGE" -DCMAKE_CXX_FLAGS="-Wall -Werror" >cmake.log 2>&1 ||
+        { cat cmake.log; return 1; }
+    cmake --build build >build.log 2>&1 || { cat build.log; return 1; }
+    smoke_job ns3::NullMessageSimulatorImpl ./build/mpi-smoke
 }
 
 # libcc::libcc from CMake: the C program tiny.c (a project of its own).
@@ -276,6 +310,12 @@ if have_ns3; then
     run ns3-pkgconfig ns3_pkgconfig
     run ns3-cmake ns3_cmake
     run ns3-minimal ns3_minimal
+    if have_mpi; then
+        run mpi-pkgconfig mpi_pkgconfig
+        run mpi-cmake mpi_cmake
+    else
+        echo "install: ns-3's MPI module was not installed: its checks skipped"
+    fi
 else
     echo "install: the ns-3 bindings were not installed (no ns-3): their checks skipped"
 fi
