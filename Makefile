@@ -278,7 +278,7 @@ test-contrib:
 
 # ---- the two commands --------------------------------------------------------
 NPROC := $(shell nproc 2>/dev/null || echo 2)
-TEST_SUITES := test-static test-check test-check-san fuzz-ci test-install test-relocate test-ns3 test-mpi test-examples test-errors test-python test-slurm $(NS3_SAN_SUITES)
+TEST_SUITES := test-static test-check test-check-san fuzz-ci test-install test-relocate test-ns3 test-mpi test-distributed test-examples test-errors test-python test-slurm $(NS3_SAN_SUITES)
 
 test: deps
 	@$(MAKE) --no-print-directory -j$(NPROC) all $(NS3_SAN_BUILD)

@@ -56,6 +56,8 @@ NS3_MPI_MODULE_HDR := $(BUILD_INC)/ns3/mpi-module.h
 NS3_MPI_LIB := $(BUILD)/lib/libns3-libcc-mpi.so.$(VERSION)
 NS3_MPI_PC := $(BUILD)/lib/pkgconfig/ns3-libcc-mpi.pc
 NS3_MPI_SMOKE := $(BUILD)/tests/mpi-smoke
+# The fabric on ns-3's MPI engines (tests/distributed/run.sh).
+NS3_MPI_STOCK := $(BUILD)/tests/stock-engine
 NS3_MPI_NS3_LIBS := $(shell $(PKG_CONFIG) --libs ns3-core ns3-network 2>/dev/null || echo -lns3-core -lns3-network)
 
 # Sources include each other as "x.h" and "ns3/x.h": the copies in
@@ -76,17 +78,21 @@ $(shell mkdir -p $(dir $(NS3_MPI_STAMP)))
 $(file >$(NS3_MPI_STAMP),$(NS3_MPI_STAMP_TEXT))
 endif
 
-.PHONY: ns3-mpi test-mpi install-ns3-mpi uninstall-ns3-mpi
+.PHONY: ns3-mpi test-mpi test-distributed install-ns3-mpi uninstall-ns3-mpi
 
 all: ns3-mpi
 uninstall: uninstall-ns3-mpi
 
 ifeq ($(NS3_MPI_MISSING),)
-ns3-mpi: $(NS3_MPI_LIB) $(NS3_MPI_BUILD_HDRS) $(NS3_MPI_MODULE_HDR) $(NS3_MPI_PC) $(NS3_MPI_SMOKE)
+ns3-mpi: $(NS3_MPI_LIB) $(NS3_MPI_BUILD_HDRS) $(NS3_MPI_MODULE_HDR) $(NS3_MPI_PC) $(NS3_MPI_SMOKE) $(NS3_MPI_STOCK)
 install: install-ns3-mpi
 test-mpi: $(NS3_MPI_SMOKE)
 	@bash tests/mpi/run.sh $(BUILD) $(BUILD)/mpi-test
+test-distributed: $(NS3_MPI_STOCK) $(NS3_EXAMPLES)
+	@bash tests/distributed/run.sh $(BUILD)/bin $(BUILD)/distributed-test
 else
+test-distributed:
+	@echo "test-distributed: skipped, missing: $(NS3_MPI_MISSING) make deps provides them"
 ns3-mpi:
 	@echo "ns3-mpi: libns3-libcc-mpi not built, missing: $(NS3_MPI_MISSING) make deps provides them"
 test-mpi:
@@ -124,11 +130,16 @@ $(NS3_MPI_MODULE_HDR): $(NS3_DIR)/mpi.mk $(NS3_MPI_STAMP)
 	   echo '#ifndef NS3_MODULE_MPI'; echo '#define NS3_MODULE_MPI'; \
 	   printf '#include "ns3/%s"\n' $(NS3_MPI_HDR_NAMES); echo '#endif'; } > $@.tmp && mv $@.tmp $@
 
-# It includes the headers as an outside program does (ns3/<name>.h).
-$(NS3_MPI_SMOKE): tests/mpi/mpi-smoke.cc $(NS3_MPI_LIB) $(NS3_MPI_BUILD_HDRS) $(NS3_MPI_MODULE_HDR) $(FLAGS_STAMP) $(NS3_MPI_STAMP)
-	@mkdir -p $(dir $@) $(BUILD)/ns3-mpi/tests
-	$(CXX) $(NS3_MPI_CXXFLAGS) -MF $(BUILD)/ns3-mpi/tests/mpi-smoke.d \
-	  -o $@ $< $(NS3_MPI_LIB) $(NS3_PROG_LIBS) $(MPI_LIBS)
+# Test programs include the headers as an outside program does (ns3/<name>.h).
+# $(call NS3_MPI_TEST_RULE,name,source)
+define NS3_MPI_TEST_RULE
+$(BUILD)/tests/$(1): $(2) $(NS3_MPI_LIB) $(NS3_MPI_BUILD_HDRS) $(NS3_MPI_MODULE_HDR) $(NS3_BUILD_HDRS) $(FLAGS_STAMP) $(NS3_MPI_STAMP)
+	@mkdir -p $$(dir $$@) $(BUILD)/ns3-mpi/tests
+	$$(CXX) $$(NS3_MPI_CXXFLAGS) -MF $(BUILD)/ns3-mpi/tests/$(1).d \
+	  -o $$@ $$< $(NS3_MPI_LIB) $$(NS3_PROG_LIBS) $$(MPI_LIBS)
+endef
+$(eval $(call NS3_MPI_TEST_RULE,mpi-smoke,tests/mpi/mpi-smoke.cc))
+$(eval $(call NS3_MPI_TEST_RULE,stock-engine,tests/distributed/stock-engine.cc))
 
 $(NS3_MPI_PC): $(NS3_DIR)/ns3-libcc-mpi.pc.in $(NS3_DIR)/mpi.mk
 	$(call gen_file,$<,$@,$(PC_BUILD_PREFIX),$${prefix}/lib,$${prefix}/include,-Wl$(comma)-rpath$(comma)$${libdir})
@@ -149,4 +160,5 @@ uninstall-ns3-mpi:
 	rm -f $(INST_LIB)/pkgconfig/ns3-libcc-mpi.pc
 	-rmdir $(INST_INC)/ns3 2>/dev/null
 
--include $(NS3_MPI_UPSTREAM_OBJS:.o=.d) $(NS3_MPI_OWN_OBJS:.o=.d) $(BUILD)/ns3-mpi/tests/mpi-smoke.d
+-include $(NS3_MPI_UPSTREAM_OBJS:.o=.d) $(NS3_MPI_OWN_OBJS:.o=.d) $(BUILD)/ns3-mpi/tests/mpi-smoke.d \
+  $(BUILD)/ns3-mpi/tests/stock-engine.d

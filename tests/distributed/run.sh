@@ -77,5 +77,30 @@ grep -q "part.txt:2: field .rank.: \"3\" is not a whole number in \[0, 0\]" "$wo
 rc=$?
 [ $rc -eq 1 ] && ok "unreadable --partition: exit 1" || bad "unreadable --partition: exit $rc, want 1"
 
+# ns-3's own MPI engines carry the fabric too (QbbRemoteChannel): the
+# dumbbell split at its middle switch, two 1 MB flows with no congestion
+# control. Both finish; fairly shared, the pair needs at least 2 MB at
+# 100 Gbps = 160 us, so each FCT is >= 160 us; both end within 1 us of each
+# other; and 2000 data packets (1 MB / 1000 B payload, twice) crossed the
+# cut towards the receiver's rank. One rank (nothing crosses) gives the
+# same FCTs.
+stock=$bin/../tests/stock-engine
+"$(dirname "$0")/../../scripts/mpirun.sh" -np 1 "$stock" ns3::DistributedSimulatorImpl >"$work/stock1.out" 2>&1
+one=$(sed -n 's/^stock-engine: ranks=1 flows=2 completed=2 fct_us=\([0-9.,]*\) .*/\1/p' "$work/stock1.out")
+for engine in ns3::DistributedSimulatorImpl ns3::NullMessageSimulatorImpl; do
+  mpi -np 2 "$stock" $engine >"$work/stock.out" 2>&1
+  line=$(grep '^stock-engine: ranks=2' "$work/stock.out")
+  fcts=$(echo "$line" | sed -n 's/.*completed=2 fct_us=\([0-9.]*,[0-9.]*\) .*/\1/p')
+  if [ -n "$fcts" ] && awk -F, -v f="$fcts" 'BEGIN { split(f, a, ","); d = a[1] - a[2]; if (d < 0) d = -d;
+        exit !(a[1] >= 160 && a[2] >= 160 && d < 1) }'; then
+    ok "$engine: both flows finish, FCTs $fcts us (>= 160, within 1 us)"
+  else
+    bad "$engine: $line"
+  fi
+  grep -q '^stock-engine: rank 1 remote_rx=2000$' "$work/stock.out" &&
+    ok "$engine: 2000 data packets crossed to rank 1" || bad "$engine: frames crossing ($work/stock.out)"
+  [ "$fcts" = "$one" ] && ok "$engine: FCTs = one rank's ($one)" || bad "$engine: FCTs $fcts vs one rank's $one"
+done
+
 echo "distributed: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]

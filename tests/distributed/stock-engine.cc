@@ -12,9 +12,9 @@
 // usage: stock-engine ns3::DistributedSimulatorImpl|ns3::NullMessageSimulatorImpl
 // prints, on rank 0: "stock-engine: flows=2 completed=2 fct_us=A,B"
 
-#include "qbb-remote-channel.h"
-#include "rdma-network.h"
-#include "rdma-partition.h"
+#include "ns3/qbb-remote-channel.h"
+#include "ns3/rdma-network.h"
+#include "ns3/rdma-partition.h"
 
 #include "ns3/core-module.h"
 #include "ns3/mpi-interface.h"
