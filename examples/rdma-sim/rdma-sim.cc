@@ -529,6 +529,16 @@ main(int argc, char* argv[])
                       : stop.GetTimeStep();
     }
     bool deadlocked = dist.Max(dl->IsDeadlocked() ? 1 : 0) != 0;
+    if (dist.IsDistributed())
+    {
+        // How the work split: events per rank, the windows, frames between ranks.
+        Ptr<FastSimulatorImpl> impl = DynamicCast<FastSimulatorImpl>(Simulator::GetImplementation());
+        std::fprintf(stderr,
+                     "rdma-sim: rank %u: %" PRIu64 " events, %" PRIu64 " windows, %" PRIu64
+                     " frames to other ranks, %" PRIu64 " from them\n",
+                     dist.GetRank(), impl->GetEventCount(), impl->GetWindowCount(),
+                     impl->GetRemoteSent(), impl->GetRemoteReceived());
+    }
     std::printf("flows=%zu completed=%" PRIu64 " unfinished=%" PRIu64
                 " simulated_ms=%.3f pfc_pauses=%" PRIu64 " pfc_deadlock=%s\n",
                 flows.size(), completed, uint64_t(flows.size() - completed),

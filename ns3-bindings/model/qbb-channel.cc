@@ -248,7 +248,7 @@ QbbChannel::TransmitRemote(uint32_t d, QbbFramePtr frame, int64_t arrival)
                                                          "with a rank link, or QbbRemoteChannel)");
     }
     m_wire.clear();
-    if (!QbbFrameEncode(*frame, m_wire))
+    if (!QbbFrameEncode(*frame, m_wire, true))
     {
         NS_FATAL_ERROR("QbbChannel: a frame to another rank does not encode");
     }

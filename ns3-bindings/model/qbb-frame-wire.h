@@ -15,8 +15,15 @@
 namespace ns3
 {
 
-/// Append frame's bytes to out; false (out unchanged) if it cannot be encoded.
-bool QbbFrameEncode(const QbbFrame& frame, std::vector<uint8_t>& out);
+/**
+ * Append frame's bytes to out; false (out unchanged) if it cannot be
+ * encoded. asFields: a RoCEv2 frame travels as its RocePacketInfo as it is
+ * in memory (the INT hops in use only), not as its headers: about a fifth
+ * of the instructions at each end, for ranks of one build of one program
+ * (what FastSimulatorImpl's distributed Run is); the wire form is for
+ * anything else (ns-3's MPI engines, QbbRemoteChannel).
+ */
+bool QbbFrameEncode(const QbbFrame& frame, std::vector<uint8_t>& out, bool asFields = false);
 /// The frame n bytes of QbbFrameEncode describe; null if they do not parse.
 QbbFramePtr QbbFrameDecode(const uint8_t* b, uint32_t n);
 

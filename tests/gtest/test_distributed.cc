@@ -15,6 +15,7 @@
 
 #include <gtest/gtest.h>
 
+#include <cstddef>
 #include <cstdio>
 #include <fstream>
 #include <vector>
@@ -80,6 +81,28 @@ TEST(Distributed, RoceFrameCrossesRanksAsItsHeaders)
     EXPECT_EQ(g->ipBytes, 20u + 8 + 12 + 16 + 8 + 2 + 16 + 1000);
     EXPECT_FALSE(g->packet);
     // A byte short of the headers is not a frame.
+    EXPECT_FALSE(QbbFrameDecode(bytes.data(), static_cast<uint32_t>(bytes.size() - 1)));
+}
+
+TEST(Distributed, RoceFrameCrossesRanksAsItsFields)
+{
+    QbbFramePtr f = QbbFrameNew();
+    f->roce = DataWithTwoHops();
+    f->ipBytes = RocePacketBytes(f->roce);
+    std::vector<uint8_t> bytes;
+    ASSERT_TRUE(QbbFrameEncode(*f, bytes, true));
+    // The fields before the hop slots, and 2 of the slots: not the
+    // LIBCC_INT_MAX_HOPS a RocePacketInfo holds.
+    EXPECT_EQ(bytes.size(), 5 + offsetof(RocePacketInfo, ints) + offsetof(libcc_int_list, hop) +
+                                2 * sizeof(libcc_int_hop));
+    QbbFramePtr g = QbbFrameDecode(bytes.data(), static_cast<uint32_t>(bytes.size()));
+    ASSERT_TRUE(g);
+    EXPECT_TRUE(RoceWireEqual(f->roce, g->roce));
+    // Unlike the wire, the fields keep what the wire would quantize.
+    EXPECT_EQ(g->roce.ints.ts_bits, 64);
+    EXPECT_EQ(g->roce.ints.hop[1].ts_ns, 5001u);
+    EXPECT_EQ(g->roce.txTsNs, 987654321u);
+    EXPECT_EQ(g->ipBytes, f->ipBytes);
     EXPECT_FALSE(QbbFrameDecode(bytes.data(), static_cast<uint32_t>(bytes.size() - 1)));
 }
 
