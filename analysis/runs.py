@@ -30,8 +30,9 @@ DEFAULT_OK = (0, 3)
 # Node event order: that option's value over ranks.
 RANKED_PROGRAMS = ("rdma-sim",)
 EVENT_ORDER, EVENT_ORDER_RANKS = "ns3::FastSimulatorImpl::EventOrder", "Node"
-# The MPI plugin srun uses inside a Slurm allocation: Debian 12's OpenMPI
-# 4.1 takes PMIx (docs/sweeps.md).
+# The MPI plugin srun uses inside a Slurm allocation unless SLURM_MPI_TYPE
+# names another: Debian 12's OpenMPI 4.1 takes PMIx; pmi2 fails in MPI_Init
+# and none starts N separate one-process runs (docs/sweeps.md).
 SRUN_MPI = "pmix"
 # Libraries under these come from Debian packages, not from this tree's build.
 SYSTEM_LIB_DIRS = ("/lib", "/usr/lib", "/lib64", "/usr/lib64")
@@ -137,7 +138,7 @@ def launcher(ranks, slurm=False):
     if ranks <= 1:
         return []
     if slurm:
-        return ["srun", "--mpi=" + SRUN_MPI, "--ntasks=%d" % ranks]
+        return ["srun", "--mpi=" + os.environ.get("SLURM_MPI_TYPE", SRUN_MPI), "--ntasks=%d" % ranks]
     return ["bash", os.path.join(ROOT, "scripts", "mpirun.sh"), "-np", str(ranks)]
 
 

@@ -129,6 +129,10 @@ def make_runs(g, ranks=None):
         raise BadGrid("--ranks %d: the grid file has a ranks axis ([grid] ranks); accepted only "
                       "without one" % ranks)
     where = "--ranks" if ranks is not None else "[fixed] ranks"
+    # Ranks given at all (1 included): a program that runs over ranks takes
+    # their event order at every count, so the count changes no output.
+    node_order = sw["program"] in RANKED_PROGRAMS and (
+        ranks is not None or "ranks" in fixed or "ranks" in grid)
     ranks = ranks if ranks is not None else fixed.get("ranks", 1)
     fixed.pop("ranks", None)
     axes = list(grid.items())
@@ -159,6 +163,7 @@ def make_runs(g, ranks=None):
         n = point.get("ranks", ranks)
         if n > 1:
             check_ranked(sw["program"], name, n, "[grid] ranks" if "ranks" in point else where)
+        if node_order:
             args = ranked_args(args, name)
         run = Run(sw["name"], name, sw["program"], args, inputs, **point)
         run.ranks = n
@@ -175,8 +180,8 @@ def check_ranked(program, name, n, where):
 def ranked_args(args, name):
     """A run over ranks takes the Node event order (the launcher imposes it);
     its arguments say so, so they say what its outputs are: those of one
-    process with the same arguments. A grid that asks for another order is
-    refused."""
+    process with the same arguments, which a run of the same grid point at 1
+    rank is. A grid that asks for another order is refused."""
     opt = "--%s=" % EVENT_ORDER
     given = [a for a in args if a.startswith(opt)]
     if not given:
