@@ -161,8 +161,9 @@ def execute(run, out, binary, slurm=False):
     if p.returncode not in OK_STATUS.get(run.program, DEFAULT_OK):
         last = (p.stderr.strip().splitlines() or [""])[-1]
         return run, True, "%s %s: exit %d: %s" % (run.program, " ".join(args), p.returncode, last)
-    with open(os.path.join(d, "stdout.txt"), "w") as f:
-        f.write(p.stdout)
+    for name, text in (("stdout.txt", p.stdout), ("stderr.txt", p.stderr)):
+        with open(os.path.join(d, name), "w") as f:
+            f.write(text)
     # Written whole or not at all: a poller (sweep.py --slurm) may read it
     # while a task writes it.
     params = params_of(run, out, binary)

@@ -2,7 +2,10 @@
 # The sweep tool on a real Slurm: a single-host cluster (Debian's slurm-wlm
 # and munge) configured and started in a temporary directory, a small grid
 # run through `sweep.py run --slurm`, and its gathered table compared with
-# the same grid run locally. The daemons are always stopped (trap).
+# the same grid run locally; then one simulation over 2 MPI ranks (sweep
+# --ranks 2, and the example sbatch script), its fct.txt compared with one
+# process's. The node offers nproc CPUs (2 at least for the 2 ranks). The
+# daemons are always stopped (trap).
 # Usage: run.sh BINDIR   (root; ends with "slurm: N passed, M failed")
 set -u
 bin=$(cd "$1" && pwd)
@@ -129,6 +132,60 @@ if [ -f "$tmp/cluster/slurm-test/summary.csv" ] &&
 else
   bad "gathered tables equal the local run's"
   diff "$tmp/local/slurm-test/summary.csv" "$tmp/cluster/slurm-test/summary.csv" | head -5
+fi
+
+if [ "$(nproc)" -lt 2 ]; then
+  bad "2 MPI ranks need a node of 2 CPUs; this one has $(nproc)"
+  echo "slurm: $passed passed, $failed failed"; exit 1
+fi
+# One simulation over 2 MPI ranks through Slurm, twice: a 1-point grid by
+# `sweep.py --slurm --ranks 2` (sbatch --ntasks=2, the task's srun
+# --mpi=pmix), and examples/slurm/rdma-sim-mpi.sbatch cut down to k=4. Each
+# fct.txt is, byte for byte, one process's with the Node event order.
+cat > "$tmp/mpi.toml" <<TOML
+[sweep]
+name = "mpi"
+program = "rdma-sim"
+out = "$tmp/mpi"
+[fixed]
+fattree = 4
+algo = "dcqcn"
+stop = "1s"
+[flows]
+cdf = "websearch.cdf"
+hosts = 16
+bandwidth = 100e9
+time = 0.002
+load = 0.5
+TOML
+run=$tmp/mpi/mpi/run
+if timeout 300 "$py" analysis/sweep.py run "$tmp/mpi.toml" --bin "$bin" --slurm --ranks 2 \
+     --partition=test --time-limit=10:00 2> "$tmp/mpi.err" &&
+   grep -q "^rdma-sim: 2 ranks" "$run/stderr.txt"; then
+  ok "sweep --slurm --ranks 2: one simulation over 2 ranks"
+else
+  bad "sweep --slurm --ranks 2"; tail -3 "$tmp/mpi.err"; cat "$tmp/mpi/mpi/slurm/task-0.log" 2>/dev/null
+fi
+"$bin/rdma-sim" --fattree=4 --algo=dcqcn --stop=1s --flows="$tmp/mpi/mpi/flows/load0.5-seed1.txt" \
+  --ns3::FastSimulatorImpl::EventOrder=Node --out="$tmp/np1" > /dev/null 2>&1
+if [ -s "$tmp/np1/fct.txt" ] && cmp -s "$tmp/np1/fct.txt" "$run/fct.txt"; then
+  ok "sweep --ranks 2: fct.txt = one process's (Node order)"
+else
+  bad "sweep --ranks 2: fct.txt differs from one process's"
+fi
+if (cd "$root" && K=4 FLOW_TIME=0.002 OUT=$tmp/example BIN=$bin timeout 300 sbatch --wait --quiet --nodes=1 \
+      --ntasks=2 --partition=test --output="$tmp/example.log" examples/slurm/rdma-sim-mpi.sbatch) &&
+   grep -q "^rdma-sim: 2 ranks" "$tmp/example.log"; then
+  ok "examples/slurm/rdma-sim-mpi.sbatch at k=4: 2 ranks"
+else
+  bad "examples/slurm/rdma-sim-mpi.sbatch"; tail -3 "$tmp/example.log" 2>/dev/null
+fi
+"$bin/rdma-sim" --fattree=4 --algo=hpcc --stop=1s --flows="$tmp/example/flows.txt" \
+  --ns3::FastSimulatorImpl::EventOrder=Node --out="$tmp/example1" > /dev/null 2>&1
+if [ -s "$tmp/example1/fct.txt" ] && cmp -s "$tmp/example1/fct.txt" "$tmp/example/fct.txt"; then
+  ok "the example's fct.txt = one process's (Node order)"
+else
+  bad "the example's fct.txt differs from one process's"
 fi
 echo "slurm: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]
