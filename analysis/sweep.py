@@ -128,7 +128,7 @@ def make_runs(g, ranks=None):
     if ranks is not None and "ranks" in grid:
         raise BadGrid("--ranks %d: the grid file has a ranks axis ([grid] ranks); accepted only "
                       "without one" % ranks)
-    where = "--ranks" if ranks is not None else "[fixed] ranks"
+    where = "--ranks %d" if ranks is not None else "[fixed] ranks = %d"
     # Ranks given at all (1 included): a program that runs over ranks takes
     # their event order at every count, so the count changes no output.
     node_order = sw["program"] in RANKED_PROGRAMS and (
@@ -162,7 +162,8 @@ def make_runs(g, ranks=None):
         name = "-".join("%s_%s" % (k.replace("cc.", ""), fmt(v)) for k, v in point.items()) or "run"
         n = point.get("ranks", ranks)
         if n > 1:
-            check_ranked(sw["program"], name, n, "[grid] ranks" if "ranks" in point else where)
+            check_ranked(sw["program"], name, "[grid] ranks = %d" % n if "ranks" in point else
+                         where % n)
         if node_order:
             args = ranked_args(args, name)
         run = Run(sw["name"], name, sw["program"], args, inputs, **point)
@@ -171,10 +172,10 @@ def make_runs(g, ranks=None):
     return runs
 
 
-def check_ranked(program, name, n, where):
+def check_ranked(program, name, where):
     if program not in RANKED_PROGRAMS:
-        raise BadGrid("run %s: program '%s' cannot run over ranks (%s = %d); accepted 1 (over "
-                      "MPI ranks: %s)" % (name, program, where, n, ", ".join(RANKED_PROGRAMS)))
+        raise BadGrid("run %s: program '%s' cannot run over ranks (%s); accepted ranks 1 (over "
+                      "MPI ranks: %s)" % (name, program, where, ", ".join(RANKED_PROGRAMS)))
 
 
 def ranked_args(args, name):
