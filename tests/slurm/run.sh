@@ -134,8 +134,8 @@ else
   diff "$tmp/local/slurm-test/summary.csv" "$tmp/cluster/slurm-test/summary.csv" | head -5
 fi
 
-if [ "$(nproc)" -lt 2 ]; then
-  bad "2 MPI ranks need a node of 2 CPUs; this one has $(nproc)"
+if [ "$(nproc)" -lt 2 ] || [ ! -e "$bin/../lib/libns3-libcc-mpi.so.0" ]; then
+  bad "2 MPI ranks need a node of 2 CPUs (this one: $(nproc)) and libns3-libcc-mpi (make builds it)"
   echo "slurm: $passed passed, $failed failed"; exit 1
 fi
 # One simulation over 2 MPI ranks through Slurm, twice: a 1-point grid by
