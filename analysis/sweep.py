@@ -37,10 +37,11 @@ the flow file) and ordinary options otherwise. "ranks" (in [fixed], as a
 [grid] axis, or --ranks N, which overrides [fixed]) is never an option: it
 runs each point as one simulation over N MPI ranks (rdma-sim only), locally
 through scripts/mpirun.sh, each run taking N of the --jobs budget, and on
-Slurm as tasks of N ranks (sbatch --ntasks=N, srun --mpi=pmix); outputs do
-not depend on N, so it is not part of a run's identity. A run already done with the
-same binary, inputs and arguments is skipped (analysis/runs.py), so a sweep
-resumes after an interruption. `gather` writes <out>/<name>/summary.csv (one
+Slurm as tasks of N ranks (sbatch --ntasks=N, srun --mpi=pmix). Given
+ranks, rdma-sim runs take the Node event order (1 rank too), so their
+outputs do not depend on N, and N is not part of a run's identity. A run
+already done with the same binary, inputs and arguments is skipped
+(analysis/runs.py), so a sweep resumes after an interruption. `gather` writes <out>/<name>/summary.csv (one
 row per run: its axes, exit facts, flows, completed, FCT slowdown average,
 median, p95, p99) and, when runs wrote fct.txt, bins.csv and bins.png (FCT
 slowdown per size bin for each combination of axes other than seed, seeds
