@@ -138,7 +138,8 @@ def launcher(ranks, slurm=False):
     if ranks <= 1:
         return []
     if slurm:
-        return ["srun", "--mpi=" + os.environ.get("SLURM_MPI_TYPE", SRUN_MPI), "--ntasks=%d" % ranks]
+        mpi = os.environ.get("SLURM_MPI_TYPE", SRUN_MPI)
+        return ["srun", "--mpi=" + mpi, "--ntasks=%d" % ranks]
     return ["bash", os.path.join(ROOT, "scripts", "mpirun.sh"), "-np", str(ranks)]
 
 
@@ -192,7 +193,8 @@ def run_all(runs, out, bindir, jobs, tag="runs"):
                 r = todo.pop(0)
                 busy[pool.submit(execute, r, out, os.path.join(bindir, r.program))] = r.ranks
                 used += r.ranks
-            finished, _ = concurrent.futures.wait(busy, return_when=concurrent.futures.FIRST_COMPLETED)
+            finished, _ = concurrent.futures.wait(
+                busy, return_when=concurrent.futures.FIRST_COMPLETED)
             for fut in finished:
                 used -= busy.pop(fut)
                 k += 1

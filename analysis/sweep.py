@@ -37,16 +37,17 @@ the flow file) and ordinary options otherwise. "ranks" (in [fixed], as a
 [grid] axis, or --ranks N, which overrides [fixed]) is never an option: it
 runs each point as one simulation over N MPI ranks (rdma-sim only), locally
 through scripts/mpirun.sh, each run taking N of the --jobs budget, and on
-Slurm as tasks of N ranks (sbatch --ntasks=N, srun --mpi=pmix). Given
-ranks, rdma-sim runs take the Node event order (1 rank too), so their
-outputs do not depend on N, and N is not part of a run's identity. A run
-already done with the same binary, inputs and arguments is skipped
-(analysis/runs.py), so a sweep resumes after an interruption. `gather` writes <out>/<name>/summary.csv (one
-row per run: its axes, exit facts, flows, completed, FCT slowdown average,
-median, p95, p99) and, when runs wrote fct.txt, bins.csv and bins.png (FCT
-slowdown per size bin for each combination of axes other than seed, seeds
-pooled; analysis/fct_slowdown.py). Exit status: 0; 1 if a run or the
-cluster failed, or a file cannot be written; 2 for a bad grid file or option.
+Slurm as tasks of N ranks (sbatch --ntasks=N, srun --mpi=pmix). Given ranks,
+rdma-sim runs take the Node event order (1 rank too), so their outputs do
+not depend on N, and N is not part of a run's identity. A run already done
+with the same binary, inputs and arguments is skipped (analysis/runs.py), so
+a sweep resumes after an interruption. `gather` writes
+<out>/<name>/summary.csv (one row per run: its axes, exit facts, flows,
+completed, FCT slowdown average, median, p95, p99) and, when runs wrote
+fct.txt, bins.csv and bins.png (FCT slowdown per size bin for each
+combination of axes other than seed, seeds pooled;
+analysis/fct_slowdown.py). Exit status: 0; 1 if a run or the cluster failed,
+or a file cannot be written; 2 for a bad grid file or option.
 """
 import argparse
 import itertools
@@ -61,8 +62,8 @@ import pandas as pd
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 import fct_slowdown  # noqa: E402
-from runs import (EVENT_ORDER, EVENT_ORDER_RANKS, RANKED_PROGRAMS, Run, execute, find_cdf,  # noqa: E402
-                  gen_flow_file, is_done, read_summary, run_all)
+from runs import (EVENT_ORDER, EVENT_ORDER_RANKS, RANKED_PROGRAMS, Run,  # noqa: E402
+                  execute, find_cdf, gen_flow_file, is_done, read_summary, run_all)
 
 try:
     import tomllib
@@ -353,8 +354,8 @@ def main(argv=None):
         if a.command == "run" and not a.slurm:
             for r in runs:
                 if r.ranks > a.jobs:
-                    raise BadGrid("run %s: ranks = %d exceed --jobs %d (local runs times their ranks "
-                                  "share it); accepted ranks 1..%d, or a larger --jobs"
+                    raise BadGrid("run %s: ranks = %d exceed --jobs %d (local runs times their "
+                                  "ranks share it); accepted ranks 1..%d, or a larger --jobs"
                                   % (r.name, r.ranks, a.jobs, a.jobs))
         if a.command == "task":
             if not 0 <= a.index < len(runs):

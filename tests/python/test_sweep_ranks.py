@@ -176,7 +176,8 @@ def test_local_runs_times_ranks_stay_within_jobs(tmp_path, monkeypatch):
     events = []
     for line in (bindir / "calls").read_text().splitlines():
         kind, t, n = line.split()
-        events.append((float(t), 0 if kind == "end" else 1, int(n) * (1 if kind == "start" else -1)))
+        start = kind == "start"
+        events.append((float(t), 1 if start else 0, int(n) if start else -int(n)))
     events.sort()  # at equal times an end before a start
     level, peak = 0, 0
     for _, _, d in events:
