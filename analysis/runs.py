@@ -4,8 +4,11 @@ example binary into its own directory. A run is done when its directory
 holds a params.json equal to what the run would write (the SHA-256 of the
 binary and of every input file, and the arguments); it is written only
 after the binary exited successfully, so an interrupted run is redone and an
-unchanged one is skipped. Shared by the sweep tool (sweep.py) and make paper
-(examples/paper/paper.py)."""
+unchanged one is skipped. A run may be one simulation over MPI ranks
+(Run.ranks > 1; only the programs of RANKED_PROGRAMS): the rank count is how
+it runs, not what it is (its outputs do not depend on it), so params.json
+records it under "launch" and is_done leaves it out. Shared by the sweep
+tool (sweep.py) and make paper (examples/paper/paper.py)."""
 import concurrent.futures
 import hashlib
 import json
@@ -22,6 +25,15 @@ import time
 # failure, or an I/O failure.
 OK_STATUS = {"rdma-sim": (0, 3)}
 DEFAULT_OK = (0, 3)
+# Programs that run one simulation over MPI ranks under mpirun or srun
+# (docs/sweeps.md), their outputs byte for byte those of one process in the
+# Node event order: that option's value over ranks.
+RANKED_PROGRAMS = ("rdma-sim",)
+EVENT_ORDER, EVENT_ORDER_RANKS = "ns3::FastSimulatorImpl::EventOrder", "Node"
+# The MPI plugin srun uses inside a Slurm allocation unless SLURM_MPI_TYPE
+# names another: Debian 12's OpenMPI 4.1 takes PMIx; pmi2 fails in MPI_Init
+# and none starts N separate one-process runs (docs/sweeps.md).
+SRUN_MPI = "pmix"
 # Libraries under these come from Debian packages, not from this tree's build.
 SYSTEM_LIB_DIRS = ("/lib", "/usr/lib", "/lib64", "/usr/lib64")
 
@@ -30,7 +42,10 @@ class Run:
     """exp/name: where it lives (out/exp/name); program: a binary name under
     the bin directory; args: its options (an argument "--x=@file" names
     out/exp/file); inputs: files under out/exp that are part of what the run
-    is; labels: what the analysis groups by."""
+    is; labels: what the analysis groups by. ranks (an attribute, default
+    1): MPI ranks the run is launched over, not part of what it is."""
+
+    ranks = 1
 
     def __init__(self, exp, name, program, args, inputs=(), **labels):
         self.exp, self.name, self.program, self.args = exp, name, program, list(args)
@@ -104,16 +119,33 @@ def params_of(run, out, binary):
 
 
 def is_done(run, out, binary):
+    """params.json equals what the run would write, its "launch" entry (how
+    many ranks, how long) aside: a run done over 4 ranks is done for 1."""
     pfile = os.path.join(run.dir(out), "params.json")
     try:
         with open(pfile) as f:
-            return json.load(f) == params_of(run, out, binary)
-    except (OSError, ValueError):  # absent, or another process's run not done
+            done = json.load(f)
+        done.pop("launch", None)
+        return done == params_of(run, out, binary)
+    except (OSError, ValueError, AttributeError):  # absent, or another process's run not done
         return False
 
 
-def execute(run, out, binary):
-    """Run it unless done. Returns (run, ran, error message or None)."""
+def launcher(ranks, slurm=False):
+    """The command that starts a program over this many MPI ranks: nothing
+    for one; inside a Slurm allocation (a sweep task) srun, which starts the
+    allocation's tasks; else scripts/mpirun.sh (mpirun -np)."""
+    if ranks <= 1:
+        return []
+    if slurm:
+        mpi = os.environ.get("SLURM_MPI_TYPE", SRUN_MPI)
+        return ["srun", "--mpi=" + mpi, "--ntasks=%d" % ranks]
+    return ["bash", os.path.join(ROOT, "scripts", "mpirun.sh"), "-np", str(ranks)]
+
+
+def execute(run, out, binary, slurm=False):
+    """Run it unless done (over run.ranks ranks, srun's inside a Slurm
+    allocation when slurm). Returns (run, ran, error message or None)."""
     if is_done(run, out, binary):
         return run, False, None
     d = run.dir(out)
@@ -123,35 +155,56 @@ def execute(run, out, binary):
     os.makedirs(d, exist_ok=True)
     exp_dir = os.path.join(out, run.exp)
     args = [a.replace("=@", "=" + exp_dir + "/", 1) if "=@" in a else a for a in run.args]
-    p = subprocess.run([binary] + args + ["--out=" + d], capture_output=True, text=True)
+    t0 = time.monotonic()
+    p = subprocess.run(launcher(run.ranks, slurm) + [binary] + args + ["--out=" + d],
+                       capture_output=True, text=True)
+    wall = time.monotonic() - t0
     if p.returncode not in OK_STATUS.get(run.program, DEFAULT_OK):
         last = (p.stderr.strip().splitlines() or [""])[-1]
         return run, True, "%s %s: exit %d: %s" % (run.program, " ".join(args), p.returncode, last)
-    with open(os.path.join(d, "stdout.txt"), "w") as f:
-        f.write(p.stdout)
+    for name, text in (("stdout.txt", p.stdout), ("stderr.txt", p.stderr)):
+        with open(os.path.join(d, name), "w") as f:
+            f.write(text)
     # Written whole or not at all: a poller (sweep.py --slurm) may read it
     # while a task writes it.
+    params = params_of(run, out, binary)
+    params["launch"] = {"ranks": run.ranks, "wall_s": round(wall, 3)}
     with open(pfile + ".tmp", "w") as f:
-        json.dump(params_of(run, out, binary), f, indent=1)
+        json.dump(params, f, indent=1)
     os.replace(pfile + ".tmp", pfile)
     return run, True, None
 
 
 def run_all(runs, out, bindir, jobs, tag="runs"):
-    """Every run, jobs at a time, with progress (done/total, ETA) on stderr.
-    Returns the error messages of the runs that failed."""
+    """Every run, in order, with progress (done/total, ETA) on stderr, as
+    many at once as fit in a budget of jobs processes: a run over N ranks
+    takes N of it (each rank is a process on a core). Returns the error
+    messages of the runs that failed."""
+    for r in runs:
+        if r.ranks > jobs:
+            raise ValueError("%s/%s: %d ranks exceed the budget of %d" % (r.exp, r.name, r.ranks,
+                                                                          jobs))
     errors, t0, n = [], time.monotonic(), len(runs)
     tty = sys.stderr.isatty()
+    todo, busy, used, k = list(runs), {}, 0, 0
     with concurrent.futures.ProcessPoolExecutor(max_workers=jobs) as pool:
-        futs = [pool.submit(execute, r, out, os.path.join(bindir, r.program)) for r in runs]
-        for k, fut in enumerate(concurrent.futures.as_completed(futs), 1):
-            run, ran, err = fut.result()
-            if err:
-                errors.append(err)
-            el = time.monotonic() - t0
-            sys.stderr.write("%s: %d/%d runs (%s/%s %s) elapsed %.0f s, ETA %.0f s   %s" % (
-                tag, k, n, run.exp, run.name, "ran" if ran else "unchanged", el,
-                el / k * (n - k), "\r" if tty else "\n"))
+        while todo or busy:
+            while todo and used + todo[0].ranks <= jobs:
+                r = todo.pop(0)
+                busy[pool.submit(execute, r, out, os.path.join(bindir, r.program))] = r.ranks
+                used += r.ranks
+            finished, _ = concurrent.futures.wait(
+                busy, return_when=concurrent.futures.FIRST_COMPLETED)
+            for fut in finished:
+                used -= busy.pop(fut)
+                k += 1
+                run, ran, err = fut.result()
+                if err:
+                    errors.append(err)
+                el = time.monotonic() - t0
+                sys.stderr.write("%s: %d/%d runs (%s/%s %s) elapsed %.0f s, ETA %.0f s   %s" % (
+                    tag, k, n, run.exp, run.name, "ran" if ran else "unchanged", el,
+                    el / k * (n - k), "\r" if tty else "\n"))
     if tty and n:
         sys.stderr.write("\n")
     return errors

@@ -3,7 +3,7 @@
 """Run a grid of simulations, on this machine or on a Slurm cluster, and
 gather their results into one table.
 
-    sweep.py run GRID.toml [--jobs N] [--bin build/bin]
+    sweep.py run GRID.toml [--jobs N] [--bin build/bin] [--ranks N]
     sweep.py run GRID.toml --slurm [--partition P] [--account A] [--time-limit T]
                            [--no-wait] [--sbatch-arg ARG ...]
     sweep.py gather GRID.toml
@@ -18,6 +18,7 @@ The grid file (TOML, docs/sweeps.md):
     [fixed]                         # every run: --name=value
     fattree = 4
     stop = "1s"
+    ranks = 1                       # the tool's: MPI ranks per run (--ranks)
     [grid]                          # one run per combination
     algo = ["hpcc", "fncc"]
     seed = [1, 2]
@@ -32,14 +33,21 @@ The grid file (TOML, docs/sweeps.md):
     load = 0.5                      # unless "load" is a grid axis
 
 "seed" and "load" are flow-generation axes when [flows] is given (they pick
-the flow file) and ordinary options otherwise. A run already done with the
-same binary, inputs and arguments is skipped (analysis/runs.py), so a sweep
-resumes after an interruption. `gather` writes <out>/<name>/summary.csv (one
-row per run: its axes, exit facts, flows, completed, FCT slowdown average,
-median, p95, p99) and, when runs wrote fct.txt, bins.csv and bins.png (FCT
-slowdown per size bin for each combination of axes other than seed, seeds
-pooled; analysis/fct_slowdown.py). Exit status: 0; 1 if a run or the
-cluster failed, or a file cannot be written; 2 for a bad grid file or option.
+the flow file) and ordinary options otherwise. "ranks" (in [fixed], as a
+[grid] axis, or --ranks N, which overrides [fixed]) is never an option: it
+runs each point as one simulation over N MPI ranks (rdma-sim only), locally
+through scripts/mpirun.sh, each run taking N of the --jobs budget, and on
+Slurm as tasks of N ranks (sbatch --ntasks=N, srun --mpi=pmix). Given ranks,
+rdma-sim runs take the Node event order (1 rank too), so their outputs do
+not depend on N, and N is not part of a run's identity. A run already done
+with the same binary, inputs and arguments is skipped (analysis/runs.py), so
+a sweep resumes after an interruption. `gather` writes
+<out>/<name>/summary.csv (one row per run: its axes, exit facts, flows,
+completed, FCT slowdown average, median, p95, p99) and, when runs wrote
+fct.txt, bins.csv and bins.png (FCT slowdown per size bin for each
+combination of axes other than seed, seeds pooled;
+analysis/fct_slowdown.py). Exit status: 0; 1 if a run or the cluster failed,
+or a file cannot be written; 2 for a bad grid file or option.
 """
 import argparse
 import itertools
@@ -54,7 +62,8 @@ import pandas as pd
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 import fct_slowdown  # noqa: E402
-from runs import Run, execute, find_cdf, gen_flow_file, is_done, read_summary, run_all  # noqa: E402
+from runs import (EVENT_ORDER, EVENT_ORDER_RANKS, RANKED_PROGRAMS, Run,  # noqa: E402
+                  execute, find_cdf, gen_flow_file, is_done, read_summary, run_all)
 
 try:
     import tomllib
@@ -92,6 +101,12 @@ def load_grid(path):
                 raise BadGrid("%s: [flows] %s is required" % (path, k))
         if "load" not in fl and "load" not in g.get("grid", {}):
             raise BadGrid("%s: [flows] load (or a grid axis load) is required" % path)
+    fixed_ranks = g.get("fixed", {}).get("ranks")
+    for where, vals in (("[fixed] ranks", [] if fixed_ranks is None else [fixed_ranks]),
+                        ("[grid] ranks", g.get("grid", {}).get("ranks", []))):
+        for v in vals:
+            if isinstance(v, bool) or not isinstance(v, int) or v < 1:
+                raise BadGrid("%s: %s = %s: accepted a whole number, 1 or more" % (path, where, v))
     g["_path"] = path
     return g
 
@@ -107,23 +122,35 @@ def cdf_path(name):
     return path
 
 
-def make_runs(g):
-    """The grid's runs, in a fixed order (the order of the file's axes)."""
+def make_runs(g, ranks=None):
+    """The grid's runs, in a fixed order (the order of the file's axes);
+    ranks: --ranks N (None: the file's ranks, else 1)."""
     sw, grid, flows = g["sweep"], g.get("grid", {}), g.get("flows")
+    fixed = dict(g.get("fixed", {}))
+    if ranks is not None and "ranks" in grid:
+        raise BadGrid("--ranks %d: the grid file has a ranks axis ([grid] ranks); accepted only "
+                      "without one" % ranks)
+    where = "--ranks %d" if ranks is not None else "[fixed] ranks = %d"
+    # Ranks given at all (1 included): a program that runs over ranks takes
+    # their event order at every count, so the count changes no output.
+    node_order = sw["program"] in RANKED_PROGRAMS and (
+        ranks is not None or "ranks" in fixed or "ranks" in grid)
+    ranks = ranks if ranks is not None else fixed.get("ranks", 1)
+    fixed.pop("ranks", None)
     axes = list(grid.items())
     runs = []
     for combo in itertools.product(*[v for _, v in axes]):
         point = dict(zip([k for k, _ in axes], combo))
-        args = ["--%s=%s" % (k, fmt(v)) for k, v in g.get("fixed", {}).items()]
+        args = ["--%s=%s" % (k, fmt(v)) for k, v in fixed.items()]
         cc = []
-        algo = point.get("algo", g.get("fixed", {}).get("algo"))
+        algo = point.get("algo", fixed.get("algo"))
         if algo is not None and algo in g.get("cc", {}):
             cc.append(g["cc"][algo])
         inputs = []
         for k, v in point.items():
             if k.startswith("cc."):
                 cc.append("%s=%s" % (k[3:], fmt(v)))
-            elif flows is not None and k in ("seed", "load"):
+            elif k == "ranks" or (flows is not None and k in ("seed", "load")):
                 continue
             else:
                 args.append("--%s=%s" % (k, fmt(v)))
@@ -135,8 +162,37 @@ def make_runs(g):
         if cc:
             args.append("--cc=" + ",".join(cc))
         name = "-".join("%s_%s" % (k.replace("cc.", ""), fmt(v)) for k, v in point.items()) or "run"
-        runs.append(Run(sw["name"], name, sw["program"], args, inputs, **point))
+        n = point.get("ranks", ranks)
+        if n > 1:
+            check_ranked(sw["program"], name, "[grid] ranks = %d" % n if "ranks" in point else
+                         where % n)
+        if node_order:
+            args = ranked_args(args, name)
+        run = Run(sw["name"], name, sw["program"], args, inputs, **point)
+        run.ranks = n
+        runs.append(run)
     return runs
+
+
+def check_ranked(program, name, where):
+    if program not in RANKED_PROGRAMS:
+        raise BadGrid("run %s: program '%s' cannot run over ranks (%s); accepted ranks 1 (over "
+                      "MPI ranks: %s)" % (name, program, where, ", ".join(RANKED_PROGRAMS)))
+
+
+def ranked_args(args, name):
+    """A run over ranks takes the Node event order (the launcher imposes it);
+    its arguments say so, so they say what its outputs are: those of one
+    process with the same arguments, which a run of the same grid point at 1
+    rank is. A grid that asks for another order is refused."""
+    opt = "--%s=" % EVENT_ORDER
+    given = [a for a in args if a.startswith(opt)]
+    if not given:
+        return args + [opt + EVENT_ORDER_RANKS]
+    if given[-1] != opt + EVENT_ORDER_RANKS:
+        raise BadGrid("run %s: %s over ranks: accepted only %s" % (name, given[-1][2:],
+                                                                   EVENT_ORDER_RANKS))
+    return args
 
 
 def make_flow_files(g, runs, out):
@@ -154,37 +210,59 @@ def make_flow_files(g, runs, out):
 
 # ---- Slurm ------------------------------------------------------------------------
 
+def array_spec(indices):
+    """sbatch --array's list for these run indices (ascending): runs of
+    consecutive ones as ranges, [0, 1, 2, 5, 7, 8] -> "0-2,5,7-8"."""
+    parts, i = [], 0
+    while i < len(indices):
+        j = i
+        while j + 1 < len(indices) and indices[j + 1] == indices[j] + 1:
+            j += 1
+        parts.append(str(indices[i]) if i == j else "%d-%d" % (indices[i], indices[j]))
+        i = j + 1
+    return ",".join(parts)
+
+
 def submit_slurm(g, runs, out, bindir, a):
-    """One array job, one task per run; each task runs `sweep.py task`."""
+    """One array job per rank count, one task per run, task i running run i
+    (`sweep.py task`); the tasks of runs over N > 1 ranks get --ntasks=N,
+    which the run's srun takes (runs.launcher)."""
     d = os.path.join(out, g["sweep"]["name"], "slurm")
     os.makedirs(d, exist_ok=True)
     script = os.path.join(d, "array.sh")
     with open(script, "w") as f:
         f.write("#!/bin/bash\n# Written by sweep.py: task i runs run i of %s.\n"
-                "exec %s %s task %s --index \"$SLURM_ARRAY_TASK_ID\" --bin %s\n" % (
+                "exec %s %s task %s --index \"$SLURM_ARRAY_TASK_ID\" --bin %s%s\n" % (
                     g["_path"], sys.executable, os.path.abspath(__file__),
-                    os.path.abspath(g["_path"]), os.path.abspath(bindir)))
+                    os.path.abspath(g["_path"]), os.path.abspath(bindir),
+                    "" if a.ranks is None else " --ranks %d" % a.ranks))
     os.chmod(script, 0o755)
-    cmd = ["sbatch", "--parsable", "--array=0-%d" % (len(runs) - 1),
-           "--job-name=sweep-%s" % g["sweep"]["name"], "--output=%s/task-%%a.log" % d,
-           "--chdir=%s" % os.getcwd()]
-    if a.partition:
-        cmd.append("--partition=" + a.partition)
-    if a.account:
-        cmd.append("--account=" + a.account)
-    if a.time_limit:
-        cmd.append("--time=" + a.time_limit)
-    cmd += a.sbatch_arg + [script]
-    p = subprocess.run(cmd, capture_output=True, text=True)
-    if p.returncode != 0:
-        raise RuntimeError("sbatch failed: %s" % p.stderr.strip())
-    job = p.stdout.strip().split(";")[0]
-    sys.stderr.write("sweep: submitted array job %s (%d tasks), logs in %s\n" % (job, len(runs), d))
+    jobs = []
+    for n in sorted({r.ranks for r in runs}):
+        idx = [i for i, r in enumerate(runs) if r.ranks == n]
+        cmd = ["sbatch", "--parsable", "--array=" + array_spec(idx),
+               "--job-name=sweep-%s" % g["sweep"]["name"], "--output=%s/task-%%a.log" % d,
+               "--chdir=%s" % os.getcwd()]
+        if n > 1:
+            cmd.append("--ntasks=%d" % n)
+        if a.partition:
+            cmd.append("--partition=" + a.partition)
+        if a.account:
+            cmd.append("--account=" + a.account)
+        if a.time_limit:
+            cmd.append("--time=" + a.time_limit)
+        cmd += a.sbatch_arg + [script]
+        p = subprocess.run(cmd, capture_output=True, text=True)
+        if p.returncode != 0:
+            raise RuntimeError("sbatch failed: %s" % p.stderr.strip())
+        jobs.append(p.stdout.strip().split(";")[0])
+        sys.stderr.write("sweep: submitted array job %s (%d tasks%s), logs in %s\n" % (
+            jobs[-1], len(idx), "" if n == 1 else " of %d ranks" % n, d))
     if a.no_wait:
         return []
     t0 = time.monotonic()
     while True:
-        q = subprocess.run(["squeue", "--noheader", "--job=" + job, "--format=%T"],
+        q = subprocess.run(["squeue", "--noheader", "--job=" + ",".join(jobs), "--format=%T"],
                            capture_output=True, text=True)
         left = [x for x in q.stdout.split() if x]
         done = sum(is_done(r, out, os.path.join(bindir, r.program)) for r in runs)
@@ -247,6 +325,8 @@ def main(argv=None):
     ap.add_argument("grid", help="the grid file (TOML)")
     ap.add_argument("--jobs", type=int, default=os.cpu_count(), help="parallel local runs (>= 1)")
     ap.add_argument("--bin", default="build/bin", help="directory of the binaries")
+    ap.add_argument("--ranks", type=int, default=None,
+                    help="MPI ranks per run (>= 1; rdma-sim only; overrides [fixed] ranks)")
     ap.add_argument("--slurm", action="store_true", help="submit to Slurm as a job array")
     ap.add_argument("--partition", default="", help="Slurm partition")
     ap.add_argument("--account", default="", help="Slurm account")
@@ -255,11 +335,13 @@ def main(argv=None):
     ap.add_argument("--no-wait", action="store_true", help="with --slurm: submit and return")
     ap.add_argument("--index", type=int, default=-1, help=argparse.SUPPRESS)
     a = ap.parse_args(argv)
-    if a.jobs < 1:
-        ap.error("--jobs=%d: accepted 1 or more" % a.jobs)
+    for opt, v in (("--jobs", a.jobs), ("--ranks", a.ranks)):
+        if v is not None and v < 1:
+            sys.stderr.write("sweep: %s %d: accepted a whole number, 1 or more\n" % (opt, v))
+            return 2
     try:
         g = load_grid(a.grid)
-        runs = make_runs(g)
+        runs = make_runs(g, a.ranks)
         out = g["sweep"].get("out", "out/sweeps")
         binary = os.path.join(a.bin, g["sweep"]["program"])
         if a.command in ("run", "task") and not os.access(binary, os.X_OK):
@@ -267,12 +349,18 @@ def main(argv=None):
                           % (g["sweep"]["program"], binary))
         if a.command == "list":
             for r in runs:
-                print(r.name, " ".join(r.args))
+                print(r.name, *(["ranks=%d" % r.ranks] if r.ranks > 1 else []), " ".join(r.args))
             return 0
+        if a.command == "run" and not a.slurm:
+            for r in runs:
+                if r.ranks > a.jobs:
+                    raise BadGrid("run %s: ranks = %d exceed --jobs %d (local runs times their "
+                                  "ranks share it); accepted ranks 1..%d, or a larger --jobs"
+                                  % (r.name, r.ranks, a.jobs, a.jobs))
         if a.command == "task":
             if not 0 <= a.index < len(runs):
                 raise BadGrid("--index %d: accepted 0..%d" % (a.index, len(runs) - 1))
-            _, _, err = execute(runs[a.index], out, binary)
+            _, _, err = execute(runs[a.index], out, binary, slurm="SLURM_JOB_ID" in os.environ)
             if err:
                 sys.stderr.write("sweep: %s\n" % err)
                 return 1

@@ -2,7 +2,10 @@
 # The sweep tool on a real Slurm: a single-host cluster (Debian's slurm-wlm
 # and munge) configured and started in a temporary directory, a small grid
 # run through `sweep.py run --slurm`, and its gathered table compared with
-# the same grid run locally. The daemons are always stopped (trap).
+# the same grid run locally; then one simulation over 2 MPI ranks (sweep
+# --ranks 2, and the example sbatch script), its fct.txt compared with one
+# process's. The node offers nproc CPUs (2 at least for the 2 ranks). The
+# daemons are always stopped (trap).
 # Usage: run.sh BINDIR   (root; ends with "slurm: N passed, M failed")
 set -u
 bin=$(cd "$1" && pwd)
@@ -83,11 +86,11 @@ else
   echo "slurm: $passed passed, $failed failed"; exit 1
 fi
 
-# A small grid: 2 algorithms x 2 seeds, 16 hosts, 2 ms of arrivals.
+# A small grid (out, name, axes): 16 hosts, 2 ms of arrivals.
 grid() {
   cat <<TOML
 [sweep]
-name = "slurm-test"
+name = "$2"
 program = "rdma-sim"
 out = "$1"
 [fixed]
@@ -95,8 +98,7 @@ fattree = 4
 traces = false
 stop = "1s"
 [grid]
-algo = ["hpcc", "fncc"]
-seed = [1, 2]
+$3
 [flows]
 cdf = "websearch.cdf"
 hosts = 16
@@ -105,8 +107,11 @@ time = 0.002
 load = 0.5
 TOML
 }
-grid "$tmp/local" > "$tmp/local.toml"
-grid "$tmp/cluster" > "$tmp/cluster.toml"
+# 2 algorithms x 2 seeds.
+axes='algo = ["hpcc", "fncc"]
+seed = [1, 2]'
+grid "$tmp/local" slurm-test "$axes" > "$tmp/local.toml"
+grid "$tmp/cluster" slurm-test "$axes" > "$tmp/cluster.toml"
 if "$py" analysis/sweep.py run "$tmp/local.toml" --bin "$bin" --jobs 2 2> "$tmp/local.err"; then
   ok "local run"
 else
@@ -130,5 +135,45 @@ else
   bad "gathered tables equal the local run's"
   diff "$tmp/local/slurm-test/summary.csv" "$tmp/cluster/slurm-test/summary.csv" | head -5
 fi
+
+if [ "$(nproc)" -lt 2 ] || [ ! -e "$bin/../lib/libns3-libcc-mpi.so.0" ]; then
+  bad "2 MPI ranks need a node of 2 CPUs (this one: $(nproc)) and libns3-libcc-mpi (make builds it)"
+  echo "slurm: $passed passed, $failed failed"; exit 1
+fi
+# One simulation over 2 MPI ranks through Slurm, twice: a 1-point grid by
+# `sweep.py --slurm --ranks 2` (sbatch --ntasks=2, the task's srun
+# --mpi=pmix), and examples/slurm/rdma-sim-mpi.sbatch cut down to k=4. Each
+# fct.txt is, byte for byte, one process's with the Node event order.
+# The fct.txt in DIR against one process's in the Node order over ARGS.
+equals_one_process() { # LABEL DIR ARGS...
+  local label=$1 dir=$2
+  shift 2
+  "$bin/rdma-sim" "$@" --ns3::FastSimulatorImpl::EventOrder=Node --out="$dir.np1" >/dev/null 2>&1
+  if [ -s "$dir.np1/fct.txt" ] && cmp -s "$dir.np1/fct.txt" "$dir/fct.txt"; then
+    ok "$label: fct.txt = one process's (Node order)"
+  else
+    bad "$label: fct.txt differs from one process's"
+  fi
+}
+grid "$tmp/mpi" mpi 'algo = ["dcqcn"]' > "$tmp/mpi.toml"
+run=$tmp/mpi/mpi/algo_dcqcn
+if timeout 300 "$py" analysis/sweep.py run "$tmp/mpi.toml" --bin "$bin" --slurm --ranks 2 \
+     --partition=test --time-limit=10:00 2> "$tmp/mpi.err" &&
+   grep -q "^rdma-sim: 2 ranks" "$run/stderr.txt"; then
+  ok "sweep --slurm --ranks 2: one simulation over 2 ranks"
+else
+  bad "sweep --slurm --ranks 2"; tail -3 "$tmp/mpi.err"; cat "$tmp/mpi/mpi/slurm/task-0.log" 2>/dev/null
+fi
+equals_one_process "sweep --ranks 2" "$run" --fattree=4 --algo=dcqcn --stop=1s \
+  --flows="$tmp/mpi/mpi/flows/load0.5-seed1.txt"
+if (cd "$root" && K=4 FLOW_TIME=0.002 OUT=$tmp/example BIN=$bin timeout 300 sbatch --wait --quiet --nodes=1 \
+      --ntasks=2 --partition=test --output="$tmp/example.log" examples/slurm/rdma-sim-mpi.sbatch) &&
+   grep -q "^rdma-sim: 2 ranks" "$tmp/example.log"; then
+  ok "examples/slurm/rdma-sim-mpi.sbatch at k=4: 2 ranks"
+else
+  bad "examples/slurm/rdma-sim-mpi.sbatch"; tail -3 "$tmp/example.log" 2>/dev/null
+fi
+equals_one_process "the example" "$tmp/example" --fattree=4 --algo=hpcc --stop=1s \
+  --flows="$tmp/example/flows.txt"
 echo "slurm: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]
