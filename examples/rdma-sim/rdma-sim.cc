@@ -99,10 +99,10 @@ main(int argc, char* argv[])
     DistributedRun dist;
     {
         std::string err;
-        if (!dist.Start(&argc, &argv, err))
+        if (int rc = dist.Start(&argc, &argv, err))
         {
             std::cerr << "rdma-sim: " << err << "\n";
-            return 1;
+            return rc;
         }
     }
     if (dist.GetRank() > 0)

@@ -74,12 +74,21 @@ DistributedRun::~DistributedRun()
     Finish();
 }
 
-bool
+int
 DistributedRun::Start(int* argc, char*** argv, std::string& err)
 {
     if (LauncherSize() <= 1)
     {
-        return true;
+        uint32_t tasks = EnvCount("SLURM_STEP_NUM_TASKS");
+        if (tasks > 1 && !UnderLauncher())
+        {
+            err = "srun started " + std::to_string(tasks) +
+                  " tasks without an MPI plugin (Slurm's default --mpi=none): they would be " +
+                  std::to_string(tasks) + " separate runs writing one directory; use srun "
+                  "--mpi=pmix (docs/distributed.md)";
+            return 2;
+        }
+        return 0;
     }
     m_lib = dlopen(MPI_LIB, RTLD_NOW | RTLD_GLOBAL);
     if (!m_lib)
@@ -87,7 +96,7 @@ DistributedRun::Start(int* argc, char*** argv, std::string& err)
         const char* why = dlerror();
         err = std::string("a run over MPI ranks needs ") + MPI_LIB + " (make builds it when "
               "OpenMPI and ns-3's source are there: make deps): " + (why ? why : "not found");
-        return false;
+        return 1;
     }
     auto init = reinterpret_cast<int (*)(int*, char***, uint32_t*, uint32_t*)>(
         dlsym(m_lib, "libcc_ns3_mpi_init"));
@@ -99,16 +108,16 @@ DistributedRun::Start(int* argc, char*** argv, std::string& err)
     if (!init || !link || !m_allreduce || !m_barrier || !m_finalize)
     {
         err = std::string(MPI_LIB) + " lacks its entry points (a different version?)";
-        return false;
+        return 1;
     }
     if (init(argc, argv, &m_rank, &m_size) != 0)
     {
         err = "MPI_Init failed";
-        return false;
+        return 1;
     }
     m_link = static_cast<FastRankLink*>(link());
     NS_LOG_INFO("rank " << m_rank << " of " << m_size);
-    return true;
+    return 0;
 }
 
 void

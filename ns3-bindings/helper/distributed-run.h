@@ -31,9 +31,11 @@ class DistributedRun
 
     /**
      * Join the launcher's ranks (MPI_Init) when it asks for more than one.
-     * False with err set (the library or MPI could not be had).
+     * Returns 0, or an exit status with err set: 1 when the library or MPI
+     * could not be had, 2 for a launch that would run N separate copies
+     * (srun with Slurm's default --mpi=none).
      */
-    bool Start(int* argc, char*** argv, std::string& err);
+    int Start(int* argc, char*** argv, std::string& err);
     uint32_t GetRank() const
     {
         return m_rank;

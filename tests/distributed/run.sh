@@ -77,6 +77,13 @@ grep -q "part.txt:2: field .rank.: \"3\" is not a whole number in \[0, 0\]" "$wo
 rc=$?
 [ $rc -eq 1 ] && ok "unreadable --partition: exit 1" || bad "unreadable --partition: exit $rc, want 1"
 
+# srun with Slurm's default --mpi=none starts N copies that know nothing of
+# each other: refused (exit 2) rather than N runs writing one directory.
+SLURM_STEP_NUM_TASKS=2 "$bin/rdma-sim" "${run_args[@]}" --out="$work/none" >"$work/none.out" 2>&1
+rc=$?
+[ $rc -eq 2 ] && grep -q "srun started 2 tasks without an MPI plugin" "$work/none.out" &&
+  ok "srun --mpi=none: refused, exit 2" || bad "srun --mpi=none: exit $rc ($work/none.out)"
+
 # ns-3's own MPI engines carry the fabric too (QbbRemoteChannel): the
 # dumbbell split at its middle switch, two 1 MB flows with no congestion
 # control. Both finish; fairly shared, the pair needs at least 2 MB at
