@@ -535,9 +535,11 @@ main(int argc, char* argv[])
         Ptr<FastSimulatorImpl> impl = DynamicCast<FastSimulatorImpl>(Simulator::GetImplementation());
         std::fprintf(stderr,
                      "rdma-sim: rank %u: %" PRIu64 " events, %" PRIu64 " windows, %" PRIu64
-                     " frames to other ranks, %" PRIu64 " from them\n",
+                     " frames to other ranks, %" PRIu64 " from them, %.3f s running events, "
+                     "%.3f s exchanging\n",
                      dist.GetRank(), impl->GetEventCount(), impl->GetWindowCount(),
-                     impl->GetRemoteSent(), impl->GetRemoteReceived());
+                     impl->GetRemoteSent(), impl->GetRemoteReceived(), impl->GetComputeSeconds(),
+                     impl->GetExchangeSeconds());
     }
     std::printf("flows=%zu completed=%" PRIu64 " unfinished=%" PRIu64
                 " simulated_ms=%.3f pfc_pauses=%" PRIu64 " pfc_deadlock=%s\n",

@@ -9,6 +9,7 @@
 #include "ns3/string.h"
 
 #include <algorithm>
+#include <chrono>
 #include <cstring>
 
 // NS_LOG only outside the per-event path (construction, Run, Stop, Destroy):
@@ -306,8 +307,13 @@ FastSimulatorImpl::RunDistributed()
     std::vector<uint8_t> in;
     std::vector<FastRankLink::Summary> all;
     bool voted = false;
+    using Clock = std::chrono::steady_clock;
+    auto secondsSince = [](Clock::time_point t) {
+        return std::chrono::duration<double>(Clock::now() - t).count();
+    };
     for (;;)
     {
+        Clock::time_point t0 = Clock::now();
         voted = voted || m_stop;
         m_stop = false;
         FastRankLink::Summary mine{m_size != 0 ? m_heap[0].ts : UINT64_MAX, voted ? 1u : 0u};
@@ -319,6 +325,7 @@ FastSimulatorImpl::RunDistributed()
         }
         m_outboxMinTs = UINT64_MAX;
         Deliver(in);
+        m_exchangeSeconds += secondsSince(t0);
         uint64_t g = UINT64_MAX;
         bool everyone = true;
         for (const FastRankLink::Summary& r : all)
@@ -337,7 +344,9 @@ FastSimulatorImpl::RunDistributed()
             limit = UINT64_MAX;
         }
         m_windows++;
+        Clock::time_point t1 = Clock::now();
         RunLoop<true, true>(limit);
+        m_computeSeconds += secondsSince(t1);
     }
 }
 

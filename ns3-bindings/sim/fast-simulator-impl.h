@@ -169,6 +169,17 @@ class FastSimulatorImpl final : public SimulatorImpl
     {
         return m_windows;
     }
+    /// Wall seconds the distributed Run spent running events and in the
+    /// rank link's exchanges (waiting for the slowest rank included): the
+    /// inputs of the scaling model in docs/performance.md.
+    double GetComputeSeconds() const
+    {
+        return m_computeSeconds;
+    }
+    double GetExchangeSeconds() const
+    {
+        return m_exchangeSeconds;
+    }
     /// A peer's messages to port id go to port (ids agree over ranks).
     void RegisterRemotePort(uint32_t id, FastRemotePort* port);
     /**
@@ -373,6 +384,8 @@ class FastSimulatorImpl final : public SimulatorImpl
     FastRankLink* m_link = nullptr;
     int64_t m_lookahead = 0;
     uint64_t m_windows = 0;
+    double m_computeSeconds = 0;
+    double m_exchangeSeconds = 0;
     uint64_t m_remoteSent = 0;
     uint64_t m_remoteReceived = 0;
     std::vector<std::vector<uint8_t>> m_outbox; ///< per rank
