@@ -143,7 +143,7 @@ FastSimulatorImpl::IsFinished() const
     return m_size == 0 || m_stop;
 }
 
-// Inlined into Run(): a call returns the 24-byte Entry through memory.
+// Inlined into Run(): a call returns the 32-byte Entry through memory.
 [[gnu::always_inline]] inline FastSimulatorImpl::Entry
 FastSimulatorImpl::PopMin()
 {

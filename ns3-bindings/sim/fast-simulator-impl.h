@@ -3,7 +3,7 @@
 // FastSimulatorImpl: a drop-in ns-3 SimulatorImpl with the exact event
 // order of ns-3.37's DefaultSimulatorImpl (events by (timestamp, uid), the
 // same uid counter), so a simulation gives byte-identical results under
-// either, at a fraction of the per-event cost: a 4-ary heap of 24-byte POD
+// either, at a fraction of the per-event cost: a 4-ary heap of 32-byte POD
 // entries inlined into Run(), no Scheduler object, no virtual call, log
 // check, EventId or allocation per processed event. sim-fast.h reads its
 // clock and inserts into its queue inline while Run() executes.
