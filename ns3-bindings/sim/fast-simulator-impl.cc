@@ -10,6 +10,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <type_traits>
 #include <cstring>
 
 // NS_LOG only outside the per-event path (construction, Run, Stop, Destroy):
@@ -61,7 +62,8 @@ FastSimulatorImpl::Install()
 }
 
 FastSimulatorImpl::FastSimulatorImpl()
-    : m_size(0)
+    : m_uidHeap(1024)
+    , m_nodeHeap(0)
     , m_currentTs(0)
     , m_eventCount(0)
     , m_currentUid(EventId::UID::INVALID)
@@ -70,8 +72,8 @@ FastSimulatorImpl::FastSimulatorImpl()
     , m_stop(false)
 {
     NS_LOG_FUNCTION(this);
-    // A dumbbell keeps a few hundred events pending: no regrowth in the run.
-    m_heap.resize(1024);
+    // A dumbbell keeps a few hundred events pending: no regrowth in the run
+    // (the Node order's heap gets its room when SetOrder picks it).
     m_main = std::this_thread::get_id();
 }
 
@@ -85,12 +87,8 @@ FastSimulatorImpl::DoDispose()
         s_running = nullptr;
     }
     // Events never run still hold the queue's reference.
-    for (size_t i = 0; i < m_size; ++i)
-    {
-        m_heap[i].impl->Unref();
-    }
-    m_size = 0;
-    std::vector<Entry>().swap(m_heap);
+    m_uidHeap.ReleaseAll();
+    m_nodeHeap.ReleaseAll();
     std::lock_guard<std::mutex> lock(m_foreignMutex);
     for (const Foreign& f : m_foreign)
     {
@@ -140,62 +138,7 @@ FastSimulatorImpl::GetSystemId() const
 bool
 FastSimulatorImpl::IsFinished() const
 {
-    return m_size == 0 || m_stop;
-}
-
-// Inlined into Run(): a call returns the 32-byte Entry through memory.
-[[gnu::always_inline]] inline FastSimulatorImpl::Entry
-FastSimulatorImpl::PopMin()
-{
-    Entry* h = m_heap.data();
-    Entry top = h[0];
-    size_t n = --m_size;
-    Entry last = h[n];
-    if (n == 0)
-    {
-        return top;
-    }
-    // Floyd's pop: walk the hole from the root to a leaf along the smallest
-    // children without comparing them to last (which nearly always belongs
-    // near the bottom anyway), then let last rise from there.
-    size_t hole = 0;
-    for (;;)
-    {
-        size_t c = 4 * hole + 1;
-        size_t best;
-        if (c + 3 < n)
-        {
-            // Tournament of the 4 children in index arithmetic: no branch
-            // to mispredict. Written with ?: gcc branches, and the pop costs
-            // ~30% more wall time (docs/simulator-impl.md).
-            size_t a = c + Before(h[c + 1], h[c]);
-            size_t b = c + 2 + Before(h[c + 3], h[c + 2]);
-            size_t m = Before(h[b], h[a]);
-            // Hide that m is 0 or 1: inlined into Run(), gcc turns the
-            // multiply back into a branch.
-            asm("" : "+r"(m));
-            best = a + m * (b - a);
-        }
-        else if (c < n)
-        {
-            best = c;
-            for (size_t k = c + 1; k < n; ++k)
-            {
-                if (Before(h[k], h[best]))
-                {
-                    best = k;
-                }
-            }
-        }
-        else
-        {
-            break;
-        }
-        h[hole] = h[best];
-        hole = best;
-    }
-    SiftUp(hole, last);
-    return top;
+    return QueueSize() == 0 || m_stop;
 }
 
 void
@@ -216,17 +159,18 @@ FastSimulatorImpl::UnitConv::Set(Time::Unit unit)
     }
 }
 
-template <bool NodeOrder, bool Distributed>
+template <typename E, bool Distributed>
 void
-FastSimulatorImpl::RunLoop(uint64_t limitTs)
+FastSimulatorImpl::RunLoop(EventHeap<E>& heap, uint64_t limitTs)
 {
-    while (m_size != 0 && !m_stop)
+    constexpr bool NodeOrder = std::is_same<E, NodeEntry>::value;
+    while (heap.Size() != 0 && !m_stop)
     {
-        if (Distributed && m_heap[0].ts >= limitTs)
+        if (Distributed && heap.Top().ts >= limitTs)
         {
             return;
         }
-        Entry next = PopMin();
+        E next = heap.PopMin();
         // Cancelled events are popped, counted and become "current" exactly
         // as in Default: IsExpired and GetEventCount depend on it.
         m_eventCount++;
@@ -236,12 +180,15 @@ FastSimulatorImpl::RunLoop(uint64_t limitTs)
             {
                 m_ranNow.clear();
             }
-            m_ranNow.push_back(next.uid);
+            m_ranNow.push_back(next.Uid());
         }
         m_currentTs = next.ts;
         m_currentContext = next.Context();
         m_currentUid = next.Uid();
-        m_currentKey = next.key;
+        if (NodeOrder)
+        {
+            m_currentKey = next.key;
+        }
         next.impl->Invoke();
         next.impl->Unref();
         if (__builtin_expect(m_foreignPending.load(std::memory_order_acquire), 0))
@@ -280,11 +227,11 @@ FastSimulatorImpl::Run()
     }
     else if (m_nodeOrder)
     {
-        RunLoop<true, false>(UINT64_MAX);
+        RunLoop<NodeEntry, false>(m_nodeHeap, UINT64_MAX);
     }
     else
     {
-        RunLoop<false, false>(UINT64_MAX);
+        RunLoop<UidEntry, false>(m_uidHeap, UINT64_MAX);
     }
 }
 
@@ -316,7 +263,8 @@ FastSimulatorImpl::RunDistributed()
         Clock::time_point t0 = Clock::now();
         voted = voted || m_stop;
         m_stop = false;
-        FastRankLink::Summary mine{m_size != 0 ? m_heap[0].ts : UINT64_MAX, voted ? 1u : 0u};
+        FastRankLink::Summary mine{m_nodeHeap.Size() != 0 ? m_nodeHeap.Top().ts : UINT64_MAX,
+                                   voted ? 1u : 0u};
         mine.nextTs = std::min(mine.nextTs, m_outboxMinTs);
         m_link->Exchange(m_outbox, mine, in, all);
         for (std::vector<uint8_t>& o : m_outbox)
@@ -345,7 +293,7 @@ FastSimulatorImpl::RunDistributed()
         }
         m_windows++;
         Clock::time_point t1 = Clock::now();
-        RunLoop<true, true>(limit);
+        RunLoop<NodeEntry, true>(m_nodeHeap, limit);
         m_computeSeconds += secondsSince(t1);
     }
 }
@@ -387,12 +335,16 @@ void
 FastSimulatorImpl::SetOrder(Order order)
 {
     bool node = order == ORDER_NODE;
-    if (node != m_nodeOrder && (m_size != 0 || m_eventCount != 0))
+    if (node != m_nodeOrder && (QueueSize() != 0 || m_eventCount != 0))
     {
         NS_FATAL_ERROR("FastSimulatorImpl::SetOrder: the order is fixed once an event was "
                        "scheduled or run");
     }
     m_nodeOrder = node;
+    if (node && m_nodeHeap.Size() == 0)
+    {
+        m_nodeHeap = EventHeap<NodeEntry>(1024);
+    }
 }
 
 void
@@ -440,11 +392,7 @@ FastSimulatorImpl::SendRemote(uint32_t rank, uint32_t port, uint64_t ts, uint32_
 void
 FastSimulatorImpl::InsertKeyed(uint64_t ts, uint64_t key, uint32_t context, EventImpl* event)
 {
-    if (__builtin_expect(m_size == m_heap.size(), 0))
-    {
-        Grow();
-    }
-    SiftUp(m_size++, Entry{ts, key, event, m_uid++, context});
+    m_nodeHeap.Push(NodeEntry{ts, key, event, m_uid++, context});
 }
 
 uint64_t*
@@ -582,26 +530,10 @@ FastSimulatorImpl::Remove(const EventId& id)
     // Linear: Remove is rare (most code Cancels). uid alone is unique within
     // one simulator; impl also guards against an id from an earlier one.
     EventImpl* impl = id.PeekEventImpl();
-    for (size_t i = 0; i < m_size; ++i)
+    if (m_nodeOrder ? m_nodeHeap.Remove(id.GetUid(), impl) : m_uidHeap.Remove(id.GetUid(), impl))
     {
-        if (m_heap[i].Uid() == id.GetUid() && m_heap[i].impl == impl)
-        {
-            Entry last = m_heap[--m_size];
-            if (i < m_size)
-            {
-                if (i > 0 && Before(last, m_heap[(i - 1) / 4]))
-                {
-                    SiftUp(i, last);
-                }
-                else
-                {
-                    SiftDown(i, last);
-                }
-            }
-            impl->Cancel();
-            impl->Unref();
-            return;
-        }
+        impl->Cancel();
+        impl->Unref();
     }
 }
 
@@ -667,46 +599,9 @@ FastSimulatorImpl::GetEventCount() const
 }
 
 void
-FastSimulatorImpl::Grow()
-{
-    m_heap.resize(2 * m_heap.size() + 1024);
-}
-
-void
 FastSimulatorImpl::NegativeDelaySteps(int64_t delaySteps)
 {
     NegativeDelay("ScheduleWithContext", TimeStep(delaySteps));
-}
-
-void
-FastSimulatorImpl::SiftDown(size_t i, Entry e)
-{
-    Entry* h = m_heap.data();
-    size_t n = m_size;
-    for (;;)
-    {
-        size_t first = 4 * i + 1;
-        if (first >= n)
-        {
-            break;
-        }
-        size_t end = first + 4 < n ? first + 4 : n;
-        size_t best = first;
-        for (size_t c = first + 1; c < end; ++c)
-        {
-            if (Before(h[c], h[best]))
-            {
-                best = c;
-            }
-        }
-        if (!Before(h[best], e))
-        {
-            break;
-        }
-        h[i] = h[best];
-        i = best;
-    }
-    h[i] = e;
 }
 
 } // namespace ns3

@@ -36,6 +36,8 @@
 #ifndef FAST_SIMULATOR_IMPL_H
 #define FAST_SIMULATOR_IMPL_H
 
+#include "event-heap.h"
+
 #include "ns3/event-id.h"
 #include "ns3/event-impl.h"
 #include "ns3/nstime.h"
@@ -246,27 +248,6 @@ class FastSimulatorImpl final : public SimulatorImpl
     }
 
   private:
-    /// One queued event, 32 bytes. The queue owns one reference to impl.
-    struct Entry
-    {
-        uint64_t ts;
-        /// Uid order: uid << 32 | context (orders like the uid, which is
-        /// unique). Node order: NodeKey(). (ts, key) compares as one 128-bit
-        /// integer.
-        uint64_t key;
-        EventImpl* impl;
-        uint32_t uid;
-        uint32_t context;
-
-        uint32_t Uid() const
-        {
-            return uid;
-        }
-        uint32_t Context() const
-        {
-            return context;
-        }
-    };
     /// Node order's key: the scheduling node (NODE_KEY_GLOBAL for events
     /// scheduled outside any node's event for no node) above its count.
     static constexpr unsigned NODE_KEY_SHIFT = 40;
@@ -285,50 +266,28 @@ class FastSimulatorImpl final : public SimulatorImpl
     }
     /// The counter of who (grown to hold it), or the global one for NO_CONTEXT.
     [[gnu::cold, gnu::noinline]] uint64_t* SeqOf(uint32_t who);
-    template <bool NodeOrder, bool Distributed> void RunLoop(uint64_t limitTs);
+    template <typename E, bool Distributed> void RunLoop(EventHeap<E>& heap, uint64_t limitTs);
     void Deliver(const std::vector<uint8_t>& in);
     void RunDistributed();
 
     void DoDispose() override;
 
-    /// Strict (ts, uid) order, branch-free (cmp + sbb).
-    static bool Before(const Entry& a, const Entry& b)
-    {
-        using U128 = unsigned __int128;
-        return ((U128(a.ts) << 64) | a.key) < ((U128(b.ts) << 64) | b.key);
-    }
-    /// Inline (with SiftUp) so that sim-fast.h's schedule has no call.
+    /// Inline so that sim-fast.h's schedule has no call.
     void Insert(uint64_t ts, uint32_t context, EventImpl* event)
     {
-        uint64_t key = __builtin_expect(m_nodeOrder, 0) ? TakeKey(context)
-                                                        : (uint64_t(m_uid) << 32) | context;
-        Entry e{ts, key, event, m_uid++, context};
-        if (__builtin_expect(m_size == m_heap.size(), 0))
+        if (__builtin_expect(m_nodeOrder, 0))
         {
-            Grow();
+            m_nodeHeap.Push(NodeEntry{ts, TakeKey(context), event, m_uid++, context});
+            return;
         }
-        SiftUp(m_size++, e);
+        m_uidHeap.Push(UidEntry{ts, (uint64_t(m_uid++) << 32) | context, event});
     }
-    void SiftUp(size_t i, Entry e)
+    /// Events queued, in whichever heap the order uses.
+    size_t QueueSize() const
     {
-        // Move the hole up instead of swapping: one store per level.
-        Entry* h = m_heap.data();
-        while (i > 0)
-        {
-            size_t parent = (i - 1) / 4;
-            if (!Before(e, h[parent]))
-            {
-                break;
-            }
-            h[i] = h[parent];
-            i = parent;
-        }
-        h[i] = e;
+        return m_nodeOrder ? m_nodeHeap.Size() : m_uidHeap.Size();
     }
-    [[gnu::cold, gnu::noinline]] void Grow();
     [[noreturn, gnu::cold, gnu::noinline]] static void NegativeDelaySteps(int64_t delaySteps);
-    Entry PopMin();
-    void SiftDown(size_t i, Entry e);
 
     static FastSimulatorImpl* s_running; ///< See Running()
 
@@ -361,11 +320,9 @@ class FastSimulatorImpl final : public SimulatorImpl
     UnitConv m_ns;
     UnitConv m_ps;
 
-    /// 4-ary min-heap in m_heap[0, m_size): children of i are 4i+1..4i+4.
-    /// The vector only grows (its size is the capacity), so an insert is a
-    /// compare and a store, not emplace_back's construct-then-overwrite.
-    std::vector<Entry> m_heap;
-    size_t m_size;
+    /// The queue: m_uidHeap in the Uid order, m_nodeHeap in the Node order.
+    EventHeap<UidEntry> m_uidHeap;
+    EventHeap<NodeEntry> m_nodeHeap;
     std::list<EventId> m_destroyEvents; ///< Run FIFO by Destroy(); each holds the queue's ref
     uint64_t m_currentTs;
     uint64_t m_eventCount;
