@@ -108,6 +108,7 @@ RdmaNic::DoDispose()
     m_receiver.Dispose();
     m_ctrl.clear();
     m_ipQueue = nullptr;
+    m_ipQueued = 0;
     if (m_dev)
     {
         m_dev->SetEgressSource(nullptr);
@@ -248,7 +249,7 @@ RdmaNic::GetQueueBytes(uint8_t prio) const
 bool
 RdmaNic::HasPending() const
 {
-    return !m_ctrl.empty() || m_sender.HasActive() || (m_ipQueue && !m_ipQueue->IsEmpty());
+    return !m_ctrl.empty() || m_sender.HasActive() || m_ipQueued != 0;
 }
 
 void
@@ -291,6 +292,7 @@ RdmaNic::EnqueuePacket(Ptr<Packet> packet)
         m_counters.ipDrops++;
         return false;
     }
+    m_ipQueued++;
     NS_LOG_LOGIC("IP packet of " << packet->GetSize() << " bytes queued, prio "
                                  << unsigned(m_ipPrio));
     return true;
@@ -300,6 +302,7 @@ QbbFramePtr
 RdmaNic::DequeueIp(uint8_t& prioOut)
 {
     Ptr<Packet> p = m_ipQueue->Dequeue();
+    m_ipQueued--;
     m_ipServed += p->GetSize();
     m_counters.ipSent++;
     prioOut = m_ipPrio;
@@ -331,7 +334,7 @@ RdmaNic::DequeueFrame(const std::array<bool, QBB_N_PRIO>& paused, uint8_t& prioO
     // RDMA data and IP share the line byte-fairly: the class served less
     // goes first; a class with nothing it may send now is brought level,
     // so it cannot bank the line time it did not use.
-    bool ipReady = !m_ipQueue->IsEmpty() && !paused[m_ipPrio];
+    bool ipReady = m_ipQueued != 0 && !paused[m_ipPrio];
     if (!ipReady)
     {
         m_ipServed = std::max(m_ipServed, m_rdmaServed);

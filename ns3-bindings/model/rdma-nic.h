@@ -109,7 +109,9 @@ class RdmaNic : public Object, public QbbEgressSource, public QbbFrameReceiver
     /// An IPv4 packet of the node's stack: marked with IpPriority, queued (false if full).
     bool EnqueuePacket(Ptr<Packet> packet) override;
 
-    /// The queue of the node's IPv4 packets (nullptr before Setup).
+    /// The queue of the node's IPv4 packets (nullptr before Setup), to
+    /// read: packets go in by EnqueuePacket and out by DequeueFrame only
+    /// (the NIC counts them itself instead of asking the queue per frame).
     Ptr<Queue<Packet>> GetIpQueue() const
     {
         return m_ipQueue;
@@ -210,6 +212,8 @@ class RdmaNic : public Object, public QbbEgressSource, public QbbFrameReceiver
     std::deque<QbbFramePtr> m_ctrl;
     uint64_t m_ctrlBytes;
     Ptr<Queue<Packet>> m_ipQueue;
+    /// Packets in m_ipQueue: QueueBase::IsEmpty is a call into ns-3 per frame.
+    uint32_t m_ipQueued = 0;
     /// Bytes each class (RDMA data, IP) was served: the scheduler picks the
     /// class behind; a class with nothing to send is brought level.
     uint64_t m_rdmaServed = 0;
