@@ -4,7 +4,6 @@
 
 #include <ns3/boolean.h>
 #include <ns3/drop-tail-queue.h>
-#include <ns3/ipv4-header.h>
 #include <ns3/log.h>
 #include <ns3/net-device-queue-interface.h>
 #include <ns3/object-vector.h>
@@ -268,6 +267,14 @@ RdmaNic::GetIpQueueSize() const
     return m_ipQueueSize;
 }
 
+RdmaNic::IpPriorityMarker RdmaNic::s_ipPriorityMarker = nullptr;
+
+void
+RdmaNic::SetIpPriorityMarker(IpPriorityMarker marker)
+{
+    s_ipPriorityMarker = marker;
+}
+
 bool
 RdmaNic::EnqueuePacket(Ptr<Packet> packet)
 {
@@ -276,16 +283,9 @@ RdmaNic::EnqueuePacket(Ptr<Packet> packet)
         return false;
     }
     // The priority travels in the DSCP class selector, as RoCEv2's does.
-    Ipv4Header ip;
-    if (packet->PeekHeader(ip) >= 20 && (ip.GetTos() >> 5) != m_ipPrio)
+    if (s_ipPriorityMarker)
     {
-        packet->RemoveHeader(ip);
-        ip.SetTos(static_cast<uint8_t>((m_ipPrio << 5) | (ip.GetTos() & 0x1F)));
-        if (Node::ChecksumEnabled())
-        {
-            ip.EnableChecksum();
-        }
-        packet->AddHeader(ip);
+        s_ipPriorityMarker(*packet, m_ipPrio);
     }
     if (!m_ipQueue->Enqueue(packet))
     {
