@@ -15,11 +15,10 @@ a device starts on its line: data, ACK, NACK, CNP, PAUSE), and prints
     peak_rss_mb=<the program's peak RSS outside valgrind, VmHWM>
 
 The RSS comes from a plain run of PROGRAM before (valgrind's own memory
-would hide it): the kernel's peak RSS of that child (getrusage).
+would hide it), under GNU time (/usr/bin/time, %M: the kernel's peak RSS).
 """
 import os
 import re
-import resource
 import subprocess
 import sys
 import tempfile
@@ -71,10 +70,11 @@ def main():
     if not args or args[0] != "--" or len(args) < 2:
         sys.exit(__doc__)
     prog = args[1:]
-    # The plain run first: ru_maxrss of the children is the largest of any
-    # child so far, and valgrind's would hide it.
-    subprocess.run(prog, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    rss_kb = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+    # The plain run under GNU time: getrusage of our own children would count
+    # the forked Python before the exec.
+    p = subprocess.run(["/usr/bin/time", "-f", "maxrss_kb=%M"] + prog, check=True,
+                       stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    rss_kb = int(p.stderr.strip().splitlines()[-1].split("=")[1])
     with tempfile.TemporaryDirectory() as tmp:
         total, frames = callgrind(valgrind, prog, keep or tmp)
     print("run_instructions=%d" % total)

@@ -35,7 +35,7 @@ NS3_INCLUDES := -I$(NS3_DIR)/sim -I$(NS3_DIR)/model -I$(NS3_DIR)/helper -Ilibcc/
 # them unless NS3_LOG_ENABLE is defined). The setting is part of the flags
 # stamp (Makefile), so a change rebuilds every object.
 NS3_LOG_DEFS := $(if $(filter-out 0,$(NS3_LOG_ENABLE)),-DNS3_LOG_ENABLE)
-NS3_CXXFLAGS = -std=c++17 -fPIC -fno-semantic-interposition $(WARN) $(PREFIX_MAP) -MMD -MP $(NS3_INCLUDES) \
+NS3_CXXFLAGS = -std=c++17 -fPIC -fno-semantic-interposition -fvisibility-inlines-hidden $(WARN) $(PREFIX_MAP) -MMD -MP $(NS3_INCLUDES) \
                $(NS3_LOG_DEFS) $(CPPFLAGS) $(CXXFLAGS)
 
 # The IP support: its own library (what needs ns-3's internet module).
