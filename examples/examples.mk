@@ -4,9 +4,10 @@
 #   make demo    the FNCC paper's dumbbell for dcqcn, hpcc and fncc: summaries side
 #                by side, CSVs in out/dumbbell-<algo>/, plots in out/dumbbell-*.png
 #   make bench   the dumbbell for 2 ms per algorithm: wall time, packets per wall
-#                second, peak RSS, written into docs/performance.md
+#                second, peak RSS; and instructions per packet-hop (callgrind) on the
+#                dumbbell and a k=4 fat tree; both written into docs/performance.md
 
-.PHONY: demo-run bench-run paper-run
+.PHONY: demo-run bench-run bench-hops paper-run
 
 DEMO_ALGOS ?= dcqcn hpcc fncc
 DEMO_OUT ?= out
@@ -25,6 +26,12 @@ demo-run: $(BUILD)/bin/dumbbell
 
 bench-run: $(BUILD)/bin/dumbbell
 	@$(DEMO_PYTHON) examples/bench_dumbbell.py $(BUILD)/bin/dumbbell docs/performance.md $(BENCH_ALGOS)
+
+# Instructions per packet-hop inside Simulator::Run() (valgrind's callgrind,
+# one process at a time) and peak RSS, beside the HPCC simulator's.
+bench-hops: $(BUILD)/bin/dumbbell $(BUILD)/bin/rdma-sim
+	@command -v valgrind >/dev/null || { echo "bench-hops: no valgrind (apt-get install valgrind): skipped"; exit 0; }; \
+	$(DEMO_PYTHON) bench/hop_cost.py --table $(BUILD)/bin docs/performance.md
 
 # The FNCC paper's experiments (examples/paper/paper.py): runs under
 # out/paper/, tables and plots into docs/results.md and docs/img/paper/.

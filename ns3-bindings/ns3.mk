@@ -2,8 +2,10 @@
 # BUILD, CXX, CPPFLAGS, CXXFLAGS, LDFLAGS, WARN, PREFIX_MAP, RPATH_BIN,
 # FLAGS_STAMP, SHARED_LIB, PKG_CONFIG, gen_file and the install directories).
 #
-#   make ns3        $(BUILD)/lib/libns3-libcc.so (every ns3-bindings/{sim,model,helper}/*.cc,
-#                   linked to libcc.so), its headers as $(BUILD)/include/ns3/*.h plus
+#   make ns3        $(BUILD)/lib/libns3-libcc.so (every ns3-bindings/{sim,model,helper}/*.cc
+#                   but the IP support, linked to libcc.so), $(BUILD)/lib/libns3-libcc-ip.so
+#                   (IP support: helper/rdma-network-ip.cc, linked to ns-3's internet and
+#                   traffic-control modules), the headers as $(BUILD)/include/ns3/*.h plus
 #                   ns3/libcc-module.h, ns3-libcc.pc, one binary per
 #                   examples/<n>/<n>.cc, the GoogleTest runner $(BUILD)/tests/gtest_ns3
 #   make test-ns3   run the GoogleTest runner
@@ -11,13 +13,21 @@
 # Binaries find the tree's libraries through an $ORIGIN-relative rpath: no
 # LD_LIBRARY_PATH, and a copied build tree uses its own copies.
 
-# What the library and the tree's programs link; the library itself needs
-# core, network, internet, traffic-control (ns3-libcc.pc, CMakeLists.txt).
-NS3_MODULES := ns3-core ns3-network ns3-internet ns3-traffic-control ns3-applications
+# What the libraries and the tree's programs link. libns3-libcc.so needs core
+# and network only (ns3-libcc.pc, cmake/libccConfig.cmake.in); the IP support
+# library adds internet and traffic-control (ns3-libcc-ip.pc); the programs
+# that run IP applications (NS3_IP_PROGS, the GoogleTest runner) also
+# applications. RDMA-only programs load none of those three: their start-up
+# binds none of their symbols (docs/performance.md).
+NS3_CORE_MODULES := ns3-core ns3-network
+NS3_IP_MODULES := ns3-internet ns3-traffic-control
+NS3_MODULES := $(NS3_CORE_MODULES) $(NS3_IP_MODULES) ns3-applications
 HAVE_NS3 := $(shell $(PKG_CONFIG) --exists $(NS3_MODULES) && echo 1)
 # Debian's ns3 .pc files carry a bogus "-I/usr;" token: drop every word with a ';'.
 NS3_CFLAGS := $(shell $(PKG_CONFIG) --cflags $(NS3_MODULES) 2>/dev/null | tr ' ' '\n' | grep -v ';' | grep -v '^-I/usr/include/python' | tr '\n' ' ')
 NS3_LIBS := $(shell $(PKG_CONFIG) --libs $(NS3_MODULES) 2>/dev/null || echo -lns3-core -lns3-network -lns3-internet -lns3-traffic-control -lns3-applications)
+NS3_CORE_LIBS := $(shell $(PKG_CONFIG) --libs $(NS3_CORE_MODULES) 2>/dev/null || echo -lns3-core -lns3-network)
+NS3_IP_LIBS := $(shell $(PKG_CONFIG) --libs $(NS3_IP_MODULES) 2>/dev/null || echo -lns3-internet -lns3-traffic-control)
 
 NS3_DIR := ns3-bindings
 NS3_INCLUDES := -I$(NS3_DIR)/sim -I$(NS3_DIR)/model -I$(NS3_DIR)/helper -Ilibcc/include
@@ -25,16 +35,24 @@ NS3_INCLUDES := -I$(NS3_DIR)/sim -I$(NS3_DIR)/model -I$(NS3_DIR)/helper -Ilibcc/
 # them unless NS3_LOG_ENABLE is defined). The setting is part of the flags
 # stamp (Makefile), so a change rebuilds every object.
 NS3_LOG_DEFS := $(if $(filter-out 0,$(NS3_LOG_ENABLE)),-DNS3_LOG_ENABLE)
-NS3_CXXFLAGS = -std=c++17 -fPIC -fno-semantic-interposition $(WARN) $(PREFIX_MAP) -MMD -MP $(NS3_INCLUDES) \
+NS3_CXXFLAGS = -std=c++17 -fPIC -fno-semantic-interposition -fvisibility-inlines-hidden $(WARN) $(PREFIX_MAP) -MMD -MP $(NS3_INCLUDES) \
                $(NS3_LOG_DEFS) $(CPPFLAGS) $(CXXFLAGS)
 
-NS3_SRCS := $(sort $(wildcard $(NS3_DIR)/sim/*.cc $(NS3_DIR)/model/*.cc $(NS3_DIR)/helper/*.cc))
+# The IP support: its own library (what needs ns-3's internet module).
+NS3_IP_SRCS := $(NS3_DIR)/helper/rdma-network-ip.cc
+NS3_ALL_SRCS := $(sort $(wildcard $(NS3_DIR)/sim/*.cc $(NS3_DIR)/model/*.cc $(NS3_DIR)/helper/*.cc))
+NS3_SRCS := $(filter-out $(NS3_IP_SRCS),$(NS3_ALL_SRCS))
 NS3_OBJS := $(NS3_SRCS:%.cc=$(BUILD)/ns3/%.o)
+NS3_IP_OBJS := $(NS3_IP_SRCS:%.cc=$(BUILD)/ns3/%.o)
 # Versioned like libcc.so; it needs libcc.so (found beside it: rpath $ORIGIN).
 NS3_LIB := $(BUILD)/lib/libns3-libcc.so.$(VERSION)
 NS3_LIB_LINKS := $(BUILD)/lib/libns3-libcc.so.$(SOVERSION) $(BUILD)/lib/libns3-libcc.so
-# What a program of the tree links: the bindings, libcc, ns-3.
-NS3_PROG_LIBS = $(NS3_LIB) $(SHARED_LIB) $(RPATH_BIN) $(LDFLAGS) $(NS3_LIBS)
+NS3_IP_LIB := $(BUILD)/lib/libns3-libcc-ip.so.$(VERSION)
+# What a program of the tree links: the bindings, libcc, ns-3 (core and
+# network); a program of NS3_IP_PROGS the IP support and the IP modules too.
+NS3_PROG_LIBS = $(NS3_LIB) $(SHARED_LIB) $(RPATH_BIN) $(LDFLAGS) $(NS3_CORE_LIBS)
+NS3_IP_PROG_LIBS = $(NS3_IP_LIB) $(NS3_PROG_LIBS) $(NS3_LIBS)
+NS3_IP_PROGS := tcp-beside-rdma
 
 # Public headers: every header of sim/, model/, helper/, installed flat as
 # ns3/<name>.h (ns-3's module convention; they include each other as "x.h",
@@ -62,11 +80,12 @@ GTEST_LIBS := $(shell $(PKG_CONFIG) --libs $(GTEST_PC) 2>/dev/null || echo -lgte
 GTEST_BIN := $(BUILD)/tests/gtest_ns3
 
 NS3_PC := $(BUILD)/lib/pkgconfig/ns3-libcc.pc
+NS3_IP_PC := $(BUILD)/lib/pkgconfig/ns3-libcc-ip.pc
 
 .PHONY: ns3 test-ns3 test-ns3-san format-ns3 install-ns3 uninstall-ns3
 
 ifeq ($(HAVE_NS3),1)
-ns3: $(NS3_LIB) $(NS3_BUILD_HDRS) $(NS3_MODULE_HDR) $(NS3_PC) $(NS3_EXAMPLES) $(NS3_BENCH) $(GTEST_BIN)
+ns3: $(NS3_LIB) $(NS3_IP_LIB) $(NS3_BUILD_HDRS) $(NS3_MODULE_HDR) $(NS3_PC) $(NS3_IP_PC) $(NS3_EXAMPLES) $(NS3_BENCH) $(GTEST_BIN)
 else
 ns3:
 	@echo "ns3: no ns-3 found by $(PKG_CONFIG) ($(NS3_MODULES)): bindings not built (make deps installs libns3-dev)"
@@ -83,9 +102,16 @@ $(BUILD)/ns3/tests/gtest/%.o: tests/gtest/%.cc $(FLAGS_STAMP)
 $(NS3_LIB): $(NS3_OBJS) $(SHARED_LIB)
 	@mkdir -p $(dir $@)
 	$(CXX) $(CXXFLAGS) $(LDFLAGS) -shared -Wl,-soname,libns3-libcc.so.$(SOVERSION) -Wl,-Bsymbolic-functions \
-	  -Wl,--no-undefined -Wl,-rpath,'$$ORIGIN' -o $@ $(NS3_OBJS) $(SHARED_LIB) $(NS3_LIBS)
+	  -Wl,--no-undefined -Wl,-rpath,'$$ORIGIN' -o $@ $(NS3_OBJS) $(SHARED_LIB) $(NS3_CORE_LIBS)
 	ln -sf libns3-libcc.so.$(VERSION) $(BUILD)/lib/libns3-libcc.so.$(SOVERSION)
 	ln -sf libns3-libcc.so.$(SOVERSION) $(BUILD)/lib/libns3-libcc.so
+
+$(NS3_IP_LIB): $(NS3_IP_OBJS) $(NS3_LIB) $(SHARED_LIB)
+	@mkdir -p $(dir $@)
+	$(CXX) $(CXXFLAGS) $(LDFLAGS) -shared -Wl,-soname,libns3-libcc-ip.so.$(SOVERSION) -Wl,-Bsymbolic-functions \
+	  -Wl,--no-undefined -Wl,-rpath,'$$ORIGIN' -o $@ $(NS3_IP_OBJS) $(NS3_LIB) $(SHARED_LIB) $(NS3_CORE_LIBS) $(NS3_IP_LIBS)
+	ln -sf libns3-libcc-ip.so.$(VERSION) $(BUILD)/lib/libns3-libcc-ip.so.$(SOVERSION)
+	ln -sf libns3-libcc-ip.so.$(SOVERSION) $(BUILD)/lib/libns3-libcc-ip.so
 
 $(BUILD_INC)/ns3/%.h: %.h
 	@mkdir -p $(dir $@)
@@ -105,9 +131,9 @@ $(NS3_MODULE_HDR): $(NS3_PUB_HDRS) $(NS3_DIR)/ns3.mk
 # Examples may include the bindings as an outside program does ("ns3/x.h",
 # from $(BUILD)/include) or as the library's own sources do ("x.h").
 define NS3_EXAMPLE_RULE
-$(BUILD)/bin/$(1): examples/$(1)/$(1).cc $(NS3_LIB) $(NS3_BUILD_HDRS) $(NS3_MODULE_HDR) $(FLAGS_STAMP)
+$(BUILD)/bin/$(1): examples/$(1)/$(1).cc $(NS3_LIB) $(if $(filter $(1),$(NS3_IP_PROGS)),$(NS3_IP_LIB)) $(NS3_BUILD_HDRS) $(NS3_MODULE_HDR) $(FLAGS_STAMP)
 	@mkdir -p $$(dir $$@) $(BUILD)/ns3/examples
-	$$(CXX) $$(NS3_CXXFLAGS) -I$(BUILD_INC) -MF $(BUILD)/ns3/examples/$(1).d $$(NS3_CFLAGS) -o $$@ $$< $$(NS3_PROG_LIBS)
+	$$(CXX) $$(NS3_CXXFLAGS) -I$(BUILD_INC) -MF $(BUILD)/ns3/examples/$(1).d $$(NS3_CFLAGS) -o $$@ $$< $$(if $$(filter $(1),$$(NS3_IP_PROGS)),$$(NS3_IP_PROG_LIBS),$$(NS3_PROG_LIBS))
 endef
 $(foreach n,$(NS3_EXAMPLE_NAMES),$(eval $(call NS3_EXAMPLE_RULE,$(n))))
 
@@ -115,9 +141,9 @@ $(NS3_BENCH): bench/simbench.cc $(NS3_LIB) $(FLAGS_STAMP)
 	@mkdir -p $(dir $@) $(BUILD)/ns3/bench
 	$(CXX) $(NS3_CXXFLAGS) -MF $(BUILD)/ns3/bench/simbench.d $(NS3_CFLAGS) -o $@ $< $(NS3_PROG_LIBS)
 
-$(GTEST_BIN): $(GTEST_OBJS) $(NS3_LIB)
+$(GTEST_BIN): $(GTEST_OBJS) $(NS3_LIB) $(NS3_IP_LIB)
 	@mkdir -p $(dir $@)
-	$(CXX) $(CXXFLAGS) -o $@ $(GTEST_OBJS) $(NS3_PROG_LIBS) $(GTEST_LIBS)
+	$(CXX) $(CXXFLAGS) -o $@ $(GTEST_OBJS) $(NS3_IP_PROG_LIBS) $(GTEST_LIBS)
 
 test-ns3: $(GTEST_BIN)
 	$(GTEST_BIN) --gtest_brief=1
@@ -126,7 +152,7 @@ test-ns3: $(GTEST_BIN)
 # instrumented and linked statically into one runner (ns-3's own libraries
 # stay uninstrumented, which ASan supports).
 NS3_SAN_FLAGS := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
-NS3_SAN_OBJS := $(NS3_SRCS:%.cc=$(BUILD)/ns3-san/%.o) $(GTEST_SRCS:%.cc=$(BUILD)/ns3-san/%.o)
+NS3_SAN_OBJS := $(NS3_ALL_SRCS:%.cc=$(BUILD)/ns3-san/%.o) $(GTEST_SRCS:%.cc=$(BUILD)/ns3-san/%.o)
 GTEST_SAN_BIN := $(BUILD)/tests/gtest_ns3_san
 NS3_SAN_BUILD := $(GTEST_SAN_BIN)
 NS3_SAN_SUITES := test-ns3-san
@@ -150,16 +176,21 @@ test-ns3-san: $(GTEST_SAN_BIN)
 # (${pcfiledir}), so a copied tree's .pc names the copy.
 $(NS3_PC): $(NS3_DIR)/ns3-libcc.pc.in $(NS3_DIR)/ns3.mk
 	$(call gen_file,$<,$@,$(PC_BUILD_PREFIX),$${prefix}/lib,$${prefix}/include,-Wl$(comma)-rpath$(comma)$${libdir})
+$(NS3_IP_PC): $(NS3_DIR)/ns3-libcc-ip.pc.in $(NS3_DIR)/ns3.mk
+	$(call gen_file,$<,$@,$(PC_BUILD_PREFIX),$${prefix}/lib,$${prefix}/include,-Wl$(comma)-rpath$(comma)$${libdir})
 
 # ---- install (called by the top-level install when ns-3 is there) -----------
-install-ns3: $(NS3_LIB) $(NS3_BUILD_HDRS) $(NS3_MODULE_HDR)
+install-ns3: $(NS3_LIB) $(NS3_IP_LIB) $(NS3_BUILD_HDRS) $(NS3_MODULE_HDR)
 	$(call gen_file,$(NS3_DIR)/ns3-libcc.pc.in,$(INST_GEN)/ns3-libcc.pc,$(PREFIX),$(LIBDIR),$(INCLUDEDIR))
+	$(call gen_file,$(NS3_DIR)/ns3-libcc-ip.pc.in,$(INST_GEN)/ns3-libcc-ip.pc,$(PREFIX),$(LIBDIR),$(INCLUDEDIR))
 	install -d $(INST_INC)/ns3 $(INST_LIB)/pkgconfig
 	install -m 644 $(NS3_BUILD_HDRS) $(NS3_MODULE_HDR) $(INST_INC)/ns3/
-	install -m 755 $(NS3_LIB) $(INST_LIB)/
+	install -m 755 $(NS3_LIB) $(NS3_IP_LIB) $(INST_LIB)/
 	ln -sf libns3-libcc.so.$(VERSION) $(INST_LIB)/libns3-libcc.so.$(SOVERSION)
 	ln -sf libns3-libcc.so.$(SOVERSION) $(INST_LIB)/libns3-libcc.so
-	install -m 644 $(INST_GEN)/ns3-libcc.pc $(INST_LIB)/pkgconfig/
+	ln -sf libns3-libcc-ip.so.$(VERSION) $(INST_LIB)/libns3-libcc-ip.so.$(SOVERSION)
+	ln -sf libns3-libcc-ip.so.$(SOVERSION) $(INST_LIB)/libns3-libcc-ip.so
+	install -m 644 $(INST_GEN)/ns3-libcc.pc $(INST_GEN)/ns3-libcc-ip.pc $(INST_LIB)/pkgconfig/
 
 ifeq ($(HAVE_NS3),1)
 install: install-ns3
@@ -168,13 +199,14 @@ endif
 uninstall-ns3:
 	rm -f $(addprefix $(INST_INC)/ns3/,$(notdir $(NS3_PUB_HDRS)) libcc-module.h)
 	rm -f $(INST_LIB)/libns3-libcc.so.$(VERSION) $(INST_LIB)/libns3-libcc.so.$(SOVERSION) $(INST_LIB)/libns3-libcc.so
-	rm -f $(INST_LIB)/pkgconfig/ns3-libcc.pc
+	rm -f $(INST_LIB)/libns3-libcc-ip.so.$(VERSION) $(INST_LIB)/libns3-libcc-ip.so.$(SOVERSION) $(INST_LIB)/libns3-libcc-ip.so
+	rm -f $(INST_LIB)/pkgconfig/ns3-libcc.pc $(INST_LIB)/pkgconfig/ns3-libcc-ip.pc
 	-rmdir $(INST_INC)/ns3 2>/dev/null
 
 format-ns3:
 	clang-format -i --style=file:$(NS3_DIR)/.clang-format $(NS3_SRCS) $(wildcard $(NS3_DIR)/sim/*.h $(NS3_DIR)/model/*.h $(NS3_DIR)/helper/*.h)
 
--include $(NS3_OBJS:.o=.d) $(GTEST_OBJS:.o=.d) $(NS3_SAN_OBJS:.o=.d) $(NS3_EXAMPLE_NAMES:%=$(BUILD)/ns3/examples/%.d) $(BUILD)/ns3/bench/simbench.d
+-include $(NS3_OBJS:.o=.d) $(NS3_IP_OBJS:.o=.d) $(GTEST_OBJS:.o=.d) $(NS3_SAN_OBJS:.o=.d) $(NS3_EXAMPLE_NAMES:%=$(BUILD)/ns3/examples/%.d) $(BUILD)/ns3/bench/simbench.d
 
 # demo-run and bench-run (the host helper's examples).
 -include examples/examples.mk

@@ -9,6 +9,7 @@
 #include "ns3/simulator.h"
 #include "ns3/trace-source-accessor.h"
 
+#include <algorithm>
 #include <iomanip>
 #include <map>
 #include <sstream>
@@ -41,6 +42,12 @@ PfcDeadlockDetector::GetTypeId()
                           BooleanValue(true),
                           MakeBooleanAccessor(&PfcDeadlockDetector::m_stopOnDeadlock),
                           MakeBooleanChecker())
+            .AddAttribute("AlwaysCheck",
+                          "Check on every grid point from Install on, PAUSE or not (the "
+                          "same reports at a higher cost; for comparison)",
+                          BooleanValue(false),
+                          MakeBooleanAccessor(&PfcDeadlockDetector::m_alwaysCheck),
+                          MakeBooleanChecker())
             .AddTraceSource("Deadlock", "A PFC deadlock was found: time, the cycle of queues",
                             MakeTraceSourceAccessor(&PfcDeadlockDetector::m_deadlockTrace),
                             "ns3::PfcDeadlockDetector::DeadlockCallback");
@@ -62,6 +69,7 @@ PfcDeadlockDetector::PfcDeadlockDetector()
     : m_interval(MicroSeconds(100))
     , m_stall(MicroSeconds(500))
     , m_stopOnDeadlock(true)
+    , m_alwaysCheck(false)
 {
 }
 
@@ -71,14 +79,28 @@ void
 PfcDeadlockDetector::DoDispose()
 {
     m_event.Cancel();
+    Disconnect();
     m_ports.clear();
     Object::DoDispose();
+}
+
+void
+PfcDeadlockDetector::Disconnect()
+{
+    for (const Ptr<QbbNetDevice>& dev : m_devices)
+    {
+        dev->TraceDisconnectWithoutContext(
+            "PfcRx", MakeCallback(&PfcDeadlockDetector::OnPfcRx, this));
+    }
+    m_devices.clear();
+    m_armed = false;
 }
 
 void
 PfcDeadlockDetector::Install(const std::vector<Ptr<SwitchNode>>& switches)
 {
     m_event.Cancel();
+    Disconnect();
     m_ports.clear();
     m_switchPorts.clear();
     std::map<uint32_t, uint32_t> swIndexOfNode;
@@ -120,7 +142,68 @@ PfcDeadlockDetector::Install(const std::vector<Ptr<SwitchNode>>& switches)
             st.peerPort = peer->GetIfIndex();
         }
     }
-    m_event = Simulator::Schedule(m_interval, &PfcDeadlockDetector::Check, this);
+    m_installedAt = now;
+    m_installed = true;
+    m_catchUp = true; // no check ran since Install
+    bool paused = false;
+    for (const PortState& st : m_ports)
+    {
+        Ptr<QbbNetDevice> dev = st.sw->GetPort(st.port);
+        dev->TraceConnectWithoutContext("PfcRx",
+                                        MakeCallback(&PfcDeadlockDetector::OnPfcRx, this));
+        m_devices.push_back(dev);
+        paused = paused || AnyPaused(*dev);
+    }
+    if (paused || m_alwaysCheck)
+    {
+        Arm();
+    }
+}
+
+bool
+PfcDeadlockDetector::AnyPaused(const QbbNetDevice& dev)
+{
+    for (uint8_t prio = 0; prio < QBB_N_PRIO; prio++)
+    {
+        if (dev.IsPaused(prio))
+        {
+            return true;
+        }
+    }
+    return false;
+}
+
+Time
+PfcDeadlockDetector::NextGridPoint(Time t) const
+{
+    if (t < m_installedAt)
+    {
+        return m_installedAt + m_interval;
+    }
+    int64_t k = (t - m_installedAt).GetTimeStep() / m_interval.GetTimeStep();
+    return m_installedAt + TimeStep((k + 1) * m_interval.GetTimeStep());
+}
+
+void
+PfcDeadlockDetector::Arm()
+{
+    Time now = Simulator::Now();
+    m_event = Simulator::Schedule(NextGridPoint(now) - now, &PfcDeadlockDetector::Check, this);
+    m_armed = true;
+}
+
+void
+PfcDeadlockDetector::OnPfcRx(uint8_t prio, uint16_t quanta)
+{
+    (void)prio;
+    // A RESUME ends a pause; only a PAUSE can make a queue stuck. The check
+    // the PAUSE arms is the grid point after now: one at now ran already
+    // (it was scheduled CheckInterval ago, before this frame's arrival).
+    if (quanta == 0 || m_armed || !m_installed || !m_cycle.empty())
+    {
+        return;
+    }
+    Arm();
 }
 
 bool
@@ -219,15 +302,23 @@ PfcDeadlockDetector::FindCycle(Time now) const
 void
 PfcDeadlockDetector::Check()
 {
+    m_armed = false;
+    m_checks++;
     Time now = Simulator::Now();
     bool anyStuck = false;
+    bool anyPaused = false;
     for (PortState& p : m_ports)
     {
+        anyPaused = anyPaused || AnyPaused(*p.sw->GetPort(p.port));
         uint64_t d = p.sw->GetDequeuedFrames(p.port);
         if (d != p.dequeued)
         {
             p.dequeued = d;
-            p.lastMoveAt = now;
+            // After an idle stretch: the grid point that would have seen
+            // the port's last frame leave (a frame at this very step left
+            // before this check, one at an earlier grid point after it).
+            p.lastMoveAt =
+                m_catchUp ? std::min(now, NextGridPoint(p.sw->GetLastDequeueTime(p.port))) : now;
             continue;
         }
         for (uint8_t prio = 0; prio < QBB_N_PRIO && !anyStuck; prio++)
@@ -235,6 +326,7 @@ PfcDeadlockDetector::Check()
             anyStuck = Stuck(p, prio, now);
         }
     }
+    m_catchUp = false;
     if (anyStuck)
     {
         m_cycle = FindCycle(now);
@@ -251,10 +343,16 @@ PfcDeadlockDetector::Check()
         }
     }
     // Only while there is something else to simulate: the check alone must
-    // not keep a run without a stop time going forever.
-    if (!Simulator::IsFinished())
+    // not keep a run without a stop time going forever. With no port
+    // paused nothing can get stuck before the next PAUSE, which re-arms.
+    if ((anyPaused || m_alwaysCheck) && !Simulator::IsFinished())
     {
         m_event = Simulator::Schedule(m_interval, &PfcDeadlockDetector::Check, this);
+        m_armed = true;
+    }
+    else
+    {
+        m_catchUp = true;
     }
 }
 

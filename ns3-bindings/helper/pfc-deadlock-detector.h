@@ -7,9 +7,18 @@
 //
 // A switch egress (port, priority) is STUCK when its peer has paused it,
 // it holds queued bytes, and the port has sent no frame for StallTime. The
-// check runs every CheckInterval, reads counters only (it changes nothing,
-// so a run without deadlock gives the same results with or without it) and
-// stops re-arming once nothing else is left to simulate.
+// check runs on a grid of CheckInterval from Install, reads counters only
+// (it changes nothing, so a run without deadlock gives the same results with
+// or without it) and stops re-arming once nothing else is left to simulate.
+//
+// Nothing can be stuck while no watched port is paused, so the check runs
+// only then: a PAUSE received by a watched port (its device's PfcRx trace)
+// arms it for the next grid point, and a check that finds no port paused
+// disarms it. A run without PAUSE frames to switches schedules no check at
+// all (GetChecks; AlwaysCheck restores the check on every grid point, for
+// comparison). The first check after an idle stretch dates each port's
+// last move from the port's last dequeue time, to the grid point that
+// would have seen it, so reports are those of a check running all along.
 //
 // When stuck queues exist, the detector follows who waits for whom: a stuck
 // (S, p, prio) waits for the switch D at the other end of port p, which
@@ -82,6 +91,12 @@ class PfcDeadlockDetector : public Object
     /// paused with bytes queued"; "" if none.
     std::string Describe() const;
 
+    /// Checks run so far (each reads every watched port's counters).
+    uint64_t GetChecks() const
+    {
+        return m_checks;
+    }
+
     /// Signature of "Deadlock": detection time, the cycle.
     typedef void (*DeadlockCallback)(Time t, const std::vector<Queue>& cycle);
 
@@ -101,18 +116,35 @@ class PfcDeadlockDetector : public Object
     };
 
     void Check();
+    /// A watched port received PFC: arm the check if idle (quanta > 0).
+    void OnPfcRx(uint8_t prio, uint16_t quanta);
+    /// Schedule the check at the first grid point after now.
+    void Arm();
+    /// Stop listening to the watched devices' PfcRx.
+    void Disconnect();
+    static bool AnyPaused(const QbbNetDevice& dev);
+    /// The first grid point (Install + k x CheckInterval) after t.
+    Time NextGridPoint(Time t) const;
     bool Stuck(const PortState& p, uint8_t prio, Time now) const;
     /// The stuck queues stuck queue v (of priority prio) waits for.
     std::vector<uint32_t> WaitsFor(uint32_t v, uint8_t prio, Time now) const;
     std::vector<Queue> FindCycle(Time now) const;
 
     std::vector<PortState> m_ports;
+    /// The watched ports' devices, whose PfcRx trace arms the check.
+    std::vector<Ptr<QbbNetDevice>> m_devices;
     /// Per watched switch: its ports' range [first, second) in m_ports.
     std::vector<std::pair<uint32_t, uint32_t>> m_switchPorts;
     Time m_interval;
     Time m_stall;
     bool m_stopOnDeadlock;
+    bool m_alwaysCheck;
     EventId m_event;
+    Time m_installedAt;      //!< the grid's origin
+    bool m_installed = false;
+    bool m_armed = false;    //!< a check is scheduled
+    bool m_catchUp = false;  //!< the next check follows an idle stretch
+    uint64_t m_checks = 0;
     std::vector<Queue> m_cycle;
     Time m_detectedAt;
     TracedCallback<Time, const std::vector<Queue>&> m_deadlockTrace;

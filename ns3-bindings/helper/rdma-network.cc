@@ -7,11 +7,8 @@
 
 #include <ns3/boolean.h>
 #include <ns3/data-rate.h>
-#include <ns3/internet-stack-helper.h>
-#include <ns3/ipv4.h>
 #include <ns3/nstime.h>
 #include <ns3/simulator.h>
-#include <ns3/traffic-control-helper.h>
 
 #include <algorithm>
 #include <deque>
@@ -674,45 +671,6 @@ Ipv4Address
 RdmaNetwork::GetHostAddress(uint32_t hostId) const
 {
     return Ipv4Address(HpccNodeIp(hostId));
-}
-
-Ipv4InterfaceContainer
-RdmaNetwork::InstallInternetStack()
-{
-    if (m_nodes.empty())
-    {
-        throw std::logic_error("InstallInternetStack: call Build first");
-    }
-    InternetStackHelper stack;
-    stack.SetIpv6StackInstall(false); // IPv4 only: the switches route IPv4
-    // Every host address is 11.x.y.1 (HpccNodeIp): one /8 holds them all.
-    const Ipv4Mask fabricMask("255.0.0.0");
-    TrafficControlHelper tc = TrafficControlHelper::Default();
-    Ipv4InterfaceContainer ifs;
-    for (uint32_t id = 0; id < m_nodes.size(); id++)
-    {
-        if (m_topo.isSwitch[id])
-        {
-            continue;
-        }
-        Ptr<Node> node = m_nodes[id];
-        if (node->GetObject<Ipv4>())
-        {
-            throw std::logic_error("InstallInternetStack: host " + std::to_string(id) +
-                                   " already has an IPv4 stack");
-        }
-        stack.Install(node);
-        Ptr<Ipv4> ipv4 = node->GetObject<Ipv4>();
-        Ptr<QbbNetDevice> dev = m_adj[id][0].dev;
-        // What Ipv4AddressHelper::Assign does, with the fabric's address.
-        int32_t ifc = ipv4->AddInterface(dev);
-        ipv4->AddAddress(ifc, Ipv4InterfaceAddress(GetHostAddress(id), fabricMask));
-        ipv4->SetMetric(ifc, 1);
-        ipv4->SetUp(ifc);
-        tc.Install(dev);
-        ifs.Add(ipv4, ifc);
-    }
-    return ifs;
 }
 
 void

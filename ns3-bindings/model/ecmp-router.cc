@@ -56,16 +56,17 @@ EcmpRouter::AddRoute(uint32_t dst, uint32_t port, uint64_t order)
     uint32_t s = Find(dst);
     if (m_index[s].group == 0)
     {
-        if ((m_groups.size() + 1) * 2 > m_index.size())
+        if ((m_nDestinations + 1) * 2 > m_index.size())
         {
             Grow();
             s = Find(dst);
         }
-        m_groups.emplace_back();
+        m_nDestinations++;
         m_index[s].key = dst;
-        m_index[s].group = static_cast<uint32_t>(m_groups.size());
     }
-    Group& g = m_groups[m_index[s].group - 1];
+    // The destination's group with port added: a group of its own only if
+    // no other destination has that one (groups are shared, not edited).
+    Group g = m_index[s].group != 0 ? m_groups[m_index[s].group - 1] : Group();
     if (std::find(g.ports.begin(), g.ports.end(), port) != g.ports.end())
     {
         return;
@@ -73,6 +74,29 @@ EcmpRouter::AddRoute(uint32_t dst, uint32_t port, uint64_t order)
     size_t at = std::upper_bound(g.orders.begin(), g.orders.end(), order) - g.orders.begin();
     g.orders.insert(g.orders.begin() + at, order);
     g.ports.insert(g.ports.begin() + at, port);
+    m_index[s].group = Intern(g);
+}
+
+uint32_t
+EcmpRouter::Intern(const Group& g)
+{
+    GroupKey key;
+    key.reserve(g.ports.size());
+    for (size_t i = 0; i < g.ports.size(); i++)
+    {
+        key.emplace_back(g.orders[i], g.ports[i]);
+    }
+    auto it = m_groupIds.find(key);
+    if (it != m_groupIds.end())
+    {
+        return it->second;
+    }
+    m_groups.push_back(g);
+    m_groups.back().ports.shrink_to_fit();
+    m_groups.back().orders.shrink_to_fit();
+    uint32_t id = static_cast<uint32_t>(m_groups.size());
+    m_groupIds.emplace(std::move(key), id);
+    return id;
 }
 
 void
@@ -80,6 +104,8 @@ EcmpRouter::Clear()
 {
     NS_LOG_FUNCTION(this);
     m_groups.clear();
+    m_groupIds.clear();
+    m_nDestinations = 0;
     m_index.assign(16, Slot());
     m_mask = 15;
 }
@@ -100,7 +126,7 @@ EcmpRouter::GetSeed() const
 uint32_t
 EcmpRouter::GetNDestinations() const
 {
-    return static_cast<uint32_t>(m_groups.size());
+    return m_nDestinations;
 }
 
 } // namespace ns3

@@ -9,12 +9,17 @@
 // nodes pick the same one for a flow.
 //
 // The index (open addressing on the destination) is kept valid by every
-// AddRoute: lookups are const and never rebuild anything.
+// AddRoute: lookups are const and never rebuild anything. Destinations with
+// the same group share it (in a fat tree a switch has a handful of distinct
+// groups for all its destinations): the table grows by one index slot per
+// destination, not by a group of its own (docs/performance.md, memory).
 
 #ifndef ECMP_ROUTER_H
 #define ECMP_ROUTER_H
 
 #include <cstdint>
+#include <map>
+#include <utility>
 #include <vector>
 
 namespace ns3
@@ -68,12 +73,19 @@ class EcmpRouter
         std::vector<uint32_t> ports;  //!< sorted by order
         std::vector<uint64_t> orders; //!< the order key of each port
     };
+    /// A group's (order, port) sequence: equal for equal groups.
+    using GroupKey = std::vector<std::pair<uint64_t, uint32_t>>;
 
     /// The slot holding dst, or the empty slot where it belongs.
     uint32_t Find(uint32_t dst) const;
     void Grow();
 
-    std::vector<Group> m_groups;
+    /// The index + 1 of group g in m_groups, which gets it if it is new.
+    uint32_t Intern(const Group& g);
+
+    std::vector<Group> m_groups; //!< distinct groups, never changed once added
+    std::map<GroupKey, uint32_t> m_groupIds; //!< group -> its index + 1 (set-up only)
+    uint32_t m_nDestinations = 0;
     std::vector<Slot> m_index; //!< power-of-two size, at most half full
     uint32_t m_mask;
     uint32_t m_seed;

@@ -36,8 +36,16 @@ class QbbFramePool
 
     void Give(QbbFrame* f)
     {
-        f->packet = nullptr; // a free frame does not keep a Packet alive
-        f->traced = nullptr;
+        // A free frame does not keep a Packet alive. Most frames never had
+        // one: test first (assigning a null Ptr is a call per frame).
+        if (f->packet)
+        {
+            f->packet = nullptr;
+        }
+        if (f->traced)
+        {
+            f->traced = nullptr;
+        }
         f->m_nextFree = m_free;
         m_free = f;
     }

@@ -104,6 +104,7 @@ QbbNetDevice::QbbNetDevice()
     , m_txDonePending(false)
     , m_txCarry(0)
     , m_peerMacKnown(false)
+    , m_pausedUntil{}
     , m_pausesSent{}
     , m_pausesRcvd{}
     , m_resumesSent{}
@@ -145,7 +146,7 @@ QbbNetDevice::DoDispose()
     m_node = nullptr;
     m_channel = nullptr;
     m_source = nullptr;
-    m_pfcQueue.clear();
+    m_pfcQueue.Clear();
     m_qbbRx = QbbReceiveCallback();
     m_frameRx = nullptr;
     m_rxCallback = NetDevice::ReceiveCallback();
@@ -187,13 +188,13 @@ QbbNetDevice::SetFrameReceiver(QbbFrameReceiver* receiver)
 bool
 QbbNetDevice::IsPaused(uint8_t prio) const
 {
-    return prio < QBB_N_PRIO && m_pausedUntil[prio].GetTimeStep() > SimNowStep();
+    return prio < QBB_N_PRIO && m_pausedUntil[prio] > SimNowStep();
 }
 
 Time
 QbbNetDevice::GetPausedUntil(uint8_t prio) const
 {
-    return prio < QBB_N_PRIO ? m_pausedUntil[prio] : Time(0);
+    return prio < QBB_N_PRIO ? TimeStep(m_pausedUntil[prio]) : Time(0);
 }
 
 DataRate
@@ -338,7 +339,7 @@ QbbNetDevice::SendPfc(uint8_t prio, uint16_t quanta)
     pfc.SetQuanta(prio, quanta);
     Ptr<Packet> body = Create<Packet>();
     body->AddHeader(pfc);
-    m_pfcQueue.push_back(QbbFrameFromPacket(body, true));
+    m_pfcQueue.Push(QbbFrameFromPacket(body, true));
     if (quanta > 0)
     {
         m_pausesSent[prio]++;
@@ -400,7 +401,7 @@ QbbNetDevice::TransmitNext(int64_t now)
     {
         for (uint32_t p = 0; p < QBB_N_PRIO; p++)
         {
-            paused[p] = m_pausedUntil[p].GetTimeStep() > now;
+            paused[p] = m_pausedUntil[p] > now;
         }
     }
     uint8_t prio = 0;
@@ -421,12 +422,11 @@ QbbNetDevice::TransmitNext(int64_t now)
 bool
 QbbNetDevice::StartQueuedPfc(int64_t now)
 {
-    if (m_pfcQueue.empty())
+    if (m_pfcQueue.Empty())
     {
         return false;
     }
-    QbbFramePtr pfc = std::move(m_pfcQueue.front());
-    m_pfcQueue.pop_front();
+    QbbFramePtr pfc = m_pfcQueue.Pop();
     StartFrame(std::move(pfc), PAUSE_WIRE_BYTES, now);
     return true;
 }
@@ -477,7 +477,7 @@ QbbNetDevice::StartFrame(QbbFramePtr frame, uint32_t wireBytes, int64_t now)
         Tap(*frame, true, m_txTrace);
     }
     m_channel->Transmit(std::move(frame), this, txSteps);
-    if (!m_pfcQueue.empty() || (m_source && m_source->HasPending()))
+    if (!m_pfcQueue.Empty() || (m_source && m_source->HasPending()))
     {
         ScheduleTxDone(now);
     }
@@ -653,7 +653,7 @@ QbbNetDevice::HandlePause(Ptr<Packet> frame)
         if (q == 0)
         {
             m_resumesRcvd[p]++;
-            m_pausedUntil[p] = now;
+            m_pausedUntil[p] = now.GetTimeStep();
             resumed = true;
         }
         else
@@ -661,7 +661,7 @@ QbbNetDevice::HandlePause(Ptr<Packet> frame)
             m_pausesRcvd[p]++;
             // A pause quantum is 512 bit times at this link's rate.
             Time d = BitTime(static_cast<uint64_t>(q) * 512);
-            m_pausedUntil[p] = now + d;
+            m_pausedUntil[p] = (now + d).GetTimeStep();
             m_pauseEvent[p] = Simulator::Schedule(d, &QbbNetDevice::PauseExpired, this, p);
         }
     }

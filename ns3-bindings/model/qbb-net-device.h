@@ -34,6 +34,7 @@
 #ifndef QBB_NET_DEVICE_H
 #define QBB_NET_DEVICE_H
 
+#include "fifo-ring.h"
 #include "qbb-frame.h"
 
 #include "ns3/callback.h"
@@ -49,7 +50,6 @@
 
 #include <array>
 #include <cstdint>
-#include <deque>
 #include <string>
 
 namespace ns3
@@ -367,8 +367,12 @@ class QbbNetDevice : public NetDevice
     Ptr<EventImpl> m_txDone;
     Mac48Address m_peerMac;
     bool m_peerMacKnown;
-    std::deque<QbbFramePtr> m_pfcQueue; //!< PAUSE frames waiting for the line
-    std::array<Time, QBB_N_PRIO> m_pausedUntil;
+    /// PAUSE frames waiting for the line; a ring, allocated at the first
+    /// one (a std::deque allocates 576 bytes per device up front).
+    FifoRing<QbbFramePtr> m_pfcQueue;
+    /// Time step each priority's pause ends: steps, not Times, which ns-3
+    /// records one by one (Time::Mark) while the resolution may change.
+    std::array<int64_t, QBB_N_PRIO> m_pausedUntil;
     std::array<EventId, QBB_N_PRIO> m_pauseEvent;
     std::array<uint64_t, QBB_N_PRIO> m_pausesSent;
     std::array<uint64_t, QBB_N_PRIO> m_pausesRcvd;

@@ -4,7 +4,6 @@
 
 #include <ns3/boolean.h>
 #include <ns3/drop-tail-queue.h>
-#include <ns3/ipv4-header.h>
 #include <ns3/log.h>
 #include <ns3/net-device-queue-interface.h>
 #include <ns3/object-vector.h>
@@ -108,6 +107,7 @@ RdmaNic::DoDispose()
     m_receiver.Dispose();
     m_ctrl.clear();
     m_ipQueue = nullptr;
+    m_ipQueued = 0;
     if (m_dev)
     {
         m_dev->SetEgressSource(nullptr);
@@ -248,7 +248,7 @@ RdmaNic::GetQueueBytes(uint8_t prio) const
 bool
 RdmaNic::HasPending() const
 {
-    return !m_ctrl.empty() || m_sender.HasActive() || (m_ipQueue && !m_ipQueue->IsEmpty());
+    return !m_ctrl.empty() || m_sender.HasActive() || m_ipQueued != 0;
 }
 
 void
@@ -267,6 +267,14 @@ RdmaNic::GetIpQueueSize() const
     return m_ipQueueSize;
 }
 
+RdmaNic::IpPriorityMarker RdmaNic::s_ipPriorityMarker = nullptr;
+
+void
+RdmaNic::SetIpPriorityMarker(IpPriorityMarker marker)
+{
+    s_ipPriorityMarker = marker;
+}
+
 bool
 RdmaNic::EnqueuePacket(Ptr<Packet> packet)
 {
@@ -275,22 +283,16 @@ RdmaNic::EnqueuePacket(Ptr<Packet> packet)
         return false;
     }
     // The priority travels in the DSCP class selector, as RoCEv2's does.
-    Ipv4Header ip;
-    if (packet->PeekHeader(ip) >= 20 && (ip.GetTos() >> 5) != m_ipPrio)
+    if (s_ipPriorityMarker)
     {
-        packet->RemoveHeader(ip);
-        ip.SetTos(static_cast<uint8_t>((m_ipPrio << 5) | (ip.GetTos() & 0x1F)));
-        if (Node::ChecksumEnabled())
-        {
-            ip.EnableChecksum();
-        }
-        packet->AddHeader(ip);
+        s_ipPriorityMarker(*packet, m_ipPrio);
     }
     if (!m_ipQueue->Enqueue(packet))
     {
         m_counters.ipDrops++;
         return false;
     }
+    m_ipQueued++;
     NS_LOG_LOGIC("IP packet of " << packet->GetSize() << " bytes queued, prio "
                                  << unsigned(m_ipPrio));
     return true;
@@ -300,6 +302,7 @@ QbbFramePtr
 RdmaNic::DequeueIp(uint8_t& prioOut)
 {
     Ptr<Packet> p = m_ipQueue->Dequeue();
+    m_ipQueued--;
     m_ipServed += p->GetSize();
     m_counters.ipSent++;
     prioOut = m_ipPrio;
@@ -331,7 +334,7 @@ RdmaNic::DequeueFrame(const std::array<bool, QBB_N_PRIO>& paused, uint8_t& prioO
     // RDMA data and IP share the line byte-fairly: the class served less
     // goes first; a class with nothing it may send now is brought level,
     // so it cannot bank the line time it did not use.
-    bool ipReady = !m_ipQueue->IsEmpty() && !paused[m_ipPrio];
+    bool ipReady = m_ipQueued != 0 && !paused[m_ipPrio];
     if (!ipReady)
     {
         m_ipServed = std::max(m_ipServed, m_rdmaServed);

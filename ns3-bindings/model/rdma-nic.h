@@ -109,7 +109,20 @@ class RdmaNic : public Object, public QbbEgressSource, public QbbFrameReceiver
     /// An IPv4 packet of the node's stack: marked with IpPriority, queued (false if full).
     bool EnqueuePacket(Ptr<Packet> packet) override;
 
-    /// The queue of the node's IPv4 packets (nullptr before Setup).
+    /// Writes prio into the DSCP class selector of an IPv4 packet.
+    using IpPriorityMarker = void (*)(Packet& packet, uint8_t prio);
+    /**
+     * The marker EnqueuePacket applies. IPv4 headers are ns-3's internet
+     * module, which RDMA-only programs do not load: the IP support library
+     * (libns3-libcc-ip, RdmaNetwork::InstallInternetStack) installs its
+     * marker when it is loaded. Without one, IP packets keep the DSCP their
+     * stack gave them (they still leave on IpPriority).
+     */
+    static void SetIpPriorityMarker(IpPriorityMarker marker);
+
+    /// The queue of the node's IPv4 packets (nullptr before Setup), to
+    /// read: packets go in by EnqueuePacket and out by DequeueFrame only
+    /// (the NIC counts them itself instead of asking the queue per frame).
     Ptr<Queue<Packet>> GetIpQueue() const
     {
         return m_ipQueue;
@@ -209,7 +222,10 @@ class RdmaNic : public Object, public QbbEgressSource, public QbbFrameReceiver
     RdmaReceiver m_receiver;
     std::deque<QbbFramePtr> m_ctrl;
     uint64_t m_ctrlBytes;
+    static IpPriorityMarker s_ipPriorityMarker;
     Ptr<Queue<Packet>> m_ipQueue;
+    /// Packets in m_ipQueue: QueueBase::IsEmpty is a call into ns-3 per frame.
+    uint32_t m_ipQueued = 0;
     /// Bytes each class (RDMA data, IP) was served: the scheduler picks the
     /// class behind; a class with nothing to send is brought level.
     uint64_t m_rdmaServed = 0;

@@ -729,6 +729,13 @@ SwitchNode::GetDequeuedFrames(uint32_t port) const
     return port < m_ports.size() && m_ports[port] ? m_ports[port]->GetDequeuedFrames() : 0;
 }
 
+Time
+SwitchNode::GetLastDequeueTime(uint32_t port) const
+{
+    return TimeStep(port < m_ports.size() && m_ports[port] ? m_ports[port]->GetLastDequeueStep()
+                                                           : 0);
+}
+
 uint64_t
 SwitchNode::GetDrops() const
 {

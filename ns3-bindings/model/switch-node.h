@@ -119,6 +119,8 @@ class SwitchNode : public Node, public QbbFrameReceiver, private SwitchPort::Own
     uint64_t GetPortQueueBytes(uint32_t port) const;
     /// Frames a port has sent from its queues so far (PAUSE frames not counted).
     uint64_t GetDequeuedFrames(uint32_t port) const;
+    /// When a port last sent a frame from its queues (0 if never).
+    Time GetLastDequeueTime(uint32_t port) const;
     uint64_t GetDrops() const;
     uint64_t GetEcnMarks() const;
     uint64_t GetIntStamps() const;

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
 #include "switch-port.h"
 
+#include "sim-fast.h"
+
 #include "ns3/log.h"
 #include "ns3/pointer.h"
 #include "ns3/trace-source-accessor.h"
@@ -98,6 +100,7 @@ SwitchPort::DequeueFrame(const std::array<bool, QBB_N_PRIO>& paused, uint8_t& pr
     m_bytes[prio] -= e.frameBytes;
     m_total -= e.frameBytes;
     m_dequeued++;
+    m_lastDequeueStep = SimNowStep();
     uint8_t p8 = static_cast<uint8_t>(prio);
     m_owner->OnDequeued(*this, e, p8);
     prioOut = p8;

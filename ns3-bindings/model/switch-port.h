@@ -72,6 +72,11 @@ class SwitchPort : public Object, public QbbEgressSource
     {
         return m_dequeued;
     }
+    /// Time step of the last frame handed to the device (0 if none yet).
+    int64_t GetLastDequeueStep() const
+    {
+        return m_lastDequeueStep;
+    }
     uint32_t GetIndex() const
     {
         return m_index;
@@ -111,6 +116,7 @@ class SwitchPort : public Object, public QbbEgressSource
     std::array<uint64_t, QBB_N_PRIO> m_bytes{};
     uint64_t m_total = 0;
     uint64_t m_dequeued = 0;
+    int64_t m_lastDequeueStep = 0;
     uint8_t m_rrNext = 0;
     std::array<uint32_t, 2> m_nonEmpty{}; //!< per class, bit p: queue of priority p has frames
     std::array<EventId, QBB_N_PRIO> m_refresh;

@@ -208,3 +208,101 @@ TEST_F(PfcDeadlockTest, IncastThatPausesAndDrainsIsNoDeadlock)
     EXPECT_FALSE(net.GetDeadlockDetector()->IsDeadlocked());
     EXPECT_EQ(net.GetDeadlockDetector()->Describe(), "");
 }
+
+namespace
+{
+
+/// What one ring run reports: the detector's checks and its report.
+struct RingReport
+{
+    uint64_t checks = 0;
+    bool deadlocked = false;
+    Time at;
+    std::string describe;
+};
+
+/// The ring of RingWithClockwiseRoutes..., with a first phase that pauses
+/// and drains (hosts 1 and 2 send 60 KB each to host 0 at t = 0: switch 3's
+/// port to host 0 is 2:1 oversubscribed and pauses switch 5's port to it),
+/// an idle stretch, then the deadlocking flows from startNs on.
+RingReport
+RunRingInTwoPhases(bool alwaysCheck, uint64_t startNs)
+{
+    const uint32_t n = 3;
+    RdmaNetwork net;
+    net.SetCongestionControl("none");
+    net.SetSwitchAttribute("PfcStaticThreshold", UintegerValue(20000));
+    net.SetDeadlockDetectorAttribute("StallTime", TimeValue(MicroSeconds(50)));
+    net.SetDeadlockDetectorAttribute("CheckInterval", TimeValue(MicroSeconds(10)));
+    net.SetDeadlockDetectorAttribute("AlwaysCheck", BooleanValue(alwaysCheck));
+    net.Build(Ring(n));
+    RouteClockwise(net, n);
+    net.AddFlow(FlowSpec{1, 0, 3, 100, 60000, 0, 0}, 0);
+    net.AddFlow(FlowSpec{2, 0, 3, 101, 60000, 0, 0}, 1);
+    for (uint32_t i = 0; i < n; i++)
+    {
+        net.AddFlow(FlowSpec{i, (i + 2) % n, 3, 200, 10000000, startNs, 0}, 2 + i);
+    }
+    Simulator::Stop(MilliSeconds(5));
+    Simulator::Run();
+    Ptr<PfcDeadlockDetector> det = net.GetDeadlockDetector();
+    RingReport r{det->GetChecks(), det->IsDeadlocked(), det->GetDetectionTime(), det->Describe()};
+    Simulator::Destroy();
+    return r;
+}
+
+} // namespace
+
+TEST_F(PfcDeadlockTest, NoPauseRunsNoCheck)
+{
+    // One 100 KB flow from host 0 to host 1 through one switch: nothing is
+    // oversubscribed, no PAUSE is ever sent, so the detector never checks
+    // (with AlwaysCheck it checks on each 10 us grid point of the run).
+    for (bool always : {false, true})
+    {
+        TopologySpec t;
+        t.nNodes = 3;
+        t.isSwitch = {false, false, true};
+        t.links.push_back(TopologyLinkSpec{0, 2, G100, 1000, 0, 0});
+        t.links.push_back(TopologyLinkSpec{1, 2, G100, 1000, 0, 0});
+        RdmaNetwork net;
+        net.SetCongestionControl("none");
+        net.SetDeadlockDetectorAttribute("CheckInterval", TimeValue(MicroSeconds(10)));
+        net.SetDeadlockDetectorAttribute("AlwaysCheck", BooleanValue(always));
+        net.Build(t);
+        net.AddFlow(FlowSpec{0, 1, 3, 100, 100000, 0, 0}, 0);
+        Simulator::Stop(MicroSeconds(95));
+        Simulator::Run();
+        EXPECT_TRUE(net.GetFlows()[0]->IsFinished());
+        EXPECT_EQ(net.GetSwitch(2)->GetPort(0)->GetPausesReceived(3), 0u);
+        // 10, 20, ..., 90 us: 9 grid points before the stop at 95 us.
+        EXPECT_EQ(net.GetDeadlockDetector()->GetChecks(), always ? 9u : 0u) << always;
+        Simulator::Destroy();
+    }
+}
+
+TEST_F(PfcDeadlockTest, ChecksOnlyWhilePausedReportAsCheckingAlways)
+{
+    // The deadlocking flows start long after the first phase's pauses have
+    // drained (they are over by 20 us): the detector idles in between, and
+    // its first check after the idle stretch must date the ports' last
+    // moves as a check on every grid point would have. Same time, same
+    // cycle; starts off and on the 10 us grid.
+    for (uint64_t start : {1003300ull, 1000000ull, 1234567ull})
+    {
+        RingReport lazy = RunRingInTwoPhases(false, start);
+        RingReport always = RunRingInTwoPhases(true, start);
+        ASSERT_TRUE(always.deadlocked) << start;
+        ASSERT_TRUE(lazy.deadlocked) << start;
+        EXPECT_EQ(lazy.at, always.at) << start;
+        EXPECT_EQ(lazy.describe, always.describe) << start;
+        // Checking always: one check per 10 us grid point up to the detection.
+        EXPECT_EQ(always.checks, static_cast<uint64_t>(always.at.GetMicroSeconds() / 10))
+            << start;
+        // The idle stretch from 20 us to the start (more than 90 grid
+        // points) is not checked.
+        EXPECT_LT(lazy.checks + 90, always.checks) << start;
+        // A detection StallTime after the flows start at the earliest.
+        EXPECT_GE(lazy.at, NanoSeconds(start) + MicroSeconds(50)) << start;
+    }
+}

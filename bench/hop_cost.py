@@ -1,0 +1,149 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-only
+"""Instructions per packet-hop inside Simulator::Run(), by callgrind.
+
+    hop_cost.py [--valgrind=valgrind] [--keep=DIR] -- PROGRAM [ARG...]
+    hop_cost.py --table BIN_DIR DOC.md     (make bench)
+
+Runs PROGRAM under callgrind collecting only inside
+ns3::FastSimulatorImpl::Run (start-up and tear-down excluded), counts the
+frames put on links as the calls to QbbNetDevice::StartFrame (one per frame
+a device starts on its line: data, ACK, NACK, CNP, PAUSE), and prints
+
+    run_instructions=<Ir inside Run()>
+    link_frames=<frames>
+    instructions_per_hop=<the two divided>
+    peak_rss_mb=<the program's peak RSS outside valgrind, VmHWM>
+
+--table runs the two scenes of docs/performance.md (the hpcc dumbbell and a
+k=4 fat tree) and writes their table between '<!-- hops:begin -->' and
+'<!-- hops:end -->' of DOC.md, beside the ns-3.18 HPCC simulator's figures.
+
+The RSS comes from a plain run of PROGRAM before (valgrind's own memory
+would hide it), under GNU time (/usr/bin/time, %M: the kernel's peak RSS).
+"""
+import os
+import re
+import subprocess
+import sys
+import tempfile
+
+START_FRAME = re.compile(r"QbbNetDevice::StartFrame\(")
+
+
+def callgrind(valgrind, prog, keep):
+    out = os.path.join(keep, "callgrind.out")
+    subprocess.run([valgrind, "--tool=callgrind", "--callgrind-out-file=" + out,
+                    "--toggle-collect=ns3::FastSimulatorImpl::Run*"] + prog,
+                   check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    total = None
+    frames = 0
+    names = {}
+    target = False
+    with open(out) as f:
+        for line in f:
+            if line.startswith("summary:") or line.startswith("totals:"):
+                total = int(line.split()[1])
+            elif line.startswith("cfn="):
+                # cfn=(id) name, or cfn=(id) when the name was given before
+                m = re.match(r"cfn=\((\d+)\)(?: (.*))?", line.strip())
+                if m.group(2):
+                    names[m.group(1)] = m.group(2)
+                target = bool(START_FRAME.search(names.get(m.group(1), "")))
+            elif line.startswith("fn="):
+                m = re.match(r"fn=\((\d+)\)(?: (.*))?", line.strip())
+                if m and m.group(2):
+                    names[m.group(1)] = m.group(2)
+            elif line.startswith("calls=") and target:
+                frames += int(line.split("=")[1].split()[0])
+                target = False
+    return total, frames
+
+
+# The scenes: name, the HPCC simulator's instructions per packet-hop on it
+# (issue #19), the command (after the binary directory), a flow file to
+# write first (gen_flows.py arguments) or None.
+HERE = os.path.dirname(os.path.abspath(__file__))
+SCENES = [
+    ("dumbbell (examples/dumbbell's defaults: 3 switches, 100 Gbps), hpcc, 300 us", 7600,
+     ["dumbbell", "--algo=hpcc", "--stop=300us", "--traces=false", "--out={tmp}/db"], None),
+    ("fat tree k=4: 16 hosts, 20 switches, 100 Gbps, hpcc, websearch at 0.6 load, 500 us",
+     7370,
+     ["rdma-sim", "--fattree=4", "--algo=hpcc", "--flows={tmp}/ft4.txt", "--stop=500us",
+      "--out={tmp}/ft4"],
+     ["-c", os.path.join(HERE, "..", "examples", "data", "websearch.cdf"), "-n", "16",
+      "-l", "0.6", "-b", "100G", "-t", "0.0005", "--start", "0", "--seed", "1",
+      "-o", "{tmp}/ft4.txt"]),
+]
+BEGIN = "<!-- hops:begin -->"
+END = "<!-- hops:end -->"
+
+
+def table(bindir, doc):
+    rows = []
+    with tempfile.TemporaryDirectory() as tmp:
+        for name, hpcc, cmd, flows in SCENES:
+            if flows:
+                subprocess.run([sys.executable, os.path.join(HERE, "..", "examples", "gen_flows.py")]
+                               + [a.format(tmp=tmp) for a in flows], check=True)
+            prog = [os.path.join(bindir, cmd[0])] + [a.format(tmp=tmp) for a in cmd[1:]]
+            p = subprocess.run(["/usr/bin/time", "-f", "maxrss_kb=%M"] + prog, check=True,
+                               stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+            rss_kb = int(p.stderr.strip().splitlines()[-1].split("=")[1])
+            total, frames = callgrind("valgrind", prog, tmp)
+            rows.append((name, frames, total, total / frames, hpcc, rss_kb / 1024.0))
+    lines = [BEGIN,
+             "Instructions inside `Simulator::Run()` (callgrind) per frame put on a link; "
+             "written by `make bench` (bench/hop_cost.py).",
+             "",
+             "| scene | frames on links | instructions in Run() | per packet-hop "
+             "| HPCC simulator per packet-hop | peak RSS MB |",
+             "|---|---:|---:|---:|---:|---:|"]
+    for name, frames, total, per, hpcc, rss in rows:
+        lines.append("| %s | %d | %d | %.0f | %d | %.1f |" % (name, frames, total, per, hpcc, rss))
+    lines.append(END)
+    text = open(doc).read()
+    if BEGIN in text and END in text:
+        head, rest = text.split(BEGIN, 1)
+        text = head + "\n".join(lines) + rest.split(END, 1)[1]
+    else:
+        text = text.rstrip("\n") + "\n\n" + "\n".join(lines) + "\n"
+    open(doc, "w").write(text)
+    print("\n".join(lines))
+
+
+def main():
+    args = sys.argv[1:]
+    if args and args[0] == "--table":
+        if len(args) != 3:
+            sys.exit(__doc__)
+        table(args[1], args[2])
+        return
+    valgrind = "valgrind"
+    keep = None
+    while args and args[0] != "--":
+        a = args.pop(0)
+        if a.startswith("--valgrind="):
+            valgrind = a.split("=", 1)[1]
+        elif a.startswith("--keep="):
+            keep = a.split("=", 1)[1]
+        else:
+            sys.exit(__doc__)
+    if not args or args[0] != "--" or len(args) < 2:
+        sys.exit(__doc__)
+    prog = args[1:]
+    # The plain run under GNU time: getrusage of our own children would count
+    # the forked Python before the exec.
+    p = subprocess.run(["/usr/bin/time", "-f", "maxrss_kb=%M"] + prog, check=True,
+                       stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    rss_kb = int(p.stderr.strip().splitlines()[-1].split("=")[1])
+    with tempfile.TemporaryDirectory() as tmp:
+        total, frames = callgrind(valgrind, prog, keep or tmp)
+    print("run_instructions=%d" % total)
+    print("link_frames=%d" % frames)
+    print("instructions_per_hop=%.0f" % (total / frames if frames else 0))
+    print("peak_rss_mb=%.1f" % (rss_kb / 1024.0))
+
+
+if __name__ == "__main__":
+    main()
