@@ -78,7 +78,7 @@ $(shell mkdir -p $(dir $(NS3_MPI_STAMP)))
 $(file >$(NS3_MPI_STAMP),$(NS3_MPI_STAMP_TEXT))
 endif
 
-.PHONY: ns3-mpi test-mpi test-distributed install-ns3-mpi uninstall-ns3-mpi
+.PHONY: ns3-mpi test-mpi test-distributed bench-mpi install-ns3-mpi uninstall-ns3-mpi
 
 all: ns3-mpi
 uninstall: uninstall-ns3-mpi
@@ -90,7 +90,12 @@ test-mpi: $(NS3_MPI_SMOKE)
 	@bash tests/mpi/run.sh $(BUILD) $(BUILD)/mpi-test
 test-distributed: $(NS3_MPI_STOCK) $(NS3_EXAMPLES)
 	@bash tests/distributed/run.sh $(BUILD)/bin $(BUILD)/distributed-test
+# 1 process against 2 ranks and the scaling model, into docs/performance.md.
+bench-mpi: $(NS3_MPI_LIB) $(NS3_EXAMPLES)
+	@$(DEMO_PYTHON) bench/mpi_scaling.py $(BUILD)/bin docs/performance.md --out $(BUILD)/bench
 else
+bench-mpi:
+	@echo "bench-mpi: skipped, missing: $(NS3_MPI_MISSING) make deps provides them"
 test-distributed:
 	@echo "test-distributed: skipped, missing: $(NS3_MPI_MISSING) make deps provides them"
 ns3-mpi:
