@@ -79,6 +79,11 @@ void
 PfcDeadlockDetector::DoDispose()
 {
     m_event.Cancel();
+    if (m_armEvent)
+    {
+        m_armEvent->Cancel();
+        m_armEvent = nullptr;
+    }
     Disconnect();
     m_ports.clear();
     Object::DoDispose();
@@ -100,6 +105,11 @@ void
 PfcDeadlockDetector::Install(const std::vector<Ptr<SwitchNode>>& switches)
 {
     m_event.Cancel();
+    if (m_armEvent)
+    {
+        m_armEvent->Cancel();
+        m_armEvent = nullptr;
+    }
     Disconnect();
     m_ports.clear();
     m_switchPorts.clear();
@@ -188,7 +198,10 @@ void
 PfcDeadlockDetector::Arm()
 {
     Time now = Simulator::Now();
-    m_event = Simulator::Schedule(NextGridPoint(now) - now, &PfcDeadlockDetector::Check, this);
+    // MakeEvent's reference goes to the queue, the Ptr takes its own.
+    m_armEvent = MakeEvent(&PfcDeadlockDetector::Check, this);
+    Simulator::ScheduleWithContext(Simulator::NO_CONTEXT, NextGridPoint(now) - now,
+                                   PeekPointer(m_armEvent));
     m_armed = true;
 }
 

@@ -140,6 +140,9 @@ class PfcDeadlockDetector : public Object
     bool m_stopOnDeadlock;
     bool m_alwaysCheck;
     EventId m_event;
+    /// The check a PAUSE arms, scheduled for no node (a Node-order run keeps
+    /// the receiving node's event count free of it: docs/distributed.md).
+    Ptr<EventImpl> m_armEvent;
     Time m_installedAt;      //!< the grid's origin
     bool m_installed = false;
     bool m_armed = false;    //!< a check is scheduled

@@ -256,10 +256,13 @@ class FastSimulatorImpl final : public SimulatorImpl
     {
         // Set-up code (outside Run) that schedules for a node counts in that
         // node's sequence: whichever rank holds the node makes the same
-        // calls. An event of no node counts in the global sequence.
-        uint32_t who = m_currentContext != Simulator::NO_CONTEXT ? m_currentContext
-                       : s_running != this                      ? context
-                                                                : Simulator::NO_CONTEXT;
+        // calls. An event for no node counts in the global sequence, even
+        // when a node schedules it (a global watcher armed by what one rank
+        // sees must not move that node's count).
+        uint32_t who = context == Simulator::NO_CONTEXT             ? context
+                       : m_currentContext != Simulator::NO_CONTEXT ? m_currentContext
+                       : s_running != this                         ? context
+                                                                   : Simulator::NO_CONTEXT;
         uint64_t* seq = __builtin_expect(who < m_nodeSeq.size(), 1) ? &m_nodeSeq[who] : SeqOf(who);
         uint64_t slot = who < NODE_KEY_GLOBAL ? who : NODE_KEY_GLOBAL;
         return (slot << NODE_KEY_SHIFT) | (*seq)++;

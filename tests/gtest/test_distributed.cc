@@ -269,3 +269,42 @@ TEST(Distributed, NodeOrderRunsTiesByTheSchedulingNode)
         Simulator::Destroy();
     }
 }
+
+namespace
+{
+std::vector<uint64_t> g_keys;
+void
+RecordKey()
+{
+    g_keys.push_back(DynamicCast<FastSimulatorImpl>(Simulator::GetImplementation())->CurrentKey());
+}
+void
+NodeThreeSchedules()
+{
+    // A global event (no node) and one for node 3 itself.
+    Simulator::ScheduleWithContext(Simulator::NO_CONTEXT, NanoSeconds(5), &RecordKey);
+    Simulator::Schedule(NanoSeconds(10), &RecordKey);
+}
+} // namespace
+
+TEST(Distributed, NodeOrderKeysCountPerSchedulingNode)
+{
+    // Node 3's first event (scheduled at set-up for node 3: node 3's count 0)
+    // schedules a global event and one of its own. The global one takes the
+    // global sequence (slot 2^24 - 1, count 0), not node 3's: node 3's own
+    // takes its count 1, whatever rank sees which global events.
+    Simulator::Destroy();
+    Ptr<FastSimulatorImpl> impl = CreateObject<FastSimulatorImpl>();
+    impl->SetOrder(FastSimulatorImpl::ORDER_NODE);
+    Simulator::SetImplementation(impl);
+    g_keys.clear();
+    Simulator::ScheduleWithContext(3, NanoSeconds(1), &NodeThreeSchedules);
+    Simulator::ScheduleWithContext(3, NanoSeconds(2), &RecordKey);
+    Simulator::Run();
+    const uint64_t node3 = uint64_t(3) << 40;
+    const uint64_t global = uint64_t((1u << 24) - 1) << 40;
+    // t=2: the second set-up event for node 3 (count 1); t=6: the global
+    // one; t=11: node 3's own, its count 2 (after the two set-up schedules).
+    EXPECT_EQ(g_keys, (std::vector<uint64_t>{node3 | 1, global | 0, node3 | 2}));
+    Simulator::Destroy();
+}
