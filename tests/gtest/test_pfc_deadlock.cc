@@ -306,3 +306,44 @@ TEST_F(PfcDeadlockTest, ChecksOnlyWhilePausedReportAsCheckingAlways)
         EXPECT_GE(lazy.at, NanoSeconds(start) + MicroSeconds(50)) << start;
     }
 }
+
+TEST_F(PfcDeadlockTest, NoCheckAfterADeadlockWhenTheRunGoesOn)
+{
+    // StopOnDeadlock false: the run goes on to 2 ms with the ring's queues
+    // paused for good, but a deadlock does not resolve itself, so the
+    // detector checks no more, PAUSE refreshes or not (as it always did).
+    for (bool always : {false, true})
+    {
+        const uint32_t n = 3;
+        RdmaNetwork net;
+        net.SetCongestionControl("none");
+        net.SetSwitchAttribute("PfcStaticThreshold", UintegerValue(20000));
+        net.SetDeadlockDetectorAttribute("StallTime", TimeValue(MicroSeconds(50)));
+        net.SetDeadlockDetectorAttribute("CheckInterval", TimeValue(MicroSeconds(10)));
+        net.SetDeadlockDetectorAttribute("StopOnDeadlock", BooleanValue(false));
+        net.SetDeadlockDetectorAttribute("AlwaysCheck", BooleanValue(always));
+        net.Build(Ring(n));
+        RouteClockwise(net, n);
+        for (uint32_t i = 0; i < n; i++)
+        {
+            net.AddFlow(FlowSpec{i, (i + 2) % n, 3, 100, 10000000, 0, 0}, i);
+        }
+        Ptr<PfcDeadlockDetector> det = net.GetDeadlockDetector();
+        Simulator::Stop(MilliSeconds(2));
+        Simulator::Run();
+        ASSERT_TRUE(det->IsDeadlocked()) << always;
+        EXPECT_EQ(Simulator::Now(), MilliSeconds(2)) << always;
+        // The last check was the one that found it.
+        if (always)
+        {
+            EXPECT_EQ(det->GetChecks(),
+                      static_cast<uint64_t>(det->GetDetectionTime().GetMicroSeconds() / 10));
+        }
+        else
+        {
+            EXPECT_LE(det->GetChecks(),
+                      static_cast<uint64_t>(det->GetDetectionTime().GetMicroSeconds() / 10));
+        }
+        Simulator::Destroy();
+    }
+}
