@@ -221,7 +221,21 @@ struct RingReport
     std::string describe;
 };
 
-/// The ring of RingWithClockwiseRoutes..., with a first phase that pauses
+/// The ring of RingWithClockwiseRoutes... (3 switches, 20 KB PFC threshold,
+/// StallTime 50 us, CheckInterval 10 us), the detector's schedule chosen.
+void
+BuildRing3(RdmaNetwork& net, bool alwaysCheck)
+{
+    net.SetCongestionControl("none");
+    net.SetSwitchAttribute("PfcStaticThreshold", UintegerValue(20000));
+    net.SetDeadlockDetectorAttribute("StallTime", TimeValue(MicroSeconds(50)));
+    net.SetDeadlockDetectorAttribute("CheckInterval", TimeValue(MicroSeconds(10)));
+    net.SetDeadlockDetectorAttribute("AlwaysCheck", BooleanValue(alwaysCheck));
+    net.Build(Ring(3));
+    RouteClockwise(net, 3);
+}
+
+/// That ring with a first phase that pauses
 /// and drains (hosts 1 and 2 send 60 KB each to host 0 at t = 0: switch 3's
 /// port to host 0 is 2:1 oversubscribed and pauses switch 5's port to it),
 /// an idle stretch, then the deadlocking flows from startNs on.
@@ -230,13 +244,7 @@ RunRingInTwoPhases(bool alwaysCheck, uint64_t startNs)
 {
     const uint32_t n = 3;
     RdmaNetwork net;
-    net.SetCongestionControl("none");
-    net.SetSwitchAttribute("PfcStaticThreshold", UintegerValue(20000));
-    net.SetDeadlockDetectorAttribute("StallTime", TimeValue(MicroSeconds(50)));
-    net.SetDeadlockDetectorAttribute("CheckInterval", TimeValue(MicroSeconds(10)));
-    net.SetDeadlockDetectorAttribute("AlwaysCheck", BooleanValue(alwaysCheck));
-    net.Build(Ring(n));
-    RouteClockwise(net, n);
+    BuildRing3(net, alwaysCheck);
     net.AddFlow(FlowSpec{1, 0, 3, 100, 60000, 0, 0}, 0);
     net.AddFlow(FlowSpec{2, 0, 3, 101, 60000, 0, 0}, 1);
     for (uint32_t i = 0; i < n; i++)
@@ -316,14 +324,8 @@ TEST_F(PfcDeadlockTest, NoCheckAfterADeadlockWhenTheRunGoesOn)
     {
         const uint32_t n = 3;
         RdmaNetwork net;
-        net.SetCongestionControl("none");
-        net.SetSwitchAttribute("PfcStaticThreshold", UintegerValue(20000));
-        net.SetDeadlockDetectorAttribute("StallTime", TimeValue(MicroSeconds(50)));
-        net.SetDeadlockDetectorAttribute("CheckInterval", TimeValue(MicroSeconds(10)));
         net.SetDeadlockDetectorAttribute("StopOnDeadlock", BooleanValue(false));
-        net.SetDeadlockDetectorAttribute("AlwaysCheck", BooleanValue(always));
-        net.Build(Ring(n));
-        RouteClockwise(net, n);
+        BuildRing3(net, always);
         for (uint32_t i = 0; i < n; i++)
         {
             net.AddFlow(FlowSpec{i, (i + 2) % n, 3, 100, 10000000, 0, 0}, i);
