@@ -154,6 +154,7 @@ PfcDeadlockDetector::Install(const std::vector<Ptr<SwitchNode>>& switches)
     }
     m_installedAt = now;
     m_installed = true;
+    m_done = false;
     m_catchUp = true; // no check ran since Install
     bool paused = false;
     for (const PortState& st : m_ports)
@@ -212,7 +213,7 @@ PfcDeadlockDetector::OnPfcRx(uint8_t prio, uint16_t quanta)
     // A RESUME ends a pause; only a PAUSE can make a queue stuck. The check
     // the PAUSE arms is the grid point after now: one at now ran already
     // (it was scheduled CheckInterval ago, before this frame's arrival).
-    if (quanta == 0 || m_armed || !m_installed || !m_cycle.empty())
+    if (quanta == 0 || m_armed || !m_installed || m_done)
     {
         return;
     }
@@ -352,6 +353,7 @@ PfcDeadlockDetector::Check()
             {
                 Simulator::Stop();
             }
+            m_done = true;
             return; // a deadlock does not resolve itself: nothing more to watch
         }
     }

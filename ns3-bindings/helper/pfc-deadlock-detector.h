@@ -147,6 +147,7 @@ class PfcDeadlockDetector : public Object
     bool m_installed = false;
     bool m_armed = false;    //!< a check is scheduled
     bool m_catchUp = false;  //!< the next check follows an idle stretch
+    bool m_done = false;     //!< a deadlock was found: no check until Install again
     uint64_t m_checks = 0;
     std::vector<Queue> m_cycle;
     Time m_detectedAt;

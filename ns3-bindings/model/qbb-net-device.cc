@@ -686,12 +686,6 @@ QbbNetDevice::SetIfIndex(const uint32_t index)
     m_ifIndex = index;
 }
 
-uint32_t
-QbbNetDevice::GetIfIndex() const
-{
-    return m_ifIndex;
-}
-
 Ptr<Channel>
 QbbNetDevice::GetChannel() const
 {

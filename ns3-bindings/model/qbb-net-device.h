@@ -262,7 +262,11 @@ class QbbNetDevice : public NetDevice
 
     // NetDevice
     void SetIfIndex(const uint32_t index) override;
-    uint32_t GetIfIndex() const override;
+    /// Inline: a switch reads it per received frame (QbbNetDevice::GetIfIndex, not virtually).
+    uint32_t GetIfIndex() const override
+    {
+        return m_ifIndex;
+    }
     Ptr<Channel> GetChannel() const override;
     void SetAddress(Address address) override;
     Address GetAddress() const override;

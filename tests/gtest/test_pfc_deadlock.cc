@@ -221,7 +221,21 @@ struct RingReport
     std::string describe;
 };
 
-/// The ring of RingWithClockwiseRoutes..., with a first phase that pauses
+/// The ring of RingWithClockwiseRoutes... (3 switches, 20 KB PFC threshold,
+/// StallTime 50 us, CheckInterval 10 us), the detector's schedule chosen.
+void
+BuildRing3(RdmaNetwork& net, bool alwaysCheck)
+{
+    net.SetCongestionControl("none");
+    net.SetSwitchAttribute("PfcStaticThreshold", UintegerValue(20000));
+    net.SetDeadlockDetectorAttribute("StallTime", TimeValue(MicroSeconds(50)));
+    net.SetDeadlockDetectorAttribute("CheckInterval", TimeValue(MicroSeconds(10)));
+    net.SetDeadlockDetectorAttribute("AlwaysCheck", BooleanValue(alwaysCheck));
+    net.Build(Ring(3));
+    RouteClockwise(net, 3);
+}
+
+/// That ring with a first phase that pauses
 /// and drains (hosts 1 and 2 send 60 KB each to host 0 at t = 0: switch 3's
 /// port to host 0 is 2:1 oversubscribed and pauses switch 5's port to it),
 /// an idle stretch, then the deadlocking flows from startNs on.
@@ -230,13 +244,7 @@ RunRingInTwoPhases(bool alwaysCheck, uint64_t startNs)
 {
     const uint32_t n = 3;
     RdmaNetwork net;
-    net.SetCongestionControl("none");
-    net.SetSwitchAttribute("PfcStaticThreshold", UintegerValue(20000));
-    net.SetDeadlockDetectorAttribute("StallTime", TimeValue(MicroSeconds(50)));
-    net.SetDeadlockDetectorAttribute("CheckInterval", TimeValue(MicroSeconds(10)));
-    net.SetDeadlockDetectorAttribute("AlwaysCheck", BooleanValue(alwaysCheck));
-    net.Build(Ring(n));
-    RouteClockwise(net, n);
+    BuildRing3(net, alwaysCheck);
     net.AddFlow(FlowSpec{1, 0, 3, 100, 60000, 0, 0}, 0);
     net.AddFlow(FlowSpec{2, 0, 3, 101, 60000, 0, 0}, 1);
     for (uint32_t i = 0; i < n; i++)
@@ -304,5 +312,40 @@ TEST_F(PfcDeadlockTest, ChecksOnlyWhilePausedReportAsCheckingAlways)
         EXPECT_LT(lazy.checks + 90, always.checks) << start;
         // A detection StallTime after the flows start at the earliest.
         EXPECT_GE(lazy.at, NanoSeconds(start) + MicroSeconds(50)) << start;
+    }
+}
+
+TEST_F(PfcDeadlockTest, NoCheckAfterADeadlockWhenTheRunGoesOn)
+{
+    // StopOnDeadlock false: the run goes on to 2 ms with the ring's queues
+    // paused for good, but a deadlock does not resolve itself, so the
+    // detector checks no more, PAUSE refreshes or not (as it always did).
+    for (bool always : {false, true})
+    {
+        const uint32_t n = 3;
+        RdmaNetwork net;
+        net.SetDeadlockDetectorAttribute("StopOnDeadlock", BooleanValue(false));
+        BuildRing3(net, always);
+        for (uint32_t i = 0; i < n; i++)
+        {
+            net.AddFlow(FlowSpec{i, (i + 2) % n, 3, 100, 10000000, 0, 0}, i);
+        }
+        Ptr<PfcDeadlockDetector> det = net.GetDeadlockDetector();
+        Simulator::Stop(MilliSeconds(2));
+        Simulator::Run();
+        ASSERT_TRUE(det->IsDeadlocked()) << always;
+        EXPECT_EQ(Simulator::Now(), MilliSeconds(2)) << always;
+        // The last check was the one that found it.
+        if (always)
+        {
+            EXPECT_EQ(det->GetChecks(),
+                      static_cast<uint64_t>(det->GetDetectionTime().GetMicroSeconds() / 10));
+        }
+        else
+        {
+            EXPECT_LE(det->GetChecks(),
+                      static_cast<uint64_t>(det->GetDetectionTime().GetMicroSeconds() / 10));
+        }
+        Simulator::Destroy();
     }
 }
