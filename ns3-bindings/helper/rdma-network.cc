@@ -680,7 +680,13 @@ RdmaNetwork::EnablePcap(const std::string& prefix) const
     QbbHelper qbb;
     for (const auto& d : m_devices)
     {
-        qbb.EnablePcap(prefix, d);
+        // Over ranks, each writes its own nodes' files: another rank's
+        // device sees nothing here, and its empty file would replace the
+        // one its own rank writes under the same name.
+        if (d->GetNode()->GetSystemId() == Simulator::GetSystemId())
+        {
+            qbb.EnablePcap(prefix, d);
+        }
     }
 }
 

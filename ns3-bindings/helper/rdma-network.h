@@ -198,7 +198,7 @@ class RdmaNetwork
     Ipv4Address GetHostAddress(uint32_t hostId) const;
 
     /// Pcap of every device through QbbHelper (ns-3's PcapHelperForDevice):
-    /// <prefix>-<node id>-<device id>.pcap.
+    /// <prefix>-<node id>-<device id>.pcap; over ranks, of this rank's nodes.
     void EnablePcap(const std::string& prefix) const;
 
   private:

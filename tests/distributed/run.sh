@@ -56,6 +56,20 @@ n_fct=$(wc -l <"$work/np1/fct.txt")
 [ "$n_pfc" -gt 0 ] && ok "pfc.txt has $n_pfc lines" || bad "pfc.txt is empty: the test lost its incast"
 [ "$n_fct" -eq "$n_flows" ] && ok "all $n_flows flows in fct.txt" || bad "fct.txt has $n_fct of $n_flows flows"
 
+# Pcap over ranks: each rank writes its own nodes' devices, so the files
+# are one process's, byte for byte (the dumbbell-like 2-flow file is small).
+printf '2\n0 2 3 100 100000 0\n1 2 3 100 100000 0\n' >"$work/two.flows"
+pcap_args=(--topo="$top/examples/data/dumbbell-topology.txt" --flows="$work/two.flows" --pcap)
+"$bin/rdma-sim" "${pcap_args[@]}" --out="$work/pcap1" --ns3::FastSimulatorImpl::EventOrder=Node \
+  >/dev/null 2>&1
+mpi -np 2 "$bin/rdma-sim" "${pcap_args[@]}" --out="$work/pcap2" >"$work/pcap2.out" 2>&1
+n1=$(ls "$work/pcap1"/*.pcap 2>/dev/null | wc -l)
+if [ "$n1" -gt 0 ] && diff -r -q -x '*.txt' -x '*.csv' "$work/pcap1" "$work/pcap2" >/dev/null; then
+  ok "pcap over 2 ranks: the $n1 files of one process, byte for byte"
+else
+  bad "pcap over 2 ranks differs from one process ($work/pcap1, $work/pcap2)"
+fi
+
 # A cut link of zero delay: refused, naming it, exit 2.
 mpi -np 2 "$bin/rdma-sim" --fattree=4 --fattreeDelay=0ns --flows="$work/flows.txt" --out="$work/zero" \
   >"$work/zero.out" 2>&1
