@@ -112,6 +112,7 @@ main(int argc, char* argv[])
         std::freopen("/dev/null", "w", stdout);
     }
     std::string partitionFile;
+    bool runStats = false;
     CheckedOptions cmd("rdma-sim", "Run HPCC-simulator topology and flow files with a libcc "
                                    "algorithm; writes fct.txt and pfc.txt in that simulator's "
                                    "formats.");
@@ -178,6 +179,10 @@ main(int argc, char* argv[])
                 "under mpirun/srun: the rank of each node, lines \"node rank\" (default: split "
                 "by pod, or by blocks of the topology; docs/distributed.md)",
                 partitionFile);
+    cmd.AddBool("runStats",
+                "print, per rank, events, windows, frames between ranks and the seconds spent "
+                "running events, exchanging and in Simulator::Run (always under mpirun/srun)",
+                runStats);
     int rc = cmd.Parse(argc, argv);
     if (rc >= 0)
     {
@@ -533,7 +538,7 @@ main(int argc, char* argv[])
                       : stop.GetTimeStep();
     }
     bool deadlocked = dist.Max(dl->IsDeadlocked() ? 1 : 0) != 0;
-    if (DistributedRun::UnderLauncher())
+    if (runStats || DistributedRun::UnderLauncher())
     {
         // How the work split: events per rank, the windows, frames between
         // ranks, where the time went (bench/mpi_scaling.py reads this line).
