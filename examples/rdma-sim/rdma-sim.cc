@@ -506,7 +506,10 @@ main(int argc, char* argv[])
         std::cerr << "rdma-sim: " << e.what() << "\n";
         return 2;
     }
-    tr.EnableProgress(stop);
+    if (dist.GetRank() == 0)
+    {
+        tr.EnableProgress(stop); // one progress line, rank 0's (the windows keep ranks in step)
+    }
     uint64_t localFlows = 0;
     for (const FlowSpec& f : flows)
     {
