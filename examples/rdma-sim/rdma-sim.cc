@@ -17,6 +17,7 @@
 #include "hpcc-format.h"
 #include "libcc-config.h"
 #include "rdma-network.h"
+#include "rank-merge.h"
 #include "rdma-partition.h"
 #include "rdma-trace.h"
 
@@ -28,6 +29,7 @@
 #include <chrono>
 #include <cinttypes>
 #include <cstdio>
+#include <fstream>
 #include <iostream>
 
 using namespace ns3;
@@ -556,14 +558,27 @@ main(int argc, char* argv[])
                      windows ? impl->GetComputeSeconds() : runSeconds,
                      impl->GetExchangeSeconds(), runSeconds);
     }
-    std::printf("flows=%zu completed=%" PRIu64 " unfinished=%" PRIu64
-                " simulated_ms=%.3f pfc_pauses=%" PRIu64 " pfc_deadlock=%s\n",
-                flows.size(), completed, uint64_t(flows.size() - completed),
-                TimeStep(endStep).GetSeconds() * 1e3, dist.Sum(tr.GetPfcPauses()),
-                deadlocked ? "yes" : "no");
+    uint64_t pauses = dist.Sum(tr.GetPfcPauses());
     if (dl->IsDeadlocked())
     {
         std::cerr << "rdma-sim: " << dl->Describe() << "\n";
+    }
+    // Where one process would have stopped: the last vote, if a node's event
+    // cast it (a flow's end); a Stop at a time ends every rank there exactly.
+    std::string endStamp;
+    if (dist.IsDistributed())
+    {
+        uint64_t voteTs = 0;
+        uint64_t voteKey = 0;
+        DynamicCast<FastSimulatorImpl>(Simulator::GetImplementation())->GetVote(voteTs, voteKey);
+        uint64_t lastTs = dist.Max(voteTs + 1) - 1; // UINT64_MAX (no vote) wraps to 0
+        uint64_t lastKey = dist.Max(voteTs == lastTs ? voteKey + 1 : 0) - 1;
+        bool byNode = (lastKey >> FastSimulatorImpl::NODE_KEY_SHIFT) !=
+                      FastSimulatorImpl::NODE_KEY_GLOBAL;
+        if (completed == flows.size() && lastTs != UINT64_MAX && byNode)
+        {
+            endStamp = RankStamp(lastTs, lastKey);
+        }
     }
     tr.Close();
     Simulator::Destroy();
@@ -571,12 +586,28 @@ main(int argc, char* argv[])
     {
         dist.Barrier(); // every rank's files are closed
         std::string err;
-        if (dist.GetRank() == 0 && !tr.MergeRanks(err))
+        if (dist.GetRank() == 0 && !tr.MergeRanks(err, endStamp))
         {
             std::cerr << "rdma-sim: merging the ranks' outputs: " << err << "\n";
             return 1;
         }
+        if (!endStamp.empty() && dist.GetRank() == 0)
+        {
+            // The ranks' counts include PAUSEs after one process's end: the
+            // merged pfc file has exactly one process's ("... pause" lines).
+            std::ifstream in(pfcFile);
+            pauses = 0;
+            for (std::string line; std::getline(in, line);)
+            {
+                pauses += line.size() >= 2 && line.compare(line.size() - 2, 2, " 1") == 0;
+            }
+        }
     }
+    std::printf("flows=%zu completed=%" PRIu64 " unfinished=%" PRIu64
+                " simulated_ms=%.3f pfc_pauses=%" PRIu64 " pfc_deadlock=%s\n",
+                flows.size(), completed, uint64_t(flows.size() - completed),
+                TimeStep(endStep).GetSeconds() * 1e3, pauses, deadlocked ? "yes" : "no");
+    std::fflush(stdout);
     if (deadlocked && !deadlock.keepRunning)
     {
         return 3; // the run stopped at the deadlock: its results are not an experiment's

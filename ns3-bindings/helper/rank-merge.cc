@@ -27,6 +27,14 @@ RankFilePath(const std::string& path, uint32_t rank)
     return path + ".rank" + std::to_string(rank);
 }
 
+std::string
+RankStamp(uint64_t ts, uint64_t key)
+{
+    char b[STAMP + 1];
+    std::snprintf(b, sizeof b, "%016" PRIx64 "%016" PRIx64, ts, key);
+    return b;
+}
+
 void
 WriteRankStamp(std::FILE* f)
 {
@@ -43,7 +51,7 @@ WriteRankHeaderStamp(std::FILE* f)
 
 bool
 MergeRankFiles(const std::string& path, uint32_t ranks, const std::string& header,
-               std::string& err)
+               std::string& err, const std::string& endStamp)
 {
     struct Line
     {
@@ -70,7 +78,12 @@ MergeRankFiles(const std::string& path, uint32_t ranks, const std::string& heade
                 err = rp + ":" + std::to_string(n) + ": no rank stamp";
                 return false;
             }
-            lines.push_back(Line{s.substr(0, STAMP), r, s.substr(STAMP + 1)});
+            std::string stamp = s.substr(0, STAMP);
+            if (!endStamp.empty() && stamp > endStamp)
+            {
+                continue; // run after one process's end, within the last window
+            }
+            lines.push_back(Line{stamp, r, s.substr(STAMP + 1)});
         }
         if (in.bad())
         {

@@ -23,13 +23,17 @@ void WriteRankStamp(std::FILE* f);
 /// Write a prefix that sorts first and keeps one copy over all ranks (a
 /// header line written when the first record comes).
 void WriteRankHeaderStamp(std::FILE* f);
+/// The stamp of (time step, event key), as the records carry it.
+std::string RankStamp(uint64_t ts, uint64_t key);
 /**
  * Merge <path>.rank0 .. <path>.rank<ranks-1> into path (header first, if
- * any) and remove them. False with err set on an I/O failure or a line
- * without a prefix.
+ * any) and remove them, leaving out records stamped after endStamp (""
+ * keeps all): the ranks ran on to the end of their window after the event
+ * where one process stopped. False with err set on an I/O failure or a
+ * line without a prefix.
  */
 bool MergeRankFiles(const std::string& path, uint32_t ranks, const std::string& header,
-                    std::string& err);
+                    std::string& err, const std::string& endStamp = "");
 
 } // namespace ns3
 

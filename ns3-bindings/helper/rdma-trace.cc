@@ -93,11 +93,11 @@ RdmaTraceHelper::RefuseDistributed(const char* what) const
 }
 
 bool
-RdmaTraceHelper::MergeRanks(std::string& err) const
+RdmaTraceHelper::MergeRanks(std::string& err, const std::string& endStamp) const
 {
     for (const auto& o : m_rankOutputs)
     {
-        if (!MergeRankFiles(o.first, m_ranks, o.second, err))
+        if (!MergeRankFiles(o.first, m_ranks, o.second, err, endStamp))
         {
             return false;
         }

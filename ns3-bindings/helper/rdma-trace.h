@@ -130,9 +130,10 @@ class RdmaTraceHelper
     void SetRanks(uint32_t rank, uint32_t ranks);
     /**
      * After Close on every rank (a barrier between), on one rank: merge each
-     * output into the file one process writes. False with err on failure.
+     * output into the file one process writes, without the records stamped
+     * after endStamp ("" keeps all; MergeRankFiles). False with err on failure.
      */
-    bool MergeRanks(std::string& err) const;
+    bool MergeRanks(std::string& err, const std::string& endStamp = "") const;
 
   private:
     /// An output file: <path>.rank<r> in a distributed run (header kept for the merge).

@@ -254,6 +254,8 @@ FastSimulatorImpl::RunDistributed()
     std::vector<uint8_t> in;
     std::vector<FastRankLink::Summary> all;
     bool voted = false;
+    m_voteTs = UINT64_MAX;
+    m_voteKey = UINT64_MAX;
     using Clock = std::chrono::steady_clock;
     auto secondsSince = [](Clock::time_point t) {
         return std::chrono::duration<double>(Clock::now() - t).count();
@@ -261,6 +263,13 @@ FastSimulatorImpl::RunDistributed()
     for (;;)
     {
         Clock::time_point t0 = Clock::now();
+        if (m_stop && !voted)
+        {
+            // The event that voted: where one process would have stopped,
+            // if this vote turns out to be the last (GetVote).
+            m_voteTs = m_currentTs;
+            m_voteKey = m_currentKey;
+        }
         voted = voted || m_stop;
         m_stop = false;
         FastRankLink::Summary mine{m_nodeHeap.Size() != 0 ? m_nodeHeap.Top().ts : UINT64_MAX,

@@ -144,6 +144,11 @@ class FastSimulatorImpl final : public SimulatorImpl
         return s_running;
     }
 
+    /// Node order's key: the scheduling node (NODE_KEY_GLOBAL for
+    /// events for no node) above its count.
+    static constexpr unsigned NODE_KEY_SHIFT = 40;
+    static constexpr uint32_t NODE_KEY_GLOBAL = (1u << (64 - NODE_KEY_SHIFT)) - 1;
+
     /// The event order; set before the first event is scheduled.
     void SetOrder(Order order);
     Order GetOrder() const
@@ -203,6 +208,18 @@ class FastSimulatorImpl final : public SimulatorImpl
     {
         return m_remoteReceived;
     }
+    /**
+     * After a distributed Run: the (timestamp, key) of the event whose
+     * Stop() was this rank's vote to end (UINT64_MAX both: it never voted).
+     * The largest over the ranks, if a node's event, is where one process
+     * would have stopped; what the ranks ran after it (at most a window)
+     * one process would not have run (MergeRankFiles drops its records).
+     */
+    void GetVote(uint64_t& ts, uint64_t& key) const
+    {
+        ts = m_voteTs;
+        key = m_voteKey;
+    }
     /// The running event's (timestamp, key): merging per-rank outputs in
     /// this order gives one process's order (Node order).
     uint64_t CurrentKey() const
@@ -248,10 +265,6 @@ class FastSimulatorImpl final : public SimulatorImpl
     }
 
   private:
-    /// Node order's key: the scheduling node (NODE_KEY_GLOBAL for events
-    /// scheduled outside any node's event for no node) above its count.
-    static constexpr unsigned NODE_KEY_SHIFT = 40;
-    static constexpr uint32_t NODE_KEY_GLOBAL = (1u << (64 - NODE_KEY_SHIFT)) - 1;
     uint64_t TakeKey(uint32_t context)
     {
         // Set-up code (outside Run) that schedules for a node counts in that
@@ -345,6 +358,8 @@ class FastSimulatorImpl final : public SimulatorImpl
     int64_t m_lookahead = 0;
     uint64_t m_windows = 0;
     double m_computeSeconds = 0;
+    uint64_t m_voteTs = UINT64_MAX;
+    uint64_t m_voteKey = UINT64_MAX;
     double m_exchangeSeconds = 0;
     uint64_t m_remoteSent = 0;
     uint64_t m_remoteReceived = 0;

@@ -9,6 +9,7 @@
 #include "hpcc-format.h"
 #include "qbb-frame-wire.h"
 #include "rdma-network.h"
+#include "rank-merge.h"
 #include "rdma-partition.h"
 
 #include <ns3/simulator.h>
@@ -18,6 +19,7 @@
 #include <cstddef>
 #include <cstdio>
 #include <fstream>
+#include <iterator>
 #include <vector>
 
 using namespace ns3;
@@ -307,4 +309,39 @@ TEST(Distributed, NodeOrderKeysCountPerSchedulingNode)
     // one; t=11: node 3's own, its count 2 (after the two set-up schedules).
     EXPECT_EQ(g_keys, (std::vector<uint64_t>{node3 | 1, global | 0, node3 | 2}));
     Simulator::Destroy();
+}
+
+TEST(Distributed, RankFilesMergeInStampOrderUpToTheEnd)
+{
+    // Two ranks' records, each stamped (time step, key); one process's
+    // order is the stamps' order. The run ended at (20, node 3's count 1):
+    // what rank 1 ran after it (time 20 with node 5's key, time 21) is not
+    // one process's and is left out; a header is written once.
+    std::string path = ::testing::TempDir() + "libcc-merge.txt";
+    const uint64_t n3 = uint64_t(3) << 40;
+    const uint64_t n5 = uint64_t(5) << 40;
+    std::ofstream(RankFilePath(path, 0)) << RankStamp(10, n5) << " a\n"
+                                         << RankStamp(20, n3 | 1) << " d\n";
+    std::ofstream(RankFilePath(path, 1)) << RankStamp(10, n3) << " b\n"
+                                         << RankStamp(15, n5 | 2) << " c\n"
+                                         << RankStamp(20, n5) << " e\n"
+                                         << RankStamp(21, n3 | 2) << " f\n";
+    std::string err;
+    ASSERT_TRUE(MergeRankFiles(path, 2, "h\n", err, RankStamp(20, n3 | 1))) << err;
+    std::ifstream in(path);
+    std::string all((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    EXPECT_EQ(all, "h\nb\na\nc\nd\n");
+    EXPECT_FALSE(std::ifstream(RankFilePath(path, 0)).good()); // rank files removed
+    // Without an end, everything, in stamp order.
+    std::ofstream(RankFilePath(path, 0)) << RankStamp(2, n3) << " y\n";
+    std::ofstream(RankFilePath(path, 1)) << RankStamp(1, n5) << " x\n";
+    ASSERT_TRUE(MergeRankFiles(path, 2, "", err)) << err;
+    std::ifstream in2(path);
+    std::string all2((std::istreambuf_iterator<char>(in2)), std::istreambuf_iterator<char>());
+    EXPECT_EQ(all2, "x\ny\n");
+    // A line without a stamp is refused, naming file and line.
+    std::ofstream(RankFilePath(path, 0)) << "no stamp\n";
+    std::ofstream(RankFilePath(path, 1)) << "";
+    EXPECT_FALSE(MergeRankFiles(path, 2, "", err));
+    EXPECT_NE(err.find(".rank0:1: no rank stamp"), std::string::npos) << err;
 }
