@@ -44,6 +44,14 @@ WriteRankStamp(std::FILE* f)
 }
 
 void
+WriteRankSampleStamp(std::FILE* f, uint64_t index)
+{
+    uint64_t key = (uint64_t(FastSimulatorImpl::NODE_KEY_GLOBAL) << FastSimulatorImpl::NODE_KEY_SHIFT) |
+                   index;
+    std::fprintf(f, "%016" PRIx64 "%016" PRIx64 " ", static_cast<uint64_t>(SimNowStep()), key);
+}
+
+void
 WriteRankHeaderStamp(std::FILE* f)
 {
     std::fprintf(f, "%0*d ", static_cast<int>(STAMP), 0);

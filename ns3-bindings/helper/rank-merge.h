@@ -20,6 +20,14 @@ namespace ns3
 std::string RankFilePath(const std::string& path, uint32_t rank);
 /// Write the running event's prefix (call before each record's text).
 void WriteRankStamp(std::FILE* f);
+/**
+ * The prefix of the index-th record a global sampler (an event for no
+ * node, on every rank) writes at this time: its key is the same on every
+ * rank (a global event's own key is not: each rank counts its own), after
+ * every node's event of the time, and orders the ranks' records as one
+ * process's loop over all of them wrote them.
+ */
+void WriteRankSampleStamp(std::FILE* f, uint64_t index);
 /// Write a prefix that sorts first and keeps one copy over all ranks (a
 /// header line written when the first record comes).
 void WriteRankHeaderStamp(std::FILE* f);

@@ -75,6 +75,15 @@ RdmaTraceHelper::Stamp(std::FILE* f) const
 }
 
 void
+RdmaTraceHelper::SampleStamp(std::FILE* f, uint64_t index) const
+{
+    if (m_ranks > 1)
+    {
+        WriteRankSampleStamp(f, index);
+    }
+}
+
+void
 RdmaTraceHelper::SetRanks(uint32_t rank, uint32_t ranks)
 {
     m_rank = rank;
@@ -339,7 +348,6 @@ RdmaTraceHelper::EnableSampling(Time interval, const std::string& queueCsv,
                                 const std::string& rateCsv, const std::string& linkCsv, Time start)
 {
     NS_LOG_FUNCTION(this << interval << queueCsv);
-    RefuseDistributed("the sampled CSVs (queue, rate, link)");
     m_interval = interval;
     m_queue = OpenOut(queueCsv, "time_ns,node,port,bytes\n");
     m_rate = OpenOut(rateCsv, "time_ns,flow,rate_bps,window_bytes\n");
@@ -352,7 +360,7 @@ RdmaTraceHelper::EnableSampling(Time interval, const std::string& queueCsv,
             Ptr<SwitchNode> sw = m_net.GetSwitch(id);
             for (uint32_t p = 0; p < sw->GetNPorts(); p++)
             {
-                m_ports.push_back(PortRef{sw, id, p, UINT64_MAX});
+                m_ports.push_back(PortRef{sw, id, p, UINT64_MAX, m_net.IsLocal(id)});
             }
         }
     }
@@ -363,6 +371,7 @@ RdmaTraceHelper::EnableSampling(Time interval, const std::string& queueCsv,
                      });
     m_nextPending = 0;
     m_activeFlows.clear();
+    m_activeIndex.clear();
     m_sampleEvent.Cancel();
     m_sampleEvent = Simulator::Schedule(std::max(start - Simulator::Now(), Time(0)),
                                         &RdmaTraceHelper::Sample, this);
@@ -372,7 +381,9 @@ bool
 RdmaTraceHelper::Spend(uint64_t bytes)
 {
     m_traceBytes += bytes;
-    if (m_maxTraceBytes == 0 || m_traceBytes <= m_maxTraceBytes || m_capped)
+    // Over ranks each counts its own bytes, against its share of the cap.
+    uint64_t cap = m_maxTraceBytes / m_ranks;
+    if (m_maxTraceBytes == 0 || m_traceBytes <= cap || m_capped)
     {
         return !m_capped;
     }
@@ -396,11 +407,13 @@ RdmaTraceHelper::Sample()
     uint64_t bytes = 0;
     if (m_queue)
     {
-        for (PortRef& p : m_ports)
+        for (size_t i = 0; i < m_ports.size(); i++)
         {
-            uint64_t b = p.sw->GetPortQueueBytes(p.port);
+            PortRef& p = m_ports[i];
+            uint64_t b = p.local ? p.sw->GetPortQueueBytes(p.port) : p.last;
             if (b != p.last)
             {
+                SampleStamp(m_queue, i);
                 bytes +=
                     std::fprintf(m_queue, "%" PRIu64 ",%u,%u,%" PRIu64 "\n", ns, p.node, p.port, b);
                 p.last = b;
@@ -412,7 +425,13 @@ RdmaTraceHelper::Sample()
         while (m_nextPending < m_pending.size() &&
                m_pending[m_nextPending]->GetFlow().startNs <= ns)
         {
-            m_activeFlows.push_back(m_pending[m_nextPending++]);
+            // Over ranks, a flow is sampled by the rank of its sender.
+            if (m_net.IsLocal(m_pending[m_nextPending]->GetFlow().srcNode))
+            {
+                m_activeFlows.push_back(m_pending[m_nextPending]);
+                m_activeIndex.push_back(static_cast<uint32_t>(m_nextPending));
+            }
+            m_nextPending++;
         }
         size_t keep = 0;
         for (size_t i = 0; i < m_activeFlows.size(); i++)
@@ -420,21 +439,30 @@ RdmaTraceHelper::Sample()
             const Ptr<RdmaTxQueuePair>& qp = m_activeFlows[i];
             uint64_t w = qp->GetWindow();
             // A finished flow gets one last row with rate 0, then leaves.
+            SampleStamp(m_rate, m_activeIndex[i]);
             bytes += std::fprintf(m_rate, "%" PRIu64 ",%u,%" PRIu64 ",%" PRId64 "\n", ns,
                                   qp->GetFlow().flowId, qp->IsFinished() ? 0 : qp->GetRate(),
                                   w == LIBCC_WINDOW_UNLIMITED ? int64_t(-1) : int64_t(w));
             if (!qp->IsFinished())
             {
+                m_activeIndex[keep] = m_activeIndex[i];
                 m_activeFlows[keep++] = qp;
             }
         }
         m_activeFlows.resize(keep);
+        m_activeIndex.resize(keep);
     }
     if (m_link)
     {
         double secs = m_interval.GetSeconds();
-        for (LinkRef& l : m_links)
+        for (size_t i = 0; i < m_links.size(); i++)
         {
+            LinkRef& l = m_links[i];
+            if (!m_net.IsLocal(l.node))
+            {
+                continue;
+            }
+            SampleStamp(m_link, i);
             uint64_t tx = l.dev->GetTxBytes();
             double util = secs > 0 ? (tx - l.lastTx) * 8.0 / secs /
                                          static_cast<double>(l.dev->GetDataRate().GetBitRate())

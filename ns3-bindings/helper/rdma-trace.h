@@ -124,8 +124,10 @@ class RdmaTraceHelper
      * A distributed run (docs/distributed.md): before any Enable*, this
      * process is rank `rank` of `ranks`. The event-driven outputs (fct,
      * fct CSV, cc variables, pfc and its CSV) go to <path>.rank<r> with
-     * each record stamped for MergeRanks; the sampled ones (EnableSampling,
-     * EnableQlen, EnablePacketTrace) are refused (std::invalid_argument).
+     * each record stamped for MergeRanks, and so do the sampled CSVs
+     * (EnableSampling: each rank samples its own switches, flows and links);
+     * EnableQlen and EnablePacketTrace are refused (std::invalid_argument).
+     * SetMaxTraceBytes caps each rank at its share of the bytes.
      */
     void SetRanks(uint32_t rank, uint32_t ranks);
     /**
@@ -198,6 +200,7 @@ class RdmaTraceHelper
         uint32_t node;
         uint32_t port;
         uint64_t last;
+        bool local; ///< simulated by this rank (always, in one process)
     };
     std::vector<PortRef> m_ports;
     struct LinkRef
@@ -207,12 +210,15 @@ class RdmaTraceHelper
         uint32_t peer;
         uint64_t lastTx;
     };
+    /// Before each sampled record: its index in one process's loop (a no-op alone).
+    void SampleStamp(std::FILE* f, uint64_t index) const;
     std::vector<LinkRef> m_links;
     // Flows for rate.csv: not yet started (by start time) and active, so a
     // sample costs the active flows, not every flow of the run.
     std::vector<Ptr<RdmaTxQueuePair>> m_pending;
     size_t m_nextPending = 0;
     std::vector<Ptr<RdmaTxQueuePair>> m_activeFlows;
+    std::vector<uint32_t> m_activeIndex; ///< each active flow's place in m_pending
     uint64_t m_completed = 0;
     uint64_t m_pauses = 0;
     Time m_stop;

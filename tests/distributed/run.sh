@@ -3,7 +3,8 @@
 # usage: tests/distributed/run.sh BINDIR WORKDIR
 #
 # One simulation over MPI ranks (docs/distributed.md), by rdma-sim under
-# mpirun: 1, 2 and 4 ranks write the same fct.txt, fct.csv and pfc.txt,
+# mpirun: 1, 2 and 4 ranks write the same fct.txt, fct.csv, pfc.txt and
+# sampled queue, rate and link CSVs (--traces),
 # byte for byte, as one process in the Node event order; a link of zero
 # delay between ranks and a bad --partition file are refused (exit 2, the
 # link or file:line:field named). Ends with "distributed: N passed, N failed".
@@ -26,7 +27,7 @@ fi
 # arrivals: enough incast for PAUSE frames, so pfc.txt has lines to merge.
 python3 "$top/examples/gen_flows.py" -c "$top/examples/data/websearch.cdf" -n 16 -l 0.8 -b 100G \
   -t 0.002 --start 0 --seed 2 -o "$work/flows.txt"
-run_args=(--fattree=4 --flows="$work/flows.txt" --algo=dcqcn)
+run_args=(--fattree=4 --flows="$work/flows.txt" --algo=dcqcn --traces)
 
 "$bin/rdma-sim" "${run_args[@]}" --out="$work/np1" --ns3::FastSimulatorImpl::EventOrder=Node \
   >"$work/np1.out" 2>&1 || bad "one process exits 0"
@@ -38,7 +39,7 @@ for np in 2 4; do
   fi
   grep -q "^rdma-sim: $np ranks, lookahead 1000 ns" "$work/np$np.out" &&
     ok "-np $np: $np ranks, lookahead = the 1000 ns link delay" || bad "-np $np: rank line"
-  for f in fct.txt fct.csv pfc.txt; do
+  for f in fct.txt fct.csv pfc.txt queue.csv rate.csv link.csv; do
     if cmp -s "$work/np1/$f" "$work/np$np/$f"; then ok "-np $np: $f = one process's"; else bad "-np $np: $f differs"; fi
   done
   ls "$work/np$np"/*.rank* >/dev/null 2>&1 && bad "-np $np: per-rank files left" || ok "-np $np: per-rank files merged away"
