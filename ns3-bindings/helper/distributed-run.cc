@@ -35,31 +35,36 @@ EnvCount(const char* name)
 }
 } // namespace
 
+// What a launcher puts in each rank's environment: OpenMPI's mpirun; PMI
+// (MPICH, srun --mpi=pmi2); Slurm's srun with PMIx (which may give the rank
+// only: the size is then Slurm's task count).
+const char* const SIZE_VARS[] = {"OMPI_COMM_WORLD_SIZE", "PMI_SIZE", "PMIX_SIZE"};
+const char* const PMIX_RANK_VAR = "PMIX_RANK";
+
 bool
 DistributedRun::UnderLauncher()
 {
-    for (const char* name : {"OMPI_COMM_WORLD_SIZE", "PMI_SIZE", "PMIX_SIZE", "PMIX_RANK"})
+    for (const char* name : SIZE_VARS)
     {
         if (std::getenv(name))
         {
             return true;
         }
     }
-    return false;
+    return std::getenv(PMIX_RANK_VAR) != nullptr;
 }
 
 uint32_t
 DistributedRun::LauncherSize()
 {
-    // OpenMPI's mpirun; PMI (MPICH, srun --mpi=pmi2); Slurm's srun with PMIx.
-    for (const char* name : {"OMPI_COMM_WORLD_SIZE", "PMI_SIZE", "PMIX_SIZE"})
+    for (const char* name : SIZE_VARS)
     {
         if (uint32_t n = EnvCount(name))
         {
             return n;
         }
     }
-    if (std::getenv("PMIX_RANK"))
+    if (std::getenv(PMIX_RANK_VAR))
     {
         if (uint32_t n = EnvCount("SLURM_NTASKS"))
         {

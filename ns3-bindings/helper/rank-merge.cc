@@ -19,6 +19,14 @@ NS_LOG_COMPONENT_DEFINE("RankMerge");
 namespace
 {
 constexpr size_t STAMP = 32; // hex time step, hex key
+#define STAMP_FORMAT "%016" PRIx64 "%016" PRIx64
+
+/// A record's prefix, written without building a string per record.
+void
+PutStamp(std::FILE* f, uint64_t ts, uint64_t key)
+{
+    std::fprintf(f, STAMP_FORMAT " ", ts, key);
+}
 } // namespace
 
 std::string
@@ -31,7 +39,7 @@ std::string
 RankStamp(uint64_t ts, uint64_t key)
 {
     char b[STAMP + 1];
-    std::snprintf(b, sizeof b, "%016" PRIx64 "%016" PRIx64, ts, key);
+    std::snprintf(b, sizeof b, STAMP_FORMAT, ts, key);
     return b;
 }
 
@@ -40,7 +48,7 @@ WriteRankStamp(std::FILE* f)
 {
     FastSimulatorImpl* impl = FastSimulatorImpl::Running();
     uint64_t key = impl ? impl->CurrentKey() : 0;
-    std::fprintf(f, "%016" PRIx64 "%016" PRIx64 " ", static_cast<uint64_t>(SimNowStep()), key);
+    PutStamp(f, static_cast<uint64_t>(SimNowStep()), key);
 }
 
 void
@@ -48,13 +56,13 @@ WriteRankSampleStamp(std::FILE* f, uint64_t index)
 {
     uint64_t key = (uint64_t(FastSimulatorImpl::NODE_KEY_GLOBAL) << FastSimulatorImpl::NODE_KEY_SHIFT) |
                    index;
-    std::fprintf(f, "%016" PRIx64 "%016" PRIx64 " ", static_cast<uint64_t>(SimNowStep()), key);
+    PutStamp(f, static_cast<uint64_t>(SimNowStep()), key);
 }
 
 void
 WriteRankHeaderStamp(std::FILE* f)
 {
-    std::fprintf(f, "%0*d ", static_cast<int>(STAMP), 0);
+    PutStamp(f, 0, 0);
 }
 
 bool

@@ -98,17 +98,7 @@ QbbChannel::Transmit(QbbFramePtr frame, const QbbNetDevice* src, int64_t txSteps
         return; // an unconnected end: the frame leaves into the void
     }
     uint32_t d = PeekPointer(m_dev[0]) == src ? 1 : 0;
-    const Ptr<QbbNetDevice>& dst = m_dev[d];
-    uint32_t context = 0;
-    if (m_ctxKnown[d])
-    {
-        context = m_ctx[d];
-    }
-    else if (Ptr<Node> node = dst->GetNode())
-    {
-        m_ctx[d] = context = node->GetId();
-        m_ctxKnown[d] = true;
-    }
+    uint32_t context = ContextOf(d);
     if (m_verifyWire)
     {
         VerifyWire(*frame);
@@ -133,6 +123,19 @@ QbbChannel::Transmit(QbbFramePtr frame, const QbbNetDevice* src, int64_t txSteps
         }
         ScheduleReusedSteps(context, delay, PeekPointer(dir.event));
     }
+}
+
+uint32_t
+QbbChannel::LookUpContext(uint32_t d)
+{
+    Ptr<Node> node = m_dev[d]->GetNode();
+    if (!node)
+    {
+        return 0;
+    }
+    m_ctx[d] = node->GetId();
+    m_ctxKnown[d] = true;
+    return m_ctx[d];
 }
 
 void
@@ -273,13 +276,8 @@ QbbChannel::RemotePort::Deliver(uint64_t ts, uint64_t key, const uint8_t* data, 
     {
         dir.event = Create<RxEvent>(ch, m_d);
     }
-    if (!ch->m_ctxKnown[m_d])
-    {
-        ch->m_ctx[m_d] = ch->m_dev[m_d]->GetNode()->GetId();
-        ch->m_ctxKnown[m_d] = true;
-    }
     dir.event->Ref();
-    FastSimulatorImpl::Running()->InsertKeyed(ts, key, ch->m_ctx[m_d], PeekPointer(dir.event));
+    FastSimulatorImpl::Running()->InsertKeyed(ts, key, ch->ContextOf(m_d), PeekPointer(dir.event));
 }
 
 void

@@ -132,6 +132,13 @@ class QbbChannel : public Channel
         Ptr<RxEvent> event;
     };
     void Arrive(uint32_t d);
+    /// The event context (node id) of end d, looked up once it has a node
+    /// (inline: it is read per frame).
+    uint32_t ContextOf(uint32_t d)
+    {
+        return __builtin_expect(m_ctxKnown[d], 1) ? m_ctx[d] : LookUpContext(d);
+    }
+    [[gnu::cold, gnu::noinline]] uint32_t LookUpContext(uint32_t d);
     void ClearInFlight();
     Direction m_dir[2];
 

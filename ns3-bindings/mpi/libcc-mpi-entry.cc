@@ -45,11 +45,6 @@ extern "C"
         MPI_Barrier(MPI_COMM_WORLD);
     }
 
-    __attribute__((visibility("default"))) void libcc_ns3_mpi_abort(int code)
-    {
-        MPI_Abort(MPI_COMM_WORLD, code);
-    }
-
     __attribute__((visibility("default"))) void libcc_ns3_mpi_finalize()
     {
         int finalized = 0;
