@@ -43,12 +43,10 @@ struct StopWhenDone
 {
     uint64_t expected;
     uint64_t done = 0;
-    int64_t doneAtStep = -1; ///< when the last of them finished
     static void On(StopWhenDone* s, const RdmaFlowRecord&)
     {
         if (++s->done == s->expected)
         {
-            s->doneAtStep = Simulator::Now().GetTimeStep();
             Simulator::Stop();
         }
     }
@@ -532,22 +530,28 @@ main(int argc, char* argv[])
     double runSeconds =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - runStart).count();
     Ptr<PfcDeadlockDetector> dl = net.GetDeadlockDetector();
-    // Over ranks, the run ends where one process would have: at the last
-    // flow's end when every flow finished, else at --stop.
+    Ptr<FastSimulatorImpl> impl = DynamicCast<FastSimulatorImpl>(Simulator::GetImplementation());
     uint64_t completed = dist.Sum(sd.done);
+    // Over ranks, the run ends where one process would have: at the event
+    // that cast the last vote to stop (the last flow's end, --stop, a
+    // deadlock), which the ranks that voted earlier ran past by up to a window.
     int64_t endStep = Simulator::Now().GetTimeStep();
+    uint64_t lastTs = UINT64_MAX;
+    uint64_t lastKey = UINT64_MAX;
     if (dist.IsDistributed())
     {
-        endStep = completed == flows.size()
-                      ? static_cast<int64_t>(dist.Max(static_cast<uint64_t>(sd.doneAtStep + 1))) - 1
-                      : stop.GetTimeStep();
+        uint64_t voteTs = 0;
+        uint64_t voteKey = 0;
+        impl->GetVote(voteTs, voteKey);
+        lastTs = dist.Max(voteTs + 1) - 1; // UINT64_MAX (no vote) wraps to 0
+        lastKey = dist.Max(voteTs == lastTs ? voteKey + 1 : 0) - 1;
+        endStep = lastTs != UINT64_MAX ? static_cast<int64_t>(lastTs) : endStep;
     }
     bool deadlocked = dist.Max(dl->IsDeadlocked() ? 1 : 0) != 0;
     if (runStats || DistributedRun::UnderLauncher())
     {
         // How the work split: events per rank, the windows, frames between
         // ranks, where the time went (bench/mpi_scaling.py reads this line).
-        Ptr<FastSimulatorImpl> impl = DynamicCast<FastSimulatorImpl>(Simulator::GetImplementation());
         bool windows = impl->GetRankLink() != nullptr;
         std::fprintf(stderr,
                      "rdma-sim: rank %u: %" PRIu64 " events, %" PRIu64 " windows, %" PRIu64
@@ -563,22 +567,14 @@ main(int argc, char* argv[])
     {
         std::cerr << "rdma-sim: " << dl->Describe() << "\n";
     }
-    // Where one process would have stopped: the last vote, if a node's event
-    // cast it (a flow's end); a Stop at a time ends every rank there exactly.
+    // The records past the last vote are not one process's; a vote of no
+    // node (Stop at a time, on every rank) ended every rank there exactly.
     std::string endStamp;
-    if (dist.IsDistributed())
+    bool byNode = lastTs != UINT64_MAX && (lastKey >> FastSimulatorImpl::NODE_KEY_SHIFT) !=
+                                              FastSimulatorImpl::NODE_KEY_GLOBAL;
+    if (dist.IsDistributed() && completed == flows.size() && byNode)
     {
-        uint64_t voteTs = 0;
-        uint64_t voteKey = 0;
-        DynamicCast<FastSimulatorImpl>(Simulator::GetImplementation())->GetVote(voteTs, voteKey);
-        uint64_t lastTs = dist.Max(voteTs + 1) - 1; // UINT64_MAX (no vote) wraps to 0
-        uint64_t lastKey = dist.Max(voteTs == lastTs ? voteKey + 1 : 0) - 1;
-        bool byNode = (lastKey >> FastSimulatorImpl::NODE_KEY_SHIFT) !=
-                      FastSimulatorImpl::NODE_KEY_GLOBAL;
-        if (completed == flows.size() && lastTs != UINT64_MAX && byNode)
-        {
-            endStamp = RankStamp(lastTs, lastKey);
-        }
+        endStamp = RankStamp(lastTs, lastKey);
     }
     tr.Close();
     Simulator::Destroy();
