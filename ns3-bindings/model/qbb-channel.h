@@ -62,11 +62,6 @@ class QbbChannel : public Channel
     bool EnableRemote(uint32_t portBase);
     /// Whether its two ends' nodes have different system ids (MPI ranks).
     bool JoinsTwoRanks() const;
-    /// Whether frames towards device index i leave this rank.
-    bool IsRemote(uint32_t i) const
-    {
-        return m_remote[i].active;
-    }
     /// Frames sent to and received from the other rank.
     uint64_t GetRemoteTx() const
     {

@@ -119,8 +119,10 @@ for engine in ns3::DistributedSimulatorImpl ns3::NullMessageSimulatorImpl; do
   else
     bad "$engine: $line"
   fi
-  grep -q '^stock-engine: rank 1 remote_rx=2000$' "$work/stock.out" &&
-    ok "$engine: 2000 data packets crossed to rank 1" || bad "$engine: frames crossing ($work/stock.out)"
+  # ...sent by rank 0 and received by rank 1; rank 1's ACKs the other way.
+  acks=$(sed -n 's/^stock-engine: rank 1 remote_rx=2000 remote_tx=\([0-9]*\)$/\1/p' "$work/stock.out")
+  [ -n "$acks" ] && grep -q "^stock-engine: ranks=2 .* remote_rx=$acks remote_tx=2000$" "$work/stock.out" &&
+    ok "$engine: 2000 data packets crossed to rank 1, its ACKs back, each counted at both ends" || bad "$engine: frames crossing ($work/stock.out)"
   [ "$fcts" = "$one" ] && ok "$engine: FCTs = one rank's ($one)" || bad "$engine: FCTs $fcts vs one rank's $one"
 done
 

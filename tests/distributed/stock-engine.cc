@@ -66,6 +66,7 @@ main(int argc, char* argv[])
         net.GetNic(h)->TraceConnectWithoutContext("FlowComplete", MakeCallback(&Done));
     }
     uint64_t remote = 0;
+    uint64_t remoteTx = 0;
     Simulator::Stop(MilliSeconds(5));
     Simulator::Run();
     for (const Ptr<QbbNetDevice>& d : net.GetDevices())
@@ -73,6 +74,7 @@ main(int argc, char* argv[])
         if (Ptr<QbbChannel> ch = DynamicCast<QbbChannel>(d->GetChannel()))
         {
             remote += ch->GetRemoteRx();
+            remoteTx += ch->GetRemoteTx();
         }
     }
     // The senders are on rank 0 (or everything is): rank 0 reports.
@@ -84,11 +86,13 @@ main(int argc, char* argv[])
         {
             std::printf("%s%.3f", i ? "," : "", g_fctNs[i] / 1e3);
         }
-        std::printf(" remote_rx=%" PRIu64 "\n", remote / 2); // each channel seen from both ends
+        // Each channel is seen from both of its devices: halved.
+        std::printf(" remote_rx=%" PRIu64 " remote_tx=%" PRIu64 "\n", remote / 2, remoteTx / 2);
     }
     else
     {
-        std::printf("stock-engine: rank %u remote_rx=%" PRIu64 "\n", rank, remote / 2);
+        std::printf("stock-engine: rank %u remote_rx=%" PRIu64 " remote_tx=%" PRIu64 "\n", rank,
+                    remote / 2, remoteTx / 2);
     }
     Simulator::Destroy();
     MpiInterface::Disable();
