@@ -57,8 +57,10 @@ RPATH_BIN := -Wl,-rpath,'$$ORIGIN/../lib'
 # Every flag that changes what is built, in one file; objects depend on it,
 # so a change rebuilds (and an unchanged make rebuilds nothing).
 FLAGS_STAMP := $(BUILD)/flags.stamp
+# PREFIX_MAP is left out: it maps whatever the checkout's path is to ".",
+# so a copied or moved checkout builds the same objects and must not rebuild.
 FLAGS_TEXT := CC=$(CC) CXX=$(CXX) CPPFLAGS=$(CPPFLAGS) CFLAGS=$(CFLAGS) CXXFLAGS=$(CXXFLAGS) \
-              LDFLAGS=$(LDFLAGS) WERROR=$(WERROR) PKG_CONFIG=$(PKG_CONFIG) PREFIX_MAP=$(PREFIX_MAP) \
+              LDFLAGS=$(LDFLAGS) WERROR=$(WERROR) PKG_CONFIG=$(PKG_CONFIG) \
               NS3_LOG_ENABLE=$(NS3_LOG_ENABLE)
 ifneq ($(file <$(FLAGS_STAMP)),$(FLAGS_TEXT))
 $(shell mkdir -p $(BUILD))
@@ -101,8 +103,9 @@ TEST_CFLAGS = -std=c11 $(WARN) $(PREFIX_MAP) -D_POSIX_C_SOURCE=200809L -Ilibcc/i
 
 all: lib tools ns3
 
+# The comment block this file starts with, however long it grows.
 help:
-	@sed -n '1,17p' Makefile
+	@sed -n '/^#/!q; s/^# \{0,1\}//p' Makefile
 
 deps:
 	@bash scripts/deps.sh $(NS3_SRC_DIR)
