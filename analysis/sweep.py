@@ -426,8 +426,6 @@ def main(argv=None):
         if a.command in ("run", "task") and not os.access(binary, os.X_OK):
             raise BadGrid("[sweep] program = '%s': %s is not an executable (build with make)"
                           % (g["sweep"]["program"], binary))
-        if a.command == "run":
-            check_options(g, binary)
         if a.command == "list":
             for r in runs:
                 print(r.name, *(["ranks=%d" % r.ranks] if r.ranks > 1 else []), " ".join(r.args))
@@ -438,6 +436,8 @@ def main(argv=None):
                     raise BadGrid("run %s: ranks = %d exceed --jobs %d (local runs times their "
                                   "ranks share it); accepted ranks 1..%d, or a larger --jobs"
                                   % (r.name, r.ranks, a.jobs, a.jobs))
+        if a.command == "run":
+            check_options(g, binary)
         if a.command == "task":
             if not 0 <= a.index < len(runs):
                 raise BadGrid("--index %d: accepted 0..%d" % (a.index, len(runs) - 1))
