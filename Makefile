@@ -98,7 +98,7 @@ CHECK_LIBS := $(shell $(PKG_CONFIG) --libs check 2>/dev/null || echo -lcheck) -l
 TEST_CFLAGS = -std=c11 $(WARN) $(PREFIX_MAP) -D_POSIX_C_SOURCE=200809L -Ilibcc/include -Ilibcc/src \
               -Itests/check -I$(BUILD)/gen $(CPPFLAGS) $(CFLAGS)
 
-.PHONY: all lib tools deps paper test test-python test-slurm test-static test-check test-check-san test-install test-ns3 test-examples test-errors demo bench bench-libcc \
+.PHONY: all lib tools deps paper test test-docs test-python test-slurm test-static test-check test-check-san test-install test-ns3 test-examples test-errors demo bench bench-libcc \
         install install-lib uninstall clean format help test-relocate test-contrib
 
 all: lib tools ns3
@@ -197,6 +197,11 @@ test-check-san: $(BUILD)/tests/check_libcc_san tools
 
 # No global mutable state in libcc, checked on the objects themselves; no
 # algorithm name (so no congestion-control decision) in the ns-3 bindings.
+# The C programs of README and docs/, built from the pages and run: their
+# output must be the ```output block the page shows (tests/docs).
+test-docs: lib
+	@$(firstword $(wildcard /usr/bin/python3) python3) tests/docs/check_examples.py $(BUILD) $(BUILD)/docs-examples
+
 test-static: $(LIB_OBJS)
 	@bash tests/static/no-mutable-globals.sh $(LIB_OBJS)
 	@bash tests/static/no-algorithm-names.sh
@@ -281,7 +286,7 @@ test-contrib:
 
 # ---- the two commands --------------------------------------------------------
 NPROC := $(shell nproc 2>/dev/null || echo 2)
-TEST_SUITES := test-static test-check test-check-san fuzz-ci test-install test-relocate test-ns3 test-mpi test-distributed test-examples test-errors test-python test-slurm $(NS3_SAN_SUITES)
+TEST_SUITES := test-static test-docs test-check test-check-san fuzz-ci test-install test-relocate test-ns3 test-mpi test-distributed test-examples test-errors test-python test-slurm $(NS3_SAN_SUITES)
 
 test: deps
 	@$(MAKE) --no-print-directory -j$(NPROC) all $(NS3_SAN_BUILD)
