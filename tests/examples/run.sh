@@ -69,6 +69,20 @@ expect dumbbell-algo-slip 2 "--algo=hpc: did you mean hpcc\? accepted one of .*d
   "$bin/dumbbell" --algo=hpc --out="$work/dslip"
 expect rdma-sim-option-slip 2 "unknown option --flow \(did you mean --flows\?\)" -- \
   "$bin/rdma-sim" --flow=x --out="$work/dslip"
+# NS_LOG: the fast libraries have the statements compiled out, the logging
+# ones of build/lib/log (picked by LD_LIBRARY_PATH, no rebuild) print them.
+logs_of() { grep -c "^\[RdmaNic\]\|RdmaNic:" "$work/$1.err"; }
+NS_LOG='RdmaNic=level_all|prefix_func' "$bin/minimal" --size=10000 --algo=none \
+  > "$work/log-fast.out" 2> "$work/log-fast.err"
+NS_LOG='RdmaNic=level_all|prefix_func' LD_LIBRARY_PATH="$bin/../lib/log" "$bin/minimal" \
+  --size=10000 --algo=none > "$work/log-debug.out" 2> "$work/log-debug.err"
+if [ "$(logs_of log-fast)" -eq 0 ] && [ "$(logs_of log-debug)" -gt 0 ] &&
+   cmp -s "$work/log-fast.out" "$work/log-debug.out"; then
+  echo "ok   ns-log-build-beside-fast"; passed=$((passed + 1))
+else
+  echo "FAIL ns-log-build-beside-fast: RdmaNic lines fast=$(logs_of log-fast) log=$(logs_of log-debug)"
+  failed=$((failed + 1))
+fi
 # A congestion location the paper does not have is refused, naming the option.
 expect dumbbell-bad-congestion 2 "--congestion=second: accepted one of first, middle, last" -- \
   "$bin/dumbbell" --congestion=second --out="$work/dc"
@@ -231,7 +245,8 @@ else
 fi
 
 # Logging: our components exist under their class names (NS_LOG aborts on
-# an unknown one). They print only in a `make NS3_LOG_ENABLE=1` build.
+# an unknown one). They print with the logging libraries of build/lib/log
+# (below) or in a `make NS3_LOG_ENABLE=1` build.
 expect minimal-ns-log 0 "" -- env NS_LOG="RdmaNic=all:SwitchNode=all:QbbNetDevice=all" \
   "$bin/minimal" --size=10000
 
