@@ -43,13 +43,15 @@ SOVERSION := $(firstword $(subst ., ,$(VERSION)))
 # build tree may be copied or moved (and is tested so by test-relocate).
 PREFIX_MAP := -ffile-prefix-map=$(CURDIR)=.
 WARN := -Wall -Wextra $(if $(filter 1 yes true,$(WERROR)),-Werror)
-LIBCC_CFLAGS = -std=c11 $(WARN) -fPIC -fvisibility=hidden $(PREFIX_MAP) -DLIBCC_BUILDING \
-               -Ilibcc/include -Ilibcc/src $(CPPFLAGS) $(CFLAGS)
+# Every C file of the tree: $(C_STD) <what is its own> $(C_USER), the user's
+# flags last so they can override ours (the sanitizer build's -O1 after them).
+C_STD = -std=c11 $(WARN) $(PREFIX_MAP)
+C_USER = $(CPPFLAGS) $(CFLAGS)
+LIBCC_CFLAGS = $(C_STD) -fPIC -fvisibility=hidden -DLIBCC_BUILDING -Ilibcc/include -Ilibcc/src $(C_USER)
 # float-cast-overflow is not part of GCC's -fsanitize=undefined: a double too large
 # for a uint64_t is undefined behaviour libcc must not have (issue #11).
 SAN_FLAGS := -fsanitize=address,undefined,float-cast-overflow -fno-sanitize-recover=all -fno-omit-frame-pointer
-SAN_CFLAGS = -std=c11 $(WARN) $(PREFIX_MAP) -DLIBCC_BUILDING -Ilibcc/include -Ilibcc/src \
-             $(CPPFLAGS) $(CFLAGS) -O1 $(SAN_FLAGS)
+SAN_CFLAGS = $(C_STD) -DLIBCC_BUILDING -Ilibcc/include -Ilibcc/src $(C_USER) -O1 $(SAN_FLAGS)
 # Programs in $(BUILD)/bin, $(BUILD)/tests, $(BUILD)/bench find the tree's
 # shared libraries relative to themselves.
 RPATH_BIN := -Wl,-rpath,'$$ORIGIN/../lib'
@@ -95,8 +97,8 @@ CHECK_NAMES := $(CHECK_SRCS:tests/check/check_%.c=%)
 CHECK_HELPERS := $(filter-out tests/check/check_%.c,$(wildcard tests/check/*.c))
 CHECK_CFLAGS := $(shell $(PKG_CONFIG) --cflags check 2>/dev/null)
 CHECK_LIBS := $(shell $(PKG_CONFIG) --libs check 2>/dev/null || echo -lcheck) -lm
-TEST_CFLAGS = -std=c11 $(WARN) $(PREFIX_MAP) -D_POSIX_C_SOURCE=200809L -Ilibcc/include -Ilibcc/src \
-              -Itests/check -I$(BUILD)/gen $(CPPFLAGS) $(CFLAGS)
+TEST_CFLAGS = $(C_STD) -D_POSIX_C_SOURCE=200809L -Ilibcc/include -Ilibcc/src -Itests/check -I$(BUILD)/gen \
+              $(C_USER)
 
 .PHONY: all lib tools deps paper test test-docs test-python test-slurm test-static test-check test-check-san test-install test-ns3 test-examples test-errors demo bench bench-libcc \
         install install-lib uninstall clean format help test-relocate test-contrib
@@ -141,8 +143,7 @@ $(BUILD_INC)/libcc/%.h: libcc/include/libcc/%.h
 
 $(BUILD)/bin/%: libcc/tools/%.c $(STATIC_LIB) $(LIB_HDRS) $(wildcard libcc/tools/*.h) $(FLAGS_STAMP)
 	@mkdir -p $(dir $@)
-	$(CC) -std=c11 $(WARN) $(PREFIX_MAP) -D_POSIX_C_SOURCE=200809L -Ilibcc/include $(CPPFLAGS) $(CFLAGS) \
-	  $(LDFLAGS) -o $@ $< $(STATIC_LIB) -lm
+	$(CC) $(C_STD) -D_POSIX_C_SOURCE=200809L -Ilibcc/include $(C_USER) $(LDFLAGS) -o $@ $< $(STATIC_LIB) -lm
 
 # ---- pkg-config and CMake files ---------------------------------------------
 # gen_file TEMPLATE OUT PREFIX LIBDIR INCLUDEDIR [RPATH]: fill a template. In the
@@ -265,6 +266,9 @@ include fuzz/fuzz.mk
 # ---- ns-3 bindings (ns3-bindings/ns3.mk defines ns3, test-ns3, demo-ns3) ----
 include ns3-bindings/ns3.mk
 
+# ---- the examples' runs (examples/examples.mk: demo-run, bench-run, paper-run) ----
+include examples/examples.mk
+
 # The examples as a user runs them: exit statuses and the messages naming
 # what went wrong (PFC deadlock, a link rate INT cannot carry).
 test-examples: $(NS3_EXAMPLES)
@@ -319,7 +323,7 @@ bench: deps
 # libcc alone: cost per event of each algorithm's hot paths.
 $(BUILD)/bench/bench_libcc: bench/bench_libcc.c $(STATIC_LIB) $(FLAGS_STAMP)
 	@mkdir -p $(dir $@)
-	$(CC) -std=c11 $(WARN) $(PREFIX_MAP) -Ilibcc/include $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $< $(STATIC_LIB) -lm
+	$(CC) $(C_STD) -Ilibcc/include $(C_USER) $(LDFLAGS) -o $@ $< $(STATIC_LIB) -lm
 
 bench-libcc: $(BUILD)/bench/bench_libcc
 	@{ echo "# libcc per-event cost"; echo; \

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0-only
-# demo-run and bench-run for the ns-3 examples (included by ns3-bindings/ns3.mk).
+# demo-run, bench-run and paper-run for the ns-3 examples (included by the top-level Makefile).
 #
 #   make demo    the FNCC paper's dumbbell for dcqcn, hpcc and fncc: summaries side
 #                by side, CSVs in out/dumbbell-<algo>/, plots in out/dumbbell-*.png
