@@ -43,22 +43,26 @@ END_TEST
  * 1000999.9999999999), which a whole-nanosecond option would refuse. */
 START_TEST(decimal_text_scales_exactly)
 {
+    static const struct {
+        libcc_unit unit;
+        const char *text;
+        double want;
+    } cases[] = {
+        {LIBCC_UNIT_NS, "2.002s", 2002000000.0},
+        {LIBCC_UNIT_NS, "1.001ms", 1001000.0},
+        {LIBCC_UNIT_NS, "2002e-3s", 2002000000.0},
+        {LIBCC_UNIT_NS, "-1.001ms", -1001000.0},
+        {LIBCC_UNIT_BPS, "1.001Gbps", 1001000000.0},
+        {LIBCC_UNIT_BYTES, "1.001MB", 1001000.0},
+        {LIBCC_UNIT_BYTES, "1.5KiB", 1536.0}, /* binary scales stay products */
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        double v;
+        ck_assert_int_eq(libcc_parse_value(cases[i].unit, cases[i].text, &v), LIBCC_OK);
+        ck_assert_msg(v == cases[i].want, "%s read as %.17g, not %.17g", cases[i].text, v,
+                      cases[i].want);
+    }
     double v;
-    ck_assert_int_eq(libcc_parse_value(LIBCC_UNIT_NS, "2.002s", &v), LIBCC_OK);
-    ck_assert_double_eq(v, 2002000000.0);
-    ck_assert_int_eq(libcc_parse_value(LIBCC_UNIT_NS, "1.001ms", &v), LIBCC_OK);
-    ck_assert_double_eq(v, 1001000.0);
-    ck_assert_int_eq(libcc_parse_value(LIBCC_UNIT_NS, "2002e-3s", &v), LIBCC_OK);
-    ck_assert_double_eq(v, 2002000000.0);
-    ck_assert_int_eq(libcc_parse_value(LIBCC_UNIT_NS, "-1.001ms", &v), LIBCC_OK);
-    ck_assert_double_eq(v, -1001000.0);
-    ck_assert_int_eq(libcc_parse_value(LIBCC_UNIT_BPS, "1.001Gbps", &v), LIBCC_OK);
-    ck_assert_double_eq(v, 1001000000.0);
-    ck_assert_int_eq(libcc_parse_value(LIBCC_UNIT_BYTES, "1.001MB", &v), LIBCC_OK);
-    ck_assert_double_eq(v, 1001000.0);
-    /* binary scales stay products: 1.5 KiB is 1536 B */
-    ck_assert_int_eq(libcc_parse_value(LIBCC_UNIT_BYTES, "1.5KiB", &v), LIBCC_OK);
-    ck_assert_double_eq(v, 1536.0);
     /* still out of range past a double */
     ck_assert_int_eq(libcc_parse_value(LIBCC_UNIT_BPS, "1e300Tbps", &v), LIBCC_ERR_OUT_OF_RANGE);
 }
