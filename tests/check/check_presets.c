@@ -234,6 +234,45 @@ START_TEST(firmware_sets_the_firmware_defaults)
 }
 END_TEST
 
+/* Swift's defaults are Isekai's (falcon-transport/isekai,
+ * rue/algorithm/swift.cc, Swift::DefaultConfiguration), whose times are in
+ * FALCON units of 0.131072 us: each value typed in from there. */
+START_TEST(swift_defaults_are_isekais)
+{
+    libcc_params *p = NULL;
+    ck_assert_int_eq(libcc_params_new(&p, "swift"), LIBCC_OK);
+    /* set_fabric_base_delay(191): 191 x 0.131072 = 25.03 us, "25us" */
+    ck_assert_double_eq(get(p, "base_target"), 25000);
+    /* set_topo_scaling_per_hop(round(1 / 0.131072)): "1us" */
+    ck_assert_double_eq(get(p, "hop_scale"), 1000);
+    /* set_max_flow_scaling(round(100 / 0.131072)): "100us" */
+    ck_assert_double_eq(get(p, "fs_range"), 100000);
+    /* set_min_flow_scaling_window(0.1), set_max_flow_scaling_window(256.0) */
+    ck_assert_double_eq_tol(get(p, "fs_min_cwnd"), 0.1, 1e-12);
+    ck_assert_double_eq(get(p, "fs_max_cwnd"), 256);
+    /* set_fabric_additive_increment_factor(1.0),
+     * set_fabric_multiplicative_decrease_factor(0.8),
+     * set_max_fabric_multiplicative_decrease(0.5) */
+    ck_assert_double_eq(get(p, "ai"), 1);
+    ck_assert_double_eq_tol(get(p, "beta"), 0.8, 1e-12);
+    ck_assert_double_eq_tol(get(p, "max_mdf"), 0.5, 1e-12);
+    /* set_min_fabric_congestion_window(0.01), set_max_fabric_congestion_window(256.0) */
+    ck_assert_double_eq_tol(get(p, "min_cwnd"), 0.01, 1e-12);
+    ck_assert_double_eq(get(p, "max_cwnd"), 256);
+    /* set_rtt_smoothing_alpha(0.75) */
+    ck_assert_double_eq_tol(get(p, "rtt_alpha"), 0.75, 1e-12);
+    /* set_min_retransmit_timeout(round(250 / 0.131072)): "~250us";
+     * set_retransmit_timeout_scalar(2.0); set_retransmit_limit(3) */
+    ck_assert_double_eq(get(p, "min_rto"), 250000);
+    ck_assert_double_eq(get(p, "rto_scale"), 2);
+    ck_assert_double_eq(get(p, "retx_reset_threshold"), 3);
+    /* Not Isekai's (its NIC window follows the receiver's buffer level):
+     * libcc's 10 us endpoint target (docs/algorithms/swift.md). */
+    ck_assert_double_eq(get(p, "endpoint_target"), 10000);
+    libcc_params_del(p);
+}
+END_TEST
+
 /* A preset sets every parameter of the algorithm, so what it gives does
  * not depend on what was set before (preset=paper then preset=hpcc-sim is
  * the HPCC simulator, not a mix): applied over every parameter at a
@@ -404,6 +443,7 @@ Suite *presets_suite(void)
     tcase_add_test(t, hpcc_presets_set_the_hpcc_simulators_values);
     tcase_add_test(t, firmware_sets_the_firmware_defaults);
     tcase_add_test(t, dcqcn_presets_set_every_parameter);
+    tcase_add_test(t, swift_defaults_are_isekais);
     tcase_add_test(t, paper_preset_sets_target_to_current_rate_on_every_cut);
     tcase_add_test(t, items_apply_left_to_right);
     tcase_add_test(t, unknown_preset_is_named_with_the_choices);
