@@ -57,8 +57,10 @@ RPATH_BIN := -Wl,-rpath,'$$ORIGIN/../lib'
 # Every flag that changes what is built, in one file; objects depend on it,
 # so a change rebuilds (and an unchanged make rebuilds nothing).
 FLAGS_STAMP := $(BUILD)/flags.stamp
+# PREFIX_MAP is left out: it maps whatever the checkout's path is to ".",
+# so a copied or moved checkout builds the same objects and must not rebuild.
 FLAGS_TEXT := CC=$(CC) CXX=$(CXX) CPPFLAGS=$(CPPFLAGS) CFLAGS=$(CFLAGS) CXXFLAGS=$(CXXFLAGS) \
-              LDFLAGS=$(LDFLAGS) WERROR=$(WERROR) PKG_CONFIG=$(PKG_CONFIG) PREFIX_MAP=$(PREFIX_MAP) \
+              LDFLAGS=$(LDFLAGS) WERROR=$(WERROR) PKG_CONFIG=$(PKG_CONFIG) \
               NS3_LOG_ENABLE=$(NS3_LOG_ENABLE)
 ifneq ($(file <$(FLAGS_STAMP)),$(FLAGS_TEXT))
 $(shell mkdir -p $(BUILD))
@@ -96,13 +98,14 @@ CHECK_LIBS := $(shell $(PKG_CONFIG) --libs check 2>/dev/null || echo -lcheck) -l
 TEST_CFLAGS = -std=c11 $(WARN) $(PREFIX_MAP) -D_POSIX_C_SOURCE=200809L -Ilibcc/include -Ilibcc/src \
               -Itests/check -I$(BUILD)/gen $(CPPFLAGS) $(CFLAGS)
 
-.PHONY: all lib tools deps paper test test-python test-slurm test-static test-check test-check-san test-install test-ns3 test-examples test-errors demo bench bench-libcc \
+.PHONY: all lib tools deps paper test test-docs test-python test-slurm test-static test-check test-check-san test-install test-ns3 test-examples test-errors demo bench bench-libcc \
         install install-lib uninstall clean format help test-relocate test-contrib
 
 all: lib tools ns3
 
+# The comment block this file starts with, however long it grows.
 help:
-	@sed -n '1,17p' Makefile
+	@sed -n '/^#/!q; s/^# \{0,1\}//p' Makefile
 
 deps:
 	@bash scripts/deps.sh $(NS3_SRC_DIR)
@@ -194,6 +197,11 @@ test-check-san: $(BUILD)/tests/check_libcc_san tools
 
 # No global mutable state in libcc, checked on the objects themselves; no
 # algorithm name (so no congestion-control decision) in the ns-3 bindings.
+# The C programs of README and docs/, built from the pages and run: their
+# output must be the ```output block the page shows (tests/docs).
+test-docs: lib
+	@$(firstword $(wildcard /usr/bin/python3) python3) tests/docs/check_examples.py $(BUILD) $(BUILD)/docs-examples
+
 test-static: $(LIB_OBJS)
 	@bash tests/static/no-mutable-globals.sh $(LIB_OBJS)
 	@bash tests/static/no-algorithm-names.sh
@@ -278,7 +286,7 @@ test-contrib:
 
 # ---- the two commands --------------------------------------------------------
 NPROC := $(shell nproc 2>/dev/null || echo 2)
-TEST_SUITES := test-static test-check test-check-san fuzz-ci test-install test-relocate test-ns3 test-mpi test-distributed test-examples test-errors test-python test-slurm $(NS3_SAN_SUITES)
+TEST_SUITES := test-static test-docs test-check test-check-san fuzz-ci test-install test-relocate test-ns3 test-mpi test-distributed test-examples test-errors test-python test-slurm $(NS3_SAN_SUITES)
 
 test: deps
 	@$(MAKE) --no-print-directory -j$(NPROC) all $(NS3_SAN_BUILD)

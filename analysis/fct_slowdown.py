@@ -115,17 +115,45 @@ def bins(df, step=5, dport=100, before=None, finished_before=None):
                                        "p99"])
 
 
-def plot(table, path):
+# Colour families for plot(family=...): one sequential colormap per family.
+FAMILY_MAPS = ["Blues", "Oranges", "Greens", "Reds", "Purples", "Greys", "YlOrBr", "PuRd",
+               "BuGn", "RdPu"]
+
+
+def line_colors(labels, family=None):
+    """{label: colour}. Without family, matplotlib's cycle. With family
+    ({label: family name}), the labels of one family are shades of one
+    colormap (light to dark in label order), so an algorithm's loads read as
+    one algorithm."""
+    import matplotlib
+
+    if not family:
+        cycle = matplotlib.rcParams["axes.prop_cycle"].by_key()["color"]
+        return {lab: cycle[i % len(cycle)] for i, lab in enumerate(labels)}
+    fams = list(dict.fromkeys(family.get(lab, lab) for lab in labels))
+    colors = {}
+    for fi, fam in enumerate(fams):
+        members = [lab for lab in labels if family.get(lab, lab) == fam]
+        cmap = matplotlib.colormaps[FAMILY_MAPS[fi % len(FAMILY_MAPS)]]
+        for j, lab in enumerate(members):
+            colors[lab] = cmap(0.85 if len(members) == 1 else 0.45 + 0.5 * j / (len(members) - 1))
+    return colors
+
+
+def plot(table, path, family=None):
     import matplotlib
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
+    labels = list(dict.fromkeys(table.label))
+    colors = line_colors(labels, family)
     fig, axes = plt.subplots(1, 4, figsize=(16, 3.6))
     for ax, (col, title) in zip(axes, (("avg", "average"), ("p50", "median"),
                                         ("p95", "95th percentile"), ("p99", "99th percentile"))):
         for label, t in table.groupby("label", sort=False):
-            ax.plot(t.max_size_bytes, t[col], marker=".", label=label)
+            ax.plot(t.max_size_bytes, t[col], marker=".", color=colors[label],
+                    label="%s (%d flows/bin)" % (label, int(t.flows.median())))
         ax.set_xscale("log")
         ax.set_xlabel("flow size (bytes, bin's largest)")
         ax.set_ylabel("FCT slowdown")

@@ -131,6 +131,20 @@ def is_done(run, out, binary):
         return False
 
 
+def recorded_as(run, out):
+    """Whether the run's params.json records this run's arguments and the
+    current inputs (the binary aside: gather tabulates what a grid point's
+    parameters gave, whichever build ran it). False when not done."""
+    try:
+        with open(os.path.join(run.dir(out), "params.json")) as f:
+            done = json.load(f)
+        exp_dir = os.path.join(out, run.exp)
+        return (done.get("args") == run.args and done.get("inputs") ==
+                {i: sha256(os.path.join(exp_dir, i)) for i in run.inputs})
+    except (OSError, ValueError, AttributeError):
+        return False
+
+
 def launcher(ranks, slurm=False):
     """The command that starts a program over this many MPI ranks: nothing
     for one; inside a Slurm allocation (a sweep task) srun, which starts the

@@ -15,6 +15,7 @@ The grid file (TOML, docs/sweeps.md):
     name = "websearch-quick"        # runs go to <out>/<name>/<run>/
     program = "rdma-sim"            # a binary of --bin (build/bin)
     out = "out/sweeps"
+    bin_step = 5                    # slowdown bins: percent of the flows each (--bin-step)
     [fixed]                         # every run: --name=value
     fattree = 4
     stop = "1s"
@@ -41,17 +42,25 @@ Slurm as tasks of N ranks (sbatch --ntasks=N, srun --mpi=pmix). Given ranks,
 rdma-sim runs take the Node event order (1 rank too), so their outputs do
 not depend on N, and N is not part of a run's identity. A run already done
 with the same binary, inputs and arguments is skipped (analysis/runs.py), so
-a sweep resumes after an interruption. `gather` writes
+a sweep resumes after an interruption. Before anything runs, every option
+the grid names must be one the program lists in its --help (a typo in
+[fixed] would otherwise fail every run). `gather` tabulates only the runs
+whose recorded arguments and inputs are the grid's (a run not done, failed,
+or done with other parameters is left out and named), and writes
 <out>/<name>/summary.csv (one row per run: its axes, exit facts, flows,
 completed, FCT slowdown average, median, p95, p99) and, when runs wrote
 fct.txt, bins.csv and bins.png (FCT slowdown per size bin for each
-combination of axes other than seed, seeds pooled;
-analysis/fct_slowdown.py). Exit status: 0; 1 if a run or the cluster failed,
+combination of axes other than seed, seeds pooled, bin_step percent of the
+flows per bin, each bin's flow count in its "flows" column;
+analysis/fct_slowdown.py; the lines of one algorithm share a colour family).
+Exit status: 0; 1 if a run or the cluster failed,
 or a file cannot be written; 2 for a bad grid file or option.
 """
 import argparse
+import difflib
 import itertools
 import os
+import re
 import subprocess
 import sys
 import time
@@ -63,7 +72,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 import fct_slowdown  # noqa: E402
 from runs import (EVENT_ORDER, EVENT_ORDER_RANKS, RANKED_PROGRAMS, Run,  # noqa: E402
-                  execute, find_cdf, gen_flow_file, is_done, read_summary, run_all)
+                  execute, find_cdf, gen_flow_file, is_done, read_summary, recorded_as, run_all)
 
 try:
     import tomllib
@@ -101,6 +110,10 @@ def load_grid(path):
                 raise BadGrid("%s: [flows] %s is required" % (path, k))
         if "load" not in fl and "load" not in g.get("grid", {}):
             raise BadGrid("%s: [flows] load (or a grid axis load) is required" % path)
+    step = sw.get("bin_step", 5)
+    if isinstance(step, bool) or not isinstance(step, int) or not 1 <= step <= 100 or 100 % step:
+        raise BadGrid("%s: [sweep] bin_step = %s: accepted a whole number that divides 100 "
+                      "(1..100)" % (path, step))
     fixed_ranks = g.get("fixed", {}).get("ranks")
     for where, vals in (("[fixed] ranks", [] if fixed_ranks is None else [fixed_ranks]),
                         ("[grid] ranks", g.get("grid", {}).get("ranks", []))):
@@ -195,6 +208,41 @@ def ranked_args(args, name):
     return args
 
 
+# ns-3's global values, which the programs take beside their own options.
+NS3_GLOBALS = {"RngRun", "RngSeed", "SimulatorImplementationType", "SchedulerType",
+               "ChecksumEnabled"}
+
+
+def program_options(binary):
+    """The option names a program lists in --help ("  --name=<...>"), or
+    None if it lists none (not one of this tree's programs)."""
+    try:
+        p = subprocess.run([binary, "--help"], capture_output=True, text=True, timeout=120)
+    except (OSError, subprocess.TimeoutExpired):
+        return None
+    names = set(re.findall(r"^\s+--([A-Za-z][\w.+-]*)=<", p.stdout, re.M))
+    return names or None
+
+
+def check_options(g, binary):
+    """Every [fixed] and [grid] key that becomes an option is one the program
+    takes (ns-3's --ns3::... attributes and global values aside): a typo is
+    refused before any run, not repeated as one failure per run."""
+    known = program_options(binary)
+    if known is None:
+        return
+    flows = g.get("flows") is not None
+    for table in ("fixed", "grid"):
+        for k in g.get(table, {}):
+            if (k == "ranks" or k.startswith("cc.") or k.startswith("ns3::") or k in NS3_GLOBALS
+                    or (flows and k in ("seed", "load")) or k in known):
+                continue
+            close = difflib.get_close_matches(k, sorted(known), n=1)
+            raise BadGrid("%s: [%s] %s: %s has no option --%s%s (see %s --help)" % (
+                g["_path"], table, k, g["sweep"]["program"], k,
+                " (did you mean %s?)" % close[0] if close else "", binary))
+
+
 def make_flow_files(g, runs, out):
     flows = g.get("flows")
     if flows is None:
@@ -279,10 +327,21 @@ def submit_slurm(g, runs, out, bindir, a):
 
 # ---- gathering -------------------------------------------------------------------
 
-def gather(g, runs, out):
+def gather(g, runs, out, step=None):
+    """The tables of the runs whose params.json records the grid's arguments
+    and inputs; the others (not run, failed, or run with other parameters,
+    e.g. before a [fixed] value changed) are left out and named on stderr."""
+    step = step or g["sweep"].get("bin_step", 5)
     rows = []
     flows_all = {}
-    for r in runs:
+    current = [r for r in runs if recorded_as(r, out)]
+    stale = [r.name for r in runs if not recorded_as(r, out)]
+    if stale:
+        sys.stderr.write("sweep: gather: %d of %d runs left out (not done, failed, or done with "
+                         "other arguments or inputs than the grid's): %s%s\n" % (
+                             len(stale), len(runs), ", ".join(stale[:8]),
+                             " ..." if len(stale) > 8 else ""))
+    for r in current:
         d = r.dir(out)
         row = dict(r.labels)
         row["run"] = r.name
@@ -304,16 +363,29 @@ def gather(g, runs, out):
         rows.append(row)
     table = pd.DataFrame(rows)
     base = os.path.join(out, g["sweep"]["name"])
+    os.makedirs(base, exist_ok=True)
     table.to_csv(os.path.join(base, "summary.csv"), index=False, float_format="%.4f")
     if flows_all:
-        parts = []
+        parts, family = [], {}
         for key, dfs in flows_all.items():
-            t = fct_slowdown.bins(pd.concat(dfs, ignore_index=True), step=5, dport=-1)
-            t.insert(0, "label", " ".join("%s=%s" % kv for kv in key) or "all")
+            t = fct_slowdown.bins(pd.concat(dfs, ignore_index=True), step=step, dport=-1)
+            label = " ".join("%s=%s" % kv for kv in key) or "all"
+            t.insert(0, "label", label)
             parts.append(t)
+            # One colour family per algorithm (else per value of the first
+            # axis): its loads or other settings are shades of it.
+            keys = dict(key)
+            family[label] = keys.get("algo", key[0][1] if key else "all")
         bins = pd.concat(parts, ignore_index=True)
         bins.to_csv(os.path.join(base, "bins.csv"), index=False, float_format="%.4f")
-        fct_slowdown.plot(bins, os.path.join(base, "bins.png"))
+        fct_slowdown.plot(bins, os.path.join(base, "bins.png"), family=family)
+        few = int(bins.flows.min())
+        if few < 100:
+            sys.stderr.write(
+                "sweep: slowdown bins of %d%% hold %d to %d flows (bins.csv, column flows): a "
+                "bin's p99 is its largest slowdown below 100 flows, its p95 below 20; pool more "
+                "seeds or set [sweep] bin_step / --bin-step\n"
+                % (step, few, int(bins.flows.max())))
     return table
 
 
@@ -325,6 +397,9 @@ def main(argv=None):
     ap.add_argument("grid", help="the grid file (TOML)")
     ap.add_argument("--jobs", type=int, default=os.cpu_count(), help="parallel local runs (>= 1)")
     ap.add_argument("--bin", default="build/bin", help="directory of the binaries")
+    ap.add_argument("--bin-step", type=int, default=None,
+                    help="slowdown bins: percent of the flows each, dividing 100 "
+                         "(overrides [sweep] bin_step; default 5)")
     ap.add_argument("--ranks", type=int, default=None,
                     help="MPI ranks per run (>= 1; rdma-sim only; overrides [fixed] ranks)")
     ap.add_argument("--slurm", action="store_true", help="submit to Slurm as a job array")
@@ -339,6 +414,10 @@ def main(argv=None):
         if v is not None and v < 1:
             sys.stderr.write("sweep: %s %d: accepted a whole number, 1 or more\n" % (opt, v))
             return 2
+    if a.bin_step is not None and not (1 <= a.bin_step <= 100 and 100 % a.bin_step == 0):
+        sys.stderr.write("sweep: --bin-step %d: accepted a whole number that divides 100 "
+                         "(1..100)\n" % a.bin_step)
+        return 2
     try:
         g = load_grid(a.grid)
         runs = make_runs(g, a.ranks)
@@ -357,6 +436,8 @@ def main(argv=None):
                     raise BadGrid("run %s: ranks = %d exceed --jobs %d (local runs times their "
                                   "ranks share it); accepted ranks 1..%d, or a larger --jobs"
                                   % (r.name, r.ranks, a.jobs, a.jobs))
+        if a.command == "run":
+            check_options(g, binary)
         if a.command == "task":
             if not 0 <= a.index < len(runs):
                 raise BadGrid("--index %d: accepted 0..%d" % (a.index, len(runs) - 1))
@@ -375,7 +456,7 @@ def main(argv=None):
                 return 1
             if a.slurm and a.no_wait:
                 return 0
-        gather(g, runs, out)
+        gather(g, runs, out, a.bin_step)
         sys.stderr.write("sweep: %s\n" % os.path.join(out, g["sweep"]["name"], "summary.csv"))
         return 0
     except BadGrid as e:

@@ -209,8 +209,12 @@ def apply_filter(tree, recs):
 
 def main(argv=None):
     argv = sys.argv[1:] if argv is None else argv
+    usage = "usage: trace_reader.py TRACE [FILTER]\n"
+    if argv and argv[0] in ("-h", "--help"):
+        sys.stdout.write(usage + (__doc__ or ""))
+        return 0
     if len(argv) not in (1, 2):
-        sys.stderr.write("usage: trace_reader.py TRACE [FILTER]\n")
+        sys.stderr.write(usage)
         return 2
     try:
         tree = parse_filter(argv[1]) if len(argv) == 2 else None

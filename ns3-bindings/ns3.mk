@@ -83,13 +83,25 @@ GTEST_CFLAGS := $(shell $(PKG_CONFIG) --cflags $(GTEST_PC) 2>/dev/null)
 GTEST_LIBS := $(shell $(PKG_CONFIG) --libs $(GTEST_PC) 2>/dev/null || echo -lgtest) -pthread
 GTEST_BIN := $(BUILD)/tests/gtest_ns3
 
+# The logging build, beside the fast one as ns-3's own debug and optimized
+# libraries are: the same libraries with NS_LOG compiled in (NS3_LOG_ENABLE),
+# same sonames, in lib/log/. A program picks it at run time, with no rebuild:
+# LD_LIBRARY_PATH=build/lib/log (installed: $(LIBDIR)/libcc-log), searched
+# before the programs' RUNPATH. (make NS3_LOG_ENABLE=1 still compiles the
+# logs into the main build.)
+NS3_LOG_OBJS := $(NS3_SRCS:%.cc=$(BUILD)/ns3-log/%.o)
+NS3_LOG_IP_OBJS := $(NS3_IP_SRCS:%.cc=$(BUILD)/ns3-log/%.o)
+NS3_LOG_DIR := $(BUILD)/lib/log
+NS3_LOG_LIB := $(NS3_LOG_DIR)/libns3-libcc.so.$(VERSION)
+NS3_LOG_IP_LIB := $(NS3_LOG_DIR)/libns3-libcc-ip.so.$(VERSION)
+
 NS3_PC := $(BUILD)/lib/pkgconfig/ns3-libcc.pc
 NS3_IP_PC := $(BUILD)/lib/pkgconfig/ns3-libcc-ip.pc
 
 .PHONY: ns3 test-ns3 test-ns3-san format-ns3 install-ns3 uninstall-ns3
 
 ifeq ($(HAVE_NS3),1)
-ns3: $(NS3_LIB) $(NS3_IP_LIB) $(NS3_BUILD_HDRS) $(NS3_MODULE_HDR) $(NS3_PC) $(NS3_IP_PC) $(NS3_EXAMPLES) $(NS3_BENCH) $(GTEST_BIN)
+ns3: $(NS3_LIB) $(NS3_IP_LIB) $(NS3_LOG_LIB) $(NS3_LOG_IP_LIB) $(NS3_BUILD_HDRS) $(NS3_MODULE_HDR) $(NS3_PC) $(NS3_IP_PC) $(NS3_EXAMPLES) $(NS3_BENCH) $(GTEST_BIN)
 else
 ns3:
 	@echo "ns3: no ns-3 found by $(PKG_CONFIG) ($(NS3_MODULES)): bindings not built (make deps installs libns3-dev)"
@@ -98,6 +110,10 @@ endif
 $(BUILD)/ns3/%.o: %.cc $(FLAGS_STAMP)
 	@mkdir -p $(dir $@)
 	$(CXX) $(NS3_CXXFLAGS) $(NS3_CFLAGS) -c $< -o $@
+
+$(BUILD)/ns3-log/%.o: %.cc $(FLAGS_STAMP)
+	@mkdir -p $(dir $@)
+	$(CXX) $(NS3_CXXFLAGS) -DNS3_LOG_ENABLE -MF $(@:.o=.d) $(NS3_CFLAGS) -c $< -o $@
 
 $(BUILD)/ns3/tests/gtest/%.o: tests/gtest/%.cc $(FLAGS_STAMP)
 	@mkdir -p $(dir $@)
@@ -116,6 +132,20 @@ $(NS3_IP_LIB): $(NS3_IP_OBJS) $(NS3_LIB) $(SHARED_LIB)
 	  -Wl,--no-undefined -Wl,-rpath,'$$ORIGIN' -o $@ $(NS3_IP_OBJS) $(NS3_LIB) $(SHARED_LIB) $(NS3_CORE_LIBS) $(NS3_IP_LIBS)
 	ln -sf libns3-libcc-ip.so.$(VERSION) $(BUILD)/lib/libns3-libcc-ip.so.$(SOVERSION)
 	ln -sf libns3-libcc-ip.so.$(SOVERSION) $(BUILD)/lib/libns3-libcc-ip.so
+
+# The logging libraries find libcc.so one directory up ($ORIGIN/..).
+$(NS3_LOG_LIB): $(NS3_LOG_OBJS) $(SHARED_LIB)
+	@mkdir -p $(dir $@)
+	$(CXX) $(CXXFLAGS) $(LDFLAGS) -shared -Wl,-soname,libns3-libcc.so.$(SOVERSION) -Wl,-Bsymbolic-functions \
+	  -Wl,--no-undefined -Wl,-rpath,'$$ORIGIN/..' -o $@ $(NS3_LOG_OBJS) $(SHARED_LIB) $(NS3_CORE_LIBS)
+	ln -sf libns3-libcc.so.$(VERSION) $(NS3_LOG_DIR)/libns3-libcc.so.$(SOVERSION)
+
+$(NS3_LOG_IP_LIB): $(NS3_LOG_IP_OBJS) $(NS3_LOG_LIB) $(SHARED_LIB)
+	@mkdir -p $(dir $@)
+	$(CXX) $(CXXFLAGS) $(LDFLAGS) -shared -Wl,-soname,libns3-libcc-ip.so.$(SOVERSION) -Wl,-Bsymbolic-functions \
+	  -Wl,--no-undefined -Wl,-rpath,'$$ORIGIN:$$ORIGIN/..' -o $@ $(NS3_LOG_IP_OBJS) $(NS3_LOG_LIB) $(SHARED_LIB) \
+	  $(NS3_CORE_LIBS) $(NS3_IP_LIBS)
+	ln -sf libns3-libcc-ip.so.$(VERSION) $(NS3_LOG_DIR)/libns3-libcc-ip.so.$(SOVERSION)
 
 $(BUILD_INC)/ns3/%.h: %.h
 	@mkdir -p $(dir $@)
@@ -184,7 +214,7 @@ $(NS3_IP_PC): $(NS3_DIR)/ns3-libcc-ip.pc.in $(NS3_DIR)/ns3.mk
 	$(call gen_file,$<,$@,$(PC_BUILD_PREFIX),$${prefix}/lib,$${prefix}/include,-Wl$(comma)-rpath$(comma)$${libdir})
 
 # ---- install (called by the top-level install when ns-3 is there) -----------
-install-ns3: $(NS3_LIB) $(NS3_IP_LIB) $(NS3_BUILD_HDRS) $(NS3_MODULE_HDR)
+install-ns3: $(NS3_LIB) $(NS3_IP_LIB) $(NS3_LOG_LIB) $(NS3_LOG_IP_LIB) $(NS3_BUILD_HDRS) $(NS3_MODULE_HDR)
 	$(call gen_file,$(NS3_DIR)/ns3-libcc.pc.in,$(INST_GEN)/ns3-libcc.pc,$(PREFIX),$(LIBDIR),$(INCLUDEDIR))
 	$(call gen_file,$(NS3_DIR)/ns3-libcc-ip.pc.in,$(INST_GEN)/ns3-libcc-ip.pc,$(PREFIX),$(LIBDIR),$(INCLUDEDIR))
 	install -d $(INST_INC)/ns3 $(INST_LIB)/pkgconfig
@@ -195,6 +225,10 @@ install-ns3: $(NS3_LIB) $(NS3_IP_LIB) $(NS3_BUILD_HDRS) $(NS3_MODULE_HDR)
 	ln -sf libns3-libcc-ip.so.$(VERSION) $(INST_LIB)/libns3-libcc-ip.so.$(SOVERSION)
 	ln -sf libns3-libcc-ip.so.$(SOVERSION) $(INST_LIB)/libns3-libcc-ip.so
 	install -m 644 $(INST_GEN)/ns3-libcc.pc $(INST_GEN)/ns3-libcc-ip.pc $(INST_LIB)/pkgconfig/
+	install -d $(INST_LIB)/libcc-log
+	install -m 755 $(NS3_LOG_LIB) $(NS3_LOG_IP_LIB) $(INST_LIB)/libcc-log/
+	ln -sf libns3-libcc.so.$(VERSION) $(INST_LIB)/libcc-log/libns3-libcc.so.$(SOVERSION)
+	ln -sf libns3-libcc-ip.so.$(VERSION) $(INST_LIB)/libcc-log/libns3-libcc-ip.so.$(SOVERSION)
 
 ifeq ($(HAVE_NS3),1)
 install: install-ns3
@@ -205,12 +239,15 @@ uninstall-ns3:
 	rm -f $(INST_LIB)/libns3-libcc.so.$(VERSION) $(INST_LIB)/libns3-libcc.so.$(SOVERSION) $(INST_LIB)/libns3-libcc.so
 	rm -f $(INST_LIB)/libns3-libcc-ip.so.$(VERSION) $(INST_LIB)/libns3-libcc-ip.so.$(SOVERSION) $(INST_LIB)/libns3-libcc-ip.so
 	rm -f $(INST_LIB)/pkgconfig/ns3-libcc.pc $(INST_LIB)/pkgconfig/ns3-libcc-ip.pc
+	rm -f $(addprefix $(INST_LIB)/libcc-log/,libns3-libcc.so.$(VERSION) libns3-libcc.so.$(SOVERSION) \
+	  libns3-libcc-ip.so.$(VERSION) libns3-libcc-ip.so.$(SOVERSION))
+	-rmdir $(INST_LIB)/libcc-log 2>/dev/null
 	-rmdir $(INST_INC)/ns3 2>/dev/null
 
 format-ns3:
 	clang-format -i --style=file:$(NS3_DIR)/.clang-format $(NS3_SRCS) $(wildcard $(NS3_DIR)/sim/*.h $(NS3_DIR)/model/*.h $(NS3_DIR)/helper/*.h)
 
--include $(NS3_OBJS:.o=.d) $(NS3_IP_OBJS:.o=.d) $(GTEST_OBJS:.o=.d) $(NS3_SAN_OBJS:.o=.d) $(NS3_EXAMPLE_NAMES:%=$(BUILD)/ns3/examples/%.d) $(BUILD)/ns3/bench/simbench.d
+-include $(NS3_OBJS:.o=.d) $(NS3_IP_OBJS:.o=.d) $(NS3_LOG_OBJS:.o=.d) $(NS3_LOG_IP_OBJS:.o=.d) $(GTEST_OBJS:.o=.d) $(NS3_SAN_OBJS:.o=.d) $(NS3_EXAMPLE_NAMES:%=$(BUILD)/ns3/examples/%.d) $(BUILD)/ns3/bench/simbench.d
 
 # demo-run and bench-run (the host helper's examples).
 -include examples/examples.mk

@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-only
 # Run every test suite (each a make target), even after one fails, keep each
-# log, and finish with one summary line counting the runners' own tallies.
+# log, and finish with one summary line adding up the suites' tally lines
+# ("NAME: N passed, M failed", the one format every suite prints).
 # Usage: run-tests.sh LOGDIR TARGET...
 set -u
 logdir=$1; shift
@@ -11,18 +13,17 @@ for t in "$@"; do
   echo "=== $t"
   make --no-print-directory "$t" 2>&1 | tee "$log"
   rc=${PIPESTATUS[0]}
-  # Check: "100%: Checks: 184, Failures: 0, Errors: 0"
-  while read -r c f e; do
-    passed=$((passed + c - f - e)); failed=$((failed + f + e))
-  done < <(sed -n 's/^[0-9]*%: Checks: \([0-9]*\), Failures: \([0-9]*\), Errors: \([0-9]*\)$/\1 \2 \3/p' "$log")
-  # GoogleTest: "[  PASSED  ] 77 tests." / "[  FAILED  ] 2 tests, listed below:"
-  p=$(sed -n 's/^\[  PASSED  \] \([0-9]*\) test.*/\1/p' "$log" | tail -1)
-  f=$(sed -n 's/^\[  FAILED  \] \([0-9]*\) test.*/\1/p' "$log" | tail -1)
-  passed=$((passed + ${p:-0})); failed=$((failed + ${f:-0}))
-  # plain "NAME: 7 passed, 0 failed" lines (install test)
+  # Every suite ends with "NAME: N passed, M failed" lines (Check's and
+  # GoogleTest's runners print one beside their own summaries); a suite that
+  # prints none has run nothing this script can count: a failure, not a 0.
+  tallies=0
   while read -r p f; do
-    passed=$((passed + p)); failed=$((failed + f))
-  done < <(sed -n 's/^[a-z-]*: \([0-9]*\) passed, \([0-9]*\) failed$/\1 \2/p' "$log")
+    passed=$((passed + p)); failed=$((failed + f)); tallies=$((tallies + 1))
+  done < <(sed -n 's/^[A-Za-z0-9_-]*: \([0-9]*\) passed, \([0-9]*\) failed\(, [0-9]* skipped\)\{0,1\}$/\1 \2/p' "$log")
+  if [ "$tallies" -eq 0 ]; then
+    echo "run-tests: $t printed no \"NAME: N passed, M failed\" line: counted as failed"
+    rc=1
+  fi
   if [ "$rc" -ne 0 ]; then bad_targets+=("$t"); fi
 done
 echo

@@ -443,7 +443,7 @@ main(int argc, char* argv[])
                 return 2;
             }
         }
-        net.AddFlows(flows);
+        net.AddFlows(flows, flowFile);
     }
     catch (const FileIoError& e)
     {

@@ -12,28 +12,35 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* dec_exp: the scale is 10^dec_exp (-1: a binary scale). A decimal scale is
+ * applied to the text, not to the double: "2.002s" is 2002e6 ns read as one
+ * number, exactly 2002000000, where 2.002 * 1e9 rounds to 2002000000.0000002
+ * and would be refused as not a whole number of nanoseconds. A binary scale
+ * is exact in a double anyway. */
 typedef struct {
     const char *suffix;
     double scale;
+    int dec_exp;
 } unit_suffix;
 
 static const unit_suffix bps_suffixes[] = {
-    {"bps", 1.0}, {"kbps", 1e3}, {"mbps", 1e6}, {"gbps", 1e9}, {"tbps", 1e12}, {NULL, 0},
+    {"bps", 1.0, 0},   {"kbps", 1e3, 3},   {"mbps", 1e6, 6},
+    {"gbps", 1e9, 9},  {"tbps", 1e12, 12}, {NULL, 0, 0},
 };
 static const unit_suffix ns_suffixes[] = {
-    {"ns", 1.0}, {"us", 1e3}, {"ms", 1e6}, {"s", 1e9}, {NULL, 0},
+    {"ns", 1.0, 0}, {"us", 1e3, 3}, {"ms", 1e6, 6}, {"s", 1e9, 9}, {NULL, 0, 0},
 };
 /* Case matters for bytes: "b" would be bits. */
 static const unit_suffix byte_suffixes[] = {
-    {"B", 1.0},
-    {"KB", 1e3},
-    {"kB", 1e3},
-    {"KiB", 1024.0},
-    {"MB", 1e6},
-    {"MiB", 1048576.0},
-    {"GB", 1e9},
-    {"GiB", 1073741824.0},
-    {NULL, 0},
+    {"B", 1.0, 0},
+    {"KB", 1e3, 3},
+    {"kB", 1e3, 3},
+    {"KiB", 1024.0, -1},
+    {"MB", 1e6, 6},
+    {"MiB", 1048576.0, -1},
+    {"GB", 1e9, 9},
+    {"GiB", 1073741824.0, -1},
+    {NULL, 0, 0},
 };
 
 const char *libcc_unit_name(libcc_unit unit)
@@ -168,6 +175,27 @@ static int parse_ratio(const char *t, double *value)
     return LIBCC_ERR_BAD_UNIT;
 }
 
+/* The number text t..end (parse_number accepted it) times 10^dec_exp, read
+ * by strtod as one decimal number so that it is rounded once: the mantissa
+ * as written, its exponent (if any) plus dec_exp. */
+static double scale_decimal_text(const char *t, const char *end, int dec_exp)
+{
+    const char *x = t;
+    while (x < end && *x != 'e' && *x != 'E')
+        x++;
+    long exp10 = x < end ? strtol(x + 1, NULL, 10) : 0;
+    /* parse_number accepted the text as a finite double, so its exponent
+     * fits a long; far outside a double's range the sum still reads as 0
+     * or infinity, as the product would. */
+    if (exp10 > 100000)
+        exp10 = 100000;
+    if (exp10 < -100000)
+        exp10 = -100000;
+    char buf[160];
+    snprintf(buf, sizeof buf, "%.*se%ld", (int)(x - t), t, exp10 + dec_exp);
+    return strtod(buf, NULL);
+}
+
 static int parse_with_suffix(const char *t, const unit_suffix *table, int case_fold, double *value)
 {
     double a;
@@ -175,12 +203,16 @@ static int parse_with_suffix(const char *t, const unit_suffix *table, int case_f
     int rc = parse_number(t, &a, &e);
     if (rc)
         return rc;
+    const char *num_end = e;
     e = skip_space(e);
     if (*e == '\0')
         return a == 0.0 ? (*value = 0.0, LIBCC_OK) : LIBCC_ERR_BAD_UNIT;
     for (const unit_suffix *u = table; u->suffix; u++) {
-        if (case_fold ? ieq(e, u->suffix) : strcmp(e, u->suffix) == 0)
+        if (case_fold ? ieq(e, u->suffix) : strcmp(e, u->suffix) == 0) {
+            if (u->dec_exp > 0)
+                return finite_or_range(scale_decimal_text(t, num_end, u->dec_exp), value);
             return finite_or_range(a * u->scale, value);
+        }
     }
     return LIBCC_ERR_BAD_UNIT;
 }
@@ -236,7 +268,8 @@ int libcc_format_value(libcc_unit unit, double value, char *buf, size_t len)
 {
     static const char *const bps_shown[] = {"bps", "Kbps", "Mbps", "Gbps", "Tbps"};
     static const char *const ns_shown[] = {"ns", "us", "ms", "s"};
-    static const unit_suffix dec_bytes[] = {{"B", 1.0}, {"KB", 1e3}, {"MB", 1e6}, {"GB", 1e9}, {NULL, 0}};
+    static const unit_suffix dec_bytes[] = {
+        {"B", 1.0, 0}, {"KB", 1e3, 3}, {"MB", 1e6, 6}, {"GB", 1e9, 9}, {NULL, 0, 0}};
     static const char *const bytes_shown[] = {"B", "KB", "MB", "GB"};
     int n;
     if (!buf || len == 0)

@@ -13,6 +13,8 @@
 
 #include "libcc/libcc.h"
 
+#include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <cstdio>
 #include <iostream>
@@ -243,17 +245,65 @@ CheckedOptions::AddChoice(const std::string& name, const std::string& help, std:
         list += (list.empty() ? "" : ", ") + a;
     }
     std::string* p = &value;
-    Add({name, help, "one of " + list, value, false, [p, accepted](const std::string& t) {
-             for (const std::string& a : accepted)
-             {
-                 if (t == a)
+    Option o{name, help, "one of " + list, value, false, [p, accepted](const std::string& t) {
+                 for (const std::string& a : accepted)
                  {
-                     *p = t;
-                     return true;
+                     if (t == a)
+                     {
+                         *p = t;
+                         return true;
+                     }
                  }
-             }
-             return false;
-         }});
+                 return false;
+             },
+             accepted};
+    Add(o);
+}
+
+std::string
+CheckedOptions::DidYouMean(const std::string& word, const std::vector<std::string>& names)
+{
+    auto lower = [](unsigned char c) { return std::tolower(c); };
+    const size_t n = word.size();
+    const size_t limit = n <= 5 ? 1 : n <= 8 ? 2 : 3;
+    std::string best;
+    size_t bestDist = limit + 1;
+    for (const std::string& cand : names)
+    {
+        const size_t m = cand.size();
+        if ((m > n ? m - n : n - m) > limit)
+        {
+            continue;
+        }
+        // Optimal string alignment distance, rows i-2, i-1 and i.
+        std::vector<size_t> prev2(m + 1), prev(m + 1), cur(m + 1);
+        for (size_t j = 0; j <= m; j++)
+        {
+            prev[j] = j;
+        }
+        for (size_t i = 1; i <= n; i++)
+        {
+            cur[0] = i;
+            for (size_t j = 1; j <= m; j++)
+            {
+                const bool same = lower(word[i - 1]) == lower(cand[j - 1]);
+                cur[j] = std::min({prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (same ? 0 : 1)});
+                if (i > 1 && j > 1 && lower(word[i - 1]) == lower(cand[j - 2]) &&
+                    lower(word[i - 2]) == lower(cand[j - 1]))
+                {
+                    cur[j] = std::min(cur[j], prev2[j - 2] + 1);
+                }
+            }
+            prev2.swap(prev);
+            prev.swap(cur);
+        }
+        if (prev[m] < bestDist)
+        {
+            bestDist = prev[m];
+            best = cand;
+        }
+    }
+    return best;
 }
 
 void
@@ -371,7 +421,14 @@ CheckedOptions::SetNs3Value(const std::string& name, const std::string& value) c
             return -1;
         }
     }
-    std::cerr << m_program << ": unknown option --" << name << " (see --help)\n";
+    std::vector<std::string> names;
+    for (const Option& o : m_options)
+    {
+        names.push_back(o.name);
+    }
+    const std::string guess = DidYouMean(name, names);
+    std::cerr << m_program << ": unknown option --" << name
+              << (guess.empty() ? "" : " (did you mean --" + guess + "?)") << " (see --help)\n";
     return 2;
 }
 
@@ -433,7 +490,10 @@ CheckedOptions::Parse(int argc, char** argv)
         }
         if (!found->set(hasValue ? value : "true"))
         {
-            return Bad(name, value, "accepted " + found->accepted);
+            const std::string guess = DidYouMean(value, found->choices);
+            return Bad(name, value,
+                       (guess.empty() ? "" : "did you mean " + guess + "? ") + "accepted " +
+                           found->accepted);
         }
         m_given.insert(name);
         NS_LOG_INFO("--" << name << "=" << value);

@@ -80,6 +80,12 @@ class CheckedOptions
     /// one): values from a file it reads later must not override it.
     bool WasGiven(const std::string& name) const;
 
+    /// The name of `names` closest to `word` (case-insensitive edit
+    /// distance, a swap of two neighbours counting 1) if it is close enough
+    /// to be a slip: at most 1 edit for words up to 5 characters, 2 up to
+    /// 8, 3 beyond; the first of equally close ones; "" if none.
+    static std::string DidYouMean(const std::string& word, const std::vector<std::string>& names);
+
   private:
     struct Option
     {
@@ -90,6 +96,7 @@ class CheckedOptions
         bool isBool;
         /// Stores the value from text; false if the text is not accepted.
         std::function<bool(const std::string&)> set;
+        std::vector<std::string> choices = {}; ///< AddChoice's accepted values (did you mean)
     };
 
     void Add(Option o);

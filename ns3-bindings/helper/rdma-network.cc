@@ -626,7 +626,15 @@ RdmaNetwork::AddFlow(const FlowSpec& f, uint32_t flowId)
                                     std::to_string(GetRank(f.dst)) +
                                     ": put them on one rank (--partition)");
     }
-    PathInfo path = GetPath(f.src, f.dst);
+    PathInfo path;
+    try
+    {
+        path = GetPath(f.src, f.dst);
+    }
+    catch (const std::invalid_argument& e)
+    {
+        throw std::invalid_argument("flow " + std::to_string(flowId) + ": " + e.what());
+    }
     RdmaFlowParams p;
     p.flowId = flowId;
     p.srcNode = f.src;
@@ -659,11 +667,22 @@ RdmaNetwork::AddFlow(const FlowSpec& f, uint32_t flowId)
 }
 
 void
-RdmaNetwork::AddFlows(const std::vector<FlowSpec>& flows)
+RdmaNetwork::AddFlows(const std::vector<FlowSpec>& flows, const std::string& fileName)
 {
     for (const FlowSpec& f : flows)
     {
-        AddFlow(f, m_flows.size());
+        try
+        {
+            AddFlow(f, m_flows.size());
+        }
+        catch (const std::invalid_argument& e)
+        {
+            if (fileName.empty() || f.line == 0)
+            {
+                throw;
+            }
+            throw std::invalid_argument(fileName + ":" + std::to_string(f.line) + ": " + e.what());
+        }
     }
 }
 

@@ -176,7 +176,10 @@ class RdmaNetwork
 
     /// Install one flow (start time relative to now); returns its sender QP.
     Ptr<RdmaTxQueuePair> AddFlow(const FlowSpec& f, uint32_t flowId);
-    void AddFlows(const std::vector<FlowSpec>& flows);
+    /// AddFlow for each, numbered in order. A flow refused (no path, not two
+    /// hosts, ...) throws std::invalid_argument whose message starts with
+    /// "FILE:LINE: " when fileName is given and the flow has its line.
+    void AddFlows(const std::vector<FlowSpec>& flows, const std::string& fileName = "");
     const std::vector<Ptr<RdmaTxQueuePair>>& GetFlows() const
     {
         return m_flows;

@@ -4,6 +4,7 @@
  * a suite is adding a file. CK_FORK=no (set for the sanitizer run) keeps
  * everything in one process. */
 #include <check.h>
+#include <stdio.h>
 #include <stdlib.h>
 
 #define LIBCC_SUITE(name) Suite *name##_suite(void);
@@ -17,7 +18,10 @@ int main(void)
 #include "check_suites.h"
 #undef LIBCC_SUITE
     srunner_run_all(sr, CK_NORMAL);
+    int run = srunner_ntests_run(sr);
     int failed = srunner_ntests_failed(sr);
     srunner_free(sr);
+    /* The one tally format scripts/run-tests.sh reads from every suite. */
+    printf("check: %d passed, %d failed\n", run - failed, failed);
     return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
 }

@@ -38,6 +38,32 @@ START_TEST(times_parse_to_nanoseconds)
 }
 END_TEST
 
+/* Decimal text is scaled as text: 2.002 s is 2,002,000,000 ns exactly, while
+ * the double 2.002 times 1e9 is 2001999999.9999998 (and 1.001 x 1e6 is
+ * 1000999.9999999999), which a whole-nanosecond option would refuse. */
+START_TEST(decimal_text_scales_exactly)
+{
+    double v;
+    ck_assert_int_eq(libcc_parse_value(LIBCC_UNIT_NS, "2.002s", &v), LIBCC_OK);
+    ck_assert_double_eq(v, 2002000000.0);
+    ck_assert_int_eq(libcc_parse_value(LIBCC_UNIT_NS, "1.001ms", &v), LIBCC_OK);
+    ck_assert_double_eq(v, 1001000.0);
+    ck_assert_int_eq(libcc_parse_value(LIBCC_UNIT_NS, "2002e-3s", &v), LIBCC_OK);
+    ck_assert_double_eq(v, 2002000000.0);
+    ck_assert_int_eq(libcc_parse_value(LIBCC_UNIT_NS, "-1.001ms", &v), LIBCC_OK);
+    ck_assert_double_eq(v, -1001000.0);
+    ck_assert_int_eq(libcc_parse_value(LIBCC_UNIT_BPS, "1.001Gbps", &v), LIBCC_OK);
+    ck_assert_double_eq(v, 1001000000.0);
+    ck_assert_int_eq(libcc_parse_value(LIBCC_UNIT_BYTES, "1.001MB", &v), LIBCC_OK);
+    ck_assert_double_eq(v, 1001000.0);
+    /* binary scales stay products: 1.5 KiB is 1536 B */
+    ck_assert_int_eq(libcc_parse_value(LIBCC_UNIT_BYTES, "1.5KiB", &v), LIBCC_OK);
+    ck_assert_double_eq(v, 1536.0);
+    /* still out of range past a double */
+    ck_assert_int_eq(libcc_parse_value(LIBCC_UNIT_BPS, "1e300Tbps", &v), LIBCC_ERR_OUT_OF_RANGE);
+}
+END_TEST
+
 START_TEST(sizes_parse_decimal_and_binary)
 {
     double v;
@@ -448,6 +474,7 @@ Suite *params_suite(void)
     TCase *u = tcase_create("units");
     tcase_add_test(u, rates_parse_to_bits_per_second);
     tcase_add_test(u, times_parse_to_nanoseconds);
+    tcase_add_test(u, decimal_text_scales_exactly);
     tcase_add_test(u, sizes_parse_decimal_and_binary);
     tcase_add_test(u, ratios_fraction_percent_plain);
     tcase_add_test(u, counts_and_bools);

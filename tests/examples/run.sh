@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-only
 # The examples as a user runs them: exit statuses and the messages that name
 # what went wrong. Usage: run.sh BINDIR WORKDIR
 # Ends with "examples: N passed, M failed".
@@ -63,6 +64,25 @@ expect dumbbell-fncc-150g 2 "port [0-9]+ \(150000 Mbps\)" -- \
 expect dumbbell-hpcc-40g 0 "" -- \
   "$bin/dumbbell" --algo=hpcc --rate=40 --stop=50us --traces=false --out="$work/d40"
 
+# A slip in an option's or an algorithm's name gets the close one named.
+expect dumbbell-algo-slip 2 "--algo=hpc: did you mean hpcc\? accepted one of .*dcqcn" -- \
+  "$bin/dumbbell" --algo=hpc --out="$work/dslip"
+expect rdma-sim-option-slip 2 "unknown option --flow \(did you mean --flows\?\)" -- \
+  "$bin/rdma-sim" --flow=x --out="$work/dslip"
+# NS_LOG: the fast libraries have the statements compiled out, the logging
+# ones of build/lib/log (picked by LD_LIBRARY_PATH, no rebuild) print them.
+logs_of() { grep -c "^\[RdmaNic\]\|RdmaNic:" "$work/$1.err"; }
+NS_LOG='RdmaNic=level_all|prefix_func' "$bin/minimal" --size=10000 --algo=none \
+  > "$work/log-fast.out" 2> "$work/log-fast.err"
+NS_LOG='RdmaNic=level_all|prefix_func' LD_LIBRARY_PATH="$bin/../lib/log" "$bin/minimal" \
+  --size=10000 --algo=none > "$work/log-debug.out" 2> "$work/log-debug.err"
+if [ "$(logs_of log-fast)" -eq 0 ] && [ "$(logs_of log-debug)" -gt 0 ] &&
+   cmp -s "$work/log-fast.out" "$work/log-debug.out"; then
+  echo "ok   ns-log-build-beside-fast"; passed=$((passed + 1))
+else
+  echo "FAIL ns-log-build-beside-fast: RdmaNic lines fast=$(logs_of log-fast) log=$(logs_of log-debug)"
+  failed=$((failed + 1))
+fi
 # A congestion location the paper does not have is refused, naming the option.
 expect dumbbell-bad-congestion 2 "--congestion=second: accepted one of first, middle, last" -- \
   "$bin/dumbbell" --congestion=second --out="$work/dc"
@@ -147,6 +167,13 @@ if LC_ALL=C grep -q '[^[:print:]]' "$work/rdma-sim-flows-binary.err" ||
 else
   echo "ok   rdma-sim-flows-binary-printable"; passed=$((passed + 1))
 fi
+# Two islands (hosts 0 and 1 on switch 3, host 2 on switch 4): the flow of
+# line 3 has no path, and the message names its file and line.
+printf '5 2 3\n3 4\n0 3 100Gbps 1us 0\n1 3 100Gbps 1us 0\n2 4 100Gbps 1us 0\n' > "$work/topo-islands.txt"
+printf '2\n0 1 3 100 10000 0\n0 2 3 100 10000 0\n' > "$work/flows-islands.txt"
+expect rdma-sim-flows-no-path 2 "flows-islands.txt:3: flow 1: no path from host 0 to host 2" -- \
+  "$bin/rdma-sim" --topo="$work/topo-islands.txt" --flows="$work/flows-islands.txt" --traces=0 \
+  --out="$work/bad"
 # A file that cannot be read is an I/O failure, exit 1 (docs/errors.md).
 expect rdma-sim-topo-missing 1 "/nonexistent/topo.txt: cannot open: No such file" -- \
   "$bin/rdma-sim" --topo=/nonexistent/topo.txt --flows="$flows_ok" --out="$work/bad"
@@ -218,7 +245,8 @@ else
 fi
 
 # Logging: our components exist under their class names (NS_LOG aborts on
-# an unknown one). They print only in a `make NS3_LOG_ENABLE=1` build.
+# an unknown one). They print with the logging libraries of build/lib/log
+# (below) or in a `make NS3_LOG_ENABLE=1` build.
 expect minimal-ns-log 0 "" -- env NS_LOG="RdmaNic=all:SwitchNode=all:QbbNetDevice=all" \
   "$bin/minimal" --size=10000
 
@@ -395,11 +423,14 @@ if [ -e "$hs/mix/mix_1.tr" ]; then
 else
   echo "ok   rdma-sim-config-no-trace"; passed=$((passed + 1))
 fi
-# Options given override the file's keys.
+# Options given override the file's keys. 2.001005 s is a whole number of
+# nanoseconds although the double 2.001005 x 1e9 is not (2001005000.0000002):
+# read as decimal text, it stops the run there, before the second flow's end
+# at 2001.011 ms.
 expect rdma-sim-config-override 0 "" -- \
   "$bin/rdma-sim" --config="$hs/mix/config_dcqcn.txt" --traces=0 --out="$work/override" \
-  --stop=2001ms
-if grep -q "completed=1 unfinished=1 simulated_ms=2001.000" "$work/rdma-sim-config-override.out"; then
+  --stop=2.001005s
+if grep -q "completed=1 unfinished=1 simulated_ms=2001.005" "$work/rdma-sim-config-override.out"; then
   echo "ok   rdma-sim-config-override-stop"; passed=$((passed + 1))
 else
   echo "FAIL rdma-sim-config-override-stop: $(cat "$work/rdma-sim-config-override.out")"; failed=$((failed + 1))

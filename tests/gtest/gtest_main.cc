@@ -7,10 +7,16 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdio>
+
 int
 main(int argc, char** argv)
 {
     ns3::Time::SetResolution(ns3::Time::PS);
     ::testing::InitGoogleTest(&argc, argv);
-    return RUN_ALL_TESTS();
+    const int rc = RUN_ALL_TESTS();
+    // The one tally format scripts/run-tests.sh reads from every suite.
+    const ::testing::UnitTest& u = *::testing::UnitTest::GetInstance();
+    std::printf("gtest: %d passed, %d failed\n", u.successful_test_count(), u.failed_test_count());
+    return rc;
 }

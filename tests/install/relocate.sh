@@ -74,9 +74,28 @@ pc_builds() {
         ldd ./p | grep -q "libns3-libcc.* => $COPY/lib/"
 }
 
+# A copy of the whole checkout with its build tree (mtimes kept, as cp -a
+# or tar do) is up to date where it lands: nothing in the flags names the
+# checkout's path, so `make` there compiles nothing (it rebuilt everything
+# when the -ffile-prefix-map of the old path was part of the flags stamp).
+checkout_copy_builds_nothing() {
+    local rel=${BUILD#"$SRC"/} d=$OUT/checkout
+    [ "$rel" != "$BUILD" ] || { echo "skipped: the build tree is outside the checkout"; return 0; }
+    rm -rf "$d" && mkdir -p "$d" || return 1
+    { (cd "$SRC" && git ls-files -z | tar --null -T - -cf -) | (cd "$d" && tar xf -); } || return 1
+    (cd "$SRC" && tar cf - --exclude="$rel/stage" "$rel") | (cd "$d" && tar xf -) || return 1
+    make -C "$d" -n all BUILD="$rel" >"$OUT/checkout-make-n.txt" 2>&1 || { tail -3 "$OUT/checkout-make-n.txt"; return 1; }
+    local n
+    n=$(grep -cE '^(gcc|g\+\+|cc|c\+\+|mpicxx|ar) ' "$OUT/checkout-make-n.txt")
+    rm -rf "$d"
+    echo "compiler or archiver commands make would run in the copy: $n"
+    [ "$n" -eq 0 ]
+}
+
 restore() { [ -d "$HIDDEN" ] && mv "$HIDDEN" "$BUILD"; }
 
 run no-absolute-paths no_abs_paths
+run checkout-copy-builds-nothing checkout_copy_builds_nothing
 run copy copy_tree
 # From here the original tree is out of reach.
 trap restore EXIT

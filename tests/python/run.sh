@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-only
 # The Python analysis tests (pytest, Debian's python3-pytest), ending with a
 # "python: N passed, M failed" line that scripts/run-tests.sh counts.
 set -u

@@ -13,8 +13,10 @@ import runs  # noqa: E402
 import sweep  # noqa: E402
 
 # A stand-in simulator: writes one fct line whose slowdown is the --x
-# option (fct = 1000 x, standalone 1000) and counts its invocations.
+# option (fct = 1000 x, standalone 1000) and counts its invocations; its
+# --help lists no option in our programs' form, so the sweep checks none.
 FAKE = """#!/bin/sh
+[ "$1" = --help ] && { echo "usage: fake [anything]"; exit 0; }
 out=""; x=1
 for a in "$@"; do
   case "$a" in --out=*) out="${a#--out=}";; --x=*) x="${a#--x=}";; esac
@@ -134,3 +136,71 @@ def test_a_rebuilt_library_makes_a_run_not_done(tmp_path):
     assert runs.is_done(r, str(out), str(prog))
     build_lib(1)
     assert not runs.is_done(r, str(out), str(prog))
+
+
+# A stand-in that lists its options as our programs' --help does.
+LISTED = """#!/bin/sh
+if [ "$1" = --help ]; then
+  printf 'Options:\\n  --stop=<a time>\\n      when\\n  --x=<a number>\\n      x\\n'
+  exit 0
+fi
+""" + FAKE.split("\n", 2)[2]
+
+
+def test_an_option_the_program_lacks_is_refused_before_any_run(env, capsys):
+    tmp, bindir, grid = env
+    (bindir / "fake").write_text(LISTED)
+    grid.write_text('[sweep]\nname = "t"\nprogram = "fake"\nout = "%s"\n'
+                    '[fixed]\nstpo = "1s"\n[grid]\nx = [2, 3]\n' % (tmp / "out"))
+    assert sweep.main(["run", str(grid), "--bin", str(bindir)]) == 2
+    err = capsys.readouterr().err
+    assert "[fixed] stpo: fake has no option --stpo (did you mean stop?)" in err
+    assert calls(bindir) == 0
+    # Spelt right, both runs go.
+    grid.write_text(grid.read_text().replace("stpo", "stop"))
+    assert sweep.main(["run", str(grid), "--bin", str(bindir)]) == 0
+    assert calls(bindir) == 2
+
+
+def test_gather_leaves_out_runs_of_other_parameters(env, capsys):
+    tmp, bindir, grid = env
+    assert sweep.main(["run", str(grid), "--bin", str(bindir)]) == 0
+    # The grid's [fixed] mode changes: the runs on disk were made with
+    # --mode=a, so gathering the new grid without running has nothing current.
+    grid.write_text(grid.read_text().replace('mode = "a"', 'mode = "b"'))
+    capsys.readouterr()
+    assert sweep.main(["gather", str(grid), "--bin", str(bindir)]) == 0
+    err = capsys.readouterr().err
+    assert "2 of 2 runs left out" in err and "x_2-eta_0.9" in err
+    text = (tmp / "out" / "t" / "summary.csv").read_text()
+    assert text.strip() == ""  # no row
+    # Running the new grid redoes both, and gather has both again.
+    assert sweep.main(["run", str(grid), "--bin", str(bindir)]) == 0
+    assert calls(bindir) == 4
+    lines = (tmp / "out" / "t" / "summary.csv").read_text().splitlines()
+    assert len(lines) == 3
+
+
+def test_bin_step_sets_the_bins_and_names_small_ones(env, capsys):
+    tmp, bindir, grid = env
+    # 2 runs of one flow each, pooled per (x, eta): a 50% step makes 1 bin
+    # of 1 flow per label (bin 0 is empty: floor(0.5 x 1) = 0).
+    assert sweep.main(["run", str(grid), "--bin", str(bindir), "--bin-step", "50"]) == 0
+    import pandas as pd
+    b = pd.read_csv(tmp / "out" / "t" / "bins.csv")
+    assert list(b.flows) == [1, 1] and list(b.bin) == [1, 1]
+    assert "bins of 50% hold 1 to 1 flows" in capsys.readouterr().err
+    assert sweep.main(["gather", str(grid), "--bin-step", "7"]) == 2
+    assert "--bin-step 7: accepted a whole number that divides 100" in capsys.readouterr().err
+
+
+def test_one_algorithm_one_colour_family():
+    import fct_slowdown
+    labels = ["algo=hpcc load=0.3", "algo=hpcc load=0.5", "algo=fncc load=0.3"]
+    fam = {labels[0]: "hpcc", labels[1]: "hpcc", labels[2]: "fncc"}
+    c = fct_slowdown.line_colors(labels, fam)
+    import matplotlib
+    blues, oranges = matplotlib.colormaps["Blues"], matplotlib.colormaps["Oranges"]
+    # hpcc's two loads: the Blues map's two ends of [0.45, 0.95]; fncc alone: Oranges at 0.85.
+    assert c[labels[0]] == blues(0.45) and c[labels[1]] == blues(0.95)
+    assert c[labels[2]] == oranges(0.85)

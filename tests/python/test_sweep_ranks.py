@@ -27,6 +27,7 @@ NODE = "--ns3::FastSimulatorImpl::EventOrder=Node"
 # ranks (RANKS, from the test's launcher) in the calls file; writes one
 # fct line.
 FAKE = """#!/bin/sh
+[ "$1" = --help ] && { echo "usage: a stand-in"; exit 0; }
 out=""
 for a in "$@"; do case "$a" in --out=*) out="${a#--out=}";; esac; done
 d="$(dirname "$0")"
@@ -254,6 +255,9 @@ def test_slurm_submits_one_array_per_rank_count(tmp_path, monkeypatch):
 
     monkeypatch.setattr(sweep.subprocess, "run", fake_run)
     assert sweep.main(["run", grid, "--bin", str(bindir), "--slurm", "--no-wait"]) == 0
+    # The program's --help (the grid's options checked) runs first, then the
+    # submissions.
+    assert calls.pop(0) == [str(bindir / "rdma-sim"), "--help"]
     assert [c[0] for c in calls] == ["sbatch", "sbatch"]
     assert "--array=0,2" in calls[0] and not any(a.startswith("--ntasks") for a in calls[0])
     assert "--array=1,3" in calls[1] and "--ntasks=2" in calls[1]
@@ -266,6 +270,7 @@ def test_slurm_submits_one_array_per_rank_count(tmp_path, monkeypatch):
     grid = write_grid(tmp_path, '[grid]\nx = [2, 3]\n')
     assert sweep.main(["run", grid, "--bin", str(bindir), "--slurm", "--no-wait",
                        "--ranks", "2"]) == 0
+    assert calls.pop(0)[1:] == ["--help"]
     assert len(calls) == 1 and "--array=0-1" in calls[0] and "--ntasks=2" in calls[0]
     assert open(calls[0][-1]).read().rstrip().endswith(" --ranks 2")
 

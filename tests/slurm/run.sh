@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-only
 # The sweep tool on a real Slurm: a single-host cluster (Debian's slurm-wlm
 # and munge) configured and started in a temporary directory, a small grid
 # run through `sweep.py run --slurm`, and its gathered table compared with

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-only
 # No congestion-control decision in the ns-3 bindings: the binding asks libcc
 # (libcc_algorithm_info_get, the CP's verdicts) instead of testing an
 # algorithm's name. Every algorithm libcc registers (libcc/src/algo/*.c

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # libcc must keep no global mutable state: every object file of the library
 # has empty .data and .bss (const tables with pointers live in .data.rel.ro).
 # A failure names the object and the section.
