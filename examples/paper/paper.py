@@ -999,15 +999,20 @@ def analyse_all_algos(runs, out, full):
           "parameters (no `--cc`), except `dcqcn`, which keeps the DCQCN paper's values as "
           "everywhere on this page (the dumbbell's `--preset=auto`, `rdma-sim "
           "--cc=preset=paper`). The defaults as the binaries print them are in "
-          "`out/paper/all-algos-dumbbell/defaults.csv`. Some are libcc's own choices, not "
-          "a paper's: Swift's targets (%s; [swift.md](algorithms/swift.md): the paper gives "
-          "no production values) and every RoCC parameter (%s; "
+          "`out/paper/all-algos-dumbbell/defaults.csv`; each algorithm's page names the "
+          "source of every default (its \"Where each default comes from\" table): the "
+          "DCQCN paper (`dcqcn`), the HPCC++ draft and the HPCC simulator (`hpcc`, `hpcc++`, "
+          "`hpcc-pint`, `dctcp`), the FNCC paper (`fncc`), the TIMELY paper (`timely`), "
+          "Google's Isekai simulator (`swift`: %s), the PowerTCP paper and simulator "
+          "(`powertcp`, `theta-powertcp`). Some are libcc's own choices, not a source's: "
+          "Swift's endpoint target ([swift.md](algorithms/swift.md)) and every RoCC "
+          "parameter (%s; "
           "[rocc.md](algorithms/rocc.md)); DCTCP's K (%s: 3 KB per Gbps of the port, 300 KB "
           "at 100 Gbps) is the HPCC simulator's ([dctcp.md](algorithms/dctcp.md)). `hpcc++` with its defaults (INT on every "
           "packet, no Rx-HPCC, no receiver N) is HPCC's controller on HPCC's INT, so its "
           "rows equal `hpcc`'s." % (
               ", ".join("`%s`" % a for a in algos),
-              dflt("swift", "base_target", "hop_scale", "fs_range", "endpoint_target"),
+              dflt("swift", "base_target", "hop_scale", "fs_range", "fs_max_cwnd", "min_rto"),
               dflt("rocc", "q_ref", "alpha", "beta", "interval", "recovery"),
               dflt("dctcp", "k") or "n/a"), ""]
     if dres:
@@ -1036,7 +1041,7 @@ def analyse_all_algos(runs, out, full):
         pfc = t[t.pfc_pauses > 0]
         lossy = t[t.utilization < 0.9].sort_values("utilization")
         lossy10 = t[t.utilization_10ms < 0.9].sort_values("utilization_10ms")
-        nocut = [a for a in ("dctcp", "swift") if a in set(t[fd.isna()].algo)]
+        nocut = [a for a in ("dctcp",) if a in set(t[fd.isna()].algo)]
         fair_rates = num(t.rates_fair_from_us_10ms)
         g10 = t.goodput_end_gbps_10ms.str.split(" / ", expand=True).astype(float)
         unfair10 = t[(g10[0] - g10[1]).abs() > 0.1 * (g10[0] + g10[1])]
@@ -1048,11 +1053,14 @@ def analyse_all_algos(runs, out, full):
                 lowq.queue_peak_kb.max()),
             "- **A standing queue without PFC**: %s." % names(
                 "%s %.0f KB mean" % (ticked(r.algo), r.queue_mean_kb) for r in mid.itertuples())
-            + (" %s never cut in the first ms: each flow's window is capped at one BDP "
+            + (" %s never cuts in the first ms: each flow's window is capped at one BDP "
                "(its start window), so two flows hold about one BDP of queue, below DCTCP's "
-               "K and under Swift's delay target, and nothing signals congestion (with a "
-               "smaller K, `--cc=k=50KB`, DCTCP reacts)." % " and ".join(map(ticked, nocut))
-               if nocut else ""),
+               "K, and nothing signals congestion (with a smaller K, `--cc=k=50KB`, DCTCP "
+               "reacts)." % " and ".join(map(ticked, nocut)) if nocut else "")
+            + (" `swift` cuts its window once the shared queue passes its delay target "
+               "([swift.md](algorithms/swift.md)) but paces at line rate above one packet, "
+               "so first_decrease_us, a rate, shows none." if "swift" in set(t[fd.isna()].algo)
+               else ""),
             "- **PFC holds the queue** (pauses in the first ms): %s." % names(
                 "%s %d pauses, %.0f KB mean" % (ticked(r.algo), r.pfc_pauses, r.queue_mean_kb)
                 for r in pfc.itertuples()),

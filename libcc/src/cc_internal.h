@@ -98,6 +98,7 @@ struct libcc_rp {
     uint64_t rate_bps;     /* (module) current pacing rate */
     uint64_t window_bytes; /* (module) LIBCC_WINDOW_UNLIMITED if rate-only */
     uint64_t deadline_ns;  /* (module) next on_timer, LIBCC_NO_DEADLINE if none */
+    uint64_t rto_ns;       /* (module) retransmission timeout it wants; 0: the host's */
     uint64_t snd_nxt;      /* highest seq+bytes seen by on_tx (core keeps it) */
     uint64_t bytes_sent;   /* total bytes given to on_tx */
     const void *cfg;       /* (module, read) typed config: algo->cfg_size bytes after priv */
@@ -186,6 +187,7 @@ typedef struct libcc_algo {
                     unsigned *tx_flags);
     int (*rp_on_timer)(struct libcc_rp *rp, uint64_t now_ns);
     int (*rp_on_feedback)(struct libcc_rp *rp, uint64_t now_ns, const libcc_feedback *fb);
+    int (*rp_on_timeout)(struct libcc_rp *rp, uint64_t now_ns);
     void (*rp_read_vars)(const struct libcc_rp *rp, double *values);
 
     /* Notification Point. The core has already found or created the flow,

@@ -248,6 +248,18 @@ int libcc_rp_on_feedback(libcc_rp *rp, uint64_t now_ns, const libcc_feedback *fb
     return rc;
 }
 
+int libcc_rp_on_timeout(libcc_rp *rp, uint64_t now_ns)
+{
+    rp_snapshot s;
+    int rc = rp_begin(rp, now_ns, &s);
+    if (rc)
+        return rc;
+    if (rp->algo->rp_on_timeout)
+        rc = rp->algo->rp_on_timeout(rp, now_ns);
+    rp_notify(rp, now_ns, &s);
+    return rc;
+}
+
 void libcc_rp_request_probe(struct libcc_rp *rp, uint64_t now_ns)
 {
     if (rp->cbs.send_probe)
@@ -272,6 +284,11 @@ uint64_t libcc_rp_window_bytes(const libcc_rp *rp)
 uint64_t libcc_rp_deadline_ns(const libcc_rp *rp)
 {
     return rp_ok(rp) ? rp->deadline_ns : LIBCC_NO_DEADLINE;
+}
+
+uint64_t libcc_rp_rto_ns(const libcc_rp *rp)
+{
+    return rp_ok(rp) ? rp->rto_ns : 0;
 }
 
 void *libcc_rp_user_data(const libcc_rp *rp)

@@ -809,7 +809,7 @@ static bool event(replay *r, char *line)
     int rv;
 
     if (!name)
-        fail(r, "time %s: missing event (tx, ack, nack, cnp, feedback, timer, end)", ttext);
+        fail(r, "time %s: missing event (tx, ack, nack, cnp, feedback, timer, timeout, end)", ttext);
     if (r->started && t < r->last_event)
         fail(r, "time %s (%" PRIu64 " ns) is earlier than the previous event (%" PRIu64 " ns)",
              ttext, t, r->last_event);
@@ -898,6 +898,12 @@ static bool event(replay *r, char *line)
         r->now = t;
         check_call(r, libcc_rp_on_timer(r->rp, t), "timer");
         csv_row(r, t, "timer");
+    } else if (strcmp(name, "timeout") == 0) {
+        no_fields(r, name, &save);
+        advance(r, t);
+        r->now = t;
+        check_call(r, libcc_rp_on_timeout(r->rp, t), "timeout");
+        csv_row(r, t, "timeout");
     } else if (strcmp(name, "end") == 0) {
         no_fields(r, name, &save);
         advance(r, t);

@@ -97,6 +97,18 @@ LibccRp::OnNack(const libcc_ack& nack)
 }
 
 void
+LibccRp::OnTimeout()
+{
+    Check(libcc_rp_on_timeout(m_rp, LibccNow()));
+}
+
+uint64_t
+LibccRp::GetRto() const
+{
+    return libcc_rp_rto_ns(m_rp);
+}
+
+void
 LibccRp::OnCnp()
 {
     int rc = libcc_rp_on_cnp(m_rp, LibccNow());

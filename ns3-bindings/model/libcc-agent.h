@@ -61,6 +61,10 @@ class LibccRp
     void OnNack(const libcc_ack& nack);
     void OnCnp();
     void OnFeedback(const libcc_feedback& fb);
+    /// The flow's retransmission timer expired (libcc_rp_on_timeout).
+    void OnTimeout();
+    /// The retransmission timeout libcc wants for the flow (ns); 0: none.
+    uint64_t GetRto() const;
     /// Returns libcc's tx flags (LIBCC_TX_REQUEST_INT).
     unsigned OnTx(uint64_t seq, uint32_t bytes);
 

@@ -50,7 +50,8 @@ RdmaNic::GetTypeId()
                           MakeQueueSizeChecker())
             .AddAttribute("RetransmitTimeout",
                           "Go back to the first unacknowledged byte when nothing was "
-                          "acknowledged for this long while data is outstanding, time",
+                          "acknowledged for this long while data is outstanding, unless the "
+                          "flow's congestion control sets its own (libcc_rp_rto_ns), time",
                           TimeValue(MilliSeconds(1)), MakeTimeAccessor(&RdmaNic::m_rto),
                           MakeTimeChecker(MicroSeconds(1)))
             .AddAttribute("NackInterval",

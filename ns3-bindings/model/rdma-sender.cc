@@ -341,7 +341,7 @@ RdmaSender::ArmRto(RdmaTxQueuePair* qp)
     {
         return;
     }
-    uint64_t at = qp->NextTimeoutCheck(m_nic->m_rto.GetNanoSeconds());
+    uint64_t at = qp->NextTimeoutCheck(RtoNs(qp));
     if (at == UINT64_MAX)
     {
         return;
@@ -359,13 +359,25 @@ RdmaSender::RtoFired(RdmaTxQueuePair* qp)
     // re-arms itself for the new expiry instead of being re-scheduled per ACK.
     qp->m_rtoArmed = false;
     uint64_t now = LibccNow();
-    if (qp->CheckTimeout(now, m_nic->m_rto.GetNanoSeconds()))
+    if (qp->CheckTimeout(now, RtoNs(qp)))
     {
         m_nic->m_counters.timeouts++;
         NS_LOG_INFO("flow " << qp->GetFlow().flowId << " timeout: back to " << qp->GetSndUna());
+        if (LibccRp* cc = qp->GetCc())
+        {
+            cc->OnTimeout();
+        }
         m_nic->Kick();
     }
     ArmRto(qp);
+}
+
+uint64_t
+RdmaSender::RtoNs(const RdmaTxQueuePair* qp) const
+{
+    const LibccRp* cc = qp->GetCc();
+    uint64_t rto = cc ? cc->GetRto() : 0;
+    return rto != 0 ? rto : static_cast<uint64_t>(m_nic->m_rto.GetNanoSeconds());
 }
 
 void

@@ -75,6 +75,9 @@ class RdmaSender
     void FillFlowFields(RocePacketInfo& info, RocePktType type, const RdmaTxQueuePair& qp) const;
     void ArmRto(RdmaTxQueuePair* qp);
     void RtoFired(RdmaTxQueuePair* qp);
+    /// The flow's retransmission timeout (ns): libcc's for its algorithm,
+    /// else the NIC's RetransmissionTimeout attribute.
+    uint64_t RtoNs(const RdmaTxQueuePair* qp) const;
     void WakeAt(uint64_t ps);
     /// The pacing wake-up scheduled as number seq fired.
     void Wake(uint64_t seq);

@@ -234,6 +234,185 @@ START_TEST(firmware_sets_the_firmware_defaults)
 }
 END_TEST
 
+static libcc_params *preset_of(const char *algo, const char *preset)
+{
+    libcc_params *p = NULL;
+    ck_assert_int_eq(libcc_params_new(&p, algo), LIBCC_OK);
+    ck_assert_msg(libcc_params_apply_preset(p, preset) == LIBCC_OK, "%s/%s: %s", algo, preset,
+                  libcc_params_error(p));
+    ck_assert_int_eq(libcc_params_validate(p), LIBCC_OK);
+    return p;
+}
+
+/* DCTCP as the HPCC simulator's run.py --cc dctcp sets it at --bw 100:
+ * CC_MODE 8, EWMA_GAIN 0.0625, DCTCP_RATE_AI 615 Mb/s ("calculated from
+ * RTT=13us and MTU=1KB"), MIN_RATE 1000Mb/s, HAS_WIN 1 and VAR_WIN 1,
+ * KMIN = KMAX = 30*bw/10 KB = 300 KB (k=0 is 3 KB per Gbps of the port,
+ * 300 KB at 100 Gbps), PMAX 1, marking at dequeue (switch-node.cc);
+ * rdma-queue-pair.cc starts dctcp.m_alpha at 1. */
+START_TEST(dctcp_hpcc_sim_sets_run_py_values)
+{
+    libcc_params *p = preset_of("dctcp", "hpcc-sim");
+    ck_assert_double_eq(get(p, "g"), 0.0625);
+    ck_assert_double_eq(get(p, "rate_ai"), 615e6);
+    ck_assert_double_eq(get(p, "min_rate"), 1e9);
+    ck_assert_double_eq(get(p, "window"), 1);
+    ck_assert_double_eq(get(p, "k"), 0);
+    ck_assert_double_eq(get(p, "mark_at_dequeue"), 1);
+    ck_assert_double_eq(get(p, "initial_alpha"), 1);
+    libcc_params_del(p);
+}
+END_TEST
+
+/* DCTCP, the paper (Alizadeh et al., SIGCOMM 2010): g = 1/16 (section
+ * 3.4), a TCP window cut by alpha/2 (equation 2), marks "arriving packets"
+ * above K (section 3.1). alpha's start is not in the paper: 1, as Linux
+ * and the HPCC simulator. K (65 packets at 10 Gbps) depends on the link
+ * and is not part of the preset. */
+START_TEST(dctcp_paper_sets_the_papers_values)
+{
+    libcc_params *p = preset_of("dctcp", "paper");
+    ck_assert_double_eq(get(p, "g"), 1.0 / 16);
+    ck_assert_double_eq(get(p, "window"), 2);
+    ck_assert_double_eq(get(p, "mark_at_dequeue"), 0);
+    ck_assert_double_eq(get(p, "initial_alpha"), 1);
+    libcc_params_del(p);
+}
+END_TEST
+
+/* TIMELY: the HPCC simulator's RdmaHw attribute defaults (rdma-hw.cc:
+ * TimelyAlpha 0.875, TimelyBeta 0.8, TimelyTLow 50000 ns, TimelyTHigh
+ * 500000 ns, TimelyMinRtt 20000 ns, five increases before HAI in
+ * UpdateRateTimely) and run.py --cc timely at --bw 100: RATE_AI = 10*bw/10
+ * = 100 Mb/s, RATE_HAI = 50*bw/10 = 500 Mb/s, MIN_RATE 1000Mb/s; one update
+ * per window (m_lastUpdateSeq), every increase staged. */
+START_TEST(timely_hpcc_sim_sets_the_simulators_values)
+{
+    libcc_params *p = preset_of("timely", "hpcc-sim");
+    ck_assert_double_eq(get(p, "alpha"), 0.875);
+    ck_assert_double_eq_tol(get(p, "beta"), 0.8, 1e-12);
+    ck_assert_double_eq(get(p, "t_low"), 50000);
+    ck_assert_double_eq(get(p, "t_high"), 500000);
+    ck_assert_double_eq(get(p, "min_rtt"), 20000);
+    ck_assert_double_eq(get(p, "delta"), 100e6);
+    ck_assert_double_eq(get(p, "hai_delta"), 500e6);
+    ck_assert_double_eq(get(p, "hai_thresh"), 5);
+    ck_assert_double_eq(get(p, "min_rate"), 1e9);
+    ck_assert_double_eq(get(p, "per_window"), 1);
+    ck_assert_double_eq(get(p, "hai_all_increases"), 1);
+    libcc_params_del(p);
+}
+END_TEST
+
+/* TIMELY, the paper (Mittal et al., SIGCOMM 2015): Algorithm 1 (N = 5:
+ * HAI adds 5 x delta after five completions with a negative gradient, an
+ * update per completion event) and its settings alpha 0.875, beta 0.8,
+ * T_low 50 us, T_high 500 us, minRTT 20 us, delta 10 Mbps, which the HPCC
+ * simulator's Timely* attribute defaults repeat; the 10 Mbps floor is
+ * libcc's (the paper gives none). */
+START_TEST(timely_paper_sets_the_papers_values)
+{
+    libcc_params *p = preset_of("timely", "paper");
+    ck_assert_double_eq(get(p, "alpha"), 0.875);
+    ck_assert_double_eq_tol(get(p, "beta"), 0.8, 1e-12);
+    ck_assert_double_eq(get(p, "t_low"), 50000);
+    ck_assert_double_eq(get(p, "t_high"), 500000);
+    ck_assert_double_eq(get(p, "min_rtt"), 20000);
+    ck_assert_double_eq(get(p, "delta"), 10e6);
+    ck_assert_double_eq(get(p, "hai_delta"), 5 * 10e6);
+    ck_assert_double_eq(get(p, "hai_thresh"), 5);
+    ck_assert_double_eq(get(p, "min_rate"), 10e6);
+    ck_assert_double_eq(get(p, "per_window"), 0);
+    ck_assert_double_eq(get(p, "hai_all_increases"), 0);
+    libcc_params_del(p);
+}
+END_TEST
+
+/* HPCC-PINT as run.py --cc hpccPint sets it at --bw 100: U_TARGET 0.95
+ * (--utgt 95), MI_THRESH 0, RATE_AI = 10*bw/25 = 40 Mb/s (expected_flows
+ * 125: 100 Gbps x 0.05 / 125 = 40 Mbps per T), PINT_LOG_BASE 1.01,
+ * PINT_PROB 1.0; pint.h max_concurrent = 512. */
+START_TEST(pint_hpcc_sim_sets_run_py_values)
+{
+    libcc_params *p = preset_of("hpcc-pint", "hpcc-sim");
+    ck_assert_double_eq_tol(get(p, "eta"), 0.95, 1e-12);
+    ck_assert_double_eq(get(p, "max_stage"), 0);
+    ck_assert_double_eq(get(p, "expected_flows"), 125);
+    ck_assert_double_eq_tol(100e9 * (1 - get(p, "eta")) / get(p, "expected_flows"), 40e6, 1);
+    ck_assert_double_eq(get(p, "w_ai"), 0);
+    ck_assert_double_eq_tol(get(p, "log_base"), 1.01, 1e-12);
+    ck_assert_double_eq(get(p, "max_flows"), 512);
+    ck_assert_double_eq(get(p, "sample_prob"), 1);
+    libcc_params_del(p);
+}
+END_TEST
+
+/* PowerTCP's simulator (inet-tub/ns3-datacenter, ns-3.39 rdma-hw.cc,
+ * UpdateRatePower): INT mode floors the current at 0.5 x the line rate,
+ * max_c = u / m_targetUtil with U_TARGET 0.95 (examples/PowerTCP
+ * config.txt), new_rate = 0.9 (curRate / max_c + 150Mbps) + 0.1 curRate
+ * with curRate the once-per-RTT rate. Delay mode (theta): the current
+ * dRTT/dt + 1 floored at 0.5, power over 1.05 x baseRtt, max_c = u, 0.7 /
+ * 0.3, baseRtt = the smallest RTT seen. */
+START_TEST(powertcp_hpcc_sim_sets_the_simulators_values)
+{
+    libcc_params *p = preset_of("powertcp", "hpcc-sim");
+    ck_assert_double_eq_tol(get(p, "gamma"), 0.9, 1e-12);
+    ck_assert_double_eq(get(p, "beta_rate"), 150e6);
+    ck_assert_double_eq_tol(get(p, "eta"), 0.95, 1e-12);
+    ck_assert_double_eq_tol(get(p, "min_current"), 0.5, 1e-12);
+    ck_assert_double_eq(get(p, "ewma_on_old"), 1);
+    libcc_params_del(p);
+    p = preset_of("theta-powertcp", "hpcc-sim");
+    ck_assert_double_eq_tol(get(p, "gamma"), 0.7, 1e-12);
+    ck_assert_double_eq(get(p, "beta_rate"), 150e6);
+    ck_assert_double_eq_tol(get(p, "eta"), 1.05, 1e-12);
+    ck_assert_double_eq_tol(get(p, "min_current"), 0.5, 1e-12);
+    ck_assert_double_eq(get(p, "ewma_on_old"), 1);
+    ck_assert_double_eq(get(p, "track_min_rtt"), 1);
+    libcc_params_del(p);
+}
+END_TEST
+
+/* Swift's defaults are Isekai's (falcon-transport/isekai,
+ * rue/algorithm/swift.cc, Swift::DefaultConfiguration), whose times are in
+ * FALCON units of 0.131072 us: each value typed in from there. */
+START_TEST(swift_defaults_are_isekais)
+{
+    libcc_params *p = NULL;
+    ck_assert_int_eq(libcc_params_new(&p, "swift"), LIBCC_OK);
+    /* set_fabric_base_delay(191): 191 x 0.131072 = 25.03 us, "25us" */
+    ck_assert_double_eq(get(p, "base_target"), 25000);
+    /* set_topo_scaling_per_hop(round(1 / 0.131072)): "1us" */
+    ck_assert_double_eq(get(p, "hop_scale"), 1000);
+    /* set_max_flow_scaling(round(100 / 0.131072)): "100us" */
+    ck_assert_double_eq(get(p, "fs_range"), 100000);
+    /* set_min_flow_scaling_window(0.1), set_max_flow_scaling_window(256.0) */
+    ck_assert_double_eq_tol(get(p, "fs_min_cwnd"), 0.1, 1e-12);
+    ck_assert_double_eq(get(p, "fs_max_cwnd"), 256);
+    /* set_fabric_additive_increment_factor(1.0),
+     * set_fabric_multiplicative_decrease_factor(0.8),
+     * set_max_fabric_multiplicative_decrease(0.5) */
+    ck_assert_double_eq(get(p, "ai"), 1);
+    ck_assert_double_eq_tol(get(p, "beta"), 0.8, 1e-12);
+    ck_assert_double_eq_tol(get(p, "max_mdf"), 0.5, 1e-12);
+    /* set_min_fabric_congestion_window(0.01), set_max_fabric_congestion_window(256.0) */
+    ck_assert_double_eq_tol(get(p, "min_cwnd"), 0.01, 1e-12);
+    ck_assert_double_eq(get(p, "max_cwnd"), 256);
+    /* set_rtt_smoothing_alpha(0.75) */
+    ck_assert_double_eq_tol(get(p, "rtt_alpha"), 0.75, 1e-12);
+    /* set_min_retransmit_timeout(round(250 / 0.131072)): "~250us";
+     * set_retransmit_timeout_scalar(2.0); set_retransmit_limit(3) */
+    ck_assert_double_eq(get(p, "min_rto"), 250000);
+    ck_assert_double_eq(get(p, "rto_scale"), 2);
+    ck_assert_double_eq(get(p, "retx_reset_threshold"), 3);
+    /* Not Isekai's (its NIC window follows the receiver's buffer level):
+     * libcc's 10 us endpoint target (docs/algorithms/swift.md). */
+    ck_assert_double_eq(get(p, "endpoint_target"), 10000);
+    libcc_params_del(p);
+}
+END_TEST
+
 /* A preset sets every parameter of the algorithm, so what it gives does
  * not depend on what was set before (preset=paper then preset=hpcc-sim is
  * the HPCC simulator, not a mix): applied over every parameter at a
@@ -404,6 +583,13 @@ Suite *presets_suite(void)
     tcase_add_test(t, hpcc_presets_set_the_hpcc_simulators_values);
     tcase_add_test(t, firmware_sets_the_firmware_defaults);
     tcase_add_test(t, dcqcn_presets_set_every_parameter);
+    tcase_add_test(t, swift_defaults_are_isekais);
+    tcase_add_test(t, dctcp_hpcc_sim_sets_run_py_values);
+    tcase_add_test(t, dctcp_paper_sets_the_papers_values);
+    tcase_add_test(t, timely_hpcc_sim_sets_the_simulators_values);
+    tcase_add_test(t, timely_paper_sets_the_papers_values);
+    tcase_add_test(t, pint_hpcc_sim_sets_run_py_values);
+    tcase_add_test(t, powertcp_hpcc_sim_sets_the_simulators_values);
     tcase_add_test(t, paper_preset_sets_target_to_current_rate_on_every_cut);
     tcase_add_test(t, items_apply_left_to_right);
     tcase_add_test(t, unknown_preset_is_named_with_the_choices);

@@ -371,8 +371,14 @@ static void one_run(const algo_case *a, unsigned id, prng *g, unsigned steps)
         int rc;
         switch (below(g, 11)) {
         case 0:
-            ev = "cnp";
-            rc = libcc_rp_on_cnp(r.rp, t);
+            /* a CNP, or the host's retransmission timer expiring */
+            if (below(g, 2)) {
+                ev = "cnp";
+                rc = libcc_rp_on_cnp(r.rp, t);
+            } else {
+                ev = "timeout";
+                rc = libcc_rp_on_timeout(r.rp, t);
+            }
             break;
         case 10: {
             static const uint64_t fb_rates[] = {0, 1, 1000000000ull, 100000000000ull, UINT64_MAX};

@@ -396,10 +396,19 @@ LIBCC_API int libcc_rp_on_tx(libcc_rp *rp, uint64_t now_ns, uint64_t seq, uint32
 LIBCC_API int libcc_rp_on_timer(libcc_rp *rp, uint64_t now_ns);
 /* A CP's feedback packet for this flow arrived (since 0.5.0). */
 LIBCC_API int libcc_rp_on_feedback(libcc_rp *rp, uint64_t now_ns, const libcc_feedback *fb);
+/* The host's retransmission timer for this flow expired and the host goes
+ * back to the first unacknowledged byte (added after 0.5.0). Call it once per
+ * expiry; an ACK that acknowledges new data ends the run of timeouts. */
+LIBCC_API int libcc_rp_on_timeout(libcc_rp *rp, uint64_t now_ns);
 
 LIBCC_API uint64_t libcc_rp_rate_bps(const libcc_rp *rp);
 LIBCC_API uint64_t libcc_rp_window_bytes(const libcc_rp *rp);
 LIBCC_API uint64_t libcc_rp_deadline_ns(const libcc_rp *rp);
+/* The retransmission timeout the algorithm wants for this flow now
+ * (added after 0.5.0); 0: the algorithm has none and the host uses its own.
+ * Read it whenever the retransmission timer is armed: it changes with the
+ * RTT and after each timeout. */
+LIBCC_API uint64_t libcc_rp_rto_ns(const libcc_rp *rp);
 LIBCC_API void *libcc_rp_user_data(const libcc_rp *rp);
 LIBCC_API const char *libcc_rp_algorithm(const libcc_rp *rp);
 

@@ -6,7 +6,12 @@
  * shrinks with the window (flow scaling), and an endpoint window driven by
  * the delay the receiver's NIC timestamps show; the flow uses the smaller.
  * Below one packet the window becomes pacing: one packet per rtt/cwnd.
- * docs/algorithms/swift.md maps each line of the paper to the code.
+ * A retransmission timeout cuts the fabric window, and after
+ * retx_reset_threshold of them in a row sets it to min_cwnd. The defaults
+ * are those of Google's Isekai simulator (falcon-transport/isekai,
+ * rue/algorithm/swift.cc DefaultConfiguration). docs/algorithms/swift.md
+ * maps each line of the paper and of Isekai to the code and gives the
+ * source of every default.
  */
 #include "algo_util.h"
 
@@ -26,6 +31,10 @@ typedef struct swift_cfg {
     double min_cwnd;
     double max_cwnd; /* packets; 0: the flow's BDP */
     uint64_t endpoint_target_ns;
+    double rtt_alpha;
+    uint64_t min_rto_ns;
+    double rto_scale;
+    uint32_t retx_reset_threshold;
     double fs_alpha, fs_beta; /* derived: target flow scaling */
 } swift_cfg;
 LIBCC_CHECK_CFG(swift_cfg);
@@ -35,11 +44,15 @@ typedef struct swift_rp_state {
     double max_cwnd;
     double target_ns;          /* fabric target of the last ACK */
     uint64_t rtt_ns;           /* latest RTT sample */
+    double srtt_ns;            /* smoothed RTT: the RTO and the timeout's once-per-RTT gate */
+    double pace_rtt_ns;        /* RTT the sub-packet pacing divides: the sample, srtt after a timeout */
     uint64_t fabric_delay_ns;
     uint64_t endpoint_delay_ns;
     uint64_t t_last_decrease_ns;
     uint64_t snd_una;
     uint64_t decreases;
+    uint32_t retx_cnt;         /* timeouts since an ACK last acknowledged new data */
+    uint64_t timeouts;
 } swift_rp_state;
 LIBCC_CHECK_RP_STATE(swift_rp_state);
 
@@ -47,23 +60,32 @@ static const libcc_param_desc swift_params[] = {
     {"base_target", LIBCC_UNIT_NS, 25e3, 1.0, 1e9,
      "fabric target delay before scaling (base RTT plus a little queueing)"},
     {"hop_scale", LIBCC_UNIT_NS, 1e3, 0.0, 1e8, "target added per switch hop the data crossed (h)"},
-    {"fs_range", LIBCC_UNIT_NS, 25e3, 0.0, 1e9,
+    {"fs_range", LIBCC_UNIT_NS, 100e3, 0.0, 1e9,
      "flow scaling: target added at fs_min_cwnd, falling as 1/sqrt(cwnd) to 0 at fs_max_cwnd"},
     {"fs_min_cwnd", LIBCC_UNIT_RATIO, 0.1, 0.001, 1e6, "window (packets) that gets all of fs_range"},
-    {"fs_max_cwnd", LIBCC_UNIT_RATIO, 100.0, 0.001, 1e6,
+    {"fs_max_cwnd", LIBCC_UNIT_RATIO, 256.0, 0.001, 1e6,
      "window (packets) from which flow scaling adds nothing"},
     {"ai", LIBCC_UNIT_RATIO, 1.0, 0.0, 1e6, "additive increase: packets per RTT (ai/cwnd per acked packet)"},
     {"beta", LIBCC_UNIT_RATIO, 0.8, 0.0, 1.0,
      "multiplicative decrease: cwnd *= 1 - beta*(delay - target)/delay"},
     {"max_mdf", LIBCC_UNIT_RATIO, 0.5, 0.0, 1.0,
-     "largest decrease per RTT: cwnd *= at least 1 - max_mdf (also the cut on a NACK)"},
-    {"min_cwnd", LIBCC_UNIT_RATIO, 0.001, 1e-6, 1.0,
+     "largest decrease per RTT: cwnd *= at least 1 - max_mdf (also the cut on a NACK and a first "
+     "timeout)"},
+    {"min_cwnd", LIBCC_UNIT_RATIO, 0.01, 1e-6, 1.0,
      "smallest window (packets); below 1 the flow is paced at cwnd*MTU per RTT"},
-    {"max_cwnd", LIBCC_UNIT_RATIO, 0.0, 0.0, 1e9,
-     "largest window (packets); 0: the flow's line rate x base RTT in packets (its start window)"},
+    {"max_cwnd", LIBCC_UNIT_RATIO, 256.0, 0.0, 1e9,
+     "largest window (packets); the flow starts at the smaller of it and its line rate x base RTT "
+     "(0: that BDP is the largest too)"},
     {"endpoint_target", LIBCC_UNIT_NS, 10e3, 0.0, 1e9,
      "target of the endpoint window: the delay the receiver's NIC timestamps (and the sender's "
      "ACK arrival stamp) show; 0: no endpoint window"},
+    {"rtt_alpha", LIBCC_UNIT_RATIO, 0.75, 0.0, 0.999,
+     "RTT smoothing: srtt = rtt_alpha*srtt + (1 - rtt_alpha)*sample, per ACK with a sample"},
+    {"min_rto", LIBCC_UNIT_NS, 250e3, 1.0, 1e10, "smallest retransmission timeout"},
+    {"rto_scale", LIBCC_UNIT_RATIO, 2.0, 1.0, 1e3,
+     "retransmission timeout: max(min_rto, rto_scale*srtt + the pacing gap below one packet)"},
+    {"retx_reset_threshold", LIBCC_UNIT_COUNT, 3.0, 1.0, 255.0,
+     "timeouts in a row (no new data acknowledged) that set the fabric window to min_cwnd"},
 };
 
 static int swift_cfg_init(void *cfg, const double *v, char *err, size_t err_len)
@@ -80,6 +102,10 @@ static int swift_cfg_init(void *cfg, const double *v, char *err, size_t err_len)
     c->min_cwnd = v[8];
     c->max_cwnd = v[9];
     c->endpoint_target_ns = (uint64_t)v[10];
+    c->rtt_alpha = v[11];
+    c->min_rto_ns = (uint64_t)v[12];
+    c->rto_scale = v[13];
+    c->retx_reset_threshold = (uint32_t)v[14];
     if (!(c->fs_min_cwnd < c->fs_max_cwnd)) {
         if (err)
             snprintf(err, err_len, "fs_min_cwnd (%g) must be below fs_max_cwnd (%g)", v[3], v[4]);
@@ -107,18 +133,25 @@ static const swift_cfg *cfg_of(const struct libcc_rp *rp)
     return (const swift_cfg *)rp->cfg;
 }
 
-/* Pacing below one packet: one MTU per rtt/cwnd; at or above, the line. */
+/* Pacing below one packet: one MTU per rtt/cwnd; at or above, the line.
+ * The RTO (Isekai's GetRetransmitTimeout) starts after the pacing gap, the
+ * time the next packet waits beyond an RTT: rtt/cwnd - rtt. */
 static void swift_apply(struct libcc_rp *rp, const swift_rp_state *s)
 {
+    const swift_cfg *c = (const swift_cfg *)rp->cfg;
     const double mtu = (double)rp->flow.mtu_bytes;
+    double gap = 0.0;
     if (s->cwnd < 1.0) {
-        const double rtt = s->rtt_ns ? (double)s->rtt_ns : (double)algo_base_rtt(0, rp);
+        const double rtt = s->pace_rtt_ns;
         rp->rate_bps = libcc_u64_sat(s->cwnd * mtu * ALGO_BIT_NS_PER_BYTE_S / rtt + 0.5);
         rp->window_bytes = rp->flow.mtu_bytes;
+        gap = rtt / s->cwnd - rtt;
     } else {
         rp->rate_bps = rp->flow.line_rate_bps;
         rp->window_bytes = libcc_u64_sat(s->cwnd * mtu + 0.5);
     }
+    const double rto = c->rto_scale * s->srtt_ns + gap;
+    rp->rto_ns = rto > (double)c->min_rto_ns ? libcc_u64_sat(rto + 0.5) : c->min_rto_ns;
 }
 
 static void swift_rp_init(struct libcc_rp *rp, uint64_t now_ns)
@@ -126,11 +159,19 @@ static void swift_rp_init(struct libcc_rp *rp, uint64_t now_ns)
     const swift_cfg *c = cfg_of(rp);
     swift_rp_state *s = st(rp);
     memset(s, 0, sizeof *s);
-    double bdp = algo_bdp_bytes(rp->flow.line_rate_bps, algo_base_rtt(0, rp)) / rp->flow.mtu_bytes;
-    s->max_cwnd = c->max_cwnd != 0.0 ? c->max_cwnd : (bdp < 1.0 ? 1.0 : bdp);
+    const uint64_t base_rtt = algo_base_rtt(0, rp);
+    double bdp = algo_bdp_bytes(rp->flow.line_rate_bps, base_rtt) / rp->flow.mtu_bytes;
+    if (bdp < 1.0)
+        bdp = 1.0;
+    s->max_cwnd = c->max_cwnd != 0.0 ? c->max_cwnd : bdp;
     if (s->max_cwnd < c->min_cwnd)
         s->max_cwnd = c->min_cwnd;
-    s->fcwnd = s->ecwnd = s->cwnd = s->max_cwnd; /* RDMA flows start at line rate */
+    /* RDMA flows start at line rate: one BDP, unless max_cwnd is smaller. */
+    s->cwnd = bdp < s->max_cwnd ? bdp : s->max_cwnd;
+    s->fcwnd = s->ecwnd = s->cwnd;
+    /* Before the first sample the path's base RTT stands for the RTT (Isekai
+     * starts rtt_state at a constant 25 us; libcc knows the path). */
+    s->srtt_ns = s->pace_rtt_ns = (double)base_rtt;
     s->t_last_decrease_ns = now_ns;
     swift_apply(rp, s);
 }
@@ -188,9 +229,15 @@ static int swift_rp_on_ack(struct libcc_rp *rp, uint64_t now_ns, const libcc_ack
     if (ack->seq > s->snd_una) {
         acked = (double)(ack->seq - s->snd_una) / (double)rp->flow.mtu_bytes;
         s->snd_una = ack->seq;
+        s->retx_cnt = 0;
     }
     if (!libcc_ack_rtt(ack, now_ns, &rtt))
         return LIBCC_OK; /* no delay sample */
+    /* Isekai smooths the RTT only (rtt_smoothing_alpha); the delay compared
+     * with the target is the sample itself (its delay_smoothing_alpha is 0),
+     * and so is the RTT of the once-per-RTT gate and of pacing. */
+    s->srtt_ns = c->rtt_alpha * s->srtt_ns + (1.0 - c->rtt_alpha) * (double)rtt;
+    s->pace_rtt_ns = (double)rtt;
     const bool have_remote = libcc_ack_remote_delay(ack, &remote);
     /* the sender's own share: from its NIC's arrival stamp to now */
     const uint64_t local = (ack->has & LIBCC_ACK_HAS_RX_TS) ? now_ns - ack->rx_ts_ns : 0;
@@ -211,14 +258,40 @@ static int swift_rp_on_ack(struct libcc_rp *rp, uint64_t now_ns, const libcc_ack
 /* A NACK is Swift's fast recovery: cut by max_mdf, at most once per RTT. */
 static int swift_rp_on_nack(struct libcc_rp *rp, uint64_t now_ns, const libcc_ack *nack)
 {
-    (void)nack;
     const swift_cfg *c = cfg_of(rp);
     swift_rp_state *s = st(rp);
     const double prev = s->cwnd;
+    if (nack->seq > s->snd_una) { /* what precedes the hole arrived */
+        s->snd_una = nack->seq;
+        s->retx_cnt = 0;
+    }
     if (can_decrease(s, now_ns)) {
         s->fcwnd *= 1.0 - c->max_mdf;
         s->ecwnd *= 1.0 - c->max_mdf;
     }
+    finish(rp, s, now_ns, prev);
+    return LIBCC_OK;
+}
+
+/* Isekai's ComputeTimeoutFabricCongestionWindow: at most once per smoothed
+ * RTT, the first timeout of a run cuts by max_mdf, the second leaves the
+ * window, from retx_reset_threshold on it is min_cwnd. The endpoint window
+ * is left alone (Isekai: "no nic congestion window alteration"). */
+static int swift_rp_on_timeout(struct libcc_rp *rp, uint64_t now_ns)
+{
+    const swift_cfg *c = cfg_of(rp);
+    swift_rp_state *s = st(rp);
+    const double prev = s->cwnd;
+    s->timeouts++;
+    if (s->retx_cnt < UINT32_MAX)
+        s->retx_cnt++;
+    if ((double)(now_ns - s->t_last_decrease_ns) >= s->srtt_ns) {
+        if (s->retx_cnt >= c->retx_reset_threshold)
+            s->fcwnd = c->min_cwnd;
+        else if (s->retx_cnt == 1)
+            s->fcwnd *= 1.0 - c->max_mdf;
+    }
+    s->pace_rtt_ns = s->srtt_ns;
     finish(rp, s, now_ns, prev);
     return LIBCC_OK;
 }
@@ -232,6 +305,10 @@ static const libcc_param_desc swift_vars[] = {
     {"fabric_delay", LIBCC_UNIT_NS, 0, 0, 0, "RTT minus the receiver's delay"},
     {"endpoint_delay", LIBCC_UNIT_NS, 0, 0, 0, "receiver's delay plus the sender's ACK delay"},
     {"decreases", LIBCC_UNIT_COUNT, 0, 0, 0, "times the window shrank"},
+    {"srtt", LIBCC_UNIT_NS, 0, 0, 0, "smoothed RTT"},
+    {"rto", LIBCC_UNIT_NS, 0, 0, 0, "retransmission timeout the flow wants"},
+    {"retx_cnt", LIBCC_UNIT_COUNT, 0, 0, 0, "timeouts since new data was last acknowledged"},
+    {"timeouts", LIBCC_UNIT_COUNT, 0, 0, 0, "retransmission timeouts"},
 };
 #define SWIFT_N_VARS (sizeof swift_vars / sizeof swift_vars[0])
 
@@ -246,6 +323,10 @@ static void swift_read_vars(const struct libcc_rp *rp, double *v)
     v[5] = (double)s->fabric_delay_ns;
     v[6] = (double)s->endpoint_delay_ns;
     v[7] = (double)s->decreases;
+    v[8] = s->srtt_ns;
+    v[9] = (double)rp->rto_ns;
+    v[10] = (double)s->retx_cnt;
+    v[11] = (double)s->timeouts;
 }
 
 const libcc_algo libcc_algo_swift = {
@@ -264,5 +345,6 @@ const libcc_algo libcc_algo_swift = {
     .rp_init = swift_rp_init,
     .rp_on_ack = swift_rp_on_ack,
     .rp_on_nack = swift_rp_on_nack,
+    .rp_on_timeout = swift_rp_on_timeout,
     .rp_read_vars = swift_read_vars,
 };
