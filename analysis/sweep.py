@@ -27,7 +27,7 @@ The grid file (TOML, docs/sweeps.md):
     [cc]                            # per-algorithm --cc text, before cc.X axes
     dcqcn = "preset=paper"
     [flows]                         # optional: one flow file per (load, seed)
-    cdf = "websearch.cdf"           # ../shared/data/, examples/data/ or a path
+    cdf = "websearch.cdf"           # examples/data/, ../shared/data/ or a path
     hosts = 16
     bandwidth = 100e9
     time = 0.02                     # seconds of arrivals
@@ -68,10 +68,10 @@ import time
 import numpy as np
 import pandas as pd
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, HERE)
-import fct_slowdown  # noqa: E402
-from runs import (EVENT_ORDER, EVENT_ORDER_RANKS, RANKED_PROGRAMS, Run,  # noqa: E402
+if __package__ in (None, ""):  # run as analysis/sweep.py: the package is the folder above
+    sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from analysis import fct_slowdown  # noqa: E402
+from analysis.runs import (EVENT_ORDER, EVENT_ORDER_RANKS, RANKED_PROGRAMS, Run,  # noqa: E402
                   execute, find_cdf, gen_flow_file, is_done, read_summary, recorded_as, run_all)
 
 try:
@@ -131,7 +131,7 @@ def fmt(v):
 def cdf_path(name):
     path = find_cdf(name)
     if path is None:
-        raise BadGrid("[flows] cdf = '%s': not in ../shared/data, examples/data, nor a path" % name)
+        raise BadGrid("[flows] cdf = '%s': not in examples/data, ../shared/data, nor a path" % name)
     return path
 
 
