@@ -89,7 +89,7 @@ def test_an_interrupted_run_is_redone(env):
 @pytest.mark.parametrize("text,message", [
     ('[sweep]\nname = "t"\n', "[sweep] program: a non-empty string is required"),
     ('[sweep]\nname = "t"\nprogram = "fake"\n[grid]\nx = []\n',
-     "[grid] x: a non-empty list is required"),
+     '[grid] x: a non-empty list (or "registered") is required'),
     ('[sweep]\nname = "t"\nprogram = "fake"\n[grids]\n', "unknown table [grids]"),
     ('[sweep]\nname = "t"\nprogram = "fake"\n[flows]\ncdf = "websearch.cdf"\nhosts = 4\n'
      'bandwidth = 1e11\ntime = 0.01\n', "[flows] load (or a grid axis load) is required"),
