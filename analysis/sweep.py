@@ -33,6 +33,12 @@ The grid file (TOML, docs/sweeps.md):
     time = 0.02                     # seconds of arrivals
     load = 0.5                      # unless "load" is a grid axis
 
+A grid may instead spell its command lines: [sweep] args (templates such as
+"--rate={rate}" over the point), run_name, [labels], axis values that are
+tables, [[point]] runs, [full.X] tables for --full, an axis "registered"
+(libcc's algorithms, libcc-replay --list); make paper's grids are written
+so (examples/paper/experiments/, docs/sweeps.md).
+
 "seed" and "load" are flow-generation axes when [flows] is given (they pick
 the flow file) and ordinary options otherwise. "ranks" (in [fixed], as a
 [grid] axis, or --ranks N, which overrides [fixed]) is never an option: it

@@ -47,6 +47,8 @@ def rocc_recovery_mbps():
 
 
 def summaries(runs, out, exp):
+    """Every run of exp: its summary.txt and labels, one row each, also
+    written to out/exp/summary.csv."""
     rows = []
     for r in runs:
         if r.exp != exp:
@@ -58,6 +60,8 @@ def summaries(runs, out, exp):
     df = pd.DataFrame(rows)
     for c in df.columns:
         df[c] = pd.to_numeric(df[c], errors="ignore")
+    if not df.empty:
+        df.to_csv(os.path.join(out, exp, "summary.csv"), index=False)
     return df
 
 
