@@ -520,7 +520,8 @@ def main(argv=None):
         return 2
     try:
         g = load_grid(a.grid, a.full)
-        runs = make_runs(g, a.ranks, libcc_info.algorithms(a.bin))
+        wants = "registered" in g.get("grid", {}).values()  # else no need to ask libcc
+        runs = make_runs(g, a.ranks, libcc_info.algorithms(a.bin) if wants else None)
         out = g["sweep"].get("out", "out/sweeps")
         binary = os.path.join(a.bin, g["sweep"]["program"])
         if a.command in ("run", "task") and not os.access(binary, os.X_OK):
