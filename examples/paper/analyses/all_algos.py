@@ -23,11 +23,12 @@ def analyse(runs, out):
         return ", ".join("%s=%s" % (k, d[a][k]) for k in keys if k in d[a])
 
     md = ["## Every algorithm on the dumbbell and the fat tree", "",
-          "Every algorithm the binaries register (`dumbbell --help` and `rdma-sim --help` "
-          "list them; paper.py reads the list from there): %s. Each runs with its default "
-          "parameters (no `--cc`), except `dcqcn`, which keeps the DCQCN paper's values as "
+          "Every algorithm libcc registers (`libcc-replay --list`; paper.py reads the "
+          "list and the defaults from `libcc-replay --list --json`): %s. Each runs with "
+          "its default parameters (no `--cc`), except `dcqcn`, which keeps the DCQCN paper's "
+          "values as "
           "everywhere on this page (the dumbbell's `--preset=auto`, `rdma-sim "
-          "--cc=preset=paper`). The defaults as the binaries print them are in "
+          "--cc=preset=paper`). The defaults as libcc prints them are in "
           "`out/paper/all-algos-dumbbell/defaults.csv`. Some are libcc's own choices, not "
           "a paper's: Swift's targets (%s; [swift.md](algorithms/swift.md): the paper gives "
           "no production values) and every RoCC parameter (%s; "
