@@ -35,8 +35,9 @@ import sys
 
 import pandas as pd
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import fct_slowdown as fs  # noqa: E402
+if __package__ in (None, ""):  # run as analysis/fct_analysis.py: the package is the folder above
+    sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from analysis import fct_slowdown as fs  # noqa: E402
 
 DPORT = {0: 100, 1: 200, 2: -1}
 

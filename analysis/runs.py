@@ -60,9 +60,11 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
 def find_cdf(name):
-    """A flow-size CDF by name: ../shared/data, then examples/data, then as
-    a path; None if none of them has it."""
-    for d in (os.path.join(ROOT, "..", "shared", "data"), os.path.join(ROOT, "examples", "data")):
+    """A flow-size CDF by name: the repository's examples/data (websearch.cdf,
+    fb_hadoop.cdf: the HPCC simulator's traffic_gen distributions, its
+    README says), then ../shared/data beside the repository, then as a path;
+    None if none of them has it."""
+    for d in (os.path.join(ROOT, "examples", "data"), os.path.join(ROOT, "..", "shared", "data")):
         if os.path.exists(os.path.join(d, name)):
             return os.path.join(d, name)
     return name if os.path.exists(name) else None

@@ -27,11 +27,17 @@ The grid file (TOML, docs/sweeps.md):
     [cc]                            # per-algorithm --cc text, before cc.X axes
     dcqcn = "preset=paper"
     [flows]                         # optional: one flow file per (load, seed)
-    cdf = "websearch.cdf"           # ../shared/data/, examples/data/ or a path
+    cdf = "websearch.cdf"           # examples/data/, ../shared/data/ or a path
     hosts = 16
     bandwidth = 100e9
     time = 0.02                     # seconds of arrivals
     load = 0.5                      # unless "load" is a grid axis
+
+A grid may instead spell its command lines: [sweep] args (templates such as
+"--rate={rate}" over the point), run_name, [labels], axis values that are
+tables, [[point]] runs, [full.X] tables for --full, an axis "registered"
+(libcc's algorithms, libcc-replay --list); make paper's grids are written
+so (examples/paper/experiments/, docs/sweeps.md).
 
 "seed" and "load" are flow-generation axes when [flows] is given (they pick
 the flow file) and ordinary options otherwise. "ranks" (in [fixed], as a
@@ -68,10 +74,10 @@ import time
 import numpy as np
 import pandas as pd
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, HERE)
-import fct_slowdown  # noqa: E402
-from runs import (EVENT_ORDER, EVENT_ORDER_RANKS, RANKED_PROGRAMS, Run,  # noqa: E402
+if __package__ in (None, ""):  # run as analysis/sweep.py: the package is the folder above
+    sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from analysis import fct_slowdown, libcc_info  # noqa: E402
+from analysis.runs import (EVENT_ORDER, EVENT_ORDER_RANKS, RANKED_PROGRAMS, Run,  # noqa: E402
                   execute, find_cdf, gen_flow_file, is_done, read_summary, recorded_as, run_all)
 
 try:
@@ -84,7 +90,9 @@ class BadGrid(Exception):
     pass
 
 
-def load_grid(path):
+def load_grid(path, full=False):
+    """The grid file as a dict, checked; full: with its [full] tables merged
+    over the others (--full)."""
     try:
         with open(path, "rb") as f:
             g = tomllib.load(f)
@@ -92,20 +100,33 @@ def load_grid(path):
         raise OSError("%s: %s" % (path, e.strerror))
     except tomllib.TOMLDecodeError as e:
         raise BadGrid("%s: %s" % (path, e))
-    known = {"sweep", "fixed", "grid", "cc", "flows"}
+    known = {"sweep", "fixed", "grid", "cc", "flows", "labels", "point", "full"}
     for k in g:
         if k not in known:
             raise BadGrid("%s: unknown table [%s]; accepted %s" % (path, k, ", ".join(sorted(known))))
+    over = g.pop("full", {})
+    if full:
+        for table, values in over.items():
+            if table not in known - {"full", "point"} or not isinstance(values, dict):
+                raise BadGrid("%s: [full.%s]: accepted [full.X] for X in %s" % (
+                    path, table, ", ".join(sorted(known - {"full", "point"}))))
+            g.setdefault(table, {}).update(values)
     sw = g.get("sweep", {})
     for k in ("name", "program"):
         if not isinstance(sw.get(k), str) or not sw[k]:
             raise BadGrid("%s: [sweep] %s: a non-empty string is required" % (path, k))
     for k, v in g.get("grid", {}).items():
-        if not isinstance(v, list) or not v:
-            raise BadGrid("%s: [grid] %s: a non-empty list is required" % (path, k))
+        if v != "registered" and (not isinstance(v, list) or not v):
+            raise BadGrid("%s: [grid] %s: a non-empty list (or \"registered\") is required"
+                          % (path, k))
     fl = g.get("flows")
+    template = "args" in sw
+    if template and (not isinstance(sw["args"], list) or not isinstance(sw.get("run_name"), str)
+                     or "fixed" in g):
+        raise BadGrid("%s: [sweep] args: a list of argument templates, with a run_name template "
+                      "and no [fixed] table (the templates say every option)" % path)
     if fl is not None:
-        for k in ("cdf", "hosts", "bandwidth", "time"):
+        for k in ("cdf", "hosts", "bandwidth", "time") + (("file",) if template else ()):
             if k not in fl:
                 raise BadGrid("%s: [flows] %s is required" % (path, k))
         if "load" not in fl and "load" not in g.get("grid", {}):
@@ -131,13 +152,75 @@ def fmt(v):
 def cdf_path(name):
     path = find_cdf(name)
     if path is None:
-        raise BadGrid("[flows] cdf = '%s': not in ../shared/data, examples/data, nor a path" % name)
+        raise BadGrid("[flows] cdf = '%s': not in examples/data, ../shared/data, nor a path" % name)
     return path
 
 
-def make_runs(g, ranks=None):
+def axis_values(k, v, algorithms):
+    if v != "registered":
+        return v
+    if not algorithms:
+        raise BadGrid("[grid] %s = \"registered\": no algorithm list (libcc-replay --list in "
+                      "--bin)" % k)
+    return list(algorithms)
+
+
+def expand_axes(g, algorithms):
+    """The grid's points: every combination of the [grid] axes (the first
+    axis outermost), then the [[point]] tables. An axis given as the string
+    "registered" takes every algorithm libcc registers (algorithms); a value
+    that is a table sets several keys of the point at once."""
+    axes = [[v_ if isinstance(v_, dict) else {k: v_} for v_ in axis_values(k, v, algorithms)]
+            for k, v in g.get("grid", {}).items()]
+    points = [{kk: vv for part in combo for kk, vv in part.items()}
+              for combo in itertools.product(*axes)]
+    return points + [dict(p) for p in g.get("point", [])]
+
+
+def fill(template, point, where):
+    try:
+        return template.format(**point) if isinstance(template, str) else template
+    except (KeyError, IndexError, ValueError) as e:
+        raise BadGrid("%s = '%s': %s is not a key of the point" % (where, template, e))
+
+
+def make_template_runs(g, algorithms):
+    """[sweep] args mode: each point's command line is the args templates
+    filled from the point ([labels], then its axes), an argument that fills
+    to "" left out, then --cc=<the [cc] text of its algo>; run_name names
+    it; [flows] file names its flow file (the point's _flows). A key that
+    starts with "_" is for the templates only, the others label the run."""
+    sw, flows = g["sweep"], g.get("flows")
+    runs = []
+    for axes in expand_axes(g, algorithms):
+        point = dict(g.get("labels", {}))
+        point.update(axes)
+        inputs, spec = [], None
+        if flows is not None:
+            point["_flows"] = fill(flows["file"], point, "[flows] file")
+            inputs.append(point["_flows"])
+            spec = {k: fill(flows.get(k, d), point, "[flows] %s" % k) for k, d in (
+                ("cdf", None), ("hosts", None), ("load", None), ("bandwidth", None),
+                ("time", None), ("seed", 1), ("start", 0))}
+        args = [a for a in (fill(t, point, "[sweep] args") for t in sw["args"]) if a != ""]
+        if point.get("algo") in g.get("cc", {}):
+            args.append("--cc=" + g["cc"][point["algo"]])
+        run = Run(sw["name"], fill(sw["run_name"], point, "[sweep] run_name"), sw["program"],
+                  args, inputs, **{k: v for k, v in point.items() if not k.startswith("_")})
+        run.flow_spec = spec
+        runs.append(run)
+    return runs
+
+
+def make_runs(g, ranks=None, algorithms=None):
     """The grid's runs, in a fixed order (the order of the file's axes);
-    ranks: --ranks N (None: the file's ranks, else 1)."""
+    ranks: --ranks N (None: the file's ranks, else 1); algorithms: what an
+    axis "registered" takes."""
+    if "args" in g["sweep"]:
+        if ranks is not None:
+            raise BadGrid("--ranks %d: a grid of [sweep] args templates runs each point once, "
+                          "in one process; accepted only without --ranks" % ranks)
+        return make_template_runs(g, algorithms)
     sw, grid, flows = g["sweep"], g.get("grid", {}), g.get("flows")
     fixed = dict(g.get("fixed", {}))
     if ranks is not None and "ranks" in grid:
@@ -150,7 +233,7 @@ def make_runs(g, ranks=None):
         ranks is not None or "ranks" in fixed or "ranks" in grid)
     ranks = ranks if ranks is not None else fixed.get("ranks", 1)
     fixed.pop("ranks", None)
-    axes = list(grid.items())
+    axes = [(k, axis_values(k, v, algorithms)) for k, v in grid.items()]
     runs = []
     for combo in itertools.product(*[v for _, v in axes]):
         point = dict(zip([k for k, _ in axes], combo))
@@ -167,10 +250,16 @@ def make_runs(g, ranks=None):
                 continue
             else:
                 args.append("--%s=%s" % (k, fmt(v)))
+        spec = None
         if flows is not None:
             fname = "flows/load%s-seed%s.txt" % (point.get("load", flows.get("load")),
                                                  point.get("seed", flows.get("seed", 1)))
             inputs.append(fname)
+            spec = {"cdf": flows["cdf"], "hosts": flows["hosts"],
+                    "load": point.get("load", flows.get("load")),
+                    "bandwidth": flows["bandwidth"], "time": flows["time"],
+                    "seed": point.get("seed", flows.get("seed", 1)),
+                    "start": flows.get("start", 0)}
             args.append("--flows=@" + fname)
         if cc:
             args.append("--cc=" + ",".join(cc))
@@ -182,7 +271,7 @@ def make_runs(g, ranks=None):
         if node_order:
             args = ranked_args(args, name)
         run = Run(sw["name"], name, sw["program"], args, inputs, **point)
-        run.ranks = n
+        run.ranks, run.flow_spec = n, spec
         runs.append(run)
     return runs
 
@@ -231,6 +320,15 @@ def check_options(g, binary):
     known = program_options(binary)
     if known is None:
         return
+    for t in g["sweep"].get("args", []):
+        m = re.match(r"--([A-Za-z][\w.+-]*)=", t)
+        if m and m.group(1) not in known and not m.group(1).startswith("ns3::"):
+            close = difflib.get_close_matches(m.group(1), sorted(known), n=1)
+            raise BadGrid("%s: [sweep] args '%s': %s has no option --%s%s (see %s --help)" % (
+                g["_path"], t, g["sweep"]["program"], m.group(1),
+                " (did you mean %s?)" % close[0] if close else "", binary))
+    if "args" in g["sweep"]:
+        return  # the templates name every option; the axes are labels
     flows = g.get("flows") is not None
     for table in ("fixed", "grid"):
         for k in g.get(table, {}):
@@ -243,17 +341,18 @@ def check_options(g, binary):
                 " (did you mean %s?)" % close[0] if close else "", binary))
 
 
-def make_flow_files(g, runs, out):
-    flows = g.get("flows")
-    if flows is None:
-        return
+def make_flow_files(runs, out):
+    """Each run's flow file (run.flow_spec, from [flows]) unless it exists:
+    runs sharing one are given it once."""
     for r in runs:
-        path = os.path.join(out, r.exp, r.inputs[0])
+        spec = getattr(r, "flow_spec", None)
+        if spec is None:
+            continue
+        path = os.path.normpath(os.path.join(out, r.exp, r.inputs[0]))
         if os.path.exists(path):
             continue
-        gen_flow_file(path, cdf_path(flows["cdf"]), flows["hosts"],
-                      r.labels.get("load", flows.get("load")), flows["bandwidth"], flows["time"],
-                      r.labels.get("seed", flows.get("seed", 1)), flows.get("start", 0))
+        gen_flow_file(path, cdf_path(spec["cdf"]), spec["hosts"], spec["load"],
+                      spec["bandwidth"], spec["time"], spec["seed"], spec["start"])
 
 
 # ---- Slurm ------------------------------------------------------------------------
@@ -402,6 +501,7 @@ def main(argv=None):
                          "(overrides [sweep] bin_step; default 5)")
     ap.add_argument("--ranks", type=int, default=None,
                     help="MPI ranks per run (>= 1; rdma-sim only; overrides [fixed] ranks)")
+    ap.add_argument("--full", action="store_true", help="merge the grid's [full] tables")
     ap.add_argument("--slurm", action="store_true", help="submit to Slurm as a job array")
     ap.add_argument("--partition", default="", help="Slurm partition")
     ap.add_argument("--account", default="", help="Slurm account")
@@ -419,8 +519,9 @@ def main(argv=None):
                          "(1..100)\n" % a.bin_step)
         return 2
     try:
-        g = load_grid(a.grid)
-        runs = make_runs(g, a.ranks)
+        g = load_grid(a.grid, a.full)
+        wants = "registered" in g.get("grid", {}).values()  # else no need to ask libcc
+        runs = make_runs(g, a.ranks, libcc_info.algorithms(a.bin) if wants else None)
         out = g["sweep"].get("out", "out/sweeps")
         binary = os.path.join(a.bin, g["sweep"]["program"])
         if a.command in ("run", "task") and not os.access(binary, os.X_OK):
@@ -447,7 +548,7 @@ def main(argv=None):
                 return 1
             return 0
         if a.command == "run":
-            make_flow_files(g, runs, out)
+            make_flow_files(runs, out)
             errors = submit_slurm(g, runs, out, a.bin, a) if a.slurm else \
                 run_all(runs, out, a.bin, a.jobs, tag="sweep")
             for e in errors:

@@ -33,14 +33,15 @@ bench-hops: $(BUILD)/bin/dumbbell $(BUILD)/bin/rdma-sim
 	@command -v valgrind >/dev/null || { echo "bench-hops: no valgrind (apt-get install valgrind): skipped"; exit 0; }; \
 	$(DEMO_PYTHON) bench/hop_cost.py --table $(BUILD)/bin docs/performance.md
 
-# The FNCC paper's experiments (examples/paper/paper.py): runs under
-# out/paper/, tables and plots into docs/results.md and docs/img/paper/.
+# The FNCC paper's experiments (examples/paper/paper.py, the grids in
+# examples/paper/experiments/): runs under out/paper/, tables and plots into
+# docs/results.md and docs/img/paper/. libcc-replay lists libcc's algorithms.
 # FULL=1: the paper's scale, into out/paper-full/ and docs/results-full.md.
 # Unchanged runs are not run again.
 PAPER_FLAGS := $(if $(FULL),--full,)
 PAPER_OUT := $(DEMO_OUT)/paper$(if $(FULL),-full,)
 PAPER_RESULTS := docs/results$(if $(FULL),-full,).md
-paper-run: $(NS3_EXAMPLES)
+paper-run: $(NS3_EXAMPLES) $(BUILD)/bin/libcc-replay
 	@$(DEMO_PYTHON) examples/paper/paper.py $(PAPER_FLAGS) --bin $(BUILD)/bin --out $(PAPER_OUT) \
 	  --results $(PAPER_RESULTS)
 	@echo "paper: $(PAPER_RESULTS) written"

@@ -52,7 +52,7 @@ typedef struct options {
     size_t n_params;
     setting line_rate, base_rtt, mtu, sample, until, max_steps;
     const char *trace;
-    bool help, list;
+    bool help, list, json;
 } options;
 
 typedef struct replay {
@@ -970,7 +970,8 @@ static void usage(FILE *f)
           "  --sample INTERVAL    also print a row every INTERVAL, e.g. 1us\n"
           "  --until TIME         stop at TIME; without `end`, run timers up to it\n"
           "  --max-timers N       at most N timer firings + samples (default 1000000)\n"
-          "  --list               list the algorithms\n"
+          "  --list               list the algorithms, one a line\n"
+          "  --list --json        every algorithm's roles, parameters and presets as JSON\n"
           "  --help               this text; with --algo NAME, its parameters too\n"
           "\n"
           "Exit status: 0 ok, 2 bad usage, trace line or algorithm error, 1 I/O.\n",
@@ -1004,6 +1005,111 @@ static void help_algo(replay *r, const char *algo)
     help_table(r->out, t, n);
 }
 
+/* ------------------------------------------------------------------ */
+/* --list --json                                                       */
+/* ------------------------------------------------------------------ */
+
+/* The registry as JSON, for scripts that would otherwise scrape --help
+ * (docs/replay.md gives the schema). Numbers are base units (bits/s, ns,
+ * bytes) printed with 17 significant digits, so they read back as the same
+ * double; the *_text twins are libcc_format_value's. */
+static void json_string(FILE *out, const char *s)
+{
+    fputc('"', out);
+    for (; s && *s; s++) {
+        unsigned char c = (unsigned char)*s;
+        if (c == '"' || c == '\\')
+            fprintf(out, "\\%c", c);
+        else if (c < 0x20)
+            fprintf(out, "\\u%04x", c);
+        else
+            fputc(c, out);
+    }
+    fputc('"', out);
+}
+
+static void json_number(FILE *out, double v)
+{
+    if (v != v || v - v != 0) /* NaN or infinite: JSON has neither */
+        fputs("null", out);
+    else
+        fprintf(out, "%.17g", v);
+}
+
+static void json_params(FILE *out, const libcc_param_desc *t, size_t n)
+{
+    fputc('[', out);
+    for (size_t i = 0; i < n; i++) {
+        static const char *const keys[3] = {"default", "min", "max"};
+        const double vals[3] = {t[i].def, t[i].min, t[i].max};
+        const char *unit = libcc_unit_name(t[i].unit);
+        fprintf(out, "%s\n    {\"name\": ", i ? "," : "");
+        json_string(out, t[i].name);
+        fputs(", \"unit\": ", out);
+        json_string(out, *unit ? unit : "ratio");
+        for (int k = 0; k < 3; k++) {
+            char text[64];
+            libcc_format_value(t[i].unit, vals[k], text, sizeof text);
+            fprintf(out, ", \"%s\": ", keys[k]);
+            json_number(out, vals[k]);
+            fprintf(out, ", \"%s_text\": ", keys[k]);
+            json_string(out, text);
+        }
+        fputs(", \"doc\": ", out);
+        json_string(out, t[i].doc);
+        fputc('}', out);
+    }
+    fputs(n ? "\n  ]" : "]", out);
+}
+
+static void list_json(FILE *out)
+{
+    static const struct {
+        unsigned bit;
+        const char *name;
+    } roles[] = {{LIBCC_ROLE_RP, "rp"}, {LIBCC_ROLE_NP, "np"}, {LIBCC_ROLE_CP, "cp"}};
+    const libcc_param_desc *t;
+    size_t n;
+
+    fputs("{\"algorithms\": [", out);
+    for (const char *const *a = libcc_algorithms(); *a; a++) {
+        libcc_algorithm_info info;
+        const libcc_preset_desc *p;
+        size_t np = 0;
+        const char *sep = "";
+        if (libcc_algorithm_info_get(*a, &info) != LIBCC_OK ||
+            libcc_algorithm_params(*a, &t, &n) != LIBCC_OK)
+            continue; /* a registered name always has both */
+        if (libcc_algorithm_presets(*a, &p, &np) != LIBCC_OK)
+            np = 0;
+        fprintf(out, "%s\n {\"name\": ", a == libcc_algorithms() ? "" : ",");
+        json_string(out, *a);
+        fputs(", \"roles\": [", out);
+        for (size_t k = 0; k < sizeof roles / sizeof roles[0]; k++)
+            if (info.roles & roles[k].bit) {
+                fprintf(out, "%s\"%s\"", sep, roles[k].name);
+                sep = ", ";
+            }
+        fputs("],\n  \"params\": ", out);
+        json_params(out, t, n);
+        fputs(",\n  \"presets\": [", out);
+        for (size_t k = 0; k < np; k++) {
+            fprintf(out, "%s{\"name\": ", k ? ", " : "");
+            json_string(out, p[k].name);
+            fputs(", \"assignments\": ", out);
+            json_string(out, p[k].assignments);
+            fputs(", \"doc\": ", out);
+            json_string(out, p[k].doc);
+            fputc('}', out);
+        }
+        fputs("]}", out);
+    }
+    libcc_common_params(&t, &n);
+    fputs("\n],\n \"common_params\": ", out);
+    json_params(out, t, n);
+    fputs("}\n", out);
+}
+
 static void opt_value(replay *r, setting *s, libcc_unit unit, const char *opt, const char *text)
 {
     const char *why;
@@ -1034,6 +1140,10 @@ static void parse_args(replay *r, int argc, char **argv)
         }
         if (strcmp(a, "--list") == 0) {
             o->list = true;
+            continue;
+        }
+        if (strcmp(a, "--json") == 0) {
+            o->json = true;
             continue;
         }
         /* --opt VALUE or --opt=VALUE */
@@ -1077,6 +1187,8 @@ static void parse_args(replay *r, int argc, char **argv)
             fail_cli(r, "unknown option '%s' (--help)", opt);
         }
     }
+    if (o->json && !o->list)
+        fail_cli(r, "--json: accepted only with --list (--help)");
 }
 
 /* Everything the tool holds, whether it finished or unwound. */
@@ -1106,9 +1218,12 @@ static int tool(replay *r, int argc, char **argv, FILE *in)
         return fflush(r->out) == 0 ? 0 : EXIT_IO;
     }
     if (o->list) {
-        for (const char *const *n = libcc_algorithms(); *n; n++)
-            fprintf(r->out, "%s\n", *n);
-        return fflush(r->out) == 0 ? 0 : EXIT_IO;
+        if (o->json)
+            list_json(r->out);
+        else
+            for (const char *const *n = libcc_algorithms(); *n; n++)
+                fprintf(r->out, "%s\n", *n);
+        return fflush(r->out) == 0 && !ferror(r->out) ? 0 : EXIT_IO;
     }
     if (!o->trace) {
         usage(r->err);

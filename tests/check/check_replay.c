@@ -679,6 +679,80 @@ START_TEST(test_list)
 }
 END_TEST
 
+/* The part of a JSON listing from the object of algorithm `name` to the
+ * next algorithm's (or the end): the tests look for fields inside it. */
+static char *algo_object(const char *json, const char *name)
+{
+    char key[64];
+    const char *start, *end;
+    char *part;
+    snprintf(key, sizeof key, "{\"name\": \"%s\", \"roles\"", name);
+    start = strstr(json, key);
+    ck_assert_msg(start != NULL, "no object for %s", name);
+    end = strstr(start + strlen(key), "\n {\"name\": ");
+    if (!end)
+        end = start + strlen(start);
+    part = strndup(start, (size_t)(end - start));
+    ck_assert_ptr_nonnull(part);
+    return part;
+}
+
+/* --list --json: one object per registered algorithm with its roles,
+ * parameters in base units and presets. Expected values from dcqcn's
+ * table as docs/algorithms/dcqcn.md gives it: g = 5/1024 = 0.0048828125
+ * (the firmware keeps 1019/1024 of alpha), in [0, 1]; kmin 100 KB =
+ * 100000 bytes; the roles of DCQCN are all three (the CP marks, the NP
+ * sends CNPs, the RP cuts), those of `none` only the RP's. */
+START_TEST(test_list_json)
+{
+    static const char *const args[] = {"--list", "--json", NULL};
+    tool_run r;
+    char *dcqcn, *none;
+    size_t algos = 0;
+
+    run_tool(&r, "", args);
+    ck_assert_int_eq(r.status, 0);
+    ck_assert_str_eq(r.err, "");
+    for (const char *p = r.out; (p = strstr(p, "\n {\"name\": ")) != NULL; p++)
+        algos++;
+    ck_assert_uint_eq(algos, 12);
+    dcqcn = algo_object(r.out, "dcqcn");
+    ck_assert_ptr_nonnull(strstr(dcqcn, "\"roles\": [\"rp\", \"np\", \"cp\"]"));
+    ck_assert_ptr_nonnull(strstr(dcqcn, "{\"name\": \"g\", \"unit\": \"ratio\", "
+                                        "\"default\": 0.0048828125, \"default_text\": "
+                                        "\"0.0048828125\", \"min\": 0, \"min_text\": \"0\", "
+                                        "\"max\": 1, \"max_text\": \"1\", \"doc\": "));
+    ck_assert_ptr_nonnull(strstr(dcqcn, "{\"name\": \"kmin\", \"unit\": \"B\", "
+                                        "\"default\": 100000, \"default_text\": \"100KB\""));
+    ck_assert_ptr_nonnull(strstr(dcqcn, "\"presets\": [{\"name\": \"paper\", \"assignments\": "
+                                        "\"kmin=5KB kmax=200KB "));
+    none = algo_object(r.out, "none");
+    ck_assert_ptr_nonnull(strstr(none, "\"roles\": [\"rp\"],\n  \"params\": [],\n  \"presets\": []"));
+    /* the common parameters, once, after the algorithms: ack_interval
+     * counts packets, 1 (an ACK per packet) in [1, 65535] */
+    ck_assert_ptr_nonnull(strstr(r.out, "\"common_params\": [\n    {\"name\": \"ack_interval\", "
+                                        "\"unit\": \"count\", \"default\": 1, \"default_text\": "
+                                        "\"1\", \"min\": 1, \"min_text\": \"1\", \"max\": 65535,"));
+    free(dcqcn);
+    free(none);
+    free_run(&r);
+}
+END_TEST
+
+/* --json alone is refused (exit 2) in a message naming it and --list. */
+START_TEST(test_json_needs_list)
+{
+    static const char *const args[] = {"--json", NULL};
+    tool_run r;
+    run_tool(&r, "", args);
+    ck_assert_int_eq(r.status, 2);
+    ck_assert_ptr_nonnull(strstr(r.err, "--json"));
+    ck_assert_ptr_nonnull(strstr(r.err, "--list"));
+    ck_assert_str_eq(r.out, "");
+    free_run(&r);
+}
+END_TEST
+
 /* --algo dcqcn --help lists every parameter of the table with its default
  * formatted by libcc_format_value on the same line, then the three common
  * parameters (ack_interval, max_hops, activity_window). */
@@ -764,6 +838,8 @@ Suite *replay_suite(void)
     tcase_add_test(ok, test_sample_rows);
     tcase_add_test(ok, test_until_and_no_end);
     tcase_add_test(ok, test_list);
+    tcase_add_test(ok, test_list_json);
+    tcase_add_test(bad, test_json_needs_list);
     tcase_add_test(ok, test_help_lists_parameters);
     tcase_add_test(dc, test_dcqcn_cnp_halves_rate);
     tcase_add_test(dc, test_dcqcn_fast_recovery_after_quiet);

@@ -6,8 +6,7 @@ import sys
 
 import pytest
 
-sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "..", "analysis"))
-import fct_slowdown as fs  # noqa: E402
+from analysis import fct_slowdown as fs
 
 
 def write(tmp_path, name, lines):

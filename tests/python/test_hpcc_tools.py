@@ -9,11 +9,10 @@ import sys
 import pytest
 
 HERE = os.path.dirname(__file__)
-sys.path.insert(0, os.path.join(HERE, "..", "..", "analysis"))
 sys.path.insert(0, os.path.join(HERE, "..", "..", "examples"))
-import fct_analysis as fa  # noqa: E402
 import gen_flows as gf  # noqa: E402
-import trace_reader as trd  # noqa: E402
+from analysis import fct_analysis as fa  # noqa: E402
+from analysis import trace_reader as trd  # noqa: E402
 import test_fct_slowdown as tfs  # noqa: E402
 
 

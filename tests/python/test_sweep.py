@@ -8,9 +8,7 @@ import sys
 
 import pytest
 
-sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "..", "analysis"))
-import runs  # noqa: E402
-import sweep  # noqa: E402
+from analysis import runs, sweep
 
 # A stand-in simulator: writes one fct line whose slowdown is the --x
 # option (fct = 1000 x, standalone 1000) and counts its invocations; its
@@ -91,7 +89,7 @@ def test_an_interrupted_run_is_redone(env):
 @pytest.mark.parametrize("text,message", [
     ('[sweep]\nname = "t"\n', "[sweep] program: a non-empty string is required"),
     ('[sweep]\nname = "t"\nprogram = "fake"\n[grid]\nx = []\n',
-     "[grid] x: a non-empty list is required"),
+     '[grid] x: a non-empty list (or "registered") is required'),
     ('[sweep]\nname = "t"\nprogram = "fake"\n[grids]\n', "unknown table [grids]"),
     ('[sweep]\nname = "t"\nprogram = "fake"\n[flows]\ncdf = "websearch.cdf"\nhosts = 4\n'
      'bandwidth = 1e11\ntime = 0.01\n', "[flows] load (or a grid axis load) is required"),
@@ -195,7 +193,7 @@ def test_bin_step_sets_the_bins_and_names_small_ones(env, capsys):
 
 
 def test_one_algorithm_one_colour_family():
-    import fct_slowdown
+    from analysis import fct_slowdown
     labels = ["algo=hpcc load=0.3", "algo=hpcc load=0.5", "algo=fncc load=0.3"]
     fam = {labels[0]: "hpcc", labels[1]: "hpcc", labels[2]: "fncc"}
     c = fct_slowdown.line_colors(labels, fam)

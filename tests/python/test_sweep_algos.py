@@ -13,9 +13,7 @@ import pandas as pd
 import pytest
 
 ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..")
-sys.path.insert(0, os.path.join(ROOT, "analysis"))
-import fct_slowdown  # noqa: E402
-import sweep  # noqa: E402
+from analysis import fct_slowdown, sweep
 
 # make test-python passes the build's bin directory; run alone, the tree's.
 BIN = os.environ.get("LIBCC_BIN", os.path.join(ROOT, "build", "bin"))

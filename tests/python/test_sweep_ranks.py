@@ -16,9 +16,7 @@ import time
 import pytest
 
 ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..")
-sys.path.insert(0, os.path.join(ROOT, "analysis"))
-import runs  # noqa: E402
-import sweep  # noqa: E402
+from analysis import runs, sweep
 
 BIN = os.environ.get("LIBCC_BIN", os.path.join(ROOT, "build", "bin"))
 NODE = "--ns3::FastSimulatorImpl::EventOrder=Node"

@@ -1,0 +1,63 @@
+# SPDX-License-Identifier: GPL-2.0-only
+"""The results page: its header, the sections the analyses wrote, and the
+plots they link copied beside it."""
+import os
+import re
+import shutil
+import time
+
+HEADER = """<!-- SPDX-License-Identifier: GPL-2.0-only -->
+<!-- Written by `make paper` (examples/paper/paper.py %(full)s) on %(date)s; do not edit. -->
+# The FNCC paper, reproduced
+
+Every table below is written by `make paper` from runs it makes itself
+(`make paper FULL=1` writes the paper's scale into results-full.md); each
+run's directory under `out/paper[-full]/<experiment>/<run>/` holds its `params.json` (binary hash and
+arguments), `summary.txt` and CSV files, and `out/paper/<experiment>/summary.csv`
+has one row per run. The paper's numbers come from
+`examples/paper/paper_numbers.py`, which quotes the sentence each one is from.
+Algorithms: `dcqcn` with the DCQCN paper's values (libcc's `paper` preset, as
+the FNCC paper compared against), `hpcc` and `fncc` with libcc's defaults
+(eta 0.95, 1 ACK per packet, FNCC beta 0.9), and in Figure 9 `rocc`, the
+paper's fourth baseline, with libcc's defaults (libcc's own choices: the
+RoCC paper's values were not available, docs/algorithms/rocc.md). The last
+section runs every algorithm libcc registers, with its defaults, on the
+dumbbell and the fat tree.
+
+The quick scale (the default) takes about four minutes on 2 cores; FULL=1
+adds the paper's time scale for the fairness experiment and runs the large
+scale at k=8 (128 hosts), 50 ms of arrivals, 5 seeds (several hours on 2
+cores: run it on a cluster with `examples/paper/paper.py --full` per
+experiment, or the sweep tool, docs/sweeps.md). Two questions the paper
+leaves open are answered with measurements below: why a lone HPCC or FNCC
+flow settles near 0.91 of the line rather than eta = 0.95, and why FNCC's
+last-hop speedup slows large WebSearch flows at scale here.
+
+"""
+
+
+def publish_images(text, out, results):
+    """Copy the PNGs the text links to beside the results page (its img/paper/)
+    and link the copies: out/ is not part of the repository."""
+    stem = os.path.splitext(os.path.basename(results))[0]
+    sub = "paper" if stem == "results" else "paper-" + stem.split("-", 1)[-1]
+    dest = os.path.join(os.path.dirname(os.path.abspath(results)), "img", sub)
+    os.makedirs(dest, exist_ok=True)
+
+    def repl(m):
+        src = m.group(2).replace("../out/paper", out)
+        name = os.path.relpath(src, out).replace(os.sep, "-")
+        shutil.copyfile(src, os.path.join(dest, name))
+        return "![%s](img/%s/%s)" % (m.group(1), sub, name)
+
+    return re.sub(r"!\[([^\]]*)\]\(([^)]+\.png)\)", repl, text)
+
+
+
+def write(md, out, results, full):
+    """docs/results.md (or results): the header and the sections md (lines),
+    the plots copied beside it."""
+    text = publish_images("\n".join(md) + "\n", out, results)
+    with open(results, "w") as f:
+        f.write(HEADER % {"full": "--full" if full else "(quick)",
+                          "date": time.strftime("%Y-%m-%d")} + text)
