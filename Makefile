@@ -302,7 +302,7 @@ demo: deps
 
 # The analysis scripts' tests (analysis/, examples/paper/): pytest. The
 # sweep tool's test runs rdma-sim over every registered algorithm (~3 s).
-test-python: $(NS3_EXAMPLES)
+test-python: $(NS3_EXAMPLES) tools
 	@LIBCC_BIN=$(BUILD)/bin bash tests/python/run.sh
 
 # The sweep tool on a single-host Slurm started in a temporary directory
