@@ -158,6 +158,7 @@ typedef struct libcc_algo {
     libcc_int_format ack_int;  /* on every ACK/NACK */
     unsigned signals;          /* LIBCC_SIGNAL_*: what else packets must carry */
     uint8_t pint_bits;         /* with LIBCC_SIGNAL_DATA_PINT: width of the PINT field */
+    uint8_t hpcc_sim_cc_mode;  /* the HPCC simulator's CC_MODE for it; 0: none */
     /* The algorithm's own parameters (the core prepends the common ones). */
     const libcc_param_desc *params;
     size_t n_params;

@@ -61,5 +61,6 @@ int libcc_algorithm_info_get(const char *algorithm, libcc_algorithm_info *info)
     info->int_hop_bytes = libcc_algo_int_hop_bytes(a);
     info->signals = a->signals;
     info->pint_bits = (a->signals & LIBCC_SIGNAL_DATA_PINT) ? a->pint_bits : 0;
+    info->hpcc_sim_cc_mode = a->hpcc_sim_cc_mode;
     return LIBCC_OK;
 }

@@ -2,6 +2,8 @@
 
 #include "hpcc-config.h"
 
+#include "libcc/libcc.h"
+
 #include <sys/stat.h>
 
 #include <algorithm>
@@ -21,24 +23,60 @@ namespace ns3
 namespace
 {
 
-// libcc's algorithm for each of that simulator's CC_MODE values (the
-// reader may name algorithms; the bindings may not).
+// That simulator's CC_MODE values: which libcc algorithm each is comes from
+// libcc (libcc_algorithm_info.hpcc_sim_cc_mode), not from a name here.
 struct Mode
 {
     uint32_t mode;
-    const char* simName; ///< what that simulator's run.py calls it
-    const char* algorithm;
+    const char* simName;   ///< what that simulator's run.py calls it
+    const char* algorithm; ///< libcc's algorithm with this mode
 };
-const Mode kModes[] = {{1, "DCQCN", "dcqcn"},
-                       {3, "HPCC", "hpcc"},
-                       {7, "TIMELY", "timely"},
-                       {8, "DCTCP", "dctcp"},
-                       {10, "HPCC-PINT", "hpcc-pint"}};
+
+/// run.py's label of a mode, for messages.
+const char*
+SimModeName(uint32_t mode)
+{
+    switch (mode)
+    {
+    case 1:
+        return "DCQCN";
+    case 3:
+        return "HPCC";
+    case 7:
+        return "TIMELY";
+    case 8:
+        return "DCTCP";
+    case 10:
+        return "HPCC-PINT";
+    default:
+        return "?";
+    }
+}
+
+/// Every algorithm libcc registers with a CC_MODE, by mode.
+const std::vector<Mode>&
+Modes()
+{
+    static const std::vector<Mode> modes = [] {
+        std::vector<Mode> m;
+        for (const char* const* a = libcc_algorithms(); *a; a++)
+        {
+            libcc_algorithm_info info;
+            if (libcc_algorithm_info_get(*a, &info) == LIBCC_OK && info.hpcc_sim_cc_mode != 0)
+            {
+                m.push_back({info.hpcc_sim_cc_mode, SimModeName(info.hpcc_sim_cc_mode), *a});
+            }
+        }
+        std::sort(m.begin(), m.end(), [](const Mode& x, const Mode& y) { return x.mode < y.mode; });
+        return m;
+    }();
+    return modes;
+}
 
 const Mode*
 FindMode(uint32_t mode)
 {
-    for (const Mode& m : kModes)
+    for (const Mode& m : Modes())
     {
         if (m.mode == mode)
         {
@@ -53,7 +91,7 @@ std::string
 AcceptedModes()
 {
     std::string s;
-    for (const Mode& m : kModes)
+    for (const Mode& m : Modes())
     {
         s += (s.empty() ? "" : ", ") + std::to_string(m.mode) + " (" + m.simName + " -> " +
              m.algorithm + ")";

@@ -24,6 +24,9 @@
  *   rocc   switches compute a fair rate and send it to sources (CP
  *          feedback); the sender follows it (RP); no receiver work.
  * Both wire formats put one hop in 64 bits: 8 bytes.
+ * The HPCC simulator's CC_MODE of each (its run.py's cc_modes and
+ * rdma-hw.cc): 1 dcqcn, 3 hpcc, 7 timely, 8 dctcp, 10 hpcc-pint; the
+ * others have none there.
  */
 #include <check.h>
 #include <libcc/libcc.h>
@@ -37,27 +40,28 @@ typedef struct expect {
     libcc_int_format data_int, ack_int;
     unsigned table, hop_bytes;
     unsigned signals, pint_bits; /* since 0.5.0 */
+    unsigned hpcc_sim_cc_mode;
 } expect;
 
 static const expect expected[] = {
-    {"none", LIBCC_ROLE_RP, LIBCC_INT_FORMAT_NONE, LIBCC_INT_FORMAT_NONE, 0, 0, 0, 0},
-    {"dcqcn", ALL_ROLES, LIBCC_INT_FORMAT_NONE, LIBCC_INT_FORMAT_NONE, 0, 0, 0, 0},
-    {"hpcc", ALL_ROLES, LIBCC_INT_FORMAT_HPCC, LIBCC_INT_FORMAT_HPCC, 0, 8, 0, 0},
-    {"hpcc++", ALL_ROLES, LIBCC_INT_FORMAT_HPCC, LIBCC_INT_FORMAT_HPCC, 0, 8, 0, 0},
-    {"fncc", ALL_ROLES, LIBCC_INT_FORMAT_NONE, LIBCC_INT_FORMAT_FNCC, 1, 8, 0, 0},
+    {"none", LIBCC_ROLE_RP, LIBCC_INT_FORMAT_NONE, LIBCC_INT_FORMAT_NONE, 0, 0, 0, 0, 0},
+    {"dcqcn", ALL_ROLES, LIBCC_INT_FORMAT_NONE, LIBCC_INT_FORMAT_NONE, 0, 0, 0, 0, 1},
+    {"hpcc", ALL_ROLES, LIBCC_INT_FORMAT_HPCC, LIBCC_INT_FORMAT_HPCC, 0, 8, 0, 0, 3},
+    {"hpcc++", ALL_ROLES, LIBCC_INT_FORMAT_HPCC, LIBCC_INT_FORMAT_HPCC, 0, 8, 0, 0, 0},
+    {"fncc", ALL_ROLES, LIBCC_INT_FORMAT_NONE, LIBCC_INT_FORMAT_FNCC, 1, 8, 0, 0, 0},
     {"dctcp", ALL_ROLES, LIBCC_INT_FORMAT_NONE, LIBCC_INT_FORMAT_NONE, 0, 0,
-     LIBCC_SIGNAL_ACK_ECN_ECHO, 0},
+     LIBCC_SIGNAL_ACK_ECN_ECHO, 0, 8},
     {"timely", LIBCC_ROLE_RP | LIBCC_ROLE_NP, LIBCC_INT_FORMAT_NONE, LIBCC_INT_FORMAT_NONE, 0, 0,
-     LIBCC_SIGNAL_ACK_TX_TS, 0},
+     LIBCC_SIGNAL_ACK_TX_TS, 0, 7},
     {"swift", LIBCC_ROLE_RP | LIBCC_ROLE_NP, LIBCC_INT_FORMAT_NONE, LIBCC_INT_FORMAT_NONE, 0, 0,
-     LIBCC_SIGNAL_ACK_TX_TS | LIBCC_SIGNAL_ACK_NIC_TS | LIBCC_SIGNAL_ACK_HOPS, 0},
-    {"powertcp", ALL_ROLES, LIBCC_INT_FORMAT_HPCC, LIBCC_INT_FORMAT_HPCC, 0, 8, 0, 0},
+     LIBCC_SIGNAL_ACK_TX_TS | LIBCC_SIGNAL_ACK_NIC_TS | LIBCC_SIGNAL_ACK_HOPS, 0, 0},
+    {"powertcp", ALL_ROLES, LIBCC_INT_FORMAT_HPCC, LIBCC_INT_FORMAT_HPCC, 0, 8, 0, 0, 0},
     {"theta-powertcp", LIBCC_ROLE_RP | LIBCC_ROLE_NP, LIBCC_INT_FORMAT_NONE, LIBCC_INT_FORMAT_NONE,
-     0, 0, LIBCC_SIGNAL_ACK_TX_TS, 0},
+     0, 0, LIBCC_SIGNAL_ACK_TX_TS, 0, 0},
     {"hpcc-pint", ALL_ROLES, LIBCC_INT_FORMAT_NONE, LIBCC_INT_FORMAT_NONE, 0, 0,
-     LIBCC_SIGNAL_DATA_PINT, 16},
+     LIBCC_SIGNAL_DATA_PINT, 16, 10},
     {"rocc", LIBCC_ROLE_RP | LIBCC_ROLE_CP, LIBCC_INT_FORMAT_NONE, LIBCC_INT_FORMAT_NONE, 0, 0,
-     LIBCC_SIGNAL_CP_FEEDBACK, 0},
+     LIBCC_SIGNAL_CP_FEEDBACK, 0, 0},
 };
 #define N_EXPECTED (sizeof expected / sizeof expected[0])
 
@@ -89,7 +93,9 @@ START_TEST(info_of_each_algorithm)
         ck_assert_uint_eq(info.reserved[0] | info.reserved[1] | info.reserved[2], 0);
         ck_assert_msg(info.signals == e->signals, "%s signals 0x%x", e->name, info.signals);
         ck_assert_uint_eq(info.pint_bits, e->pint_bits);
-        ck_assert_uint_eq(info.reserved2[0] | info.reserved2[1] | info.reserved2[2], 0);
+        ck_assert_msg(info.hpcc_sim_cc_mode == e->hpcc_sim_cc_mode, "%s hpcc_sim_cc_mode %u", e->name,
+                      info.hpcc_sim_cc_mode);
+        ck_assert_uint_eq(info.reserved2[0] | info.reserved2[1], 0);
     }
 }
 END_TEST

@@ -4,8 +4,9 @@
 # (libcc_algorithm_info_get, the CP's verdicts) instead of testing an
 # algorithm's name. Every algorithm libcc registers (libcc/src/algo/*.c
 # `.name = "..."`) but "none", the default that does nothing, must not appear
-# as a string literal in the bindings' code (except the HPCC simulator's
-# config translator, helper/hpcc-config.cc). A failure names file and line.
+# as a string literal in the bindings' code, with no exception: the HPCC
+# simulator's config translator finds the algorithm of a CC_MODE through
+# libcc_algorithm_info.hpcc_sim_cc_mode. A failure names file and line.
 # A second check makes the first one able to fail: it must find the names in
 # libcc's own registry.
 set -u
@@ -19,11 +20,7 @@ else
   passed=$((passed + 1))
 fi
 for n in "${names[@]}"; do
-  # hpcc-config.cc translates the HPCC simulator's config.txt, whose
-  # CC_MODE numbers stand for algorithms: naming libcc's algorithm for a mode
-  # is its job, and it decides nothing about congestion (docs/hpcc-sim.md).
-  hits=$(grep -rnF "\"$n\"" ns3-bindings/model ns3-bindings/helper ns3-bindings/sim \
-           --include=*.cc --include=*.h --exclude=hpcc-config.cc || true)
+  hits=$(grep -rnF "\"$n\"" ns3-bindings --include=*.cc --include=*.h || true)
   if [ -n "$hits" ]; then
     echo "no-algorithm-names: \"$n\" in the bindings:"
     echo "$hits"

@@ -96,7 +96,12 @@ typedef struct libcc_algorithm_info {
     /* since 0.5.0 */
     uint32_t signals;           /* LIBCC_SIGNAL_*: what packets carry beyond INT (below) */
     uint8_t pint_bits;          /* LIBCC_SIGNAL_DATA_PINT: bits of the PINT field on data; else 0 */
-    uint8_t reserved2[3];
+    /* after 0.5.0: the HPCC simulator's CC_MODE for this algorithm (its
+     * config.txt, run.py: 1 DCQCN, 3 HPCC, 7 TIMELY, 8 DCTCP, 10 HPCC-PINT);
+     * 0: that simulator has no mode for it. A reader of its config files
+     * finds libcc's algorithm here instead of by name. */
+    uint8_t hpcc_sim_cc_mode;
+    uint8_t reserved2[2];
 } libcc_algorithm_info;
 
 /* Signals a host must carry for an algorithm (libcc_algorithm_info.signals).

@@ -175,6 +175,7 @@ static const libcc_preset_desc dcqcn_presets[] = {
 
 const libcc_algo libcc_algo_dcqcn = {
     .name = "dcqcn",
+    .hpcc_sim_cc_mode = 1, /* the HPCC simulator's CC_MODE (run.py) */
     .roles = LIBCC_ROLE_RP | LIBCC_ROLE_NP | LIBCC_ROLE_CP,
     .params = libcc_dcqcn_params,
     .n_params = DCQCN_N_PARAMS,

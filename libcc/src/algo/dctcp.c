@@ -262,6 +262,7 @@ static int dctcp_cp_on_dequeue(struct libcc_cp *cp, uint64_t now_ns, libcc_cp_pk
 
 const libcc_algo libcc_algo_dctcp = {
     .name = "dctcp",
+    .hpcc_sim_cc_mode = 8, /* the HPCC simulator's CC_MODE (run.py) */
     .roles = LIBCC_ROLE_RP | LIBCC_ROLE_NP | LIBCC_ROLE_CP,
     .data_int = LIBCC_INT_FORMAT_NONE,
     .ack_int = LIBCC_INT_FORMAT_NONE,

@@ -38,6 +38,7 @@ static const libcc_preset_desc hpcc_presets[] = {
 
 const libcc_algo libcc_algo_hpcc = {
     .name = "hpcc",
+    .hpcc_sim_cc_mode = 3, /* the HPCC simulator's CC_MODE (run.py) */
     .roles = LIBCC_ROLE_RP | LIBCC_ROLE_NP | LIBCC_ROLE_CP,
     .data_int = LIBCC_INT_FORMAT_HPCC, /* switches stamp data at egress */
     .ack_int = LIBCC_INT_FORMAT_HPCC,  /* the receiver echoes the data's hops */

@@ -176,6 +176,7 @@ static int pint_rp_on_ack(struct libcc_rp *rp, uint64_t now_ns, const libcc_ack 
 
 const libcc_algo libcc_algo_hpcc_pint = {
     .name = "hpcc-pint",
+    .hpcc_sim_cc_mode = 10, /* the HPCC simulator's CC_MODE (run.py) */
     .roles = LIBCC_ROLE_RP | LIBCC_ROLE_NP | LIBCC_ROLE_CP,
     .data_int = LIBCC_INT_FORMAT_NONE,
     .ack_int = LIBCC_INT_FORMAT_NONE,

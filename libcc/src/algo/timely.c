@@ -199,6 +199,7 @@ static void timely_read_vars(const struct libcc_rp *rp, double *v)
 
 const libcc_algo libcc_algo_timely = {
     .name = "timely",
+    .hpcc_sim_cc_mode = 7, /* the HPCC simulator's CC_MODE (run.py) */
     /* The NP echoes the data's transmit timestamp (core); no switch work. */
     .roles = LIBCC_ROLE_RP | LIBCC_ROLE_NP,
     .data_int = LIBCC_INT_FORMAT_NONE,
