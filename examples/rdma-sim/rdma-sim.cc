@@ -111,6 +111,8 @@ main(int argc, char* argv[])
         // One copy of --help and of the summary: rank 0's.
         std::freopen("/dev/null", "w", stdout);
     }
+    // Every rank reads the same inputs: one copy of their errors, rank 0's.
+    dist.QuietOtherRanks();
     std::string partitionFile;
     bool runStats = false;
     CheckedOptions cmd("rdma-sim", "Run HPCC-simulator topology and flow files with a libcc "
@@ -335,19 +337,7 @@ main(int argc, char* argv[])
             std::vector<uint32_t> rankOf = partitionFile.empty()
                                                ? PartitionTopology(topo, dist.GetSize())
                                                : ReadPartitionFile(partitionFile, topo, dist.GetSize());
-            uint64_t lookaheadNs = PartitionLookaheadNs(topo, rankOf);
-            net.SetPartition(rankOf);
-            dist.Attach(lookaheadNs);
-            if (dist.GetRank() == 0 && dist.IsDistributed())
-            {
-                std::cerr << "rdma-sim: " << dist.GetSize() << " ranks, lookahead " << lookaheadNs
-                          << " ns, nodes per rank:";
-                for (uint32_t c : PartitionSizes(rankOf, dist.GetSize()))
-                {
-                    std::cerr << " " << c;
-                }
-                std::cerr << "\n";
-            }
+            dist.UsePartition("rdma-sim", net, topo, rankOf);
         }
         if (haveConfig)
         {
@@ -455,12 +445,23 @@ main(int argc, char* argv[])
         std::cerr << "rdma-sim: " << e.what() << "\n";
         return 2;
     }
+    for (uint32_t id : traceNodeIds)
+    {
+        if (id >= net.GetNNodes())
+        {
+            std::cerr << "rdma-sim: --traceNodes=" << traceNodes << ": trace node " << id
+                      << " is not a node of the topology (0.." << net.GetNNodes() - 1 << ")\n";
+            return 2;
+        }
+    }
+    // From here on errors are a rank's own (its files): every rank speaks.
+    dist.SpeakAgain();
     if (pcap)
     {
         net.EnablePcap(out + "/rdma");
     }
     RdmaTraceHelper tr(net);
-    tr.SetRanks(dist.GetRank(), dist.GetSize());
+    tr.SetRanks(dist.GetRank(), dist.GetSize(), dist.GetLookaheadNs());
     tr.SetMaxTraceBytes(maxTraceBytes);
     tr.SetIdealFct(idealFct == "hpcc-sim" ? IdealFctKind::HPCC_SIM : IdealFctKind::OURS);
     tr.EnableFct(fctFile, out + "/fct.csv");
@@ -563,9 +564,14 @@ main(int argc, char* argv[])
                      impl->GetExchangeSeconds(), runSeconds);
     }
     uint64_t pauses = dist.Sum(tr.GetPfcPauses());
-    if (dl->IsDeadlocked())
+    // One report, as one process's: the first rank to find a cycle (each
+    // watches its own switches).
+    std::string report = dist.First(dl->Describe(), dl->IsDeadlocked()
+                                                        ? dl->GetDetectionTime().GetTimeStep()
+                                                        : UINT64_MAX);
+    if (!report.empty() && dist.GetRank() == 0)
     {
-        std::cerr << "rdma-sim: " << dl->Describe() << "\n";
+        std::cerr << "rdma-sim: " << report << "\n";
     }
     // The records past the last vote are not one process's; a vote of no
     // node (Stop at a time, on every rank) ended every rank there exactly.
@@ -575,6 +581,10 @@ main(int argc, char* argv[])
     if (dist.IsDistributed() && completed == flows.size() && byNode)
     {
         endStamp = RankStamp(lastTs, lastKey);
+    }
+    if (dist.IsDistributed())
+    {
+        tr.EndRunAt(static_cast<uint64_t>(endStep), !endStamp.empty());
     }
     tr.Close();
     Simulator::Destroy();
