@@ -7,6 +7,11 @@
 // The congestion point is the first switch's port towards the second.
 //
 //   ./dumbbell --algo=fncc --out=out/dumbbell-fncc
+//   bash scripts/mpirun.sh -np 2 ./dumbbell ...   # one simulation over 2 ranks
+//
+// Over MPI ranks (docs/distributed.md) each rank reads the values of its
+// own nodes; after the run they are reduced over the ranks, and rank 0
+// writes one process's files and summary (Node event order).
 //
 // Writes the CSVs of RdmaTraceHelper into --out and prints a summary: when
 // flow0 first slowed down after flow1 started, peak and mean queue at the
@@ -215,6 +220,7 @@ ReduceOverRanks(const DistributedRun& dist, const RdmaNetwork& net, Watch& w, Go
         {
             std::fill(rates->begin(), rates->end(), 0);
         }
+        rates->resize(dist.Max(rates->size())); // one size for the reduction, whatever happens
         dist.Sum(*rates);
     }
     // The receiver's goodput, per flow and sample, and its totals.

@@ -9,6 +9,9 @@
 //
 //   ./fairness --algo=fncc --interval=100ms --out=out/fairness   # the paper's time scale
 //   ./fairness --algo=fncc --interval=1ms                        # a short one
+//
+// Over MPI ranks (docs/distributed.md): the middle switches go to the other
+// ranks, the receiver's goodput is summed over them, rank 0 writes the files.
 
 #include "checked-options.h"
 #include "distributed-run.h"

@@ -30,9 +30,9 @@ fi
 python3 "$top/examples/gen_flows.py" -c "$top/examples/data/websearch.cdf" -n 16 -l 0.8 -b 100G \
   -t 0.002 --start 0 --seed 2 -o "$work/flows.txt"
 # qlen.txt from t = 0 (sampled every 100 ns, dumped at t = 0, a multiple
-# of 100 ms, and at the end) and mix.tr of a host in pod 3 and an edge switch in pod 0.
+# of 100 ms, and at the end) and mix.tr of a host in pod 0 and one in pod 3.
 run_args=(--fattree=4 --flows="$work/flows.txt" --algo=dcqcn --traces --qlen --qlenMonStart=0
-          --qlenMonEnd=1s --traceNodes=12,17)
+          --qlenMonEnd=1s --traceNodes=3,12)
 
 "$bin/rdma-sim" "${run_args[@]}" --out="$work/np1" --ns3::FastSimulatorImpl::EventOrder=Node \
   >"$work/np1.out" 2>&1 || bad "one process exits 0"
@@ -147,6 +147,37 @@ for sw in 3 4; do
     bad "fairness -np $np --switches=$sw differs ($work/fair1-$sw, $work/fair$np-$sw)"
   fi
 done
+
+# The PFC deadlock report: printed once, by rank 0, as one process prints
+# it, though rank 1 found it. A ring of five switches (5..9), host i on
+# switch 5+i, each sending to host i+2 (tests/examples/run.sh): the ring
+# deadlocks; host 0 alone on rank 0, the ring on rank 1; the run goes on
+# to --stop (--deadlockContinue), so the files are one process's too.
+{
+  echo "10 5 10"; echo "5 6 7 8 9"
+  for i in 0 1 2 3 4; do echo "$i $((5 + i)) 100Gbps 0.001ms 0"; done
+  for i in 0 1 2 3 4; do echo "$((5 + i)) $((5 + (i + 1) % 5)) 100Gbps 0.001ms 0"; done
+} >"$work/ring.txt"
+{
+  echo 5
+  for i in 0 1 2 3 4; do echo "$i $(((i + 2) % 5)) 3 100 10000000 0"; done
+} >"$work/ring-flows.txt"
+{ echo "0 0"; for n in 1 2 3 4 5 6 7 8 9; do echo "$n 1"; done; } >"$work/ring-part.txt"
+ring=(--topo="$work/ring.txt" --flows="$work/ring-flows.txt" --algo=none --pfcThreshold=20000
+      --deadlockStall=50us --stop=1ms --deadlockContinue=1)
+"$bin/rdma-sim" "${ring[@]}" --out="$work/ring1" --ns3::FastSimulatorImpl::EventOrder=Node \
+  >"$work/ring1.out" 2>&1
+mpi -np 2 "$bin/rdma-sim" "${ring[@]}" --partition="$work/ring-part.txt" --out="$work/ring2" \
+  >"$work/ring2.out" 2>&1 || bad "deadlock over 2 ranks: exit status"
+report=$(grep 'PFC deadlock at' "$work/ring1.out")
+if [ -n "$report" ] && [ "$(grep -c 'PFC deadlock at' "$work/ring2.out")" -eq 1 ] &&
+   [ "$(grep 'PFC deadlock at' "$work/ring2.out")" = "$report" ] &&
+   [ "$(grep '^flows=' "$work/ring2.out")" = "$(grep '^flows=' "$work/ring1.out")" ] &&
+   cmp -s "$work/ring1/pfc.txt" "$work/ring2/pfc.txt"; then
+  ok "deadlock found by rank 1: one report, one process's; summary and pfc.txt too"
+else
+  bad "deadlock over 2 ranks ($work/ring1.out, $work/ring2.out)"
+fi
 
 # An input error: one line (rank 0's), every rank exits 2.
 mpi -np 2 "$bin/rdma-sim" --fattree=3 --flows="$work/flows.txt" --out="$work/e" >"$work/e.out" 2>&1
