@@ -303,19 +303,10 @@ main(int argc, char* argv[])
     // Under mpirun/srun: one simulation over the ranks, split by the
     // partitioner (docs/distributed.md); rank 0 writes the summary and files.
     DistributedRun dist;
+    if (int rc = dist.StartProgram("dumbbell", &argc, &argv))
     {
-        std::string err;
-        if (int rc = dist.Start(&argc, &argv, err))
-        {
-            std::cerr << "dumbbell: " << err << "\n";
-            return rc;
-        }
+        return rc;
     }
-    if (dist.GetRank() > 0)
-    {
-        std::freopen("/dev/null", "w", stdout);
-    }
-    dist.QuietOtherRanks(); // one copy of the input errors: rank 0's
 
     CheckedOptions cmd("dumbbell",
                        "FNCC paper dumbbell (Figure 9/10): flow0 from t=0, flow1 from "

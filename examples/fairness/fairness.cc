@@ -104,19 +104,10 @@ main(int argc, char* argv[])
     // Under mpirun/srun: one simulation over the ranks (docs/distributed.md);
     // rank 0 writes the files and the summary.
     DistributedRun dist;
+    if (int rc = dist.StartProgram("fairness", &argc, &argv))
     {
-        std::string err;
-        if (int rc = dist.Start(&argc, &argv, err))
-        {
-            std::cerr << "fairness: " << err << "\n";
-            return rc;
-        }
+        return rc;
     }
-    if (dist.GetRank() > 0)
-    {
-        std::freopen("/dev/null", "w", stdout);
-    }
-    dist.QuietOtherRanks(); // one copy of the input errors: rank 0's
     CheckedOptions cmd("fairness",
                        "FNCC paper section 5.3 (Figure 13e): senders join a dumbbell one every "
                        "--interval and leave in the same order; goodput per flow and Jain's index "

@@ -98,21 +98,10 @@ main(int argc, char* argv[])
     // Under mpirun/srun with more than one rank: one simulation over them
     // (docs/distributed.md); alone, nothing happens here.
     DistributedRun dist;
+    if (int rc = dist.StartProgram("rdma-sim", &argc, &argv))
     {
-        std::string err;
-        if (int rc = dist.Start(&argc, &argv, err))
-        {
-            std::cerr << "rdma-sim: " << err << "\n";
-            return rc;
-        }
+        return rc;
     }
-    if (dist.GetRank() > 0)
-    {
-        // One copy of --help and of the summary: rank 0's.
-        std::freopen("/dev/null", "w", stdout);
-    }
-    // Every rank reads the same inputs: one copy of their errors, rank 0's.
-    dist.QuietOtherRanks();
     std::string partitionFile;
     bool runStats = false;
     CheckedOptions cmd("rdma-sim", "Run HPCC-simulator topology and flow files with a libcc "

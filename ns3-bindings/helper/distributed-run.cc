@@ -131,6 +131,23 @@ DistributedRun::Start(int* argc, char*** argv, std::string& err)
     return 0;
 }
 
+int
+DistributedRun::StartProgram(const char* prog, int* argc, char*** argv)
+{
+    std::string err;
+    if (int rc = Start(argc, argv, err))
+    {
+        std::fprintf(stderr, "%s: %s\n", prog, err.c_str());
+        return rc;
+    }
+    if (m_rank > 0)
+    {
+        std::freopen("/dev/null", "w", stdout);
+    }
+    QuietOtherRanks();
+    return 0;
+}
+
 void
 DistributedRun::Attach(uint64_t lookaheadNs)
 {

@@ -39,6 +39,13 @@ class DistributedRun
      * (srun with Slurm's default --mpi=none).
      */
     int Start(int* argc, char*** argv, std::string& err);
+    /**
+     * A program's start: Start, with its error printed on stderr as
+     * "<prog>: ..." (returns the exit status, 0 if none); then, on ranks
+     * other than 0, stdout goes nowhere (one copy of --help and of the
+     * summary: rank 0's) and QuietOtherRanks.
+     */
+    int StartProgram(const char* prog, int* argc, char*** argv);
     uint32_t GetRank() const
     {
         return m_rank;

@@ -75,7 +75,20 @@ struct Record
 {
     Stamp stamp;
     uint32_t file;
-    std::string text; ///< without the stamp (and a line's '\n')
+    uint32_t len;  ///< text bytes, without the stamp (and a line's '\n')
+    uint64_t off;  ///< where the text is in the arena
+};
+
+/// The records and, in one buffer, their texts: a trace of millions of
+/// records is read without a string each.
+struct Records
+{
+    std::vector<Record> recs;
+    std::string arena;
+    void Write(std::FILE* f, const Record& r) const
+    {
+        std::fwrite(arena.data() + r.off, 1, r.len, f);
+    }
 };
 
 /**
@@ -85,7 +98,7 @@ struct Record
  */
 bool
 ReadRankRecords(const std::string& path, uint32_t ranks, size_t recordBytes, uint32_t file,
-                const Stamp* end, std::vector<Record>& out, std::string& err)
+                const Stamp* end, Records& out, std::string& err)
 {
     for (uint32_t r = 0; r < ranks; ++r)
     {
@@ -121,7 +134,7 @@ ReadRankRecords(const std::string& path, uint32_t ranks, size_t recordBytes, uin
                 }
             }
             ++n;
-            Record rec{{}, file, {}};
+            Record rec{{}, file, 0, out.arena.size()};
             if (s.size() <= STAMP || s[STAMP] != ' ' || !ParseStamp(s.data(), rec.stamp))
             {
                 err = rp + ":" + std::to_string(n) + ": no rank stamp";
@@ -131,8 +144,9 @@ ReadRankRecords(const std::string& path, uint32_t ranks, size_t recordBytes, uin
             {
                 continue; // run after one process's end, within the last window
             }
-            rec.text = s.substr(STAMP + 1);
-            out.push_back(std::move(rec));
+            rec.len = static_cast<uint32_t>(s.size() - STAMP - 1);
+            out.arena.append(s, STAMP + 1, std::string::npos);
+            out.recs.push_back(rec);
         }
         if (in.bad())
         {
@@ -246,11 +260,12 @@ MergeRankFiles(const std::string& path, uint32_t ranks, const std::string& heade
     {
         return false;
     }
-    std::vector<Record> lines;
-    if (!ReadRankRecords(path, ranks, 0, 0, endStamp.empty() ? nullptr : &end, lines, err))
+    Records all;
+    if (!ReadRankRecords(path, ranks, 0, 0, endStamp.empty() ? nullptr : &end, all, err))
     {
         return false;
     }
+    std::vector<Record>& lines = all.recs;
     SortByStamp(lines);
     std::FILE* f = std::fopen(path.c_str(), "w");
     if (!f)
@@ -270,7 +285,7 @@ MergeRankFiles(const std::string& path, uint32_t ranks, const std::string& heade
             }
             headerDone = true;
         }
-        std::fputs(l.text.c_str(), f);
+        all.Write(f, l);
         std::fputc('\n', f);
     }
     if (!CloseOut(f, path, err))
@@ -292,15 +307,16 @@ MergeCappedRankFiles(const std::vector<CappedRankFile>& files, uint32_t ranks, u
     {
         return false;
     }
-    std::vector<Record> recs;
+    Records all;
     for (uint32_t i = 0; i < files.size(); i++)
     {
         if (!ReadRankRecords(files[i].path, ranks, files[i].recordBytes, i,
-                             endStamp.empty() ? nullptr : &end, recs, err))
+                             endStamp.empty() ? nullptr : &end, all, err))
         {
             return false;
         }
     }
+    std::vector<Record>& recs = all.recs;
     SortByStamp(recs);
     // One process's count: a sample (the records of one sampler at one
     // time, or the trailer) is written whole and then counted; an event's
@@ -330,7 +346,7 @@ MergeCappedRankFiles(const std::vector<CappedRankFile>& files, uint32_t ranks, u
         }
         for (size_t k = i; k < j; k++)
         {
-            total += recs[k].text.size() + (files[recs[k].file].recordBytes ? 0 : 1);
+            total += recs[k].len + (files[recs[k].file].recordBytes ? 0 : 1);
         }
         if (cap && total > cap)
         {
@@ -354,7 +370,7 @@ MergeCappedRankFiles(const std::vector<CappedRankFile>& files, uint32_t ranks, u
         {
             if (recs[k].file == i)
             {
-                std::fwrite(recs[k].text.data(), 1, recs[k].text.size(), f);
+                all.Write(f, recs[k]);
                 if (cf.recordBytes == 0)
                 {
                     std::fputc('\n', f);
