@@ -43,8 +43,10 @@ struct StopWhenDone
 {
     uint64_t expected;
     uint64_t done = 0;
+    std::vector<int64_t> doneAt; ///< time steps: what finished before a deadlock stop
     static void On(StopWhenDone* s, const RdmaFlowRecord&)
     {
+        s->doneAt.push_back(Simulator::Now().GetTimeStep());
         if (++s->done == s->expected)
         {
             Simulator::Stop();
@@ -505,7 +507,7 @@ main(int argc, char* argv[])
     {
         localFlows += net.IsLocal(f.src) ? 1 : 0;
     }
-    StopWhenDone sd{localFlows};
+    StopWhenDone sd{localFlows, 0, {}};
     for (uint32_t id = 0; id < net.GetNNodes(); id++)
     {
         if (!net.IsSwitch(id))
@@ -570,6 +572,24 @@ main(int argc, char* argv[])
     if (dist.IsDistributed() && completed == flows.size() && byNode)
     {
         endStamp = RankStamp(lastTs, lastKey);
+    }
+    // A deadlock stops one process at its check, an event for no node after
+    // the nodes' events of its time; over ranks only the rank that found it
+    // voted, and the others ran on (to their flows' end or --stop): the
+    // run is cut there, and what finished after it is not counted.
+    uint64_t firstDeadlock =
+        UINT64_MAX -
+        dist.Max(UINT64_MAX - (dl->IsDeadlocked() ? static_cast<uint64_t>(
+                                                        dl->GetDetectionTime().GetTimeStep())
+                                                  : UINT64_MAX));
+    if (dist.IsDistributed() && deadlocked && !deadlock.keepRunning)
+    {
+        const uint64_t lastNodeKey =
+            (uint64_t(FastSimulatorImpl::NODE_KEY_GLOBAL) << FastSimulatorImpl::NODE_KEY_SHIFT) - 1;
+        endStamp = RankStamp(firstDeadlock, lastNodeKey);
+        endStep = static_cast<int64_t>(firstDeadlock);
+        completed = dist.Sum(std::count_if(sd.doneAt.begin(), sd.doneAt.end(),
+                                           [&](int64_t t) { return t <= endStep; }));
     }
     if (dist.IsDistributed())
     {

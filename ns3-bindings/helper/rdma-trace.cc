@@ -159,7 +159,9 @@ RdmaTraceHelper::Close()
     CloseFile(m_ccVars);
     CloseFile(m_pfc);
     CloseFile(m_pfcCsv);
-    if (m_qlen && m_qlenUndumped && !m_capped)
+    // Over ranks the merge decides: this rank may have crossed the whole
+    // cap only with what it ran past one process's end (left out).
+    if (m_qlen && m_qlenUndumped && (!m_capped || m_ranks > 1))
     {
         QlenDump(m_runEndNs >= 0 ? m_runEndNs : Simulator::Now().GetNanoSeconds(), true);
     }

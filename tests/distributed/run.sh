@@ -178,6 +178,26 @@ if [ -n "$report" ] && [ "$(grep -c 'PFC deadlock at' "$work/ring2.out")" -eq 1 
 else
   bad "deadlock over 2 ranks ($work/ring1.out, $work/ring2.out)"
 fi
+# Stopped by the deadlock (exit 3): one process stops at the check that
+# found it (60 us); rank 0 would run on to --stop, so the merge cuts there:
+# the summary (simulated_ms) and the traces end where one process's did.
+ring_stop=(--topo="$work/ring.txt" --flows="$work/ring-flows.txt" --algo=none --pfcThreshold=20000
+           --deadlockStall=50us --stop=1ms --traces --sample=1us)
+"$bin/rdma-sim" "${ring_stop[@]}" --out="$work/rstop1" --ns3::FastSimulatorImpl::EventOrder=Node \
+  >"$work/rstop1.out" 2>&1
+rc1=$?
+mpi -np 2 "$bin/rdma-sim" "${ring_stop[@]}" --partition="$work/ring-part.txt" --out="$work/rstop2" \
+  >"$work/rstop2.out" 2>&1
+rc2=$?
+same=1
+for f in pfc.txt queue.csv rate.csv link.csv; do cmp -s "$work/rstop1/$f" "$work/rstop2/$f" || same=0; done
+if [ $rc1 -eq 3 ] && [ $rc2 -eq 3 ] && [ $same -eq 1 ] &&
+   grep -q '^flows=5 completed=0 unfinished=5 simulated_ms=0.060 ' "$work/rstop1.out" &&
+   [ "$(grep '^flows=' "$work/rstop2.out")" = "$(grep '^flows=' "$work/rstop1.out")" ]; then
+  ok "deadlock stop over 2 ranks: exit 3, summary and traces cut at one process's 60 us"
+else
+  bad "deadlock stop over 2 ranks: exit $rc1/$rc2 ($work/rstop1.out, $work/rstop2.out)"
+fi
 
 # An input error: one line (rank 0's), every rank exits 2.
 mpi -np 2 "$bin/rdma-sim" --fattree=3 --flows="$work/flows.txt" --out="$work/e" >"$work/e.out" 2>&1
