@@ -574,8 +574,8 @@ RdmaTraceHelper::QlenSample()
     {
         // A rank runs at most a lookahead past one process's end: older
         // samples are one process's for sure.
-        int64_t keep = NanoSeconds(static_cast<int64_t>(std::min<uint64_t>(m_lookaheadNs, 1000000000000ull)))
-                           .GetTimeStep() +
+        uint64_t aheadNs = std::min<uint64_t>(m_lookaheadNs, 1000000000000ull); // no cut: all
+        int64_t keep = NanoSeconds(static_cast<int64_t>(aheadNs)).GetTimeStep() +
                        m_qlenInterval.GetTimeStep();
         size_t old = 0;
         while (old < m_qlenRecent.size() && m_qlenRecent[old].step < step - keep)
