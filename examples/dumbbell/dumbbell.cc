@@ -460,11 +460,9 @@ main(int argc, char* argv[])
     size_t nSamples = static_cast<uint64_t>(stop.GetNanoSeconds()) / g.intervalNs;
     Totals tot = ReduceOverRanks(dist, net, w, g, nSamples, cpSwitch, receiver,
                                  cpDev->GetTxBytes() - txAtFlow1, tr.GetPfcPauses());
-    bool deadlocked = dist.Max(net.GetDeadlockDetector()->IsDeadlocked() ? 1 : 0) != 0;
     Ptr<PfcDeadlockDetector> dl = net.GetDeadlockDetector();
-    std::string report =
-        dist.First(dl->Describe(),
-                   dl->IsDeadlocked() ? dl->GetDetectionTime().GetTimeStep() : UINT64_MAX);
+    bool deadlocked = dist.Max(dl->IsDeadlocked() ? 1 : 0) != 0;
+    std::string report = dist.First(dl->Describe(), dl->GetReportOrder());
     wall = static_cast<double>(dist.Max(static_cast<uint64_t>(wall * 1e6))) / 1e6;
     tr.Close();
     if (dist.IsDistributed())

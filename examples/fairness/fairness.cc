@@ -199,8 +199,7 @@ main(int argc, char* argv[])
     }
     Ptr<PfcDeadlockDetector> dl = net.GetDeadlockDetector();
     bool deadlocked = dist.Max(dl->IsDeadlocked() ? 1 : 0) != 0;
-    std::string report = dist.First(
-        dl->Describe(), dl->IsDeadlocked() ? dl->GetDetectionTime().GetTimeStep() : UINT64_MAX);
+    std::string report = dist.First(dl->Describe(), dl->GetReportOrder());
     if (dist.GetRank() > 0)
     {
         Simulator::Destroy();

@@ -557,9 +557,7 @@ main(int argc, char* argv[])
     uint64_t pauses = dist.Sum(tr.GetPfcPauses());
     // One report, as one process's: the first rank to find a cycle (each
     // watches its own switches).
-    std::string report = dist.First(dl->Describe(), dl->IsDeadlocked()
-                                                        ? dl->GetDetectionTime().GetTimeStep()
-                                                        : UINT64_MAX);
+    std::string report = dist.First(dl->Describe(), dl->GetReportOrder());
     if (!report.empty() && dist.GetRank() == 0)
     {
         std::cerr << "rdma-sim: " << report << "\n";
@@ -577,11 +575,7 @@ main(int argc, char* argv[])
     // the nodes' events of its time; over ranks only the rank that found it
     // voted, and the others ran on (to their flows' end or --stop): the
     // run is cut there, and what finished after it is not counted.
-    uint64_t firstDeadlock =
-        UINT64_MAX -
-        dist.Max(UINT64_MAX - (dl->IsDeadlocked() ? static_cast<uint64_t>(
-                                                        dl->GetDetectionTime().GetTimeStep())
-                                                  : UINT64_MAX));
+    uint64_t firstDeadlock = UINT64_MAX - dist.Max(UINT64_MAX - dl->GetReportOrder());
     if (dist.IsDistributed() && deadlocked && !deadlock.keepRunning)
     {
         const uint64_t lastNodeKey =
