@@ -7,6 +7,11 @@
 // The congestion point is the first switch's port towards the second.
 //
 //   ./dumbbell --algo=fncc --out=out/dumbbell-fncc
+//   bash scripts/mpirun.sh -np 2 ./dumbbell ...   # one simulation over 2 ranks
+//
+// Over MPI ranks (docs/distributed.md) each rank reads the values of its
+// own nodes; after the run they are reduced over the ranks, and rank 0
+// writes one process's files and summary (Node event order).
 //
 // Writes the CSVs of RdmaTraceHelper into --out and prints a summary: when
 // flow0 first slowed down after flow1 started, peak and mean queue at the
@@ -23,6 +28,7 @@
 #include "libcc-config.h"
 #include "fast-simulator-impl.h"
 #include "rdma-network.h"
+#include "rdma-partition.h"
 #include "rdma-trace.h"
 
 #include <ns3/core-module.h>
@@ -60,7 +66,7 @@ struct Watch
     std::vector<uint64_t> t;
     std::vector<uint64_t> r0, r1;
     // queue samples for the mean
-    double qSum = 0;
+    uint64_t qSum = 0; // bytes: exact, and summed over ranks as such
     uint64_t qN = 0;
 };
 
@@ -140,6 +146,106 @@ SampleWatch(Watch* w, Ptr<SwitchNode> sw, Ptr<RdmaTxQueuePair> f0, Ptr<RdmaTxQue
     Simulator::Schedule(interval, &SampleWatch, w, sw, f0, f1, interval);
 }
 
+/// What the summary counts over the whole fabric, over ranks: each value
+/// is its owner's (the rank that simulates its node), the others add zeros.
+struct Totals
+{
+    uint64_t cpTxAfterFlow1 = 0;
+    uint64_t txPackets = 0;
+    uint64_t timeouts = 0;
+    uint64_t nacks = 0;
+    uint64_t cnps = 0;
+    uint64_t pauses = 0;
+};
+
+/**
+ * Make w and g (flow 0's and 1's rates, the congestion point's queue, the
+ * receiver's goodput: each read on its node's rank) one process's on
+ * every rank, and count the totals. Alone: only the totals.
+ */
+Totals
+ReduceOverRanks(const DistributedRun& dist, const RdmaNetwork& net, Watch& w, Goodput& g,
+                size_t nSamples, uint32_t cpNode, uint32_t receiver, uint64_t cpTxAfterFlow1,
+                uint64_t pauses)
+{
+    Totals t;
+    for (const auto& d : net.GetDevices())
+    {
+        t.txPackets += net.IsLocal(net.TopoId(d->GetNode())) ? d->GetTxPackets() : 0;
+    }
+    for (uint32_t id = 0; id < net.GetNNodes(); id++)
+    {
+        if (!net.IsSwitch(id) && net.IsLocal(id))
+        {
+            t.timeouts += net.GetNic(id)->GetCounters().timeouts;
+            t.nacks += net.GetNic(id)->GetCounters().nacksSent;
+            t.cnps += net.GetNic(id)->GetCounters().cnpsSent;
+        }
+    }
+    t.cpTxAfterFlow1 = cpTxAfterFlow1;
+    t.pauses = pauses;
+    if (!dist.IsDistributed())
+    {
+        return t;
+    }
+    // Scalars: the owners' (others hold zeros, -1 for "none" as 0 after +1).
+    bool cpMine = net.IsLocal(cpNode);
+    bool rxMine = net.IsLocal(receiver);
+    std::vector<uint64_t> sums{t.txPackets,
+                               t.timeouts,
+                               t.nacks,
+                               t.cnps,
+                               t.pauses,
+                               cpMine ? t.cpTxAfterFlow1 : 0,
+                               cpMine ? w.qSum : 0};
+    dist.Sum(sums);
+    t.txPackets = sums[0];
+    t.timeouts = sums[1];
+    t.nacks = sums[2];
+    t.cnps = sums[3];
+    t.pauses = sums[4];
+    t.cpTxAfterFlow1 = sums[5];
+    w.qSum = sums[6];
+    std::vector<uint64_t> maxima{cpMine ? w.peak : 0, cpMine ? w.peakAfter : 0,
+                                 net.IsLocal(0) ? uint64_t(w.firstDecreaseNs + 1) : 0};
+    dist.Max(maxima);
+    w.peak = maxima[0];
+    w.peakAfter = maxima[1];
+    w.firstDecreaseNs = static_cast<int64_t>(maxima[2]) - 1;
+    // Flow 0's and 1's rate samples (the sampler runs on every rank, at
+    // the same times), from their senders' ranks.
+    for (auto [rates, sender] : {std::pair{&w.r0, 0u}, std::pair{&w.r1, 1u}})
+    {
+        if (!net.IsLocal(sender))
+        {
+            std::fill(rates->begin(), rates->end(), 0);
+        }
+        rates->resize(dist.Max(rates->size())); // one size for the reduction, whatever happens
+        dist.Sum(*rates);
+    }
+    // The receiver's goodput, per flow and sample, and its totals.
+    size_t nFlows = g.total.size();
+    std::vector<uint64_t> all(nFlows * (nSamples + 2), 0);
+    for (size_t i = 0; i < nFlows && rxMine; i++)
+    {
+        for (size_t k = 0; k < nSamples && k < g.bytes[i].size(); k++)
+        {
+            all[i * (nSamples + 2) + k] = g.bytes[i][k];
+        }
+        all[i * (nSamples + 2) + nSamples] = g.total[i];
+        all[i * (nSamples + 2) + nSamples + 1] = g.atEndWindow[i];
+    }
+    dist.Sum(all);
+    for (size_t i = 0; i < nFlows; i++)
+    {
+        g.bytes[i].assign(all.begin() + i * (nSamples + 2),
+                          all.begin() + i * (nSamples + 2) + nSamples);
+        g.total[i] = all[i * (nSamples + 2) + nSamples];
+        g.atEndWindow[i] = all[i * (nSamples + 2) + nSamples + 1];
+    }
+    return t;
+}
+
 // --preset then --cc as one libcc parameter text (items apply left to right).
 std::string
 EffectiveCcParams(const std::string& algo, const std::string& preset, const std::string& cc)
@@ -193,16 +299,14 @@ main(int argc, char* argv[])
     // fastest of its schedulers for this workload (docs/performance.md);
     // --SchedulerType overrides that.
     FastSimulatorImpl::Install();
-    if (DistributedRun::LauncherSize() > 1)
-    {
-        // Its outputs are sampled traces, which are not merged over ranks
-        // yet (docs/distributed.md): N copies would write one directory.
-        std::cerr << "dumbbell: runs in one process (its sampled traces are not merged over MPI "
-                     "ranks yet); run it without mpirun/srun, or use rdma-sim for one "
-                     "simulation over ranks\n";
-        return 2;
-    }
     GlobalValue::Bind("SchedulerType", StringValue("ns3::PriorityQueueScheduler"));
+    // Under mpirun/srun: one simulation over the ranks, split by the
+    // partitioner (docs/distributed.md); rank 0 writes the summary and files.
+    DistributedRun dist;
+    if (int rc = dist.StartProgram("dumbbell", &argc, &argv))
+    {
+        return rc;
+    }
 
     CheckedOptions cmd("dumbbell",
                        "FNCC paper dumbbell (Figure 9/10): flow0 from t=0, flow1 from "
@@ -272,6 +376,10 @@ main(int argc, char* argv[])
     TopologySpec topo = MakeChainTopology(senderSwitch, nSwitches, rateBps, delay.GetNanoSeconds());
     try
     {
+        if (DistributedRun::UnderLauncher())
+        {
+            dist.UsePartition("dumbbell", net, topo, PartitionTopology(topo, dist.GetSize()));
+        }
         net.Build(topo); // refuses a link rate INT cannot carry, a buffer all headroom
     }
     catch (const std::exception& e)
@@ -298,12 +406,14 @@ main(int argc, char* argv[])
         flows.push_back(f);
     }
     net.AddFlows(flows);
+    dist.SpeakAgain();
     if (pcap)
     {
         net.EnablePcap(out + "/dumbbell");
     }
 
     RdmaTraceHelper tr(net);
+    tr.SetRanks(dist.GetRank(), dist.GetSize(), dist.GetLookaheadNs());
     tr.EnableFct(out + "/fct.txt", out + "/fct.csv");
     tr.EnablePfc(out + "/pfc.txt", out + "/pfc.csv");
     // The congestion point: the egress of the switch where flows meet,
@@ -315,7 +425,10 @@ main(int argc, char* argv[])
         tr.TrackLink(cpSwitch, congestionPeer);
         tr.EnableSampling(sample, out + "/queue.csv", out + "/rate.csv", out + "/link.csv");
     }
-    tr.EnableProgress(stop);
+    if (dist.GetRank() == 0)
+    {
+        tr.EnableProgress(stop);
+    }
 
     Watch w;
     w.flow1StartNs = flow1Start.GetNanoSeconds();
@@ -344,6 +457,29 @@ main(int argc, char* argv[])
     Simulator::Stop(stop);
     Simulator::Run();
     double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall0).count();
+    size_t nSamples = static_cast<uint64_t>(stop.GetNanoSeconds()) / g.intervalNs;
+    Totals tot = ReduceOverRanks(dist, net, w, g, nSamples, cpSwitch, receiver,
+                                 cpDev->GetTxBytes() - txAtFlow1, tr.GetPfcPauses());
+    Ptr<PfcDeadlockDetector> dl = net.GetDeadlockDetector();
+    bool deadlocked = dist.Max(dl->IsDeadlocked() ? 1 : 0) != 0;
+    std::string report = dist.First(dl->Describe(), dl->GetReportOrder());
+    wall = static_cast<double>(dist.Max(static_cast<uint64_t>(wall * 1e6))) / 1e6;
+    tr.Close();
+    if (dist.IsDistributed())
+    {
+        dist.Barrier(); // every rank's files are closed
+        std::string err;
+        if (dist.GetRank() == 0 && !tr.MergeRanks(err))
+        {
+            std::cerr << "dumbbell: merging the ranks' outputs: " << err << "\n";
+            return 1;
+        }
+    }
+    if (dist.GetRank() > 0)
+    {
+        Simulator::Destroy();
+        return deadlocked && !deadlock.keepRunning ? 3 : 0;
+    }
 
     if (traces)
     {
@@ -355,7 +491,6 @@ main(int argc, char* argv[])
         }
         // One row per flow per interval, at the interval's end.
         std::fprintf(gp, "time_ns,flow,goodput_gbps\n");
-        size_t nSamples = static_cast<uint64_t>(stop.GetNanoSeconds()) / g.intervalNs;
         for (size_t k = 0; k < nSamples; k++)
         {
             for (uint32_t i = 0; i < nSenders; i++)
@@ -370,7 +505,7 @@ main(int argc, char* argv[])
 
     // Summary.
     double afterS = (stop - flow1Start).GetSeconds();
-    double util = afterS > 0 ? (cpDev->GetTxBytes() - txAtFlow1) * 8.0 / afterS / rateBps : 0;
+    double util = afterS > 0 ? tot.cpTxAfterFlow1 * 8.0 / afterS / rateBps : 0;
     double fair = static_cast<double>(rateBps) / 2;
     int64_t convergeNs = -1;
     // The earliest sample from which both flows stay within 10% of the fair share.
@@ -384,23 +519,7 @@ main(int argc, char* argv[])
         }
         convergeNs = static_cast<int64_t>(w.t[i] - w.flow1StartNs);
     }
-    uint64_t txPackets = 0;
-    for (const auto& d : net.GetDevices())
-    {
-        txPackets += d->GetTxPackets();
-    }
-    uint64_t timeouts = 0;
-    uint64_t nacks = 0;
-    uint64_t cnps = 0;
-    for (uint32_t id = 0; id < net.GetNNodes(); id++)
-    {
-        if (!net.IsSwitch(id))
-        {
-            timeouts += net.GetNic(id)->GetCounters().timeouts;
-            nacks += net.GetNic(id)->GetCounters().nacksSent;
-            cnps += net.GetNic(id)->GetCounters().cnpsSent;
-        }
-    }
+    uint64_t txPackets = tot.txPackets;
     struct rusage ru;
     getrusage(RUSAGE_SELF, &ru);
 
@@ -430,10 +549,9 @@ main(int argc, char* argv[])
         else
             std::fprintf(f, "flow0_first_decrease_us=none\n");
         std::fprintf(f, "queue_peak_kb=%.1f\n", w.peakAfter / 1e3);
-        std::fprintf(f, "queue_mean_kb=%.1f\n", w.qN ? w.qSum / w.qN / 1e3 : 0.0);
-        std::fprintf(f, "pfc_pauses=%" PRIu64 "\n", tr.GetPfcPauses());
-        std::fprintf(f, "pfc_deadlock=%s\n",
-                     net.GetDeadlockDetector()->IsDeadlocked() ? "yes" : "no");
+        std::fprintf(f, "queue_mean_kb=%.1f\n", w.qN ? double(w.qSum) / w.qN / 1e3 : 0.0);
+        std::fprintf(f, "pfc_pauses=%" PRIu64 "\n", tot.pauses);
+        std::fprintf(f, "pfc_deadlock=%s\n", deadlocked ? "yes" : "no");
         std::fprintf(f, "bottleneck_utilization=%.3f\n", util);
         if (convergeNs >= 0)
             std::fprintf(f, "fair_convergence_us=%.1f\n", convergeNs / 1e3);
@@ -449,9 +567,9 @@ main(int argc, char* argv[])
             std::fprintf(f, "flow%u_goodput_end_gbps=%.2f\n", i, gbps);
         }
         std::fprintf(f, "goodput_end_window_us=%.1f\n", endWindow.GetSeconds() * 1e6);
-        std::fprintf(f, "cnps=%" PRIu64 "\n", cnps);
-        std::fprintf(f, "nacks=%" PRIu64 "\n", nacks);
-        std::fprintf(f, "timeouts=%" PRIu64 "\n", timeouts);
+        std::fprintf(f, "cnps=%" PRIu64 "\n", tot.cnps);
+        std::fprintf(f, "nacks=%" PRIu64 "\n", tot.nacks);
+        std::fprintf(f, "timeouts=%" PRIu64 "\n", tot.timeouts);
         std::fprintf(f, "link_packets=%" PRIu64 "\n", txPackets);
         std::fprintf(f, "simulator=%s\n", simulator.Get().c_str());
         std::fprintf(f, "wall_s=%.3f\n", wall);
@@ -464,12 +582,10 @@ main(int argc, char* argv[])
     {
         std::fclose(sf);
     }
-    bool deadlocked = net.GetDeadlockDetector()->IsDeadlocked();
-    if (deadlocked)
+    if (!report.empty())
     {
-        std::cerr << "dumbbell: " << net.GetDeadlockDetector()->Describe() << "\n";
+        std::cerr << "dumbbell: " << report << "\n";
     }
-    tr.Close();
     Simulator::Destroy();
     return deadlocked && !deadlock.keepRunning ? 3 : 0;
 }

@@ -9,6 +9,9 @@
 //
 //   ./fairness --algo=fncc --interval=100ms --out=out/fairness   # the paper's time scale
 //   ./fairness --algo=fncc --interval=1ms                        # a short one
+//
+// Over MPI ranks (docs/distributed.md): the middle switches go to the other
+// ranks, the receiver's goodput is summed over them, rank 0 writes the files.
 
 #include "checked-options.h"
 #include "distributed-run.h"
@@ -47,6 +50,27 @@ struct Goodput
     }
 };
 
+/**
+ * The partition over ranks: the switches between the first and the last
+ * go to ranks 1.., contiguously; the senders, the receiver and the two end
+ * switches stay on rank 0. The flows leave early (a stop time), which
+ * needs each flow's two hosts on one rank (RdmaNetwork::AddFlow); with
+ * fewer than three switches everything is rank 0's.
+ */
+std::vector<uint32_t>
+MiddleSwitchesApart(const TopologySpec& topo, uint32_t nSenders, uint32_t nSwitches,
+                    uint32_t ranks)
+{
+    std::vector<uint32_t> rankOf(topo.nNodes, 0);
+    uint32_t middles = nSwitches > 2 ? nSwitches - 2 : 0;
+    uint32_t firstMiddle = nSenders + 1 + 1; // hosts, then switch 0
+    for (uint32_t m = 0; m < middles && ranks > 1; m++)
+    {
+        rankOf[firstMiddle + m] = 1 + static_cast<uint32_t>(uint64_t(m) * (ranks - 1) / middles);
+    }
+    return rankOf;
+}
+
 /// Jain's index (sum x)^2 / (n sum x^2); 1 for n = 0 or all zero.
 double
 Jain(const std::vector<double>& x)
@@ -77,14 +101,12 @@ main(int argc, char* argv[])
     PfcDeadlockOptions deadlock;
 
     FastSimulatorImpl::Install();
-    if (DistributedRun::LauncherSize() > 1)
+    // Under mpirun/srun: one simulation over the ranks (docs/distributed.md);
+    // rank 0 writes the files and the summary.
+    DistributedRun dist;
+    if (int rc = dist.StartProgram("fairness", &argc, &argv))
     {
-        // Its outputs are sampled traces, which are not merged over ranks
-        // yet (docs/distributed.md): N copies would write one directory.
-        std::cerr << "fairness: runs in one process (its sampled traces are not merged over MPI "
-                     "ranks yet); run it without mpirun/srun, or use rdma-sim for one "
-                     "simulation over ranks\n";
-        return 2;
+        return rc;
     }
     CheckedOptions cmd("fairness",
                        "FNCC paper section 5.3 (Figure 13e): senders join a dumbbell one every "
@@ -123,7 +145,12 @@ main(int argc, char* argv[])
     {
         net.SetSwitchAttribute("PfcStaticThreshold", UintegerValue(pfcThreshold));
         net.SetDeadlockOptions(deadlock);
-        net.Build(MakeDumbbellTopology(nSenders, nSwitches, rateBps, delay.GetNanoSeconds()));
+        TopologySpec topo = MakeDumbbellTopology(nSenders, nSwitches, rateBps, delay.GetNanoSeconds());
+        if (DistributedRun::UnderLauncher())
+        {
+            dist.UsePartition("fairness", net, topo, MiddleSwitchesApart(topo, nSenders, nSwitches, dist.GetSize()));
+        }
+        net.Build(topo);
     }
     catch (const std::exception& e)
     {
@@ -144,10 +171,40 @@ main(int argc, char* argv[])
     g.bytes.resize(nSenders);
     net.GetNic(nSenders)->TraceConnectWithoutContext("RxDeliver",
                                                      MakeBoundCallback(&Goodput::On, &g));
+    dist.SpeakAgain();
     RdmaTraceHelper tr(net);
-    tr.EnableProgress(NanoSeconds(nPhases * T));
+    if (dist.GetRank() == 0)
+    {
+        tr.EnableProgress(NanoSeconds(nPhases * T));
+    }
     Simulator::Stop(NanoSeconds(nPhases * T));
     Simulator::Run();
+    size_t nSamples = (nPhases * T) / g.intervalNs;
+    if (dist.IsDistributed())
+    {
+        // The receiver's rank counted the goodput; the others hold zeros.
+        std::vector<uint64_t> all(size_t(nSenders) * nSamples, 0);
+        for (uint32_t i = 0; i < nSenders && net.IsLocal(nSenders); i++)
+        {
+            for (size_t k = 0; k < nSamples && k < g.bytes[i].size(); k++)
+            {
+                all[i * nSamples + k] = g.bytes[i][k];
+            }
+        }
+        dist.Sum(all);
+        for (uint32_t i = 0; i < nSenders; i++)
+        {
+            g.bytes[i].assign(all.begin() + i * nSamples, all.begin() + (i + 1) * nSamples);
+        }
+    }
+    Ptr<PfcDeadlockDetector> dl = net.GetDeadlockDetector();
+    bool deadlocked = dist.Max(dl->IsDeadlocked() ? 1 : 0) != 0;
+    std::string report = dist.First(dl->Describe(), dl->GetReportOrder());
+    if (dist.GetRank() > 0)
+    {
+        Simulator::Destroy();
+        return deadlocked && !deadlock.keepRunning ? 3 : 0;
+    }
 
     std::FILE* gp = std::fopen((out + "/goodput.csv").c_str(), "w");
     std::FILE* ph = std::fopen((out + "/phases.csv").c_str(), "w");
@@ -158,7 +215,6 @@ main(int argc, char* argv[])
         return 1;
     }
     std::fprintf(gp, "time_ns,flow,goodput_gbps\n");
-    size_t nSamples = (nPhases * T) / g.intervalNs;
     for (size_t k = 0; k < nSamples; k++)
     {
         for (uint32_t i = 0; i < nSenders; i++)
@@ -214,15 +270,14 @@ main(int argc, char* argv[])
         std::fprintf(f, "algorithm=%s\ncc=%s\nsenders=%u\ninterval_ns=%" PRIu64
                         "\nrate_gbps=%u\nphases=%u\njain_min=%.4f\npfc_deadlock=%s\n",
                      algo.c_str(), ccParams.c_str(), nSenders, T, rateGbps, nPhases, worstJain,
-                     net.GetDeadlockDetector()->IsDeadlocked() ? "yes" : "no");
+                     deadlocked ? "yes" : "no");
     }
     std::fclose(gp);
     std::fclose(ph);
     std::fclose(sf);
-    bool deadlocked = net.GetDeadlockDetector()->IsDeadlocked();
-    if (deadlocked)
+    if (!report.empty())
     {
-        std::cerr << "fairness: " << net.GetDeadlockDetector()->Describe() << "\n";
+        std::cerr << "fairness: " << report << "\n";
     }
     Simulator::Destroy();
     return deadlocked && !deadlock.keepRunning ? 3 : 0;

@@ -43,8 +43,10 @@ struct StopWhenDone
 {
     uint64_t expected;
     uint64_t done = 0;
+    std::vector<int64_t> doneAt; ///< time steps: what finished before a deadlock stop
     static void On(StopWhenDone* s, const RdmaFlowRecord&)
     {
+        s->doneAt.push_back(Simulator::Now().GetTimeStep());
         if (++s->done == s->expected)
         {
             Simulator::Stop();
@@ -98,18 +100,9 @@ main(int argc, char* argv[])
     // Under mpirun/srun with more than one rank: one simulation over them
     // (docs/distributed.md); alone, nothing happens here.
     DistributedRun dist;
+    if (int rc = dist.StartProgram("rdma-sim", &argc, &argv))
     {
-        std::string err;
-        if (int rc = dist.Start(&argc, &argv, err))
-        {
-            std::cerr << "rdma-sim: " << err << "\n";
-            return rc;
-        }
-    }
-    if (dist.GetRank() > 0)
-    {
-        // One copy of --help and of the summary: rank 0's.
-        std::freopen("/dev/null", "w", stdout);
+        return rc;
     }
     std::string partitionFile;
     bool runStats = false;
@@ -335,19 +328,7 @@ main(int argc, char* argv[])
             std::vector<uint32_t> rankOf = partitionFile.empty()
                                                ? PartitionTopology(topo, dist.GetSize())
                                                : ReadPartitionFile(partitionFile, topo, dist.GetSize());
-            uint64_t lookaheadNs = PartitionLookaheadNs(topo, rankOf);
-            net.SetPartition(rankOf);
-            dist.Attach(lookaheadNs);
-            if (dist.GetRank() == 0 && dist.IsDistributed())
-            {
-                std::cerr << "rdma-sim: " << dist.GetSize() << " ranks, lookahead " << lookaheadNs
-                          << " ns, nodes per rank:";
-                for (uint32_t c : PartitionSizes(rankOf, dist.GetSize()))
-                {
-                    std::cerr << " " << c;
-                }
-                std::cerr << "\n";
-            }
+            dist.UsePartition("rdma-sim", net, topo, rankOf);
         }
         if (haveConfig)
         {
@@ -455,12 +436,23 @@ main(int argc, char* argv[])
         std::cerr << "rdma-sim: " << e.what() << "\n";
         return 2;
     }
+    for (uint32_t id : traceNodeIds)
+    {
+        if (id >= net.GetNNodes())
+        {
+            std::cerr << "rdma-sim: --traceNodes=" << traceNodes << ": trace node " << id
+                      << " is not a node of the topology (0.." << net.GetNNodes() - 1 << ")\n";
+            return 2;
+        }
+    }
+    // From here on errors are a rank's own (its files): every rank speaks.
+    dist.SpeakAgain();
     if (pcap)
     {
         net.EnablePcap(out + "/rdma");
     }
     RdmaTraceHelper tr(net);
-    tr.SetRanks(dist.GetRank(), dist.GetSize());
+    tr.SetRanks(dist.GetRank(), dist.GetSize(), dist.GetLookaheadNs());
     tr.SetMaxTraceBytes(maxTraceBytes);
     tr.SetIdealFct(idealFct == "hpcc-sim" ? IdealFctKind::HPCC_SIM : IdealFctKind::OURS);
     tr.EnableFct(fctFile, out + "/fct.csv");
@@ -515,7 +507,7 @@ main(int argc, char* argv[])
     {
         localFlows += net.IsLocal(f.src) ? 1 : 0;
     }
-    StopWhenDone sd{localFlows};
+    StopWhenDone sd{localFlows, 0, {}};
     for (uint32_t id = 0; id < net.GetNNodes(); id++)
     {
         if (!net.IsSwitch(id))
@@ -563,9 +555,12 @@ main(int argc, char* argv[])
                      impl->GetExchangeSeconds(), runSeconds);
     }
     uint64_t pauses = dist.Sum(tr.GetPfcPauses());
-    if (dl->IsDeadlocked())
+    // One report, as one process's: the first rank to find a cycle (each
+    // watches its own switches).
+    std::string report = dist.First(dl->Describe(), dl->GetReportOrder());
+    if (!report.empty() && dist.GetRank() == 0)
     {
-        std::cerr << "rdma-sim: " << dl->Describe() << "\n";
+        std::cerr << "rdma-sim: " << report << "\n";
     }
     // The records past the last vote are not one process's; a vote of no
     // node (Stop at a time, on every rank) ended every rank there exactly.
@@ -575,6 +570,24 @@ main(int argc, char* argv[])
     if (dist.IsDistributed() && completed == flows.size() && byNode)
     {
         endStamp = RankStamp(lastTs, lastKey);
+    }
+    // A deadlock stops one process at its check, an event for no node after
+    // the nodes' events of its time; over ranks only the rank that found it
+    // voted, and the others ran on (to their flows' end or --stop): the
+    // run is cut there, and what finished after it is not counted.
+    uint64_t firstDeadlock = UINT64_MAX - dist.Max(UINT64_MAX - dl->GetReportOrder());
+    if (dist.IsDistributed() && deadlocked && !deadlock.keepRunning)
+    {
+        const uint64_t lastNodeKey =
+            (uint64_t(FastSimulatorImpl::NODE_KEY_GLOBAL) << FastSimulatorImpl::NODE_KEY_SHIFT) - 1;
+        endStamp = RankStamp(firstDeadlock, lastNodeKey);
+        endStep = static_cast<int64_t>(firstDeadlock);
+        completed = dist.Sum(std::count_if(sd.doneAt.begin(), sd.doneAt.end(),
+                                           [&](int64_t t) { return t <= endStep; }));
+    }
+    if (dist.IsDistributed())
+    {
+        tr.EndRunAt(static_cast<uint64_t>(endStep), !endStamp.empty());
     }
     tr.Close();
     Simulator::Destroy();

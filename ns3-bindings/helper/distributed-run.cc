@@ -2,14 +2,19 @@
 #include "distributed-run.h"
 
 #include "fast-simulator-impl.h"
+#include "rdma-network.h"
+#include "rdma-partition.h"
 
 #include "ns3/log.h"
 #include "ns3/nstime.h"
 #include "ns3/simulator.h"
 
 #include <cstdint>
+#include <cstdio>
 #include <cstdlib>
 #include <dlfcn.h>
+#include <fcntl.h>
+#include <unistd.h>
 
 namespace ns3
 {
@@ -76,6 +81,7 @@ DistributedRun::LauncherSize()
 
 DistributedRun::~DistributedRun()
 {
+    SpeakAgain();
     Finish();
 }
 
@@ -125,6 +131,23 @@ DistributedRun::Start(int* argc, char*** argv, std::string& err)
     return 0;
 }
 
+int
+DistributedRun::StartProgram(const char* prog, int* argc, char*** argv)
+{
+    std::string err;
+    if (int rc = Start(argc, argv, err))
+    {
+        std::fprintf(stderr, "%s: %s\n", prog, err.c_str());
+        return rc;
+    }
+    if (m_rank > 0)
+    {
+        std::freopen("/dev/null", "w", stdout);
+    }
+    QuietOtherRanks();
+    return 0;
+}
+
 void
 DistributedRun::Attach(uint64_t lookaheadNs)
 {
@@ -132,6 +155,7 @@ DistributedRun::Attach(uint64_t lookaheadNs)
     {
         return;
     }
+    m_lookaheadNs = lookaheadNs;
     Ptr<FastSimulatorImpl> impl = DynamicCast<FastSimulatorImpl>(Simulator::GetImplementation());
     if (!impl)
     {
@@ -148,6 +172,25 @@ DistributedRun::Attach(uint64_t lookaheadNs)
                         ? INT64_MAX / 4
                         : NanoSeconds(static_cast<int64_t>(lookaheadNs)).GetTimeStep();
     impl->SetRankLink(m_link, steps);
+}
+
+void
+DistributedRun::UsePartition(const char* prog, RdmaNetwork& net, const TopologySpec& topo,
+                             const std::vector<uint32_t>& rankOf)
+{
+    uint64_t lookaheadNs = PartitionLookaheadNs(topo, rankOf);
+    net.SetPartition(rankOf);
+    Attach(lookaheadNs);
+    if (m_rank == 0 && IsDistributed())
+    {
+        std::fprintf(stderr, "%s: %u ranks, lookahead %llu ns, nodes per rank:", prog, m_size,
+                     static_cast<unsigned long long>(lookaheadNs));
+        for (uint32_t c : PartitionSizes(rankOf, m_size))
+        {
+            std::fprintf(stderr, " %u", c);
+        }
+        std::fprintf(stderr, "\n");
+    }
 }
 
 uint64_t
@@ -168,6 +211,92 @@ DistributedRun::Max(uint64_t v) const
         m_allreduce(&v, 1, 1);
     }
     return v;
+}
+
+void
+DistributedRun::Sum(std::vector<uint64_t>& v) const
+{
+    if (m_allreduce && !v.empty())
+    {
+        m_allreduce(v.data(), static_cast<int>(v.size()), 0);
+    }
+}
+
+void
+DistributedRun::Max(std::vector<uint64_t>& v) const
+{
+    if (m_allreduce && !v.empty())
+    {
+        m_allreduce(v.data(), static_cast<int>(v.size()), 1);
+    }
+}
+
+std::string
+DistributedRun::First(const std::string& text, uint64_t order) const
+{
+    if (!IsDistributed())
+    {
+        return order == UINT64_MAX ? "" : text;
+    }
+    // Smallest order, then lowest rank: maxima of their complements.
+    uint64_t best = UINT64_MAX - Max(UINT64_MAX - order);
+    if (best == UINT64_MAX)
+    {
+        return "";
+    }
+    uint32_t winner = m_size - static_cast<uint32_t>(Max(order == best ? m_size - m_rank : 0));
+    bool mine = winner == m_rank;
+    std::vector<uint64_t> words((Max(mine ? text.size() : 0) + 7) / 8, 0);
+    if (mine)
+    {
+        for (size_t i = 0; i < text.size(); i++)
+        {
+            words[i / 8] |= uint64_t(static_cast<unsigned char>(text[i])) << (8 * (i % 8));
+        }
+    }
+    Sum(words); // every other rank adds zeros
+    std::string out;
+    for (size_t i = 0; i < words.size() * 8; i++)
+    {
+        char c = static_cast<char>(words[i / 8] >> (8 * (i % 8)));
+        if (c == '\0')
+        {
+            break;
+        }
+        out += c;
+    }
+    return out;
+}
+
+void
+DistributedRun::QuietOtherRanks()
+{
+    if (m_rank == 0 || m_savedStderr >= 0)
+    {
+        return;
+    }
+    std::fflush(stderr);
+    int null = open("/dev/null", O_WRONLY);
+    if (null < 0)
+    {
+        return; // then every rank prints, as before
+    }
+    m_savedStderr = dup(STDERR_FILENO);
+    dup2(null, STDERR_FILENO);
+    close(null);
+}
+
+void
+DistributedRun::SpeakAgain()
+{
+    if (m_savedStderr < 0)
+    {
+        return;
+    }
+    std::fflush(stderr);
+    dup2(m_savedStderr, STDERR_FILENO);
+    close(m_savedStderr);
+    m_savedStderr = -1;
 }
 
 void

@@ -10,11 +10,14 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 namespace ns3
 {
 
 class FastRankLink;
+class RdmaNetwork;
+struct TopologySpec;
 
 class DistributedRun
 {
@@ -36,6 +39,13 @@ class DistributedRun
      * (srun with Slurm's default --mpi=none).
      */
     int Start(int* argc, char*** argv, std::string& err);
+    /**
+     * A program's start: Start, with its error printed on stderr as
+     * "<prog>: ..." (returns the exit status, 0 if none); then, on ranks
+     * other than 0, stdout goes nowhere (one copy of --help and of the
+     * summary: rank 0's) and QuietOtherRanks.
+     */
+    int StartProgram(const char* prog, int* argc, char*** argv);
     uint32_t GetRank() const
     {
         return m_rank;
@@ -55,9 +65,40 @@ class DistributedRun
      * outputs. Before anything is scheduled or built.
      */
     void Attach(uint64_t lookaheadNs);
+    /**
+     * Give net (before Build) this partition of topo (rank of each node),
+     * then Attach with its lookahead; rank 0 prints "<prog>: N ranks,
+     * lookahead L ns, nodes per rank: ..." on stderr when there are several.
+     * Throws std::invalid_argument for a cut link of zero delay (named).
+     */
+    void UsePartition(const char* prog, RdmaNetwork& net, const TopologySpec& topo,
+                      const std::vector<uint32_t>& rankOf);
+    /// The lookahead given to Attach (ns; UINT64_MAX: no link cut, 0 alone).
+    uint64_t GetLookaheadNs() const
+    {
+        return m_lookaheadNs;
+    }
     /// Sum (or max) of a value over the ranks; the value itself alone.
     uint64_t Sum(uint64_t v) const;
     uint64_t Max(uint64_t v) const;
+    /// The same, element by element, over vectors of one size on every rank.
+    void Sum(std::vector<uint64_t>& v) const;
+    void Max(std::vector<uint64_t>& v) const;
+    /**
+     * The text of the rank whose order is the smallest (ties: the lowest
+     * rank; UINT64_MAX on every rank: ""), on every rank. A report one
+     * process makes once, of the first of the ranks to see it.
+     */
+    std::string First(const std::string& text, uint64_t order) const;
+    /**
+     * On ranks other than 0, stderr goes nowhere until SpeakAgain: while
+     * the inputs are read, which every rank reads alike, so one copy of
+     * their errors (rank 0's) is enough; every rank still exits with its
+     * status. Alone, nothing changes.
+     */
+    void QuietOtherRanks();
+    /// stderr back (also done by the destructor).
+    void SpeakAgain();
     void Barrier() const;
     /// End MPI (also done by the destructor).
     void Finish();
@@ -67,6 +108,8 @@ class DistributedRun
     FastRankLink* m_link = nullptr;
     uint32_t m_rank = 0;
     uint32_t m_size = 1;
+    uint64_t m_lookaheadNs = 0;
+    int m_savedStderr = -1; ///< stderr while quiet (QuietOtherRanks)
     void (*m_allreduce)(uint64_t*, int, int) = nullptr;
     void (*m_barrier)() = nullptr;
     void (*m_finalize)() = nullptr;

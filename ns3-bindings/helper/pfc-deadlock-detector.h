@@ -80,6 +80,13 @@ class PfcDeadlockDetector : public Object
     {
         return m_detectedAt;
     }
+    /// Which report one process makes of several (over ranks, each
+    /// rank's detector watching its own switches): the detection's time
+    /// step, UINT64_MAX without a deadlock (DistributedRun::First).
+    uint64_t GetReportOrder() const
+    {
+        return IsDeadlocked() ? static_cast<uint64_t>(m_detectedAt.GetTimeStep()) : UINT64_MAX;
+    }
     /// The queues of the cycle, in waiting order (each waits for the next,
     /// the last for the first); empty if none was found.
     const std::vector<Queue>& GetCycle() const

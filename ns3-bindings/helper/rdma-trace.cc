@@ -55,13 +55,21 @@ CloseFile(std::FILE*& f)
 } // namespace
 
 std::FILE*
-RdmaTraceHelper::OpenOut(const std::string& path, const char* header)
+RdmaTraceHelper::OpenOut(const std::string& path, const char* header, bool capped,
+                         size_t recordBytes)
 {
     if (m_ranks <= 1 || path.empty())
     {
         return OpenFile(path, header);
     }
-    m_rankOutputs.emplace_back(path, header ? header : "");
+    if (capped)
+    {
+        m_cappedOutputs.push_back(CappedRankFile{path, header ? header : "", recordBytes});
+    }
+    else
+    {
+        m_rankOutputs.emplace_back(path, header ? header : "");
+    }
     return OpenFile(RankFilePath(path, m_rank), nullptr);
 }
 
@@ -84,25 +92,15 @@ RdmaTraceHelper::SampleStamp(std::FILE* f, uint64_t index) const
 }
 
 void
-RdmaTraceHelper::SetRanks(uint32_t rank, uint32_t ranks)
+RdmaTraceHelper::SetRanks(uint32_t rank, uint32_t ranks, uint64_t lookaheadNs)
 {
     m_rank = rank;
     m_ranks = ranks;
-}
-
-void
-RdmaTraceHelper::RefuseDistributed(const char* what) const
-{
-    if (m_ranks > 1)
-    {
-        throw std::invalid_argument(std::string(what) +
-                                    " is not written by a run over several ranks yet: run it in "
-                                    "one process");
-    }
+    m_lookaheadNs = lookaheadNs;
 }
 
 bool
-RdmaTraceHelper::MergeRanks(std::string& err, const std::string& endStamp) const
+RdmaTraceHelper::MergeRanks(std::string& err, const std::string& endStamp)
 {
     for (const auto& o : m_rankOutputs)
     {
@@ -111,7 +109,33 @@ RdmaTraceHelper::MergeRanks(std::string& err, const std::string& endStamp) const
             return false;
         }
     }
+    if (m_cappedOutputs.empty())
+    {
+        return true;
+    }
+    RankCapResult cap;
+    if (!MergeCappedRankFiles(m_cappedOutputs, m_ranks, m_maxTraceBytes, m_setupTraceBytes, err,
+                              endStamp, cap))
+    {
+        return false;
+    }
+    m_traceBytes = cap.bytes;
+    m_capped = cap.capped;
+    if (cap.capped)
+    {
+        WarnCapped(cap.ts);
+    }
     return true;
+}
+
+void
+RdmaTraceHelper::WarnCapped(uint64_t step) const
+{
+    std::fprintf(stderr,
+                 "warning: the traces reached %" PRIu64 " bytes (--maxTraceBytes) at %.6f s "
+                 "simulated: the sampled CSVs, qlen and packet trace stop here; fct and pfc "
+                 "files go on\n",
+                 m_maxTraceBytes, TimeStep(static_cast<int64_t>(step)).GetSeconds());
 }
 
 RdmaTraceHelper::RdmaTraceHelper(RdmaNetwork& net)
@@ -135,9 +159,11 @@ RdmaTraceHelper::Close()
     CloseFile(m_ccVars);
     CloseFile(m_pfc);
     CloseFile(m_pfcCsv);
-    if (m_qlen && m_qlenUndumped && !m_capped)
+    // Over ranks the merge decides: this rank may have crossed the whole
+    // cap only with what it ran past one process's end (left out).
+    if (m_qlen && m_qlenUndumped && (!m_capped || m_ranks > 1))
     {
-        QlenDump(Simulator::Now().GetNanoSeconds());
+        QlenDump(m_runEndNs >= 0 ? m_runEndNs : Simulator::Now().GetNanoSeconds(), true);
     }
     m_qlenEvent.Cancel();
     CloseFile(m_qlen);
@@ -349,9 +375,9 @@ RdmaTraceHelper::EnableSampling(Time interval, const std::string& queueCsv,
 {
     NS_LOG_FUNCTION(this << interval << queueCsv);
     m_interval = interval;
-    m_queue = OpenOut(queueCsv, "time_ns,node,port,bytes\n");
-    m_rate = OpenOut(rateCsv, "time_ns,flow,rate_bps,window_bytes\n");
-    m_link = OpenOut(linkCsv, "time_ns,node,peer,utilization\n");
+    m_queue = OpenOut(queueCsv, "time_ns,node,port,bytes\n", true);
+    m_rate = OpenOut(rateCsv, "time_ns,flow,rate_bps,window_bytes\n", true);
+    m_link = OpenOut(linkCsv, "time_ns,node,peer,utilization\n", true);
     m_ports.clear();
     for (uint32_t id = 0; id < m_net.GetNNodes(); id++)
     {
@@ -381,18 +407,17 @@ bool
 RdmaTraceHelper::Spend(uint64_t bytes)
 {
     m_traceBytes += bytes;
-    // Over ranks each counts its own bytes, against its share of the cap.
-    uint64_t cap = m_maxTraceBytes / m_ranks;
-    if (m_maxTraceBytes == 0 || m_traceBytes <= cap || m_capped)
+    // Over ranks each counts its own bytes against the whole cap: its
+    // records up to one process's cut are all there, and the merge cuts.
+    if (m_maxTraceBytes == 0 || m_traceBytes <= m_maxTraceBytes || m_capped)
     {
         return !m_capped;
     }
     m_capped = true;
-    std::fprintf(stderr,
-                 "warning: the traces reached %" PRIu64 " bytes (--maxTraceBytes) at %.6f s "
-                 "simulated: the sampled CSVs, qlen and packet trace stop here; fct and pfc "
-                 "files go on\n",
-                 m_maxTraceBytes, Simulator::Now().GetSeconds());
+    if (m_ranks <= 1)
+    {
+        WarnCapped(static_cast<uint64_t>(Simulator::Now().GetTimeStep()));
+    }
     return false;
 }
 
@@ -510,20 +535,24 @@ void
 RdmaTraceHelper::EnableQlen(const std::string& path, Time start, Time end, Time interval,
                             Time dumpEvery)
 {
-    RefuseDistributed("the qlen file");
-    m_qlen = OpenOut(path, nullptr);
+    m_qlen = OpenOut(path, nullptr, true);
     m_qlenEnd = end;
     m_qlenInterval = interval;
     m_qlenDumpNs = dumpEvery.GetNanoSeconds();
     m_qlenPorts.clear();
+    m_qlenRecent.clear();
+    uint32_t index = 0;
     for (uint32_t id = 0; id < m_net.GetNNodes(); id++)
     {
         if (m_net.IsSwitch(id))
         {
             Ptr<SwitchNode> sw = m_net.GetSwitch(id);
-            for (uint32_t p = 0; p < sw->GetNPorts(); p++)
+            for (uint32_t p = 0; p < sw->GetNPorts(); p++, index++)
             {
-                m_qlenPorts.push_back(QlenPort{sw, id, p, {}});
+                if (m_net.IsLocal(id)) // over ranks, each its own switches
+                {
+                    m_qlenPorts.push_back(QlenPort{sw, id, p, {}, index});
+                }
             }
         }
     }
@@ -539,6 +568,25 @@ RdmaTraceHelper::QlenSample()
     {
         return;
     }
+    int64_t step = Simulator::Now().GetTimeStep();
+    QlenRecent* recent = nullptr;
+    if (m_ranks > 1)
+    {
+        // A rank runs at most a lookahead past one process's end: older
+        // samples are one process's for sure.
+        uint64_t aheadNs = std::min<uint64_t>(m_lookaheadNs, 1000000000000ull); // no cut: all
+        int64_t keep = NanoSeconds(static_cast<int64_t>(aheadNs)).GetTimeStep() +
+                       m_qlenInterval.GetTimeStep();
+        size_t old = 0;
+        while (old < m_qlenRecent.size() && m_qlenRecent[old].step < step - keep)
+        {
+            m_qlenUndumpedBefore = m_qlenRecent[old++].undumpedAfter;
+        }
+        m_qlenRecent.erase(m_qlenRecent.begin(), m_qlenRecent.begin() + old);
+        m_qlenRecent.push_back(QlenRecent{step, true, {}});
+        recent = &m_qlenRecent.back();
+        recent->kb.reserve(m_qlenPorts.size());
+    }
     for (QlenPort& q : m_qlenPorts)
     {
         // Whole KB (1000 bytes), as that simulator counts them.
@@ -548,12 +596,20 @@ RdmaTraceHelper::QlenSample()
             q.countPerKb.resize(kb + 1);
         }
         q.countPerKb[kb]++;
+        if (recent)
+        {
+            recent->kb.push_back(static_cast<uint32_t>(kb));
+        }
     }
     m_qlenUndumped = true;
     int64_t ns = Simulator::Now().GetNanoSeconds();
     if (m_qlenDumpNs > 0 && ns % m_qlenDumpNs == 0)
     {
         QlenDump(ns);
+    }
+    if (recent)
+    {
+        recent->undumpedAfter = m_qlenUndumped;
     }
     if (Simulator::Now() < m_qlenEnd)
     {
@@ -562,14 +618,54 @@ RdmaTraceHelper::QlenSample()
 }
 
 void
-RdmaTraceHelper::QlenDump(uint64_t ns)
+RdmaTraceHelper::EndRunAt(uint64_t endStep, bool byNode)
+{
+    m_runEndNs = TimeStep(static_cast<int64_t>(endStep)).GetNanoSeconds();
+    // A sampler runs after the nodes' events of its time: at the time of a
+    // node's last vote, one process had stopped before it.
+    auto past = [&](int64_t step) {
+        return step > static_cast<int64_t>(endStep) ||
+               (byNode && step == static_cast<int64_t>(endStep));
+    };
+    while (!m_qlenRecent.empty() && past(m_qlenRecent.back().step))
+    {
+        const QlenRecent& r = m_qlenRecent.back();
+        for (size_t i = 0; i < m_qlenPorts.size(); i++)
+        {
+            m_qlenPorts[i].countPerKb[r.kb[i]]--;
+        }
+        m_qlenRecent.pop_back();
+    }
+    if (m_qlen)
+    {
+        m_qlenUndumped =
+            m_qlenRecent.empty() ? m_qlenUndumpedBefore : m_qlenRecent.back().undumpedAfter;
+    }
+}
+
+void
+RdmaTraceHelper::QlenDump(uint64_t ns, bool final)
 {
     // "time: T", then per switch port "node port n0 n1 ...": n_i samples
     // with i KB queued since the window opened. Ports count from 1 as the
-    // HPCC simulator's (its loopback is device 0).
-    uint64_t bytes = std::fprintf(m_qlen, "time: %" PRIu64 "\n", ns);
+    // HPCC simulator's (its loopback is device 0). Over ranks: each rank's
+    // own ports, the time line rank 0's, each stamped with its line's index.
+    auto stamp = [&](uint64_t index) {
+        if (m_ranks > 1)
+        {
+            final ? WriteRankTrailerStamp(m_qlen, index, SAMPLER_QLEN)
+                  : WriteRankSampleStamp(m_qlen, index, SAMPLER_QLEN);
+        }
+    };
+    uint64_t bytes = 0;
+    if (m_rank == 0)
+    {
+        stamp(0);
+        bytes += std::fprintf(m_qlen, "time: %" PRIu64 "\n", ns);
+    }
     for (const QlenPort& q : m_qlenPorts)
     {
+        stamp(q.index + 1);
         bytes += std::fprintf(m_qlen, "%u %u", q.node, q.port + 1);
         for (uint32_t c : q.countPerKb)
         {
@@ -607,7 +703,6 @@ Put(uint8_t* b, size_t off, T v)
 void
 RdmaTraceHelper::EnablePacketTrace(const std::string& path, const std::vector<uint32_t>& nodes)
 {
-    RefuseDistributed("the packet trace (mix.tr)");
     for (uint32_t id : nodes)
     {
         if (id >= m_net.GetNNodes())
@@ -617,7 +712,7 @@ RdmaTraceHelper::EnablePacketTrace(const std::string& path, const std::vector<ui
                                         std::to_string(m_net.GetNNodes() - 1) + ")");
         }
     }
-    m_tr = OpenOut(path, nullptr);
+    m_tr = OpenOut(path, nullptr, true, TR_BYTES);
     // The header that simulator writes (its SimSetting): the count of
     // ports, then per port node (u16), interface (u8, from 1) and bits/s
     // (u64), packed; then the largest BDP of any host pair (u32), by its
@@ -658,7 +753,16 @@ RdmaTraceHelper::EnablePacketTrace(const std::string& path, const std::vector<ui
     uint8_t w[4];
     Put<uint32_t>(w, 0, static_cast<uint32_t>(std::min<uint64_t>(maxBdp, UINT32_MAX)));
     head.insert(head.end(), w, w + 4);
-    std::fwrite(head.data(), 1, head.size(), m_tr);
+    if (m_ranks > 1)
+    {
+        // Written once by the merge; every rank counts it, as one process.
+        m_cappedOutputs.back().header.assign(head.begin(), head.end());
+        m_setupTraceBytes = head.size();
+    }
+    else
+    {
+        std::fwrite(head.data(), 1, head.size(), m_tr);
+    }
     Spend(head.size());
     // Flow ports: frames carry the flow's source port, not its dport.
     m_trFlows.clear();
@@ -766,6 +870,7 @@ RdmaTraceHelper::OnFrame(RdmaTraceHelper* self, const QbbNetDevice* dev, uint32_
     }
     if (self->Spend(TR_BYTES))
     {
+        self->Stamp(self->m_tr);
         std::fwrite(b, 1, TR_BYTES, self->m_tr);
     }
 }

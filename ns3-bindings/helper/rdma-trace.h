@@ -23,6 +23,7 @@
 #ifndef RDMA_TRACE_H
 #define RDMA_TRACE_H
 
+#include "rank-merge.h"
 #include "rdma-network.h"
 
 #include <chrono>
@@ -122,35 +123,55 @@ class RdmaTraceHelper
 
     /**
      * A distributed run (docs/distributed.md): before any Enable*, this
-     * process is rank `rank` of `ranks`. The event-driven outputs (fct,
-     * fct CSV, cc variables, pfc and its CSV) go to <path>.rank<r> with
-     * each record stamped for MergeRanks, and so do the sampled CSVs
-     * (EnableSampling: each rank samples its own switches, flows and links);
-     * EnableQlen and EnablePacketTrace are refused (std::invalid_argument).
-     * SetMaxTraceBytes caps each rank at its share of the bytes.
+     * process is rank `rank` of `ranks`, whose windows are lookaheadNs long.
+     * Every output goes to <path>.rank<r> with each record stamped for
+     * MergeRanks: the event-driven ones (fct, fct CSV, cc variables, pfc and
+     * its CSV, mix.tr) by their event's key, the sampled ones (queue, rate
+     * and link CSVs, qlen) by their index in one process's loop; each rank
+     * samples and traces its own nodes. Each rank writes up to the whole
+     * --maxTraceBytes; the merge cuts where one process would have.
      */
-    void SetRanks(uint32_t rank, uint32_t ranks);
+    void SetRanks(uint32_t rank, uint32_t ranks, uint64_t lookaheadNs);
+    /**
+     * Over ranks, after Run and before Close: one process ended at this
+     * time step, at a node's event (byNode: a flow's end) or at a stop for
+     * no node. qlen samples taken after it (the ranks ran on to the end of
+     * their window) are taken back, and the last qlen dump carries this time.
+     */
+    void EndRunAt(uint64_t endStep, bool byNode);
     /**
      * After Close on every rank (a barrier between), on one rank: merge each
      * output into the file one process writes, without the records stamped
-     * after endStamp ("" keeps all; MergeRankFiles). False with err on failure.
+     * after endStamp ("" keeps all; MergeRankFiles), the capped outputs cut
+     * as one process's (with its one warning). False with err on failure.
      */
-    bool MergeRanks(std::string& err, const std::string& endStamp = "") const;
+    bool MergeRanks(std::string& err, const std::string& endStamp = "");
 
   private:
-    /// An output file: <path>.rank<r> in a distributed run (header kept for the merge).
-    std::FILE* OpenOut(const std::string& path, const char* header);
+    /**
+     * An output file: <path>.rank<r> in a distributed run (header kept for
+     * the merge); capped: under --maxTraceBytes, with text lines
+     * (recordBytes 0) or binary records of recordBytes.
+     */
+    std::FILE* OpenOut(const std::string& path, const char* header, bool capped = false,
+                       size_t recordBytes = 0);
     /// Before each record of an event-driven output (a no-op alone).
     void Stamp(std::FILE* f) const;
-    void RefuseDistributed(const char* what) const;
+    /// The cap's warning, once, at the time step that crossed it.
+    void WarnCapped(uint64_t step) const;
     uint32_t m_rank = 0;
     uint32_t m_ranks = 1;
+    uint64_t m_lookaheadNs = 0;
     std::vector<std::pair<std::string, std::string>> m_rankOutputs; ///< path, header
+    std::vector<CappedRankFile> m_cappedOutputs;
+    uint64_t m_setupTraceBytes = 0; ///< spent before the run (mix.tr's header)
+    int64_t m_runEndNs = -1;        ///< EndRunAt's time (-1: the simulator's)
     void OnFlowComplete(const RdmaFlowRecord& r);
     /// Count bytes written to a capped output; false once over the cap.
     bool Spend(uint64_t bytes);
     void QlenSample();
-    void QlenDump(uint64_t ns);
+    /// Over ranks, the last dump comes after the run (trailer stamps).
+    void QlenDump(uint64_t ns, bool final = false);
     static void OnFrame(RdmaTraceHelper* self, const QbbNetDevice* dev, uint32_t node,
                         const QbbFrame* frame, bool outgoing);
     static void OnPfcRx(RdmaTraceHelper* self, uint32_t node, uint32_t type, uint32_t ifIndex,
@@ -180,8 +201,19 @@ class RdmaTraceHelper
         uint32_t node;
         uint32_t port;
         std::vector<uint32_t> countPerKb;
+        uint32_t index; ///< in one process's list of every switch port
     };
-    std::vector<QlenPort> m_qlenPorts;
+    std::vector<QlenPort> m_qlenPorts; ///< this rank's switches' ports
+    /// Over ranks: the samples of the last lookahead (KB bin per port),
+    /// which EndRunAt takes back when they came after one process's end.
+    struct QlenRecent
+    {
+        int64_t step;
+        bool undumpedAfter;
+        std::vector<uint32_t> kb;
+    };
+    std::vector<QlenRecent> m_qlenRecent;
+    bool m_qlenUndumpedBefore = false; ///< m_qlenUndumped before m_qlenRecent's first
     std::FILE* m_tr = nullptr;
     /// (dst address << 32 | dest QP) of a data or ACK frame -> its flow
     std::unordered_map<uint64_t, const RdmaFlowParams*> m_trFlows;

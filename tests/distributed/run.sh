@@ -3,11 +3,13 @@
 # usage: tests/distributed/run.sh BINDIR WORKDIR
 #
 # One simulation over MPI ranks (docs/distributed.md), by rdma-sim under
-# mpirun: 1, 2 and 4 ranks write the same fct.txt, fct.csv, pfc.txt and
-# sampled queue, rate and link CSVs (--traces),
-# byte for byte, as one process in the Node event order; a link of zero
-# delay between ranks and a bad --partition file are refused (exit 2, the
-# link or file:line:field named). Ends with "distributed: N passed, N failed".
+# mpirun: 1, 2 and 4 ranks write the same fct.txt, fct.csv, pfc.txt,
+# sampled queue, rate and link CSVs (--traces), qlen.txt and mix.tr, byte
+# for byte, as one process in the Node event order, also when
+# --maxTraceBytes cuts the traces; dumbbell and fairness over ranks write
+# one process's files and summary; a link of zero delay between ranks and a
+# bad --partition file are refused (exit 2, the link or file:line:field
+# named), an input error printed once. Ends with "distributed: N passed, N failed".
 set -u
 bin=$(cd "${1:?usage: $0 BINDIR WORKDIR}" && pwd)
 work=${2:?usage: $0 BINDIR WORKDIR}
@@ -27,7 +29,10 @@ fi
 # arrivals: enough incast for PAUSE frames, so pfc.txt has lines to merge.
 python3 "$top/examples/gen_flows.py" -c "$top/examples/data/websearch.cdf" -n 16 -l 0.8 -b 100G \
   -t 0.002 --start 0 --seed 2 -o "$work/flows.txt"
-run_args=(--fattree=4 --flows="$work/flows.txt" --algo=dcqcn --traces)
+# qlen.txt from t = 0 (sampled every 100 ns, dumped at t = 0, a multiple
+# of 100 ms, and at the end) and mix.tr of a host in pod 0 and one in pod 3.
+run_args=(--fattree=4 --flows="$work/flows.txt" --algo=dcqcn --traces --qlen --qlenMonStart=0
+          --qlenMonEnd=1s --traceNodes=3,12)
 
 "$bin/rdma-sim" "${run_args[@]}" --out="$work/np1" --ns3::FastSimulatorImpl::EventOrder=Node \
   >"$work/np1.out" 2>&1 || bad "one process exits 0"
@@ -39,7 +44,7 @@ for np in 2 4; do
   fi
   grep -q "^rdma-sim: $np ranks, lookahead 1000 ns" "$work/np$np.out" &&
     ok "-np $np: $np ranks, lookahead = the 1000 ns link delay" || bad "-np $np: rank line"
-  for f in fct.txt fct.csv pfc.txt queue.csv rate.csv link.csv; do
+  for f in fct.txt fct.csv pfc.txt queue.csv rate.csv link.csv qlen.txt mix.tr; do
     if cmp -s "$work/np1/$f" "$work/np$np/$f"; then ok "-np $np: $f = one process's"; else bad "-np $np: $f differs"; fi
   done
   ls "$work/np$np"/*.rank* >/dev/null 2>&1 && bad "-np $np: per-rank files left" || ok "-np $np: per-rank files merged away"
@@ -56,6 +61,37 @@ n_flows=$(head -1 "$work/flows.txt")
 n_fct=$(wc -l <"$work/np1/fct.txt")
 [ "$n_pfc" -gt 0 ] && ok "pfc.txt has $n_pfc lines" || bad "pfc.txt is empty: the test lost its incast"
 [ "$n_fct" -eq "$n_flows" ] && ok "all $n_flows flows in fct.txt" || bad "fct.txt has $n_fct of $n_flows flows"
+# qlen.txt: two dumps (t = 0 and the end), each "time: T" then one line
+# per switch port (20 switches of 4 ports); mix.tr: its header (4 + 11
+# bytes per device of the 16 hosts' and 20 switches' 96 devices + 4) and
+# 56-byte records.
+[ "$(grep -c '^time: ' "$work/np1/qlen.txt")" -eq 2 ] && [ "$(wc -l <"$work/np1/qlen.txt")" -eq 162 ] &&
+  ok "qlen.txt: two dumps of 80 ports" || bad "qlen.txt: not two dumps of 80 ports"
+tr_bytes=$(wc -c <"$work/np1/mix.tr")
+[ "$tr_bytes" -gt 1064 ] && [ $(((tr_bytes - 1064) % 56)) -eq 0 ] &&
+  ok "mix.tr: header and $(((tr_bytes - 1064) / 56)) records" || bad "mix.tr: $tr_bytes bytes"
+
+# --maxTraceBytes at a third of what the traces above wrote: one process
+# stops them mid-run; over ranks each keeps up to the whole cap and the
+# merge cuts where one process did, with one warning naming the same time.
+cap=$(( ($(cat "$work/np1"/{queue.csv,rate.csv,link.csv,qlen.txt,mix.tr} | wc -c) - 4 * 40) / 3 ))
+"$bin/rdma-sim" "${run_args[@]}" --maxTraceBytes=$cap --out="$work/cap1" \
+  --ns3::FastSimulatorImpl::EventOrder=Node >"$work/cap1.out" 2>&1
+for np in 2; do # 4 ranks merge as 2 do (above); 2 cores run 4 slowly
+  mpi -np $np "$bin/rdma-sim" "${run_args[@]}" --maxTraceBytes=$cap --out="$work/cap$np" \
+    >"$work/cap$np.out" 2>&1 || bad "-np $np --maxTraceBytes: exit status"
+  same=1
+  for f in queue.csv rate.csv link.csv qlen.txt mix.tr fct.txt; do
+    cmp -s "$work/cap1/$f" "$work/cap$np/$f" || { same=0; bad "-np $np --maxTraceBytes=$cap: $f differs"; }
+  done
+  [ $same -eq 1 ] && ok "-np $np --maxTraceBytes=$cap: the capped traces are one process's"
+  w1=$(grep -c '^warning: the traces reached' "$work/cap1.out")
+  if [ "$w1" -eq 1 ] && [ "$(grep '^warning: the traces' "$work/cap$np.out")" = "$(grep '^warning: the traces' "$work/cap1.out")" ]; then
+    ok "-np $np --maxTraceBytes: one warning, one process's"
+  else
+    bad "-np $np --maxTraceBytes: warnings ($work/cap$np.out)"
+  fi
+done
 
 # Pcap over ranks: each rank writes its own nodes' devices, so the files
 # are one process's, byte for byte (the dumbbell-like 2-flow file is small).
@@ -70,6 +106,104 @@ if [ "$n1" -gt 0 ] && diff -r -q -x '*.txt' -x '*.csv' "$work/pcap1" "$work/pcap
 else
   bad "pcap over 2 ranks differs from one process ($work/pcap1, $work/pcap2)"
 fi
+
+# dumbbell over ranks (the partitioner's split of its chain): four senders
+# into one receiver, PAUSE frames included; its CSVs, goodput and summary
+# are one process's (but for the wall time, speed and memory lines).
+db_args=(--senders=4 --stop=200us --flow1Start=20us --sample=1us --pfcThreshold=20000)
+"$bin/dumbbell" "${db_args[@]}" --out="$work/db1" --ns3::FastSimulatorImpl::EventOrder=Node \
+  >"$work/db1.out" 2>&1
+for np in 2 4; do
+  mpi -np $np "$bin/dumbbell" "${db_args[@]}" --out="$work/db$np" >"$work/db$np.out" 2>&1 ||
+    bad "dumbbell -np $np: exit status"
+  same=1
+  for f in pfc.txt pfc.csv queue.csv rate.csv link.csv goodput.csv; do
+    cmp -s "$work/db1/$f" "$work/db$np/$f" || { same=0; bad "dumbbell -np $np: $f differs"; }
+  done
+  [ $same -eq 1 ] && ok "dumbbell -np $np: CSVs and pfc files = one process's"
+  measured='^(wall_s|packets_per_wall_s|peak_rss_mb)='
+  if diff <(grep -Ev "$measured" "$work/db1/summary.txt") <(grep -Ev "$measured" "$work/db$np/summary.txt") >/dev/null &&
+     [ "$(grep -c '^algorithm=' "$work/db$np.out")" -eq 1 ]; then
+    ok "dumbbell -np $np: summary = one process's, printed once"
+  else
+    bad "dumbbell -np $np: summary differs ($work/db1/summary.txt, $work/db$np/summary.txt)"
+  fi
+done
+grep -q '^pfc_pauses=[1-9]' "$work/db1/summary.txt" && ok "dumbbell: the run had PAUSE frames" ||
+  bad "dumbbell: no PAUSE frames, the test lost its incast"
+
+# fairness over ranks: its middle switches apart (the flows leave early, so
+# each flow's hosts share a rank); 3 ranks over 4 switches.
+fair_args=(--senders=3 --interval=100us)
+for sw in 3 4; do
+  "$bin/fairness" "${fair_args[@]}" --switches=$sw --out="$work/fair1-$sw" \
+    --ns3::FastSimulatorImpl::EventOrder=Node >/dev/null 2>&1
+  np=$((sw - 1))
+  mpi -np $np "$bin/fairness" "${fair_args[@]}" --switches=$sw --out="$work/fair$np-$sw" \
+    >"$work/fair$np-$sw.out" 2>&1 || bad "fairness -np $np: exit status"
+  if diff -r -q "$work/fair1-$sw" "$work/fair$np-$sw" >/dev/null; then
+    ok "fairness -np $np --switches=$sw: goodput, phases and summary = one process's"
+  else
+    bad "fairness -np $np --switches=$sw differs ($work/fair1-$sw, $work/fair$np-$sw)"
+  fi
+done
+
+# The PFC deadlock report: printed once, by rank 0, as one process prints
+# it, though rank 1 found it. A ring of five switches (5..9), host i on
+# switch 5+i, each sending to host i+2 (tests/examples/run.sh): the ring
+# deadlocks; host 0 alone on rank 0, the ring on rank 1; the run goes on
+# to --stop (--deadlockContinue), so the files are one process's too.
+{
+  echo "10 5 10"; echo "5 6 7 8 9"
+  for i in 0 1 2 3 4; do echo "$i $((5 + i)) 100Gbps 0.001ms 0"; done
+  for i in 0 1 2 3 4; do echo "$((5 + i)) $((5 + (i + 1) % 5)) 100Gbps 0.001ms 0"; done
+} >"$work/ring.txt"
+{
+  echo 5
+  for i in 0 1 2 3 4; do echo "$i $(((i + 2) % 5)) 3 100 10000000 0"; done
+} >"$work/ring-flows.txt"
+{ echo "0 0"; for n in 1 2 3 4 5 6 7 8 9; do echo "$n 1"; done; } >"$work/ring-part.txt"
+ring=(--topo="$work/ring.txt" --flows="$work/ring-flows.txt" --algo=none --pfcThreshold=20000
+      --deadlockStall=50us --stop=1ms --deadlockContinue=1)
+"$bin/rdma-sim" "${ring[@]}" --out="$work/ring1" --ns3::FastSimulatorImpl::EventOrder=Node \
+  >"$work/ring1.out" 2>&1
+mpi -np 2 "$bin/rdma-sim" "${ring[@]}" --partition="$work/ring-part.txt" --out="$work/ring2" \
+  >"$work/ring2.out" 2>&1 || bad "deadlock over 2 ranks: exit status"
+report=$(grep 'PFC deadlock at' "$work/ring1.out")
+if [ -n "$report" ] && [ "$(grep -c 'PFC deadlock at' "$work/ring2.out")" -eq 1 ] &&
+   [ "$(grep 'PFC deadlock at' "$work/ring2.out")" = "$report" ] &&
+   [ "$(grep '^flows=' "$work/ring2.out")" = "$(grep '^flows=' "$work/ring1.out")" ] &&
+   cmp -s "$work/ring1/pfc.txt" "$work/ring2/pfc.txt"; then
+  ok "deadlock found by rank 1: one report, one process's; summary and pfc.txt too"
+else
+  bad "deadlock over 2 ranks ($work/ring1.out, $work/ring2.out)"
+fi
+# Stopped by the deadlock (exit 3): one process stops at the check that
+# found it (60 us); rank 0 would run on to --stop, so the merge cuts there:
+# the summary (simulated_ms) and the traces end where one process's did.
+ring_stop=(--topo="$work/ring.txt" --flows="$work/ring-flows.txt" --algo=none --pfcThreshold=20000
+           --deadlockStall=50us --stop=1ms --traces --sample=1us)
+"$bin/rdma-sim" "${ring_stop[@]}" --out="$work/rstop1" --ns3::FastSimulatorImpl::EventOrder=Node \
+  >"$work/rstop1.out" 2>&1
+rc1=$?
+mpi -np 2 "$bin/rdma-sim" "${ring_stop[@]}" --partition="$work/ring-part.txt" --out="$work/rstop2" \
+  >"$work/rstop2.out" 2>&1
+rc2=$?
+same=1
+for f in pfc.txt queue.csv rate.csv link.csv; do cmp -s "$work/rstop1/$f" "$work/rstop2/$f" || same=0; done
+if [ $rc1 -eq 3 ] && [ $rc2 -eq 3 ] && [ $same -eq 1 ] &&
+   grep -q '^flows=5 completed=0 unfinished=5 simulated_ms=0.060 ' "$work/rstop1.out" &&
+   [ "$(grep '^flows=' "$work/rstop2.out")" = "$(grep '^flows=' "$work/rstop1.out")" ]; then
+  ok "deadlock stop over 2 ranks: exit 3, summary and traces cut at one process's 60 us"
+else
+  bad "deadlock stop over 2 ranks: exit $rc1/$rc2 ($work/rstop1.out, $work/rstop2.out)"
+fi
+
+# An input error: one line (rank 0's), every rank exits 2.
+mpi -np 2 "$bin/rdma-sim" --fattree=3 --flows="$work/flows.txt" --out="$work/e" >"$work/e.out" 2>&1
+rc=$?
+[ $rc -eq 2 ] && [ "$(grep -c -- '--fattree=3' "$work/e.out")" -eq 1 ] &&
+  ok "input error over 2 ranks: printed once, exit 2" || bad "input error over 2 ranks: exit $rc ($work/e.out)"
 
 # A cut link of zero delay: refused, naming it, exit 2.
 mpi -np 2 "$bin/rdma-sim" --fattree=4 --fattreeDelay=0ns --flows="$work/flows.txt" --out="$work/zero" \

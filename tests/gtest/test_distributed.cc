@@ -345,3 +345,68 @@ TEST(Distributed, RankFilesMergeInStampOrderUpToTheEnd)
     EXPECT_FALSE(MergeRankFiles(path, 2, "", err));
     EXPECT_NE(err.find(".rank0:1: no rank stamp"), std::string::npos) << err;
 }
+
+namespace
+{
+std::string
+ReadAll(const std::string& path)
+{
+    std::ifstream in(path, std::ios::binary);
+    return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+}
+} // namespace
+
+TEST(Distributed, CappedOutputsMergeAndCutWhereOneProcessStopped)
+{
+    // Two outputs under one cap: a CSV (header "h\n", not counted) and a
+    // binary trace of 4-byte records after a 4-byte header spent at set-up.
+    // In stamp order one process counts: header 4; event record AAAA at
+    // t=5 -> 8; the sample at t=10 (x1\n on rank 1, y22\n on rank 0: 3 + 4
+    // bytes, written whole, then counted) -> 15; BBBB at t=12 -> 19; CCCC at
+    // t=13 -> 23: over a cap of 20, so CCCC (counted before it is written)
+    // and everything after it (the sample z at t=20) are cut.
+    std::string dir = ::testing::TempDir();
+    std::vector<CappedRankFile> files{{dir + "libcc-cap.csv", "h\n", 0},
+                                      {dir + "libcc-cap.bin", "HDR!", 4}};
+    const uint64_t n3 = uint64_t(3) << 40;
+    const uint64_t n5 = uint64_t(5) << 40;
+    auto write = [&]() {
+        std::ofstream(RankFilePath(files[0].path, 0)) << RankSampleStamp(10, 1) << " y22\n"
+                                                      << RankSampleStamp(20, 0) << " z\n";
+        std::ofstream(RankFilePath(files[0].path, 1)) << RankSampleStamp(10, 0) << " x1\n"
+                                                      << RankTrailerStamp(0) << " end\n";
+        std::ofstream(RankFilePath(files[1].path, 0), std::ios::binary)
+            << RankStamp(5, n3) << " AAAA" << RankStamp(13, n3) << " CCCC";
+        std::ofstream(RankFilePath(files[1].path, 1), std::ios::binary)
+            << RankStamp(12, n5) << " BBBB";
+    };
+    write();
+    std::string err;
+    RankCapResult cap;
+    ASSERT_TRUE(MergeCappedRankFiles(files, 2, 20, 4, err, "", cap)) << err;
+    EXPECT_EQ(ReadAll(files[0].path), "h\nx1\ny22\n");
+    EXPECT_EQ(ReadAll(files[1].path), "HDR!AAAABBBB");
+    EXPECT_TRUE(cap.capped);
+    EXPECT_EQ(cap.ts, 13u);
+    EXPECT_EQ(cap.bytes, 23u);
+    EXPECT_FALSE(std::ifstream(RankFilePath(files[1].path, 1)).good()); // rank files removed
+
+    // A cap of 12: the sample at t=10 crosses it (15) and is kept whole.
+    write();
+    ASSERT_TRUE(MergeCappedRankFiles(files, 2, 12, 4, err, "", cap)) << err;
+    EXPECT_EQ(ReadAll(files[0].path), "h\nx1\ny22\n");
+    EXPECT_EQ(ReadAll(files[1].path), "HDR!AAAA");
+    EXPECT_TRUE(cap.capped);
+    EXPECT_EQ(cap.ts, 10u);
+    EXPECT_EQ(cap.bytes, 15u);
+
+    // No cap, one process's end at (12, node 5): what came after it (CCCC,
+    // the sample at t=20) is left out, the trailer (written after the run
+    // from what was kept) is not, and comes last.
+    write();
+    ASSERT_TRUE(MergeCappedRankFiles(files, 2, 0, 4, err, RankStamp(12, n5), cap)) << err;
+    EXPECT_EQ(ReadAll(files[0].path), "h\nx1\ny22\nend\n");
+    EXPECT_EQ(ReadAll(files[1].path), "HDR!AAAABBBB");
+    EXPECT_FALSE(cap.capped);
+    EXPECT_EQ(cap.bytes, 4u + 4 + 7 + 4 + 4);
+}
