@@ -117,7 +117,7 @@ QbbNetDevice::QbbNetDevice()
 
 QbbNetDevice::~QbbNetDevice() = default;
 
-class QbbNetDevice::TxDoneEvent : public EventImpl
+class QbbNetDevice::TxDoneEvent : public FastEvent
 {
   public:
     explicit TxDoneEvent(QbbNetDevice* dev)

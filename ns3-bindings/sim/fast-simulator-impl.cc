@@ -189,8 +189,17 @@ FastSimulatorImpl::RunLoop(EventHeap<E>& heap, uint64_t limitTs)
         {
             m_currentKey = next.key;
         }
-        next.impl->Invoke();
-        next.impl->Unref();
+        if (IsTaggedFast(next.impl))
+        {
+            FastEvent* fast = static_cast<FastEvent*>(UntagImpl(next.impl));
+            fast->Fire();
+            fast->Unref();
+        }
+        else
+        {
+            next.impl->Invoke();
+            next.impl->Unref();
+        }
         if (__builtin_expect(m_foreignPending.load(std::memory_order_acquire), 0))
         {
             InsertForeign();

@@ -118,6 +118,20 @@ SimScheduleWithContext(uint32_t context, int64_t delaySteps, EventImpl* event)
     Simulator::ScheduleWithContext(context, TimeStep(delaySteps), event);
 }
 
+/// SimScheduleWithContext for a FastEvent: FastSimulatorImpl::Run fires it
+/// without EventImpl::Invoke (the same key and reference as any event).
+inline void
+SimScheduleWithContext(uint32_t context, int64_t delaySteps, FastEvent* event)
+{
+    FastSimulatorImpl* impl = FastSimulatorImpl::Running();
+    if (__builtin_expect(impl != nullptr, 1))
+    {
+        impl->ScheduleFastSteps(context, delaySteps, event);
+        return;
+    }
+    Simulator::ScheduleWithContext(context, TimeStep(delaySteps), event);
+}
+
 } // namespace ns3
 
 #endif // SIM_FAST_H
