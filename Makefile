@@ -128,9 +128,13 @@ $(STATIC_LIB): $(LIB_OBJS)
 	@mkdir -p $(dir $@)
 	rm -f $@ && ar rcs $@ $^
 
+# -Bsymbolic-functions: libcc's calls to its own exported functions (the
+# INT list's wrap-around difference per hop of an HPCC ACK, the CP's INT
+# record per stamped packet) are direct calls, not through the PLT.
 $(SHARED_LIB): $(LIB_OBJS)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) $(LDFLAGS) -shared -Wl,-soname,libcc.so.$(SOVERSION) -Wl,--no-undefined -o $@ $^ -lm
+	$(CC) $(CFLAGS) $(LDFLAGS) -shared -Wl,-soname,libcc.so.$(SOVERSION) -Wl,-Bsymbolic-functions \
+	  -Wl,--no-undefined -o $@ $^ -lm
 	ln -sf libcc.so.$(VERSION) $(BUILD)/lib/libcc.so.$(SOVERSION)
 	ln -sf libcc.so.$(SOVERSION) $(BUILD)/lib/libcc.so
 

@@ -17,7 +17,8 @@ a device starts on its line: data, ACK, NACK, CNP, PAUSE), and prints
 
 --table runs the two scenes of docs/performance.md (the hpcc dumbbell and a
 k=4 fat tree) and writes their table between '<!-- hops:begin -->' and
-'<!-- hops:end -->' of DOC.md, beside the ns-3.18 HPCC simulator's figures.
+'<!-- hops:end -->' of DOC.md, beside the ns-3.18 HPCC simulator's figures,
+then the peak RSS table of rss_scale.py (fat trees up to 1,024 hosts).
 
 The RSS comes from a plain run of PROGRAM before (valgrind's own memory
 would hide it), under GNU time (/usr/bin/time, %M: the kernel's peak RSS).
@@ -27,6 +28,10 @@ import re
 import subprocess
 import sys
 import tempfile
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import rss_scale  # noqa: E402
+from benchdoc import peak_rss_mb, write_block  # noqa: E402
 
 START_FRAME = re.compile(r"QbbNetDevice::StartFrame\(")
 
@@ -87,11 +92,9 @@ def table(bindir, doc):
                 subprocess.run([sys.executable, os.path.join(HERE, "..", "examples", "gen_flows.py")]
                                + [a.format(tmp=tmp) for a in flows], check=True)
             prog = [os.path.join(bindir, cmd[0])] + [a.format(tmp=tmp) for a in cmd[1:]]
-            p = subprocess.run(["/usr/bin/time", "-f", "maxrss_kb=%M"] + prog, check=True,
-                               stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
-            rss_kb = int(p.stderr.strip().splitlines()[-1].split("=")[1])
+            rss = peak_rss_mb(prog)
             total, frames = callgrind("valgrind", prog, tmp)
-            rows.append((name, frames, total, total / frames, hpcc, rss_kb / 1024.0))
+            rows.append((name, frames, total, total / frames, hpcc, rss))
     lines = [BEGIN,
              "Instructions inside `Simulator::Run()` (callgrind) per frame put on a link; "
              "written by `make bench` (bench/hop_cost.py).",
@@ -102,14 +105,8 @@ def table(bindir, doc):
     for name, frames, total, per, hpcc, rss in rows:
         lines.append("| %s | %d | %d | %.0f | %d | %.1f |" % (name, frames, total, per, hpcc, rss))
     lines.append(END)
-    text = open(doc).read()
-    if BEGIN in text and END in text:
-        head, rest = text.split(BEGIN, 1)
-        text = head + "\n".join(lines) + rest.split(END, 1)[1]
-    else:
-        text = text.rstrip("\n") + "\n\n" + "\n".join(lines) + "\n"
-    open(doc, "w").write(text)
-    print("\n".join(lines))
+    write_block(doc, BEGIN, END, lines)
+    rss_scale.table(bindir, doc)
 
 
 def main():
@@ -132,17 +129,13 @@ def main():
     if not args or args[0] != "--" or len(args) < 2:
         sys.exit(__doc__)
     prog = args[1:]
-    # The plain run under GNU time: getrusage of our own children would count
-    # the forked Python before the exec.
-    p = subprocess.run(["/usr/bin/time", "-f", "maxrss_kb=%M"] + prog, check=True,
-                       stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
-    rss_kb = int(p.stderr.strip().splitlines()[-1].split("=")[1])
+    rss = peak_rss_mb(prog)
     with tempfile.TemporaryDirectory() as tmp:
         total, frames = callgrind(valgrind, prog, keep or tmp)
     print("run_instructions=%d" % total)
     print("link_frames=%d" % frames)
     print("instructions_per_hop=%.0f" % (total / frames if frames else 0))
-    print("peak_rss_mb=%.1f" % (rss_kb / 1024.0))
+    print("peak_rss_mb=%.1f" % rss)
 
 
 if __name__ == "__main__":

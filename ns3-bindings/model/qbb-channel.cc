@@ -19,7 +19,7 @@ NS_LOG_COMPONENT_DEFINE("QbbChannel");
 
 NS_OBJECT_ENSURE_REGISTERED(QbbChannel);
 
-class QbbChannel::RxEvent : public EventImpl
+class QbbChannel::RxEvent : public FastEvent
 {
   public:
     RxEvent(QbbChannel* ch, uint32_t d)

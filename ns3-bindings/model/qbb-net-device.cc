@@ -117,7 +117,7 @@ QbbNetDevice::QbbNetDevice()
 
 QbbNetDevice::~QbbNetDevice() = default;
 
-class QbbNetDevice::TxDoneEvent : public EventImpl
+class QbbNetDevice::TxDoneEvent : public FastEvent
 {
   public:
     explicit TxDoneEvent(QbbNetDevice* dev)
@@ -460,21 +460,31 @@ QbbNetDevice::StartFrame(QbbFramePtr frame, uint32_t wireBytes, int64_t now)
     }
     else
     {
-        unsigned __int128 num = static_cast<unsigned __int128>(bits) * m_stepsPerSecond + m_txCarry;
-        txSteps = static_cast<int64_t>(num / rate);
-        m_txCarry = static_cast<uint64_t>(num % rate);
+        // Out of line and cold, as the traces below: inline, their code
+        // made the common path save and restore more registers.
+        txSteps = [this, bits, rate]() __attribute__((cold, noinline)) {
+            unsigned __int128 num =
+                static_cast<unsigned __int128>(bits) * m_stepsPerSecond + m_txCarry;
+            m_txCarry = static_cast<uint64_t>(num % rate);
+            return static_cast<int64_t>(num / rate);
+        }();
     }
     m_txEnd = now + txSteps;
 
     m_txBytes += wireBytes;
     m_txPackets++;
-    if (!m_frameTrace.IsEmpty())
+    if (!m_frameTrace.IsEmpty() || !m_sniffer.IsEmpty() || !m_txTrace.IsEmpty())
     {
-        m_frameTrace(frame.get(), true);
-    }
-    if (!m_sniffer.IsEmpty() || !m_txTrace.IsEmpty())
-    {
-        Tap(*frame, true, m_txTrace);
+        [this](QbbFrame& f) __attribute__((cold, noinline)) {
+            if (!m_frameTrace.IsEmpty())
+            {
+                m_frameTrace(&f, true);
+            }
+            if (!m_sniffer.IsEmpty() || !m_txTrace.IsEmpty())
+            {
+                Tap(f, true, m_txTrace);
+            }
+        }(*frame);
     }
     m_channel->Transmit(std::move(frame), this, txSteps);
     if (!m_pfcQueue.Empty() || (m_source && m_source->HasPending()))
@@ -522,30 +532,34 @@ QbbNetDevice::ReceiveFrame(QbbFramePtr frame)
         m_rxErrorDrops++;
         return;
     }
+    // Traces, PAUSE and listeners out of line and cold: inline, their code
+    // made the common path save and restore more registers.
     if (!m_frameTrace.IsEmpty())
     {
-        m_frameTrace(frame.get(), false);
+        [this](QbbFrame* f) __attribute__((cold, noinline)) { m_frameTrace(f, false); }(frame.get());
     }
     bool macControl = frame->macControl;
     m_rxBytes += macControl ? PAUSE_WIRE_BYTES : WireBytes(frame->ipBytes);
     if (!m_sniffer.IsEmpty() || !m_rxTrace.IsEmpty())
     {
-        Tap(*frame, false, m_rxTrace);
+        [this](QbbFrame& f) __attribute__((cold, noinline)) { Tap(f, false, m_rxTrace); }(*frame);
     }
     if (macControl)
     {
-        HandlePause(frame->packet);
+        [this](QbbFrame& f) __attribute__((cold, noinline)) { HandlePause(f.packet); }(*frame);
         return;
     }
     if (!m_promiscCallback.IsNull())
     {
-        // A Packet only for a listener: our own receivers take the frame as fields.
-        Ptr<Packet> packet = frame->TracedPacket();
-        if (packet)
-        {
-            m_promiscCallback(this, packet, ETHERTYPE_IPV4, PeerMac(), m_address,
-                              NetDevice::PACKET_HOST);
-        }
+        [this](QbbFrame& f) __attribute__((cold, noinline)) {
+            // A Packet only for a listener: our own receivers take the frame as fields.
+            Ptr<Packet> packet = f.TracedPacket();
+            if (packet)
+            {
+                m_promiscCallback(this, packet, ETHERTYPE_IPV4, PeerMac(), m_address,
+                                  NetDevice::PACKET_HOST);
+            }
+        }(*frame);
     }
     if (frame->traced)
     {
@@ -556,24 +570,27 @@ QbbNetDevice::ReceiveFrame(QbbFramePtr frame)
         m_frameRx->ReceiveFrame(this, std::move(frame));
         return;
     }
-    if (m_qbbRx.IsNull() && m_rxCallback.IsNull())
-    {
-        return;
-    }
-    Ptr<Packet> packet = frame->ToPacket();
-    frame.reset(); // back to the pool before the receiver sends anything
-    if (!packet)
-    {
-        return;
-    }
-    if (!m_qbbRx.IsNull())
-    {
-        m_qbbRx(this, packet);
-    }
-    else
-    {
-        m_rxCallback(this, packet, ETHERTYPE_IPV4, PeerMac());
-    }
+    // A Packet-based receiver (tests, ns-3's own code above a device).
+    [this](QbbFramePtr f) __attribute__((cold, noinline)) {
+        if (m_qbbRx.IsNull() && m_rxCallback.IsNull())
+        {
+            return;
+        }
+        Ptr<Packet> packet = f->ToPacket();
+        f.reset(); // back to the pool before the receiver sends anything
+        if (!packet)
+        {
+            return;
+        }
+        if (!m_qbbRx.IsNull())
+        {
+            m_qbbRx(this, packet);
+        }
+        else
+        {
+            m_rxCallback(this, packet, ETHERTYPE_IPV4, PeerMac());
+        }
+    }(std::move(frame));
 }
 
 bool

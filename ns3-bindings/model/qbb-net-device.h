@@ -368,7 +368,7 @@ class QbbNetDevice : public NetDevice
     /// The transmit-complete event, one object scheduled again for every
     /// frame that needs it (a device has one frame on the line at a time)
     /// instead of an event allocated and freed per frame.
-    Ptr<EventImpl> m_txDone;
+    Ptr<TxDoneEvent> m_txDone;
     Mac48Address m_peerMac;
     bool m_peerMacKnown;
     /// PAUSE frames waiting for the line; a ring, allocated at the first

@@ -13,7 +13,7 @@ namespace ns3
 
 NS_LOG_COMPONENT_DEFINE("RdmaSender");
 
-class RdmaSender::WakeEvent : public EventImpl
+class RdmaSender::WakeEvent : public FastEvent
 {
   public:
     explicit WakeEvent(RdmaSender* s)

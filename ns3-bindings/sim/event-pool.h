@@ -34,9 +34,18 @@ ScheduleReusedSteps(uint32_t context, int64_t delaySteps, EventImpl* event)
     SimScheduleWithContext(context, delaySteps, event);
 }
 
-/// ScheduleReusedSteps with the delay as a Time.
+/// ScheduleReusedSteps for a FastEvent (run without EventImpl::Invoke).
 inline void
-ScheduleReused(uint32_t context, const Time& delay, EventImpl* event)
+ScheduleReusedSteps(uint32_t context, int64_t delaySteps, FastEvent* event)
+{
+    event->Ref();
+    SimScheduleWithContext(context, delaySteps, event);
+}
+
+/// ScheduleReusedSteps with the delay as a Time.
+template <typename E>
+inline void
+ScheduleReused(uint32_t context, const Time& delay, E* event)
 {
     ScheduleReusedSteps(context, delay.GetTimeStep(), event);
 }

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
 #include "fast-simulator-impl.h"
 
+#include "sim-fast.h"
+
 #include "ns3/enum.h"
 #include "ns3/fatal-error.h"
 #include "ns3/global-value.h"
@@ -189,8 +191,17 @@ FastSimulatorImpl::RunLoop(EventHeap<E>& heap, uint64_t limitTs)
         {
             m_currentKey = next.key;
         }
-        next.impl->Invoke();
-        next.impl->Unref();
+        if (IsTaggedFast(next.impl))
+        {
+            FastEvent* fast = static_cast<FastEvent*>(UntagImpl(next.impl));
+            fast->Fire();
+            fast->Unref();
+        }
+        else
+        {
+            next.impl->Invoke();
+            next.impl->Unref();
+        }
         if (__builtin_expect(m_foreignPending.load(std::memory_order_acquire), 0))
         {
             InsertForeign();
@@ -612,5 +623,40 @@ FastSimulatorImpl::NegativeDelaySteps(int64_t delaySteps)
 {
     NegativeDelay("ScheduleWithContext", TimeStep(delaySteps));
 }
+
+namespace simslow
+{
+
+int64_t
+NowStep()
+{
+    return Simulator::Now().GetTimeStep();
+}
+
+int64_t
+NowNs()
+{
+    return Simulator::Now().GetNanoSeconds();
+}
+
+int64_t
+NowPs()
+{
+    return Simulator::Now().GetPicoSeconds();
+}
+
+uint32_t
+Context()
+{
+    return Simulator::GetContext();
+}
+
+void
+ScheduleWithContext(uint32_t context, int64_t delaySteps, EventImpl* event)
+{
+    Simulator::ScheduleWithContext(context, TimeStep(delaySteps), event);
+}
+
+} // namespace simslow
 
 } // namespace ns3

@@ -264,6 +264,16 @@ class FastSimulatorImpl final : public SimulatorImpl
         Insert(m_currentTs + static_cast<uint64_t>(delaySteps), context, event);
     }
 
+    /// ScheduleWithContextSteps for a FastEvent: run by Fire(), inline.
+    void ScheduleFastSteps(uint32_t context, int64_t delaySteps, FastEvent* event)
+    {
+        if (__builtin_expect(delaySteps < 0, 0))
+        {
+            NegativeDelaySteps(delaySteps);
+        }
+        Insert(m_currentTs + static_cast<uint64_t>(delaySteps), context, TagFast(event));
+    }
+
   private:
     uint64_t TakeKey(uint32_t context)
     {

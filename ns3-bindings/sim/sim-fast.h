@@ -32,6 +32,19 @@
 namespace ns3
 {
 
+/// The Simulator:: calls the functions below stand for, out of line and
+/// cold: inlined, their Time temporaries made every caller save registers
+/// on the fast path too (fast-simulator-impl.cc).
+namespace simslow
+{
+[[gnu::cold, gnu::noinline]] int64_t NowStep();
+[[gnu::cold, gnu::noinline]] int64_t NowNs();
+[[gnu::cold, gnu::noinline]] int64_t NowPs();
+[[gnu::cold, gnu::noinline]] uint32_t Context();
+[[gnu::cold, gnu::noinline]] void ScheduleWithContext(uint32_t context, int64_t delaySteps,
+                                                      EventImpl* event);
+} // namespace simslow
+
 /// Simulator::Now().GetTimeStep(), without building a Time on the fast path
 /// (the callers want a number of steps or convert it themselves).
 inline int64_t
@@ -42,7 +55,7 @@ SimNowStep()
     {
         return impl->NowStep();
     }
-    return Simulator::Now().GetTimeStep();
+    return simslow::NowStep();
 }
 
 /// Simulator::Now().GetNanoSeconds(), without a Time on the fast path.
@@ -54,7 +67,7 @@ SimNowNs()
     {
         return impl->NowNs();
     }
-    return Simulator::Now().GetNanoSeconds();
+    return simslow::NowNs();
 }
 
 /// Simulator::Now().GetPicoSeconds(), without a Time on the fast path.
@@ -66,7 +79,7 @@ SimNowPs()
     {
         return impl->NowPs();
     }
-    return Simulator::Now().GetPicoSeconds();
+    return simslow::NowPs();
 }
 
 /// Simulator::Now(), for callers that want a Time: one inline load.
@@ -95,7 +108,7 @@ SimContext()
     {
         return impl->CurrentContext();
     }
-    return Simulator::GetContext();
+    return simslow::Context();
 }
 
 /**
@@ -115,7 +128,21 @@ SimScheduleWithContext(uint32_t context, int64_t delaySteps, EventImpl* event)
         impl->ScheduleWithContextSteps(context, delaySteps, event);
         return;
     }
-    Simulator::ScheduleWithContext(context, TimeStep(delaySteps), event);
+    simslow::ScheduleWithContext(context, delaySteps, event);
+}
+
+/// SimScheduleWithContext for a FastEvent: FastSimulatorImpl::Run fires it
+/// without EventImpl::Invoke (the same key and reference as any event).
+inline void
+SimScheduleWithContext(uint32_t context, int64_t delaySteps, FastEvent* event)
+{
+    FastSimulatorImpl* impl = FastSimulatorImpl::Running();
+    if (__builtin_expect(impl != nullptr, 1))
+    {
+        impl->ScheduleFastSteps(context, delaySteps, event);
+        return;
+    }
+    simslow::ScheduleWithContext(context, delaySteps, event);
 }
 
 } // namespace ns3

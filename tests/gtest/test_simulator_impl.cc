@@ -834,6 +834,70 @@ TEST_F(FastSimulatorImpl, SimScheduleWithContextTakesOverTheCallersReference)
     EXPECT_EQ(runs, 1);
 }
 
+namespace
+{
+/// A FastEvent that appends its tag to a log when it fires.
+class TagEvent : public ns3::FastEvent
+{
+  public:
+    TagEvent(std::vector<int>& log, int tag)
+        : m_log(log),
+          m_tag(tag)
+    {
+    }
+
+  protected:
+    void Notify() override
+    {
+        m_log.push_back(m_tag);
+    }
+
+  private:
+    std::vector<int>& m_log;
+    int m_tag;
+};
+
+/// Inside an event at 1 ns: ordinary (O) and fast (F) events interleaved at
+/// two times, a cancelled fast one (K) among them. Returns the run order.
+std::vector<int>
+RunMixedKinds(Ptr<TagEvent>& kept)
+{
+    std::vector<int> log;
+    std::vector<Ptr<TagEvent>> fast;
+    Simulator::Schedule(NanoSeconds(1), [&] {
+        auto ordinary = [&log](int tag) { return ns3::MakeEvent([&log, tag] { log.push_back(tag); }); };
+        for (int tag : {'F', 'G', 'K'})
+        {
+            fast.push_back(ns3::Create<TagEvent>(log, tag));
+        }
+        kept = fast[0];
+        // Scheduled in this order, so at each time they run in it (by uid):
+        ns3::SimScheduleWithContext(0, 2000, ordinary('a'));         // 3 ns
+        ns3::ScheduleReusedSteps(0, 2000, ns3::PeekPointer(fast[0])); // 3 ns
+        ns3::SimScheduleWithContext(0, 1000, ordinary('b'));         // 2 ns
+        ns3::ScheduleReusedSteps(0, 1000, ns3::PeekPointer(fast[2])); // 2 ns, cancelled below
+        ns3::ScheduleReusedSteps(0, 1000, ns3::PeekPointer(fast[1])); // 2 ns
+        ns3::SimScheduleWithContext(0, 1000, ordinary('c'));         // 2 ns
+        fast[2]->Cancel();
+    });
+    Simulator::Run();
+    return log;
+}
+} // namespace
+
+TEST_F(FastSimulatorImpl, FastEventsRunInTheSameOrderAsOrdinaryOnes)
+{
+    Ptr<TagEvent> kept;
+    uint64_t before = Simulator::GetEventCount();
+    std::vector<int> log = RunMixedKinds(kept);
+    EXPECT_EQ(log, (std::vector<int>{'b', 'G', 'c', 'a', 'F'}));
+    // 1 + 6 events popped; the cancelled one counts, as in Default.
+    EXPECT_EQ(Simulator::GetEventCount() - before, 7u);
+    // The queue's reference went when F ran: only ours is left.
+    EXPECT_EQ(kept->GetReferenceCount(), 1u);
+    EXPECT_EQ(Simulator::Now(), NanoSeconds(3));
+}
+
 TEST_F(FastSimulatorImpl, RunningIsRestoredAfterANestedRun)
 {
     std::vector<bool> fast;
@@ -938,4 +1002,12 @@ TEST_F(SimFastUnderDefault, SameValuesAndOrderThroughTheSimulator)
     }
     EXPECT_EQ(ns3::SimNowStep(), 110000); // the last event: X's +100 ns one, at 110 ns
     EXPECT_EQ(ns3::SimContext(), 1u);     // it inherited X's context
+}
+
+TEST_F(SimFastUnderDefault, FastEventsAreOrdinaryEvents)
+{
+    Ptr<TagEvent> kept;
+    std::vector<int> log = RunMixedKinds(kept);
+    EXPECT_EQ(log, (std::vector<int>{'b', 'G', 'c', 'a', 'F'}));
+    EXPECT_EQ(kept->GetReferenceCount(), 1u);
 }
