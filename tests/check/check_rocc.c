@@ -306,13 +306,18 @@ START_TEST(test_sender_follows_the_bottleneck)
     /* switch 1 is no longer followed: its higher rate is ignored */
     ck_assert_int_eq(fb(rp, 50000, 50000000000ull, 1, 2), LIBCC_OK);
     ck_assert_uint_eq(libcc_rp_rate_bps(rp), 30000000000ull);
+    /* a rate of 0 is taken as 1 bit/s, and doubles from there */
+    ck_assert_int_eq(fb(rp, 55000, 0, 3, 1), LIBCC_OK);
+    ck_assert_uint_eq(libcc_rp_rate_bps(rp), 1);
+    ck_assert_int_eq(libcc_rp_on_timer(rp, 55000 + 2 * 55000), LIBCC_OK);
+    ck_assert_uint_eq(libcc_rp_rate_bps(rp), 4);
     /* the followed switch at line rate: no limit, no timer */
-    ck_assert_int_eq(fb(rp, 60000, G100, 3, 1), LIBCC_OK);
+    ck_assert_int_eq(fb(rp, 170000, G100, 3, 1), LIBCC_OK);
     ck_assert_uint_eq(libcc_rp_rate_bps(rp), G100);
     ck_assert_uint_eq(libcc_rp_deadline_ns(rp), LIBCC_NO_DEADLINE);
     ck_assert_double_eq(ts_rp_var(rp, "limited"), 0);
-    ck_assert_double_eq(ts_rp_var(rp, "feedbacks"), 7);
-    ck_assert_double_eq(ts_rp_var(rp, "accepted"), 4);
+    ck_assert_double_eq(ts_rp_var(rp, "feedbacks"), 8);
+    ck_assert_double_eq(ts_rp_var(rp, "accepted"), 5);
     libcc_rp_del(rp);
 }
 END_TEST

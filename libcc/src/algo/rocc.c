@@ -319,8 +319,9 @@ static void rocc_apply(struct libcc_rp *rp, uint64_t at_ns, const rocc_pending *
     s->follows = 1;
     s->switch_id = m->switch_id;
     s->port_id = m->port_id;
-    rp->rate_bps = m->rate_bps;
-    s->limited = m->rate_bps < rp->flow.line_rate_bps;
+    /* at least 1 bit/s (as the core clamps): doubling 0 would never end */
+    rp->rate_bps = m->rate_bps ? m->rate_bps : 1;
+    s->limited = rp->rate_bps < rp->flow.line_rate_bps;
     s->rise_ns = libcc_add_sat(at_ns, c->recovery_ns);
 }
 
@@ -341,12 +342,13 @@ static void rocc_run(struct libcc_rp *rp, uint64_t now_ns)
     for (;;) {
         const uint64_t tp = s->n_pending ? s->pending[s->head].due_ns : LIBCC_NO_DEADLINE;
         const uint64_t tr = s->limited ? s->rise_ns : LIBCC_NO_DEADLINE;
-        if (tp <= tr && tp <= now_ns) {
+        /* times saturate at the clock's end: test presence, not the time */
+        if (s->n_pending && tp <= tr && tp <= now_ns) {
             const rocc_pending m = s->pending[s->head];
             s->head = (uint8_t)((s->head + 1) % ROCC_PENDING);
             s->n_pending--;
             rocc_apply(rp, tp, &m);
-        } else if (tr < tp && tr <= now_ns) {
+        } else if (s->limited && (tr < tp || !s->n_pending) && tr <= now_ns) {
             const uint64_t line = rp->flow.line_rate_bps;
             rp->rate_bps = rp->rate_bps > line / 2 ? line : 2 * rp->rate_bps;
             s->doublings++;
