@@ -232,7 +232,6 @@ SwitchCc::CpPacket(SwitchPort::Entry& e, uint64_t queueBytes, uint64_t portBytes
         pkt.has = LIBCC_PKT_HAS_PINT;
         pkt.pint = f.roce.pint;
     }
-    pkt.flow_id = e.ccFlow;
     return pkt;
 }
 
@@ -268,9 +267,16 @@ SwitchCc::Run(uint32_t port, SwitchPort::Entry& e, uint64_t queueBytes, uint64_t
         return false;
     }
     libcc_cp_pkt pkt = CpPacket(e, queueBytes, portBytes);
+    // Only algorithms whose CPs send feedback per flow see flows: one test
+    // per packet for the others.
     if (m_flowIds && e.type == RocePktType::DATA)
     {
+        if constexpr (Hook == &libcc_cp_on_enqueue)
+        {
+            e.ccFlow = FlowIndex(e);
+        }
         pkt.has |= LIBCC_PKT_HAS_FLOW_ID;
+        pkt.flow_id = e.ccFlow;
     }
     Hook(m_cps[port], LibccNow(), &pkt);
     fbRateBps = pkt.feedback_rate_bps;
@@ -281,10 +287,6 @@ inline bool
 SwitchCc::OnEnqueue(uint32_t port, SwitchPort::Entry& e, uint64_t queueBytes, uint64_t portBytes,
                     uint64_t& fbRateBps)
 {
-    if (m_flowIds && e.type == RocePktType::DATA)
-    {
-        e.ccFlow = FlowIndex(e);
-    }
     return Run<&libcc_cp_on_enqueue>(port, e, queueBytes, portBytes, fbRateBps);
 }
 
