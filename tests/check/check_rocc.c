@@ -60,6 +60,13 @@ static size_t tick(libcc_cp *cp, uint64_t now)
     return n;
 }
 
+/* The timer at now speaks to exactly one flow, with rate bps. */
+static void tick_one(libcc_cp *cp, uint64_t now, uint64_t bps)
+{
+    ck_assert_uint_eq(tick(cp, now), 1);
+    ck_assert_uint_eq(fbs[0].rate_bps, bps);
+}
+
 /* Defaults: C = 100 Gbit/s = 10000 units of 10 Mbit/s, C/8 = 1250 units;
  * queue units of 600 B: q_ref 120 KB = 200, q_mid 60 KB = 100, q_max
  * 360 KB = 600; gains 5000 and 25000 bit/s per byte = 0.3 and 1.5 units per
@@ -75,30 +82,25 @@ START_TEST(test_queue_step_md_and_pi)
     /* PI: q = 30 KB = 50 units, grew 50 (< q_mid 100), below q_max:
      * F = 10000 - 0.3 (50 - 200) - 1.5 (50 - 0) = 10000 + 45 - 75 = 9970 */
     enq(cp, 7, 30000);
-    ck_assert_uint_eq(tick(cp, 40000), 1);
+    tick_one(cp, 40000, 99700000000ull);
     ck_assert_uint_eq(fbs[0].flow_id, 7);
-    ck_assert_uint_eq(fbs[0].rate_bps, 99700000000ull);
     /* q = 96 KB = 160 units: grew 110 >= q_mid, F 9970 > 1250: F / 2 = 4985 */
     enq(cp, 7, 96000);
-    ck_assert_uint_eq(tick(cp, 80000), 1);
-    ck_assert_uint_eq(fbs[0].rate_bps, 49850000000ull);
+    tick_one(cp, 80000, 49850000000ull);
     /* q = 600 KB = 1000 units >= q_max 600, F 4985 > 1250: F = f_min = 1 unit */
     enq(cp, 7, 600000);
-    ck_assert_uint_eq(tick(cp, 120000), 1);
-    ck_assert_uint_eq(fbs[0].rate_bps, 10000000ull);
+    tick_one(cp, 120000, 10000000ull);
     /* PI again, self-tuned: F = 1 < 10000/64 = 156: ratio 32 (k at most 5),
      * gains 0.3/32 = 0.009375 and 1.5/32 = 0.046875. q = 330 KB = 550:
      * F = 1 - 0.009375 (550 - 200) - 0.046875 (550 - 1000)
      *   = 1 - 3.28125 + 21.09375 = 18.8125 -> 18 units = 180 Mbit/s */
     deq(cp, 7, 330000);
-    ck_assert_uint_eq(tick(cp, 160000), 1);
-    ck_assert_uint_eq(fbs[0].rate_bps, 180000000ull);
+    tick_one(cp, 160000, 180000000ull);
     /* a queue still at q_max with F at or below C/8: no cut, the PI step:
      * q = 1000 units again, grew 450: ratio 32 (18 < 156):
      * F = 18 - 0.009375 x 800 - 0.046875 x 450 = 18 - 7.5 - 21.09 < 1 -> f_min */
     enq(cp, 7, 600000);
-    ck_assert_uint_eq(tick(cp, 200000), 1);
-    ck_assert_uint_eq(fbs[0].rate_bps, 10000000ull);
+    tick_one(cp, 200000, 10000000ull);
     libcc_cp_del(cp);
 }
 END_TEST
@@ -115,8 +117,7 @@ START_TEST(test_self_tuning_ratio)
     libcc_cp *cp = cp_for("alpha=10000 beta=0 q_ref=0 q_mid=1GB q_max=1GB queue_unit=1000B");
     enq(cp, 1, 3000000);
     for (int i = 0; i < 8; i++) {
-        ck_assert_uint_eq(tick(cp, 40000 * (uint64_t)i), 1);
-        ck_assert_uint_eq(fbs[0].rate_bps, want[i] * 10000000ull);
+        tick_one(cp, 40000 * (uint64_t)i, want[i] * 10000000ull);
     }
     libcc_cp_del(cp);
     /* fixed gains (max_gain_shift 0): 7000, 4000, 1000, then the floor */
@@ -125,8 +126,7 @@ START_TEST(test_self_tuning_ratio)
     enq(cp, 1, 3000000);
     const uint64_t fixed[] = {7000, 4000, 1000, 1};
     for (int i = 0; i < 4; i++) {
-        tick(cp, 40000 * (uint64_t)i);
-        ck_assert_uint_eq(fbs[0].rate_bps, fixed[i] * 10000000ull);
+        tick_one(cp, 40000 * (uint64_t)i, fixed[i] * 10000000ull);
     }
     libcc_cp_del(cp);
 }
