@@ -533,7 +533,9 @@ typedef struct libcc_cp_pkt {
     uint64_t feedback_rate_bps; /* out: the rate for that feedback packet */
     /* since 0.6.0 */
     uint64_t flow_id;          /* in, with LIBCC_PKT_HAS_FLOW_ID: the host's identity of the
-                                * packet's flow, the same at enqueue and dequeue; what
+                                * packet's flow, the same at enqueue and dequeue (a packet
+                                * given to on_enqueue with it is given to on_dequeue too,
+                                * dropped or not: the flow stays counted until then); what
                                 * libcc_cp_on_timer names in its feedback */
 } libcc_cp_pkt;
 
