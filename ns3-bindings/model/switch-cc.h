@@ -140,10 +140,10 @@ class SwitchCc
     /// feedback to e's source (rate in pkt.feedback_rate_bps).
     bool Apply(SwitchPort::Entry& e, const libcc_cp_pkt& pkt);
     using CpHook = int (*)(libcc_cp*, uint64_t, libcc_cp_pkt*);
-    /// Hand e to port's CP through Hook (enqueue or dequeue), apply the
-    /// verdict (feedback as OnEnqueue). A template argument, so the call is
-    /// direct and inlined.
-    template <CpHook Hook>
+    /// Hand e to port's CP through Hook (enqueue or dequeue, as Enqueue
+    /// says), apply the verdict (feedback as OnEnqueue). A template
+    /// argument, so the call is direct and inlined.
+    template <CpHook Hook, bool Enqueue>
     bool Run(uint32_t port, SwitchPort::Entry& e, uint64_t queueBytes, uint64_t portBytes,
              uint64_t& fbRateBps);
     /// The index of data frame e's flow, recorded on first sight.
@@ -257,7 +257,7 @@ SwitchCc::Apply(SwitchPort::Entry& e, const libcc_cp_pkt& pkt)
     return pkt.send_feedback && e.type == RocePktType::DATA;
 }
 
-template <SwitchCc::CpHook Hook>
+template <SwitchCc::CpHook Hook, bool Enqueue>
 inline bool
 SwitchCc::Run(uint32_t port, SwitchPort::Entry& e, uint64_t queueBytes, uint64_t portBytes,
               uint64_t& fbRateBps)
@@ -271,7 +271,7 @@ SwitchCc::Run(uint32_t port, SwitchPort::Entry& e, uint64_t queueBytes, uint64_t
     // per packet for the others.
     if (m_flowIds && e.type == RocePktType::DATA)
     {
-        if constexpr (Hook == &libcc_cp_on_enqueue)
+        if constexpr (Enqueue)
         {
             e.ccFlow = FlowIndex(e);
         }
@@ -287,14 +287,14 @@ inline bool
 SwitchCc::OnEnqueue(uint32_t port, SwitchPort::Entry& e, uint64_t queueBytes, uint64_t portBytes,
                     uint64_t& fbRateBps)
 {
-    return Run<&libcc_cp_on_enqueue>(port, e, queueBytes, portBytes, fbRateBps);
+    return Run<&libcc_cp_on_enqueue, true>(port, e, queueBytes, portBytes, fbRateBps);
 }
 
 inline bool
 SwitchCc::OnDequeue(uint32_t port, SwitchPort::Entry& e, uint64_t queueBytes, uint64_t portBytes,
                     uint64_t& fbRateBps)
 {
-    return Run<&libcc_cp_on_dequeue>(port, e, queueBytes, portBytes, fbRateBps);
+    return Run<&libcc_cp_on_dequeue, false>(port, e, queueBytes, portBytes, fbRateBps);
 }
 
 } // namespace ns3
