@@ -143,6 +143,8 @@ struct libcc_cp {
     libcc_common_cfg common; /* (module, read) */
     uint64_t tx_bytes;       /* bytes dequeued before the current packet */
     uint64_t rng_state;
+    uint64_t deadline_ns;    /* (module) next cp_on_timer, LIBCC_NO_DEADLINE if none */
+    size_t max_feedback;     /* (module, set in cp_init) most entries one cp_on_timer writes */
     const void *cfg;         /* (module, read): algo->cfg_size bytes after priv */
     _Alignas(LIBCC_PRIV_ALIGN) unsigned char priv[]; /* (module) algo->cp_state_size bytes */
 };
@@ -212,6 +214,14 @@ typedef struct libcc_algo {
      * wire bytes in txBytes for the hops a dequeue appended. */
     int (*cp_on_dequeue)(struct libcc_cp *cp, uint64_t now_ns, libcc_cp_pkt *pkt);
     double (*cp_mark_probability)(const struct libcc_cp *cp, uint64_t queue_bytes);
+    /* A CP whose state grows with its configuration (RoCC's flow table):
+     * bytes it needs beyond cp_state_size (NULL: none). */
+    size_t (*cp_extra_size)(const void *cfg);
+    /* A CP with a timer sets deadline_ns (and max_feedback) in cp_init;
+     * the core calls this at or after it, with room for max_feedback
+     * entries in out; the module sets the next deadline. */
+    int (*cp_on_timer)(struct libcc_cp *cp, uint64_t now_ns, libcc_cp_feedback *out,
+                       size_t *n_out);
 } libcc_algo;
 
 /* Registry (registry.c). */

@@ -22,21 +22,26 @@ int libcc_cp_new(libcc_cp **out, const libcc_params *params, const libcc_cp_info
     if (!libcc_int_rate_supported(params->algo->data_int, info->link_rate_bps) ||
         !libcc_int_rate_supported(params->algo->ack_int, info->link_rate_bps))
         return LIBCC_ERR_OUT_OF_RANGE;
-    /* Core fields, the module's state, its config: what this algorithm
-     * needs, no more. */
     const libcc_algo *a = params->algo;
-    const size_t state = libcc_priv_round(a->cp_state_size);
+    /* Core fields, the module's state (and what its configuration adds to
+     * it: RoCC's flow table), its config: what this algorithm needs, no
+     * more. The config is built first to size the state. */
+    _Alignas(LIBCC_PRIV_ALIGN) unsigned char cfg_tmp[LIBCC_CFG_MAX_BYTES];
+    libcc_common_cfg common;
+    int rc = libcc_params_build(params, &common, cfg_tmp, NULL, 0);
+    if (rc)
+        return rc;
+    const size_t extra = a->cp_extra_size ? a->cp_extra_size(cfg_tmp) : 0;
+    const size_t state = libcc_priv_round(a->cp_state_size + extra);
     const size_t bytes = libcc_priv_round(sizeof(struct libcc_cp) + state + a->cfg_size);
     struct libcc_cp *cp = aligned_alloc(_Alignof(struct libcc_cp), bytes);
     if (!cp)
         return LIBCC_ERR_NOMEM;
     memset(cp, 0, bytes);
-    int rc = libcc_params_build(params, &cp->common, cp->priv + state, NULL, 0);
-    if (rc) {
-        free(cp);
-        return rc;
-    }
+    memcpy(cp->priv + state, cfg_tmp, a->cfg_size);
+    cp->common = common;
     cp->cfg = cp->priv + state;
+    cp->deadline_ns = LIBCC_NO_DEADLINE;
     cp->algo = params->algo;
     cp->info = *info;
     cp->rng_state = info->seed;
@@ -116,6 +121,30 @@ int libcc_cp_int_record(const libcc_cp *cp, uint64_t now_ns, uint64_t qlen_bytes
     hop->switch_id = cp->info.switch_id;
     hop->port_id = cp->info.port_id;
     return LIBCC_OK;
+}
+
+uint64_t libcc_cp_deadline_ns(const libcc_cp *cp)
+{
+    return cp && cp->magic == CP_MAGIC ? cp->deadline_ns : LIBCC_NO_DEADLINE;
+}
+
+size_t libcc_cp_max_feedback(const libcc_cp *cp)
+{
+    return cp && cp->magic == CP_MAGIC && cp->algo->cp_on_timer ? cp->max_feedback : 0;
+}
+
+int libcc_cp_on_timer(libcc_cp *cp, uint64_t now_ns, libcc_cp_feedback *out, size_t out_len,
+                      size_t *n_out)
+{
+    if (n_out)
+        *n_out = 0;
+    if (!cp || cp->magic != CP_MAGIC || !n_out || (!out && out_len > 0))
+        return LIBCC_ERR_INVALID_ARG;
+    if (!cp->algo->cp_on_timer || now_ns < cp->deadline_ns)
+        return LIBCC_OK; /* no timer, or early: nothing is due */
+    if (out_len < cp->max_feedback)
+        return LIBCC_ERR_BUFFER_TOO_SMALL;
+    return cp->algo->cp_on_timer(cp, now_ns, out, n_out);
 }
 
 double libcc_cp_mark_probability(const libcc_cp *cp, uint64_t queue_bytes)

@@ -19,6 +19,7 @@ SwitchCc::SwitchCc()
     , m_hopBytes(0)
     , m_ecnMarks(0)
     , m_intStamps(0)
+    , m_flowIds(false)
 {
 }
 
@@ -89,6 +90,10 @@ SwitchCc::Free()
     }
     m_cps.clear();
     m_portParams.clear();
+    m_flowIndex.clear();
+    m_flowAddr.clear();
+    m_timerFb.clear();
+    m_flowIds = false;
     libcc_int_table_del(m_intTable);
     m_intTable = nullptr;
     m_built = false;
@@ -137,6 +142,7 @@ SwitchCc::Build(uint32_t switchId, const std::vector<uint64_t>& portRates, std::
     libcc_algorithm_info ai{};
     libcc_algorithm_info_get(libcc_params_algorithm(m_params), &ai);
     m_hopBytes = ai.int_hop_bytes;
+    m_flowIds = (ai.signals & LIBCC_SIGNAL_CP_FEEDBACK) != 0;
     if (m_hopBytes != 0 && m_hopBytes != RoceIntHeader::HOP_BYTES)
     {
         err = std::string(libcc_params_algorithm(m_params)) + ": INT hops of " +
@@ -186,8 +192,48 @@ SwitchCc::Build(uint32_t switchId, const std::vector<uint64_t>& portRates, std::
             m_built = true;
             return false;
         }
+        m_timerFb.resize(std::max(m_timerFb.size(), libcc_cp_max_feedback(m_cps[port])));
     }
     return true;
+}
+
+uint32_t
+SwitchCc::FlowIndex(const SwitchPort::Entry& e)
+{
+    const RocePacketInfo& r = e.frame->roce;
+    // What tells two flows apart at this switch: addresses, ports and the
+    // destination queue pair (two QPs of one host pair may share ports).
+    std::pair<uint64_t, uint64_t> key(
+        (static_cast<uint64_t>(r.src.Get()) << 32) | r.dst.Get(),
+        (static_cast<uint64_t>(r.sport) << 48) | (static_cast<uint64_t>(r.dport) << 32) |
+            r.destQp);
+    auto it = m_flowIndex.try_emplace(key, static_cast<uint32_t>(m_flowAddr.size())).first;
+    if (it->second == m_flowAddr.size())
+    {
+        FlowAddr a;
+        a.src = r.src;
+        a.dst = r.dst;
+        a.sport = r.sport;
+        a.dport = r.dport;
+        a.destQp = r.destQp;
+        m_flowAddr.push_back(a);
+    }
+    m_flowAddr[it->second].inPort = e.inPort;
+    return it->second;
+}
+
+size_t
+SwitchCc::OnTimer(uint32_t port, uint64_t nowNs)
+{
+    if (port >= m_cps.size() || !m_cps[port])
+    {
+        return 0;
+    }
+    size_t n = 0;
+    int rc = libcc_cp_on_timer(m_cps[port], nowNs, m_timerFb.data(), m_timerFb.size(), &n);
+    NS_ASSERT_MSG(rc == LIBCC_OK, "libcc_cp_on_timer: " << libcc_strerror(rc));
+    (void)rc;
+    return n;
 }
 
 } // namespace ns3

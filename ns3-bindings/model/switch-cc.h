@@ -21,6 +21,7 @@
 #include <map>
 #include <memory>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 namespace ns3
@@ -81,6 +82,36 @@ class SwitchCc
     bool OnDequeue(uint32_t port, SwitchPort::Entry& e, uint64_t queueBytes, uint64_t portBytes,
                    uint64_t& fbRateBps);
 
+    /// Where a flow's feedback goes: the addresses of its data, reversed
+    /// by the sender of the feedback, and the port its data came in on.
+    struct FlowAddr
+    {
+        RoceAddr src;
+        RoceAddr dst;
+        uint16_t sport = 0;
+        uint16_t dport = 0;
+        uint32_t destQp = 0;
+        uint32_t inPort = 0;
+    };
+    /// Port's CP has a timer (libcc_cp_deadline_ns): when it is due, in
+    /// ns of the simulation clock; LIBCC_NO_DEADLINE: none.
+    uint64_t GetDeadline(uint32_t port) const
+    {
+        return libcc_cp_deadline_ns(GetCp(port));
+    }
+    /// Run port's CP timer at now; the feedback it asks for is in
+    /// GetTimerFeedback()[0 .. return value).
+    size_t OnTimer(uint32_t port, uint64_t nowNs);
+    const std::vector<libcc_cp_feedback>& GetTimerFeedback() const
+    {
+        return m_timerFb;
+    }
+    /// The flow a libcc_cp_feedback names (flow_id: an index SwitchCc gave).
+    const FlowAddr& GetFlowAddr(uint64_t flowId) const
+    {
+        return m_flowAddr[flowId];
+    }
+
     const libcc_cp* GetCp(uint32_t port) const
     {
         return port < m_cps.size() ? m_cps[port] : nullptr;
@@ -109,12 +140,22 @@ class SwitchCc
     /// feedback to e's source (rate in pkt.feedback_rate_bps).
     bool Apply(SwitchPort::Entry& e, const libcc_cp_pkt& pkt);
     using CpHook = int (*)(libcc_cp*, uint64_t, libcc_cp_pkt*);
-    /// Hand e to port's CP through Hook (enqueue or dequeue), apply the
-    /// verdict (feedback as OnEnqueue). A template argument, so the call is
-    /// direct and inlined.
-    template <CpHook Hook>
+    /// Hand e to port's CP through Hook (enqueue or dequeue, as Enqueue
+    /// says), apply the verdict (feedback as OnEnqueue). A template
+    /// argument, so the call is direct and inlined.
+    template <CpHook Hook, bool Enqueue>
     bool Run(uint32_t port, SwitchPort::Entry& e, uint64_t queueBytes, uint64_t portBytes,
              uint64_t& fbRateBps);
+    /// The index of data frame e's flow, recorded on first sight.
+    uint32_t FlowIndex(const SwitchPort::Entry& e);
+
+    struct FlowKeyHash
+    {
+        size_t operator()(const std::pair<uint64_t, uint64_t>& k) const
+        {
+            return std::hash<uint64_t>()(k.first * 0x9e3779b97f4a7c15ull ^ k.second);
+        }
+    };
 
     libcc_params* m_params;
     std::map<uint64_t, libcc_params*> m_rateParams; //!< per link rate, overriding m_params
@@ -126,6 +167,12 @@ class SwitchCc
     uint32_t m_hopBytes; //!< wire bytes of a hop libcc stamps
     uint64_t m_ecnMarks;
     uint64_t m_intStamps;
+    /// The algorithm's CPs send feedback (LIBCC_SIGNAL_CP_FEEDBACK): data
+    /// frames carry their flow's index to libcc (libcc_cp_pkt.flow_id).
+    bool m_flowIds;
+    std::unordered_map<std::pair<uint64_t, uint64_t>, uint32_t, FlowKeyHash> m_flowIndex;
+    std::vector<FlowAddr> m_flowAddr; //!< by flow index
+    std::vector<libcc_cp_feedback> m_timerFb;
 };
 
 // Per packet: inline, so the switch's path has no call it does not need.
@@ -210,7 +257,7 @@ SwitchCc::Apply(SwitchPort::Entry& e, const libcc_cp_pkt& pkt)
     return pkt.send_feedback && e.type == RocePktType::DATA;
 }
 
-template <SwitchCc::CpHook Hook>
+template <SwitchCc::CpHook Hook, bool Enqueue>
 inline bool
 SwitchCc::Run(uint32_t port, SwitchPort::Entry& e, uint64_t queueBytes, uint64_t portBytes,
               uint64_t& fbRateBps)
@@ -220,6 +267,17 @@ SwitchCc::Run(uint32_t port, SwitchPort::Entry& e, uint64_t queueBytes, uint64_t
         return false;
     }
     libcc_cp_pkt pkt = CpPacket(e, queueBytes, portBytes);
+    // Only algorithms whose CPs send feedback per flow see flows: one test
+    // per packet for the others.
+    if (m_flowIds && e.type == RocePktType::DATA)
+    {
+        if constexpr (Enqueue)
+        {
+            e.ccFlow = FlowIndex(e);
+        }
+        pkt.has |= LIBCC_PKT_HAS_FLOW_ID;
+        pkt.flow_id = e.ccFlow;
+    }
     Hook(m_cps[port], LibccNow(), &pkt);
     fbRateBps = pkt.feedback_rate_bps;
     return Apply(e, pkt);
@@ -229,14 +287,14 @@ inline bool
 SwitchCc::OnEnqueue(uint32_t port, SwitchPort::Entry& e, uint64_t queueBytes, uint64_t portBytes,
                     uint64_t& fbRateBps)
 {
-    return Run<&libcc_cp_on_enqueue>(port, e, queueBytes, portBytes, fbRateBps);
+    return Run<&libcc_cp_on_enqueue, true>(port, e, queueBytes, portBytes, fbRateBps);
 }
 
 inline bool
 SwitchCc::OnDequeue(uint32_t port, SwitchPort::Entry& e, uint64_t queueBytes, uint64_t portBytes,
                     uint64_t& fbRateBps)
 {
-    return Run<&libcc_cp_on_dequeue>(port, e, queueBytes, portBytes, fbRateBps);
+    return Run<&libcc_cp_on_dequeue, false>(port, e, queueBytes, portBytes, fbRateBps);
 }
 
 } // namespace ns3

@@ -205,6 +205,7 @@ SwitchNode::DoDispose()
     }
     m_ports.clear();
     m_feedback.clear();
+    m_cpTimerGen++; // timers still scheduled do nothing
     m_cc.Free();
     Node::DoDispose();
 }
@@ -394,7 +395,62 @@ SwitchNode::CheckCongestionControl(std::string& err)
             rates[i] = m_ports[i]->GetDevice()->GetDataRate().GetBitRate();
         }
     }
-    return m_cc.Build(GetId(), rates, err);
+    if (!m_cc.Build(GetId(), rates, err))
+    {
+        return false;
+    }
+    ArmCpTimers();
+    return true;
+}
+
+void
+SwitchNode::ArmCpTimers()
+{
+    // Timers of an earlier set of CPs stop at their next firing: one chain
+    // per port however often the CPs are built.
+    const uint64_t gen = ++m_cpTimerGen;
+    // In a distributed run every rank holds every node; only the rank that
+    // simulates this switch runs its timers.
+    if (GetSystemId() != Simulator::GetSystemId())
+    {
+        return;
+    }
+    const uint64_t now = LibccNow();
+    for (uint32_t port = 0; port < m_ports.size(); port++)
+    {
+        uint64_t d = m_cc.GetDeadline(port);
+        if (d != LIBCC_NO_DEADLINE)
+        {
+            Simulator::ScheduleWithContext(GetId(), NanoSeconds(d > now ? d - now : 0),
+                                           &SwitchNode::CpTimer, this, port, gen);
+        }
+    }
+}
+
+void
+SwitchNode::CpTimer(uint32_t port, uint64_t gen)
+{
+    if (gen != m_cpTimerGen)
+    {
+        return;
+    }
+    size_t n = m_cc.OnTimer(port, LibccNow());
+    const std::vector<libcc_cp_feedback>& fb = m_cc.GetTimerFeedback();
+    for (size_t i = 0; i < n; i++)
+    {
+        QueueFeedbackTo(m_cc.GetFlowAddr(fb[i].flow_id), port, fb[i].rate_bps);
+    }
+    if (!m_feedback.empty())
+    {
+        FlushFeedback();
+    }
+    uint64_t d = m_cc.GetDeadline(port);
+    if (d != LIBCC_NO_DEADLINE)
+    {
+        uint64_t now = LibccNow();
+        Simulator::Schedule(NanoSeconds(d > now ? d - now : 0), &SwitchNode::CpTimer, this, port,
+                            gen);
+    }
 }
 
 SwitchMmu::Config
@@ -630,23 +686,36 @@ SwitchNode::Forward(QbbFramePtr f, uint32_t in)
 void
 SwitchNode::QueueFeedback(const RocePacketInfo& data, uint32_t in, uint32_t port, uint64_t rateBps)
 {
+    SwitchCc::FlowAddr to;
+    to.src = data.src;
+    to.dst = data.dst;
+    to.sport = data.sport;
+    to.dport = data.dport;
+    to.destQp = data.destQp;
+    to.inPort = in;
+    QueueFeedbackTo(to, port, rateBps);
+}
+
+void
+SwitchNode::QueueFeedbackTo(const SwitchCc::FlowAddr& to, uint32_t port, uint64_t rateBps)
+{
     QbbFramePtr fb = QbbFrameNew();
     RocePacketInfo& r = fb->roce;
     // Addressed as the flow's ACKs are: it takes their path back, and the
     // source NIC finds the queue pair by (IP source, dest QP).
     r.type = RocePktType::FEEDBACK;
-    r.src = data.dst;
-    r.dst = data.src;
-    r.sport = data.sport;
-    r.dport = data.dport;
+    r.src = to.dst;
+    r.dst = to.src;
+    r.sport = to.sport;
+    r.dport = to.dport;
     r.prio = m_feedbackPrio;
     r.ecn = ROCE_ECN_NOT_ECT;
-    r.destQp = data.destQp;
+    r.destQp = to.destQp;
     r.fbRateBps = rateBps;
     r.fbSwitchId = GetId();
     r.fbPortId = port;
     fb->ipBytes = RocePacketBytes(r);
-    m_feedback.emplace_back(std::move(fb), in);
+    m_feedback.emplace_back(std::move(fb), to.inPort);
 }
 
 void

@@ -165,6 +165,14 @@ class SwitchNode : public Node, public QbbFrameReceiver, private SwitchPort::Own
     /// Queue a rate feedback packet to the source of data frame `data`
     /// (which came in on port `in`), sent by the CP of port `port`.
     void QueueFeedback(const RocePacketInfo& data, uint32_t in, uint32_t port, uint64_t rateBps);
+    /// Queue a rate feedback packet to flow `to`'s source, sent by port's CP.
+    void QueueFeedbackTo(const SwitchCc::FlowAddr& to, uint32_t port, uint64_t rateBps);
+    /// (Re)schedule the timers of the ports whose CP has one (libcc asks
+    /// for it through libcc_cp_deadline_ns); this rank's switches only.
+    void ArmCpTimers();
+    /// Port's CP timer fired: run it, send the feedback it asks for, and
+    /// schedule the next; a timer of an earlier arming (gen) does nothing.
+    void CpTimer(uint32_t port, uint64_t gen);
     /// Forward the feedback packets queued so far.
     void FlushFeedback();
     void OnMmuPfc(uint32_t port, uint8_t prio, bool pause);
@@ -195,6 +203,7 @@ class SwitchNode : public Node, public QbbFrameReceiver, private SwitchPort::Own
     /// Feedback packets waiting to be forwarded, with their ingress port.
     std::vector<std::pair<QbbFramePtr, uint32_t>> m_feedback;
     bool m_feedbackFlushPending;
+    uint64_t m_cpTimerGen = 0; //!< arming of the CP timers that runs
 
     uint64_t m_drops;
     uint64_t m_noRoute;

@@ -40,6 +40,7 @@ class SwitchPort : public Object, public QbbEgressSource
         RocePktType type = RocePktType::OTHER;
         bool ecnCapable = false;
         bool hasInt = false;
+        uint32_t ccFlow = 0; //!< SwitchCc's index of a data frame's flow (per-flow feedback)
     };
 
     class Owner

@@ -97,7 +97,8 @@ static const char *const pint_sets[] = {
     "", "preset=hpcc-sim", "log_base=1.001 max_flows=65535", "log_base=2 max_flows=1 sample_prob=0",
     "eta=0.01 max_stage=1000", "base_rtt=1ns",
 };
-static const char *const rocc_sets[] = {"", "recovery=1ns", "recovery=1s f_min=1bps"};
+static const char *const rocc_sets[] = {"", "recovery=1ns", "recovery=1s f_min=1bps rate_unit=1bps",
+                                         "apply_delay=15us max_flows=1"};
 
 /* What the window may be. */
 enum {

@@ -139,6 +139,15 @@ check dumbbell "cc" "--cc=kmin=500KB,kmax=400KB"
 if ! grep -q "kmin.*kmax" "$work/err"; then
   echo "FAIL dumbbell kmin>kmax: does not name both"; failed=$((failed + 1))
 fi
+# RoCC's fair rate is a whole number of rate units: an f_min below one unit
+# is refused, naming both.
+timeout 60 "$bin/dumbbell" --algo=rocc --cc=f_min=1Mbps > /dev/null 2> "$work/err"
+if [ $? -eq 2 ] && [ "$(wc -l < "$work/err")" -eq 1 ] && grep -q "f_min.*rate_unit" "$work/err"; then
+  passed=$((passed + 1))
+else
+  echo "FAIL dumbbell rocc f_min<rate_unit: want exit 2, one line naming f_min and rate_unit"
+  failed=$((failed + 1))
+fi
 # A stray word is refused too.
 timeout 60 "$bin/dumbbell" stray > /dev/null 2> "$work/err"
 if [ $? -eq 2 ] && grep -q "unexpected argument 'stray'" "$work/err"; then

@@ -130,9 +130,11 @@ typedef struct libcc_algorithm_info {
  * sampled, compressed value (libcc_cp_pkt.pint, LIBCC_PKT_HAS_PINT); the NP
  * echoes it (libcc_data_pkt.pint -> libcc_ack.pint, LIBCC_ACK_HAS_PINT). */
 #define LIBCC_SIGNAL_DATA_PINT 0x10u
-/* CPs send feedback packets to the sources of the packets they forward
- * (libcc_cp_pkt.send_feedback, .feedback_rate_bps); the host delivers each
- * to that flow's RP with libcc_rp_on_feedback. */
+/* CPs send feedback packets to the sources of the packets they forward,
+ * per packet (libcc_cp_pkt.send_feedback, .feedback_rate_bps) or, for a CP
+ * with a deadline, per flow from libcc_cp_on_timer (since 0.6.0: the host
+ * gives each data packet's flow identity, libcc_cp_pkt.flow_id); the host
+ * delivers each to that flow's RP with libcc_rp_on_feedback. */
 #define LIBCC_SIGNAL_CP_FEEDBACK 0x20u
 
 /* Fill *info for a registered algorithm. LIBCC_ERR_INVALID_ARG (NULL),
@@ -543,7 +545,23 @@ typedef struct libcc_cp_pkt {
                                 * packet's source (LIBCC_SIGNAL_CP_FEEDBACK) */
     uint8_t reserved2;
     uint64_t feedback_rate_bps; /* out: the rate for that feedback packet */
+    /* since 0.6.0 */
+    uint64_t flow_id;          /* in, with LIBCC_PKT_HAS_FLOW_ID: the host's identity of the
+                                * packet's flow, the same at enqueue and dequeue (a packet
+                                * given to on_enqueue with it is given to on_dequeue too,
+                                * dropped or not: the flow stays counted until then); what
+                                * libcc_cp_on_timer names in its feedback */
 } libcc_cp_pkt;
+
+/* libcc_cp_pkt.has (beside LIBCC_PKT_HAS_PINT): flow_id is set (since 0.6.0). */
+#define LIBCC_PKT_HAS_FLOW_ID 0x8u
+
+/* One feedback packet a CP asks for from libcc_cp_on_timer (since 0.6.0):
+ * send rate_bps to the source of flow flow_id, as for send_feedback. */
+typedef struct libcc_cp_feedback {
+    uint64_t flow_id;
+    uint64_t rate_bps;
+} libcc_cp_feedback;
 
 LIBCC_API int libcc_cp_new(libcc_cp **out, const libcc_params *params, const libcc_cp_info *info);
 LIBCC_API void libcc_cp_del(libcc_cp *cp);
@@ -559,6 +577,27 @@ LIBCC_API int libcc_cp_int_record(const libcc_cp *cp, uint64_t now_ns, uint64_t 
                                   libcc_int_hop *hop);
 /* ECN marking probability at a queue_bytes (for tests and plots). */
 LIBCC_API double libcc_cp_mark_probability(const libcc_cp *cp, uint64_t queue_bytes);
+
+/* A CP's timer (since 0.6.0). Most algorithms' CPs have none: their
+ * deadline is always LIBCC_NO_DEADLINE and the host schedules nothing. A
+ * CP with one (RoCC: its fair rate is recomputed every period) starts with
+ * deadline 0, "due now": the host calls libcc_cp_on_timer when it starts
+ * the port, then again at or after each deadline the call leaves. The
+ * deadline changes only in libcc_cp_on_timer, so the host reads it after
+ * each call and never on the packet path. */
+LIBCC_API uint64_t libcc_cp_deadline_ns(const libcc_cp *cp);
+/* The most feedback entries one libcc_cp_on_timer writes (its algorithm's
+ * per-port flow table, parameter max_flows for RoCC); 0 without a timer.
+ * Size the host's array from it once. */
+LIBCC_API size_t libcc_cp_max_feedback(const libcc_cp *cp);
+/* The CP's timer fired at now_ns: it does what is due and writes the
+ * feedback packets to send into out[0 .. *n_out) (one per flow it asks
+ * for). Called before the deadline it does nothing (*n_out = 0).
+ * LIBCC_ERR_INVALID_ARG (NULL cp or n_out, out NULL with out_len > 0),
+ * LIBCC_ERR_BUFFER_TOO_SMALL (out_len < libcc_cp_max_feedback: nothing
+ * done). */
+LIBCC_API int libcc_cp_on_timer(libcc_cp *cp, uint64_t now_ns, libcc_cp_feedback *out,
+                                size_t out_len, size_t *n_out);
 
 /* FNCC All_INT_Table: one per switch, one entry per port. */
 LIBCC_API int libcc_int_table_new(libcc_int_table **out, uint32_t n_ports);
