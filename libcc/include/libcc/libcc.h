@@ -96,7 +96,7 @@ typedef struct libcc_algorithm_info {
     /* since 0.5.0 */
     uint32_t signals;           /* LIBCC_SIGNAL_*: what packets carry beyond INT (below) */
     uint8_t pint_bits;          /* LIBCC_SIGNAL_DATA_PINT: bits of the PINT field on data; else 0 */
-    /* after 0.5.0: the HPCC simulator's CC_MODE for this algorithm (its
+    /* since 0.6.0: the HPCC simulator's CC_MODE for this algorithm (its
      * config.txt, run.py: 1 DCQCN, 3 HPCC, 7 TIMELY, 8 DCTCP, 10 HPCC-PINT);
      * 0: that simulator has no mode for it. A reader of its config files
      * finds libcc's algorithm here instead of by name. */
@@ -404,7 +404,7 @@ LIBCC_API int libcc_rp_on_timer(libcc_rp *rp, uint64_t now_ns);
 /* A CP's feedback packet for this flow arrived (since 0.5.0). */
 LIBCC_API int libcc_rp_on_feedback(libcc_rp *rp, uint64_t now_ns, const libcc_feedback *fb);
 /* The host's retransmission timer for this flow expired and the host goes
- * back to the first unacknowledged byte (added after 0.5.0). Call it once per
+ * back to the first unacknowledged byte (since 0.6.0). Call it once per
  * expiry; an ACK that acknowledges new data ends the run of timeouts. */
 LIBCC_API int libcc_rp_on_timeout(libcc_rp *rp, uint64_t now_ns);
 
@@ -412,7 +412,7 @@ LIBCC_API uint64_t libcc_rp_rate_bps(const libcc_rp *rp);
 LIBCC_API uint64_t libcc_rp_window_bytes(const libcc_rp *rp);
 LIBCC_API uint64_t libcc_rp_deadline_ns(const libcc_rp *rp);
 /* The retransmission timeout the algorithm wants for this flow now
- * (added after 0.5.0); 0: the algorithm has none and the host uses its own.
+ * (since 0.6.0); 0: the algorithm has none and the host uses its own.
  * Read it whenever the retransmission timer is armed: it changes with the
  * RTT and after each timeout. */
 LIBCC_API uint64_t libcc_rp_rto_ns(const libcc_rp *rp);
