@@ -34,16 +34,16 @@ def analyse(runs, out):
           "DCQCN paper (`dcqcn`), the HPCC++ draft and the HPCC simulator (`hpcc`, `hpcc++`, "
           "`hpcc-pint`, `dctcp`), the FNCC paper (`fncc`), the TIMELY paper (`timely`), "
           "Google's Isekai simulator (`swift`: %s), the PowerTCP paper and simulator "
-          "(`powertcp`, `theta-powertcp`). Some are libcc's own choices, not a source's: "
-          "Swift's endpoint target ([swift.md](algorithms/swift.md)) and every RoCC "
-          "parameter (%s; "
-          "[rocc.md](algorithms/rocc.md)); DCTCP's K (%s: 3 KB per Gbps of the port, 300 KB "
+          "(`powertcp`, `theta-powertcp`), Cisco's patent and the public OMNeT++ model "
+          "(`rocc`: %s). Some are libcc's own choices, not a source's: Swift's endpoint "
+          "target ([swift.md](algorithms/swift.md)) and RoCC's queue thresholds q_ref, "
+          "q_mid and q_max ([rocc.md](algorithms/rocc.md)); DCTCP's K (%s: 3 KB per Gbps of the port, 300 KB "
           "at 100 Gbps) is the HPCC simulator's ([dctcp.md](algorithms/dctcp.md)). `hpcc++` with its defaults (INT on every "
           "packet, no Rx-HPCC, no receiver N) is HPCC's controller on HPCC's INT, so its "
           "rows equal `hpcc`'s." % (
               ", ".join("`%s`" % a for a in algos),
               dflt("swift", "base_target", "hop_scale", "fs_range", "fs_max_cwnd", "min_rto"),
-              dflt("rocc", "q_ref", "alpha", "beta", "interval", "recovery"),
+              dflt("rocc", "alpha", "beta", "interval", "recovery", "q_ref", "q_mid", "q_max"),
               dflt("dctcp", "k") or "n/a"), ""]
     if dres:
         md += dumbbell_section(dres, d)
@@ -139,13 +139,12 @@ def dumbbell_section(dres, d):
         rd = d.get("rocc", {})
         up = rocc_recovery_mbps()
         bullets.append(
-            "- `rocc` keeps the PFC-bound queue until its fair rate has come down (rates "
-            "within 10%% of 50 Gbps from %.1f ms after flow1 joined); then the queue "
-            "empties, the fair rate is a little below the link's share, and it rises "
-            "slowly: by alpha x q_ref = %.0f Mbit/s per %s update with an empty queue, "
-            "half that below C/2 (the self-tuning shift). Goodput at 10 ms: %s Gbps; "
-            "utilisation over the 10 ms %.3f." % (
-                float(x.rates_fair_from_us_10ms) / 1e3, up, rd.get("interval", "?"),
+            "- `rocc`: the switch recomputes each port's fair rate every %s and tells "
+            "each flow queued there (rates within 10%% of 50 Gbps from %.1f ms after "
+            "flow1 joined); with an empty queue the rate rises by alpha x q_ref = %.0f "
+            "Mbit/s per update divided by the self-tuning ratio (2^k below C/2^k). "
+            "Goodput at 10 ms: %s Gbps; utilisation over the 10 ms %.3f." % (
+                rd.get("interval", "?"), float(x.rates_fair_from_us_10ms) / 1e3, up,
                 x.goodput_end_gbps_10ms, x.utilization_10ms))
     md += ["What the numbers show:", ""] + bullets + [
            "",
@@ -242,20 +241,23 @@ def fattree_section(fres, dres, d):
         conv = (num(pd.Series([dres[0].set_index("algo").rates_fair_from_us_10ms["rocc"]]))
                 .iloc[0] if dres and "rocc" in dres[0].algo.values else float("nan"))
         md.append(
-            "- **`rocc` with libcc's defaults** %s: %d PFC pauses (`none`: %d), the "
-            "last flow done at %.1f ms (`none`: %.1f), short-flow p99 %.1f (`none`: "
-            "%.1f). Its fair rate moves slowly both ways: down by alpha (q - q_ref) + "
-            "beta (q - q_old) per %s update%s, up by alpha x q_ref = %.0f Mbit/s per "
-            "update once the queue is empty, while WebSearch's bursts come and go "
-            "within microseconds. The paper left RoCC out of its large-scale runs for "
-            "'the poor performance of RoCC at the microsecond level'; with libcc's "
-            "gains (libcc's choices, docs/algorithms/rocc.md) that is what is seen." % (
+            "- **`rocc` with its sources' defaults** (Cisco's patent and the public "
+            "OMNeT++ model; q_ref, q_mid and q_max are libcc's choices) %s: %d PFC pauses "
+            "(`none`: %d), the last flow done at %.1f ms (`none`: %.1f), short-flow p99 "
+            "%.1f (`none`: %.1f). Each port's fair rate is recomputed every %s: halved "
+            "when its queue grew by q_mid in one period, f_min past q_max, else the PI "
+            "step%s; it rises by at most alpha x q_ref = %.0f Mbit/s per update once the "
+            "queue is empty. The paper left RoCC out of its large-scale runs for 'the "
+            "poor performance of RoCC at the microsecond level'; %s "
+            "([rocc.md](algorithms/rocc.md) has its sensitivity to those choices)." % (
                 "is no better than no congestion control here" if worse
                 else "against no congestion control",
                 ro.pfc_pauses, no.pfc_pauses, ro.last_finish_ms, no.last_finish_ms,
                 c0.p99["rocc"], c0.p99["none"], rd.get("interval", "?"),
-                " (on the dumbbell above its rates took %.1f ms to come within 10%% of "
-                "the fair share)" % (conv / 1e3) if conv == conv else "",
-                rocc_recovery_mbps()))
+                " (on the dumbbell above its rates came within 10%% of the fair share "
+                "%.1f ms after flow1 joined)" % (conv / 1e3) if conv == conv else "",
+                rocc_recovery_mbps(),
+                "with these parameters that is what is seen" if worse
+                else "here it does better than no congestion control"))
     md += ["", "![slowdown per size bin](../out/paper/all-algos-fattree/slowdown.png)", ""]
     return md

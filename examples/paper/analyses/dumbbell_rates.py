@@ -6,7 +6,7 @@ import os
 import pandas as pd
 
 import paper_numbers as paper
-from analyses.common import (default_texts, default_value, md_table, num, ordered,
+from analyses.common import (default_texts, md_table, num, ordered,
                              plot_rates_and_queues, summaries)
 
 
@@ -47,9 +47,8 @@ def analyse(runs, out):
     if "rocc" in set(df.algo):
         o3 = ordered(df[df.algo != "rocc"], "bottleneck_utilization", False, "rate")
         ro = df[df.algo == "rocc"]
-        md.append("  RoCC's utilisation (%s) is its standing queue's: %s KB on average "
-                  "at 100 Gbps with %d PFC pauses, the link never idles because the "
-                  "queue never drains. Without RoCC: %s." % (
+        md.append("  RoCC's utilisation: %s, with %s KB of queue on average at 100 Gbps "
+                  "and %d PFC pauses. Without RoCC: %s." % (
                       ", ".join("%s at %d G" % (r.bottleneck_utilization, r.rate)
                                 for r in ro.itertuples()),
                       ro[ro.rate == 100].queue_mean_kb.iloc[0],
@@ -70,30 +69,23 @@ def analyse(runs, out):
                       paper.FIRST_SLOWDOWN_US["rocc"], paper.FIRST_SLOWDOWN_US["dcqcn"],
                       "holds" if late else "does not hold", first["rocc"]))
         rd = default_texts().get("rocc", {})
-        if all(k in rd for k in ("alpha", "q_ref", "interval")):
-            q = float(df[(df.rate == 100) & (df.algo == "rocc")].queue_mean_kb.iloc[0]) * 1e3
-            step = default_value("rocc", "alpha") * (q - default_value("rocc", "q_ref"))
-            iv = default_value("rocc", "interval") / 1e9
-            md.append("  Why: the PI controller lowers the fair rate by alpha (q - q_ref) + "
-                      "beta (q - q_old) per update; with the queue standing at its mean "
-                      "of %.0f KB (PFC holds each sender's ingress at 500 KB) that is "
-                      "%s x (%.0f KB - %s) = %.2f Gbit/s per %s update, so a 5%% cut "
-                      "takes about %.0f us (measured: %.0f us after flow1 joined; while "
-                      "the queue grows, the beta term adds to the first updates) and "
-                      "halving the rate about %.1f ms (libcc's defaults: alpha=%s, "
-                      "q_ref=%s, interval=%s)." % (
-                          q / 1e3, rd["alpha"], q / 1e3, rd["q_ref"], step / 1e9,
-                          rd["interval"], 5e9 / step * iv * 1e6,
-                          first["rocc"] - float(df.flow1_start_us.iloc[0]),
-                          50e9 / step * iv * 1e3, rd["alpha"], rd["q_ref"], rd["interval"]))
+        if all(k in rd for k in ("q_mid", "interval")) and first["rocc"] == first["rocc"]:
+            md.append("  Why: the switch recomputes its fair rate on a timer, every %s "
+                      "(its reference model's period), and at the first update after flow1 "
+                      "joined the queue had grown by more than q_mid = %s in one period "
+                      "while the rate was above an eighth of the link, so it halved the "
+                      "rate (the model's multiplicative branch, before any PI step) and "
+                      "told each queued flow: %.1f us after flow1 joined, at most one period "
+                      "plus the feedback's trip. The paper's 370 us depends on where its "
+                      "timer ticks fell and on its parameter file, which is not public "
+                      "([rocc.md](algorithms/rocc.md))." % (
+                          rd["interval"], rd["q_mid"],
+                          first["rocc"] - float(df.flow1_start_us.iloc[0])))
     slow = df[(df.algo == "rocc") & num(df.flow0_first_decrease_us).isna()]
     if len(slow):
-        md.append("- RoCC at %s Gbps: flow0's rate never falls 5%% within the 1 ms. "
-                  "libcc's RoCC gains are absolute (bit/s of fair rate per byte of "
-                  "queue), chosen for 100 Gbit/s (docs/algorithms/rocc.md), so with the "
-                  "same PFC-bound queue a cut per update is the same number of bits/s, "
-                  "2 and 4 times smaller a share of a 200 and 400 Gbps rate." %
-                  " and ".join(str(r) for r in slow.rate))
+        md.append("- RoCC at %s Gbps: flow0's rate never falls 5%% within the 1 ms "
+                  "(its sensitivity to q_mid, q_max and the gains: "
+                  "[rocc.md](algorithms/rocc.md))." % " and ".join(str(r) for r in slow.rate))
     if not long.empty:
         x = long.iloc[0]
         conv = num(pd.Series([x.fair_convergence_us])).iloc[0]

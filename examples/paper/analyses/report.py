@@ -19,8 +19,11 @@ has one row per run. The paper's numbers come from
 Algorithms: `dcqcn` with the DCQCN paper's values (libcc's `paper` preset, as
 the FNCC paper compared against), `hpcc` and `fncc` with libcc's defaults
 (eta 0.95, 1 ACK per packet, FNCC beta 0.9), and in Figure 9 `rocc`, the
-paper's fourth baseline, with libcc's defaults (libcc's own choices: the
-RoCC paper's values were not available, docs/algorithms/rocc.md). The last
+paper's fourth baseline, with libcc's defaults: its reference model's and
+Cisco's patent's rule and gains, and libcc's choices for the queue thresholds
+q_ref, q_mid and q_max, which neither source gives (docs/algorithms/rocc.md,
+with their sensitivity). Every algorithm's page names the source of each of
+its defaults. The last
 section runs every algorithm libcc registers, with its defaults, on the
 dumbbell and the fat tree.
 
