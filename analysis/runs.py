@@ -28,7 +28,7 @@ DEFAULT_OK = (0, 3)
 # Programs that run one simulation over MPI ranks under mpirun or srun
 # (docs/sweeps.md), their outputs byte for byte those of one process in the
 # Node event order: that option's value over ranks.
-RANKED_PROGRAMS = ("rdma-sim",)
+RANKED_PROGRAMS = ("rdma-sim", "dumbbell", "fairness")
 EVENT_ORDER, EVENT_ORDER_RANKS = "ns3::FastSimulatorImpl::EventOrder", "Node"
 # The MPI plugin srun uses inside a Slurm allocation unless SLURM_MPI_TYPE
 # names another: Debian 12's OpenMPI 4.1 takes PMIx; pmi2 fails in MPI_Init

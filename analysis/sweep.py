@@ -42,7 +42,7 @@ so (examples/paper/experiments/, docs/sweeps.md).
 "seed" and "load" are flow-generation axes when [flows] is given (they pick
 the flow file) and ordinary options otherwise. "ranks" (in [fixed], as a
 [grid] axis, or --ranks N, which overrides [fixed]) is never an option: it
-runs each point as one simulation over N MPI ranks (rdma-sim only), locally
+runs each point as one simulation over N MPI ranks (rdma-sim, dumbbell, fairness), locally
 through scripts/mpirun.sh, each run taking N of the --jobs budget, and on
 Slurm as tasks of N ranks (sbatch --ntasks=N, srun --mpi=pmix). Given ranks,
 rdma-sim runs take the Node event order (1 rank too), so their outputs do
@@ -500,7 +500,7 @@ def main(argv=None):
                     help="slowdown bins: percent of the flows each, dividing 100 "
                          "(overrides [sweep] bin_step; default 5)")
     ap.add_argument("--ranks", type=int, default=None,
-                    help="MPI ranks per run (>= 1; rdma-sim only; overrides [fixed] ranks)")
+                    help="MPI ranks per run (>= 1; rdma-sim, dumbbell, fairness; overrides [fixed] ranks)")
     ap.add_argument("--full", action="store_true", help="merge the grid's [full] tables")
     ap.add_argument("--slurm", action="store_true", help="submit to Slurm as a job array")
     ap.add_argument("--partition", default="", help="Slurm partition")

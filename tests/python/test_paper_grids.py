@@ -164,11 +164,14 @@ def test_registry_from_libcc():
     d = libcc_info.defaults(BIN)
     # dcqcn's g: the firmware keeps 1019/1024 of alpha, so g = 5/1024.
     assert d["dcqcn"]["g"]["default"] == 5 / 1024
-    # RoCC's recovery step alpha x q_ref: 300 bit/s per byte x 100 KB =
-    # 30 Mbit/s; its interval 20 us = 20,000 ns as libcc prints it.
-    assert d["rocc"]["alpha"]["default"] * d["rocc"]["q_ref"]["default"] == 30e6
+    # RoCC's gain, its reference model's 0.3 units of 10 Mbit/s per 600 B of
+    # queue: 3e6 / 600 = 5,000 bit/s per byte; times q_ref 120 KB, the rise
+    # per update with an empty queue is 600 Mbit/s; its period T = 40 us =
+    # 40,000 ns as libcc prints it.
+    assert d["rocc"]["alpha"]["default"] == 0.3 * 10e6 / 600
+    assert d["rocc"]["alpha"]["default"] * d["rocc"]["q_ref"]["default"] == 600e6
     assert (d["rocc"]["interval"]["default"], d["rocc"]["interval"]["default_text"]) == \
-        (20000, "20us")
+        (40000, "40us")
     assert "ack_interval" not in d["rocc"]  # the common ones are apart
 
 

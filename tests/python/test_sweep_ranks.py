@@ -108,7 +108,7 @@ def test_a_given_node_order_is_not_repeated(tmp_path):
 def test_other_programs_at_one_rank_are_untouched(tmp_path):
     # ranks = 1 for a program that cannot run over ranks: accepted, and no
     # event-order option it may not have.
-    r = make(tmp_path, '[fixed]\nranks = 1\n[grid]\nx = [2]\n', program="dumbbell")
+    r = make(tmp_path, '[fixed]\nranks = 1\n[grid]\nx = [2]\n', program="minimal")
     assert (r[0].ranks, r[0].args) == (1, ["--x=2"])
 
 
@@ -127,13 +127,13 @@ def test_other_programs_at_one_rank_are_untouched(tmp_path):
      "[grid] ranks = 2.5: accepted a whole number, 1 or more"),
     ('[grid]\nranks = [1, 2]\n', "rdma-sim", ["--ranks", "2"],
      "--ranks 2: the grid file has a ranks axis ([grid] ranks); accepted only without one"),
-    ('[grid]\nx = [2]\n', "dumbbell", ["--ranks", "2"],
-     "run x_2: program 'dumbbell' cannot run over ranks (--ranks 2); accepted ranks 1 "
-     "(over MPI ranks: rdma-sim)"),
-    ('[fixed]\nranks = 4\n[grid]\nx = [2]\n', "fairness", [],
-     "run x_2: program 'fairness' cannot run over ranks ([fixed] ranks = 4)"),
-    ('[grid]\nx = [2]\nranks = [1, 3]\n', "dumbbell", [],
-     "run x_2-ranks_3: program 'dumbbell' cannot run over ranks ([grid] ranks = 3)"),
+    ('[grid]\nx = [2]\n', "minimal", ["--ranks", "2"],
+     "run x_2: program 'minimal' cannot run over ranks (--ranks 2); accepted ranks 1 "
+     "(over MPI ranks: rdma-sim, dumbbell, fairness)"),
+    ('[fixed]\nranks = 4\n[grid]\nx = [2]\n', "tcp-beside-rdma", [],
+     "run x_2: program 'tcp-beside-rdma' cannot run over ranks ([fixed] ranks = 4)"),
+    ('[grid]\nx = [2]\nranks = [1, 3]\n', "minimal", [],
+     "run x_2-ranks_3: program 'minimal' cannot run over ranks ([grid] ranks = 3)"),
     ('[fixed]\n"ns3::FastSimulatorImpl::EventOrder" = "Uid"\n[grid]\nx = [2]\n', "rdma-sim",
      ["--ranks", "2"],
      "run x_2: ns3::FastSimulatorImpl::EventOrder=Uid over ranks: accepted only Node"),
