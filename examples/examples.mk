@@ -11,7 +11,9 @@
 
 DEMO_ALGOS ?= dcqcn hpcc fncc
 DEMO_OUT ?= out
-BENCH_ALGOS ?= none dcqcn hpcc hpcc++ fncc dctcp timely swift powertcp theta-powertcp hpcc-pint rocc
+# Every algorithm libcc registers, asked of libcc when the rule runs (an
+# empty BENCH_ALGOS= on the command line is taken as "every one" too).
+BENCH_ALGOS ?=
 # Debian's interpreter, which has python3-matplotlib (a pyenv or venv python3
 # earlier in PATH may not).
 DEMO_PYTHON ?= $(firstword $(wildcard /usr/bin/python3) python3)
@@ -24,8 +26,9 @@ demo-run: $(BUILD)/bin/dumbbell
 	done
 	@$(DEMO_PYTHON) examples/plot_dumbbell.py $(DEMO_OUT) $(DEMO_ALGOS)
 
-bench-run: $(BUILD)/bin/dumbbell
-	@$(DEMO_PYTHON) examples/bench_dumbbell.py $(BUILD)/bin/dumbbell docs/performance.md $(BENCH_ALGOS)
+bench-run: $(BUILD)/bin/dumbbell $(BUILD)/bin/libcc-replay
+	@$(DEMO_PYTHON) examples/bench_dumbbell.py $(BUILD)/bin/dumbbell docs/performance.md \
+	  $(or $(BENCH_ALGOS),$$($(BUILD)/bin/libcc-replay --list))
 
 # Instructions per packet-hop inside Simulator::Run() (valgrind's callgrind,
 # one process at a time) and peak RSS, beside the HPCC simulator's.
