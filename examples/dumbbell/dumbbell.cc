@@ -318,7 +318,7 @@ main(int argc, char* argv[])
                 "values the FNCC paper compares against; others: libcc defaults), defaults, "
                 "or a preset name of the algorithm (the preset= lines of its table below)",
                 preset);
-    cmd.AddCount("rate", "link rate of every link, Gbps", rateGbps, 1, 1600);
+    cmd.AddGbps("rate", "link rate of every link", rateGbps, 1, 1600);
     cmd.AddTime("delay", "propagation delay of every link", delay, Time(0), Seconds(1));
     cmd.AddCount("payload", "payload of a full data packet, bytes (1000: 1074-byte frames)",
                  payload, 1, 1460);

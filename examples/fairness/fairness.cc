@@ -116,7 +116,7 @@ main(int argc, char* argv[])
     cmd.AddCount("senders", "number of senders", nSenders, 2, 64);
     cmd.AddTime("interval", "time between joins (and between leaves)", interval,
                 MicroSeconds(1), Seconds(100));
-    cmd.AddCount("rate", "link rate of every link, Gbps", rateGbps, 1, 1600);
+    cmd.AddGbps("rate", "link rate of every link", rateGbps, 1, 1600);
     cmd.AddTime("delay", "propagation delay of every link", delay, Time(0), Seconds(1));
     cmd.AddCount("switches", "switches in the chain", nSwitches, 1, 16);
     cmd.AddBytes("pfcThreshold", "PFC static threshold per ingress (0: dynamic)", pfcThreshold, 0,

@@ -112,7 +112,7 @@ main(int argc, char* argv[])
     cmd.AddText("topo", "HPCC-format topology file (N S L / switch ids / links)", topoFile);
     cmd.AddCount("fattree", "instead of --topo: k-ary fat-tree, k even (hosts first); 0: off",
                  fatTreeK, 0, 64);
-    cmd.AddCount("fattreeRate", "fat-tree link rate, Gbps", fatTreeGbps, 1, 1600);
+    cmd.AddGbps("fattreeRate", "fat-tree link rate", fatTreeGbps, 1, 1600);
     cmd.AddTime("fattreeDelay", "fat-tree link delay", fatTreeDelay, Time(0), Seconds(1));
     cmd.AddText("flows", "HPCC-format flow file (F / src dst pg dport size start_s)", flowFile);
     cmd.AddCongestionControl(algo, ccParams);

@@ -191,6 +191,36 @@ CheckedOptions::AddBytes(const std::string& name, const std::string& help, uint6
 }
 
 void
+CheckedOptions::AddGbps(const std::string& name, const std::string& help, uint32_t& gbps,
+                        uint32_t min, uint32_t max)
+{
+    uint32_t* p = &gbps;
+    Add({name, help,
+         "a rate in whole Gbps with a unit (100Gbps, 400000Mbps) or a bare number of Gbps, " +
+             Num(min) + " .. " + Num(max),
+         Num(gbps) + "Gbps", false, [p, min, max](const std::string& t) {
+             double v;
+             // A bare number is Gbps; with a unit it is read as libcc reads
+             // every rate (decimal text, exactly) and must be whole Gbps.
+             if (!ParseWhole(t, LIBCC_UNIT_COUNT, min, max, v))
+             {
+                 double bps;
+                 if (libcc_parse_value(LIBCC_UNIT_BPS, t.c_str(), &bps) != LIBCC_OK)
+                 {
+                     return false;
+                 }
+                 v = bps / 1e9;
+                 if (v != std::floor(v) || v * 1e9 != bps || v < min || v > max)
+                 {
+                     return false;
+                 }
+             }
+             *p = static_cast<uint32_t>(v);
+             return true;
+         }});
+}
+
+void
 CheckedOptions::AddTime(const std::string& name, const std::string& help, Time& value, Time min,
                         Time max)
 {

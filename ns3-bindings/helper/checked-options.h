@@ -52,6 +52,11 @@ class CheckedOptions
     /// A byte count in [min, max]: decimal bytes, or a size with a unit.
     void AddBytes(const std::string& name, const std::string& help, uint64_t& value, uint64_t min,
                   uint64_t max);
+    /// A link rate in whole Gbit/s in [min, max]: a rate with a unit, as
+    /// every rate option takes (`100Gbps`, `400000Mbps`), or a bare whole
+    /// number of Gbit/s (`100`, as the examples always took).
+    void AddGbps(const std::string& name, const std::string& help, uint32_t& gbps, uint32_t min,
+                 uint32_t max);
     /// A time with a unit, a whole number of nanoseconds in [min, max].
     void AddTime(const std::string& name, const std::string& help, Time& value, Time min, Time max);
     void AddBool(const std::string& name, const std::string& help, bool& value);

@@ -55,6 +55,8 @@ bad_values() {
     "a whole number, "*)
       local max=${accepted##* .. }
       echo "-1" "1.5" "abc" "0x10" "nan" "$((max + 1))" ;;
+    "a rate in whole Gbps"*)
+      echo "-1" "1.5" "abc" "0x10" "nan" "1601" "100.5Gbps" "10Mbps" "2Tbps" "100gb" ;;
     "bytes, "*)
       echo "-1" "1.5B" "abc" "0x10" "1e400" "10XB" ;;
     "a time with a unit"*)

@@ -83,6 +83,16 @@ else
   echo "FAIL ns-log-build-beside-fast: RdmaNic lines fast=$(logs_of log-fast) log=$(logs_of log-debug)"
   failed=$((failed + 1))
 fi
+# A link rate with a unit, as every other rate option takes it, is the same
+# run as the bare number of Gbps: 40000Mbps = 40.
+expect dumbbell-rate-with-unit 0 "" -- \
+  "$bin/dumbbell" --algo=hpcc --rate=40000Mbps --stop=50us --traces=false --out="$work/d40u"
+if diff <(grep -vE '^(wall_s|packets_per_wall_s|peak_rss_mb)=' "$work/d40/summary.txt") \
+        <(grep -vE '^(wall_s|packets_per_wall_s|peak_rss_mb)=' "$work/d40u/summary.txt") > /dev/null; then
+  echo "ok   dumbbell-rate-with-unit-same-run"; passed=$((passed + 1))
+else
+  echo "FAIL dumbbell-rate-with-unit-same-run: summaries differ"; failed=$((failed + 1))
+fi
 # A congestion location the paper does not have is refused, naming the option.
 expect dumbbell-bad-congestion 2 "--congestion=second: accepted one of first, middle, last" -- \
   "$bin/dumbbell" --congestion=second --out="$work/dc"
