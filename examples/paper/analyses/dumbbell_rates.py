@@ -81,6 +81,20 @@ def analyse(runs, out):
                       "([rocc.md](algorithms/rocc.md))." % (
                           rd["interval"], rd["q_mid"],
                           first["rocc"] - float(df.flow1_start_us.iloc[0])))
+    qmax = default_texts().get("rocc", {}).get("q_max")
+    starved = df[(df.algo == "rocc") & (num(df.bottleneck_utilization) < 0.5)]
+    if len(starved) and qmax:
+        md.append("- RoCC at %s Gbps keeps under half the link (%s): the queue passes q_max "
+                  "= %s (peaks %s KB) by the switch's first update after flow1 joined, which sets "
+                  "the fair rate to f_min, and from there it climbs by alpha x q_ref per "
+                  "update divided by the self-tuning ratio, at its largest (32) so low: "
+                  "the reference model's arithmetic. q_max, like q_ref and q_mid, is "
+                  "libcc's choice for 100 Gbit/s, where neither source gives one "
+                  "([rocc.md](algorithms/rocc.md) has the sensitivity)." % (
+                      " and ".join(str(r) for r in starved.rate),
+                      ", ".join("%s at %d G" % (r.bottleneck_utilization, r.rate)
+                                for r in starved.itertuples()),
+                      qmax, " and ".join(str(r) for r in starved.queue_peak_kb)))
     slow = df[(df.algo == "rocc") & num(df.flow0_first_decrease_us).isna()]
     if len(slow):
         md.append("- RoCC at %s Gbps: flow0's rate never falls 5%% within the 1 ms "
