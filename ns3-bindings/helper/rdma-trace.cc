@@ -508,9 +508,13 @@ RdmaTraceHelper::EnableProgress(Time stop)
 {
     NS_LOG_FUNCTION(this << stop);
     m_stop = stop;
+    // A thousandth of the run, but at least one time step: a run shorter
+    // than 1000 steps (--stop=1ns at ns resolution) made it 0, and the check
+    // rescheduled itself at the same time forever.
+    m_progressPeriod = std::max(stop / 1000, TimeStep(1));
     m_wallStart = std::chrono::steady_clock::now();
     m_lastPrint = m_wallStart;
-    m_progressEvent = Simulator::Schedule(stop / 1000, &RdmaTraceHelper::Progress, this);
+    m_progressEvent = Simulator::Schedule(m_progressPeriod, &RdmaTraceHelper::Progress, this);
 }
 
 void
@@ -525,9 +529,9 @@ RdmaTraceHelper::Progress()
             stderr, "progress: simulated %.3f of %.3f ms, wall %.1f s, %" PRIu64 " flows done\n",
             Simulator::Now().GetSeconds() * 1e3, m_stop.GetSeconds() * 1e3, wall, m_completed);
     }
-    if (Simulator::Now() + m_stop / 1000 <= m_stop)
+    if (Simulator::Now() + m_progressPeriod <= m_stop)
     {
-        m_progressEvent = Simulator::Schedule(m_stop / 1000, &RdmaTraceHelper::Progress, this);
+        m_progressEvent = Simulator::Schedule(m_progressPeriod, &RdmaTraceHelper::Progress, this);
     }
 }
 

@@ -254,6 +254,7 @@ class RdmaTraceHelper
     uint64_t m_completed = 0;
     uint64_t m_pauses = 0;
     Time m_stop;
+    Time m_progressPeriod; ///< between progress checks: stop / 1000, at least one step
     EventId m_progressEvent;
     std::chrono::steady_clock::time_point m_wallStart;
     std::chrono::steady_clock::time_point m_lastPrint;

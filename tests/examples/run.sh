@@ -83,6 +83,9 @@ else
   echo "FAIL ns-log-build-beside-fast: RdmaNic lines fast=$(logs_of log-fast) log=$(logs_of log-debug)"
   failed=$((failed + 1))
 fi
+# The shortest run there is ends: --stop=1ns (its progress check came every
+# stop/1000 = 0 ns and rescheduled itself forever).
+expect dumbbell-stop-1ns 0 "" -- timeout 60 "$bin/dumbbell" --stop=1ns --traces=false --out="$work/d1ns"
 # A link rate with a unit, as every other rate option takes it, is the same
 # run as the bare number of Gbps: 40000Mbps = 40.
 expect dumbbell-rate-with-unit 0 "" -- \
