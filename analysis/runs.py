@@ -112,12 +112,17 @@ def own_libraries(binary):
     return sorted(libs)
 
 
-def params_of(run, out, binary):
+def input_hashes(run, out):
+    """{input file: its SHA-256}, the inputs a run's identity covers."""
     exp_dir = os.path.join(out, run.exp)
+    return {i: sha256(os.path.join(exp_dir, i)) for i in run.inputs}
+
+
+def params_of(run, out, binary):
     return {"program": run.program, "binary_sha256": sha256(binary),
             "libraries_sha256": {os.path.basename(p): sha256(p) for p in own_libraries(binary)},
             "args": run.args,
-            "inputs": {i: sha256(os.path.join(exp_dir, i)) for i in run.inputs}}
+            "inputs": input_hashes(run, out)}
 
 
 def is_done(run, out, binary):
@@ -140,9 +145,7 @@ def recorded_as(run, out):
     try:
         with open(os.path.join(run.dir(out), "params.json")) as f:
             done = json.load(f)
-        exp_dir = os.path.join(out, run.exp)
-        return (done.get("args") == run.args and done.get("inputs") ==
-                {i: sha256(os.path.join(exp_dir, i)) for i in run.inputs})
+        return done.get("args") == run.args and done.get("inputs") == input_hashes(run, out)
     except (OSError, ValueError, AttributeError):
         return False
 

@@ -433,8 +433,9 @@ def gather(g, runs, out, step=None):
     step = step or g["sweep"].get("bin_step", 5)
     rows = []
     flows_all = {}
-    current = [r for r in runs if recorded_as(r, out)]
-    stale = [r.name for r in runs if not recorded_as(r, out)]
+    matches = [recorded_as(r, out) for r in runs]  # hashes each run's inputs once
+    current = [r for r, ok in zip(runs, matches) if ok]
+    stale = [r.name for r, ok in zip(runs, matches) if not ok]
     if stale:
         sys.stderr.write("sweep: gather: %d of %d runs left out (not done, failed, or done with "
                          "other arguments or inputs than the grid's): %s%s\n" % (
