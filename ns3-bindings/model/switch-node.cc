@@ -415,15 +415,21 @@ SwitchNode::ArmCpTimers()
     {
         return;
     }
-    const uint64_t now = LibccNow();
     for (uint32_t port = 0; port < m_ports.size(); port++)
     {
-        uint64_t d = m_cc.GetDeadline(port);
-        if (d != LIBCC_NO_DEADLINE)
-        {
-            Simulator::ScheduleWithContext(GetId(), NanoSeconds(d > now ? d - now : 0),
-                                           &SwitchNode::CpTimer, this, port, gen);
-        }
+        ScheduleCpTimer(port, gen);
+    }
+}
+
+void
+SwitchNode::ScheduleCpTimer(uint32_t port, uint64_t gen)
+{
+    uint64_t d = m_cc.GetDeadline(port);
+    if (d != LIBCC_NO_DEADLINE)
+    {
+        uint64_t now = LibccNow();
+        Simulator::ScheduleWithContext(GetId(), NanoSeconds(d > now ? d - now : 0),
+                                       &SwitchNode::CpTimer, this, port, gen);
     }
 }
 
@@ -444,13 +450,7 @@ SwitchNode::CpTimer(uint32_t port, uint64_t gen)
     {
         FlushFeedback();
     }
-    uint64_t d = m_cc.GetDeadline(port);
-    if (d != LIBCC_NO_DEADLINE)
-    {
-        uint64_t now = LibccNow();
-        Simulator::Schedule(NanoSeconds(d > now ? d - now : 0), &SwitchNode::CpTimer, this, port,
-                            gen);
-    }
+    ScheduleCpTimer(port, gen);
 }
 
 SwitchMmu::Config

@@ -173,6 +173,9 @@ class SwitchNode : public Node, public QbbFrameReceiver, private SwitchPort::Own
     /// Port's CP timer fired: run it, send the feedback it asks for, and
     /// schedule the next; a timer of an earlier arming (gen) does nothing.
     void CpTimer(uint32_t port, uint64_t gen);
+    /// Schedule CpTimer(port, gen) at the port's CP deadline (now if past),
+    /// on this switch's context; nothing if the CP has none.
+    void ScheduleCpTimer(uint32_t port, uint64_t gen);
     /// Forward the feedback packets queued so far.
     void FlushFeedback();
     void OnMmuPfc(uint32_t port, uint8_t prio, bool pause);
