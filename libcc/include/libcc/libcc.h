@@ -55,6 +55,12 @@ enum libcc_error {
     LIBCC_ERR_FULL = -11,             /* fixed-capacity table is full */
     LIBCC_ERR_NOT_FOUND = -12,        /* flow or entry does not exist */
     LIBCC_ERR_TIME_BACKWARDS = -13,   /* now_ns earlier than a previous event */
+    /* since 0.7.0: registering algorithms and loading plugins */
+    LIBCC_ERR_EXISTS = -14,           /* an algorithm of that name is registered */
+    LIBCC_ERR_BAD_DESCRIPTION = -15,  /* an algorithm's description is invalid */
+    LIBCC_ERR_ABI_MISMATCH = -16,     /* built against another LIBCC_ALGORITHM_ABI_VERSION */
+    LIBCC_ERR_BUSY = -17,             /* params or objects of the algorithm still exist */
+    LIBCC_ERR_PLUGIN = -18,           /* a plugin file could not be loaded or has no entry point */
 };
 
 /* Static English text for an error code; never NULL. */
@@ -424,6 +430,71 @@ LIBCC_API const char *libcc_rp_algorithm(const libcc_rp *rp);
  * libcc_param_desc form, def/min/max unused) and their current values. */
 LIBCC_API int libcc_rp_vars(const libcc_rp *rp, const libcc_param_desc **vars, size_t *count);
 LIBCC_API int libcc_rp_read_vars(const libcc_rp *rp, double *values, size_t count);
+
+/* ------------------------------------------------------------------ */
+/* Decision log (since 0.7.0)                                         */
+/* ------------------------------------------------------------------ */
+
+/* What an RP event was, in a decision record. */
+typedef enum libcc_rp_event {
+    LIBCC_RP_EVENT_INIT = 0,
+    LIBCC_RP_EVENT_ACK,
+    LIBCC_RP_EVENT_NACK,
+    LIBCC_RP_EVENT_CNP,
+    LIBCC_RP_EVENT_TX,
+    LIBCC_RP_EVENT_TIMER,
+    LIBCC_RP_EVENT_FEEDBACK,
+    LIBCC_RP_EVENT_TIMEOUT,
+} libcc_rp_event;
+
+/* Static name of an event ("ack", "cnp", ...); "?" for an unknown one. */
+LIBCC_API const char *libcc_rp_event_name(libcc_rp_event event);
+
+#define LIBCC_DECISION_MAX_INPUTS 8u
+
+/* One input an algorithm decided on (its U, alpha, RTT ...), in base units. */
+typedef struct libcc_decision_input {
+    const char *name; /* static storage */
+    double value;
+} libcc_decision_input;
+
+/* Why an RP moved: delivered after an event in which the algorithm
+ * explained itself or its rate or window changed. */
+typedef struct libcc_decision {
+    uint64_t now_ns;
+    uint64_t flow_id;          /* libcc_flow_info.flow_id */
+    libcc_rp_event event;
+    const char *action;        /* the algorithm's name for what it did; "" if it said nothing */
+    uint64_t old_rate_bps, new_rate_bps;
+    uint64_t old_window_bytes, new_window_bytes;
+    size_t n_inputs;
+    const libcc_decision_input *inputs; /* valid during the call only */
+} libcc_decision;
+
+typedef void (*libcc_decision_fn)(const libcc_rp *rp, const libcc_decision *decision,
+                                  void *user_data);
+
+/* Install (fn non-NULL) or remove (NULL) a decision logger on one RP. With
+ * none, algorithms format nothing. May allocate (once, here); the logger
+ * must not call back into this RP. */
+LIBCC_API int libcc_rp_set_decision_log(libcc_rp *rp, libcc_decision_fn fn, void *user_data);
+
+/* ------------------------------------------------------------------ */
+/* Flow attributes and plugins (since 0.7.0)                          */
+/* ------------------------------------------------------------------ */
+
+/* The ranges libcc_rp_init accepts for libcc_flow_info's fields
+ * (line_rate, base_rtt, mtu), as a parameter table: names, units, ranges
+ * and docs for parsers and messages. libcc_rp_init returns
+ * LIBCC_ERR_OUT_OF_RANGE outside them. Static storage. */
+LIBCC_API void libcc_flow_params(const libcc_param_desc **table, size_t *count);
+
+/* Load a plugin (a shared object exporting LIBCC_PLUGIN_ENTRY, see
+ * <libcc/algorithm.h>) and let it register its algorithms. The file stays
+ * loaded for the life of the process. LIBCC_ERR_PLUGIN (cannot open, no
+ * entry point) or what registration returned; a one-line message naming
+ * the file and the reason goes into err (may be NULL). */
+LIBCC_API int libcc_plugin_load(const char *path, char *err, size_t err_len);
 
 /* ------------------------------------------------------------------ */
 /* Notification Point (receiver, one per receiving NIC)               */
