@@ -17,6 +17,7 @@
 #ifndef LIBCC_CC_INTERNAL_H
 #define LIBCC_CC_INTERNAL_H
 
+#include <libcc/algorithm.h>
 #include <libcc/libcc.h>
 
 #include <stdbool.h>
@@ -102,6 +103,9 @@ struct libcc_rp {
     uint64_t snd_nxt;      /* highest seq+bytes seen by on_tx (core keeps it) */
     uint64_t bytes_sent;   /* total bytes given to on_tx */
     const void *cfg;       /* (module, read) typed config: algo->cfg_size bytes after priv */
+    /* The host's decision logger (decision_log.c); NULL: none, and the only
+     * thing an unlogged event pays for the log is testing this. */
+    struct libcc_rp_log *log;
     /* (module) per-flow state, algo->rp_state_size bytes; the object is
      * allocated for its algorithm only (libcc_rp_size). */
     _Alignas(LIBCC_PRIV_ALIGN) unsigned char priv[];
@@ -256,30 +260,18 @@ int libcc_cp_stamp(struct libcc_cp *cp, libcc_cp_pkt *pkt, const libcc_int_hop *
  * not in fmt's table, list unchanged), LIBCC_ERR_INVALID_ARG (fmt NONE). */
 int libcc_int_list_push_wire(libcc_int_list *list, libcc_int_format fmt, const libcc_int_hop *hop,
                              unsigned max_hops);
-/* The RTT sample an ACK gives: its arrival (rx_ts_ns, else now_ns) minus
- * the echoed transmit time of the data. 0 (false) without a tx timestamp;
- * the core has already refused a timestamp later than the arrival. */
-static inline bool libcc_ack_rtt(const libcc_ack *ack, uint64_t now_ns, uint64_t *rtt_ns)
-{
-    if (!(ack->has & LIBCC_ACK_HAS_TX_TS))
-        return false;
-    const uint64_t rx = (ack->has & LIBCC_ACK_HAS_RX_TS) ? ack->rx_ts_ns : now_ns;
-    *rtt_ns = rx - ack->tx_ts_ns;
-    return true;
-}
-/* Time the acked data and its ACK spent at the receiver (remote NIC tx -
- * rx, the receiver's clock): Swift's endpoint delay. 0 (false) if absent. */
-static inline bool libcc_ack_remote_delay(const libcc_ack *ack, uint64_t *delay_ns)
-{
-    if (!(ack->has & LIBCC_ACK_HAS_REMOTE_TS))
-        return false;
-    *delay_ns = ack->remote_tx_ts_ns - ack->remote_rx_ts_ns;
-    return true;
-}
+/* libcc_ack_rtt and libcc_ack_remote_delay: <libcc/algorithm.h>. */
 
 /* Ask the host to send a telemetry probe on this flow (fires the
  * send_probe callback). */
 void libcc_rp_request_probe(struct libcc_rp *rp, uint64_t now_ns);
+/* Decision log (decision_log.c), for an RP with rp->log set: deliver the
+ * record of the event that just ended (the rate and window already
+ * clamped; old_* from before it) if the module explained itself or they
+ * changed; and release the logger (libcc_rp_del). */
+void libcc_rp_log_deliver(struct libcc_rp *rp, libcc_rp_event event, uint64_t now_ns,
+                          uint64_t old_rate_bps, uint64_t old_window_bytes);
+void libcc_rp_log_free(struct libcc_rp *rp);
 /* Ask the host to send a CNP for a flow (fires the send_cnp callback). */
 void libcc_np_request_cnp(struct libcc_np *np, uint64_t now_ns, uint64_t flow_id,
                           libcc_np_verdict *verdict);

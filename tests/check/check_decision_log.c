@@ -1,0 +1,253 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The decision log (libcc.h "Decision log", algorithm.h libcc_rp_logging
+ * and libcc_rp_explain): what the core delivers, when, and what it costs
+ * to take it away. Values are derived in the comments from the algorithms'
+ * documents (docs/algorithms/) and the header's contract.
+ */
+#include <check.h>
+#include <libcc/algorithm.h>
+#include <libcc/libcc.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "test_support.h"
+
+#define US 1000ull
+#define GBPS 1000000000ull
+#define LINE (100 * GBPS)
+#define MAX_RECORDS 16
+
+/* What a logger saw: copies, since a record's inputs live during the call only. */
+typedef struct log_seen {
+    size_t n;
+    libcc_decision d[MAX_RECORDS];
+    char action[MAX_RECORDS][32];
+    libcc_decision_input in[MAX_RECORDS][LIBCC_DECISION_MAX_INPUTS];
+    const libcc_rp *rp[MAX_RECORDS];
+} log_seen;
+
+static void record(const libcc_rp *rp, const libcc_decision *d, void *ud)
+{
+    log_seen *s = ud;
+    ck_assert_uint_lt(s->n, MAX_RECORDS);
+    ck_assert_uint_le(d->n_inputs, LIBCC_DECISION_MAX_INPUTS);
+    s->d[s->n] = *d;
+    s->rp[s->n] = rp;
+    snprintf(s->action[s->n], sizeof s->action[0], "%s", d->action);
+    for (size_t i = 0; i < d->n_inputs; i++)
+        s->in[s->n][i] = d->inputs[i];
+    s->d[s->n].inputs = s->in[s->n];
+    s->d[s->n].action = s->action[s->n];
+    s->n++;
+}
+
+/* An RP of algo (parameters assign) at LINE, flow 7, base RTT 10 us,
+ * created at created_ns. */
+static libcc_rp *make_rp(const char *algo, const char *assign, uint64_t created_ns)
+{
+    libcc_params *p = ts_make_params(algo, assign);
+    libcc_flow_info fi = {
+        .flow_id = 7, .line_rate_bps = LINE, .base_rtt_ns = 10 * US, .mtu_bytes = 1000};
+    libcc_rp *rp = NULL;
+    ck_assert_int_eq(libcc_rp_new(&rp, p, &fi, NULL, NULL, created_ns), LIBCC_OK);
+    libcc_params_del(p);
+    return rp;
+}
+
+START_TEST(event_names)
+{
+    ck_assert_str_eq(libcc_rp_event_name(LIBCC_RP_EVENT_INIT), "init");
+    ck_assert_str_eq(libcc_rp_event_name(LIBCC_RP_EVENT_ACK), "ack");
+    ck_assert_str_eq(libcc_rp_event_name(LIBCC_RP_EVENT_NACK), "nack");
+    ck_assert_str_eq(libcc_rp_event_name(LIBCC_RP_EVENT_CNP), "cnp");
+    ck_assert_str_eq(libcc_rp_event_name(LIBCC_RP_EVENT_TX), "tx");
+    ck_assert_str_eq(libcc_rp_event_name(LIBCC_RP_EVENT_TIMER), "timer");
+    ck_assert_str_eq(libcc_rp_event_name(LIBCC_RP_EVENT_FEEDBACK), "feedback");
+    ck_assert_str_eq(libcc_rp_event_name(LIBCC_RP_EVENT_TIMEOUT), "timeout");
+    ck_assert_str_eq(libcc_rp_event_name((libcc_rp_event)8), "?");
+    ck_assert_str_eq(libcc_rp_event_name((libcc_rp_event)-1), "?");
+}
+END_TEST
+
+START_TEST(logging_is_true_while_installed)
+{
+    log_seen s = {0};
+    libcc_rp *rp = make_rp("dcqcn", NULL, 0);
+    ck_assert(!libcc_rp_logging(rp));
+    ck_assert_int_eq(libcc_rp_set_decision_log(rp, record, &s), LIBCC_OK);
+    ck_assert(libcc_rp_logging(rp));
+    ck_assert_int_eq(libcc_rp_set_decision_log(rp, NULL, NULL), LIBCC_OK);
+    ck_assert(!libcc_rp_logging(rp));
+    /* Removing twice is no error. */
+    ck_assert_int_eq(libcc_rp_set_decision_log(rp, NULL, NULL), LIBCC_OK);
+    ck_assert_int_eq(libcc_rp_set_decision_log(NULL, record, &s), LIBCC_ERR_INVALID_ARG);
+    ck_assert(!libcc_rp_logging(NULL));
+    libcc_rp_del(rp);
+    ck_assert_uint_eq(s.n, 0);
+}
+END_TEST
+
+/* DCQCN with the cut on the CNP (docs/algorithms/dcqcn.md): the first CNP
+ * at line rate L with alpha at initial_alpha = 1 and rpg_gd = 11 gives
+ * Rc = L (1 - alpha/2) = 50 Gbit/s. The window stays "none". */
+START_TEST(dcqcn_cnp_logs_old_and_new_rate)
+{
+    log_seen s = {0};
+    libcc_rp *rp = make_rp("dcqcn", "cut_on_cnp=1", 0);
+    ck_assert_int_eq(libcc_rp_set_decision_log(rp, record, &s), LIBCC_OK);
+    /* DCQCN starts where the core does (line rate, no window): no INIT record. */
+    ck_assert_uint_eq(s.n, 0);
+    ck_assert_int_eq(libcc_rp_on_cnp(rp, 5 * US), LIBCC_OK);
+    ck_assert_uint_eq(s.n, 1);
+    ck_assert_ptr_eq(s.rp[0], rp);
+    ck_assert_uint_eq(s.d[0].now_ns, 5 * US);
+    ck_assert_uint_eq(s.d[0].flow_id, 7);
+    ck_assert_int_eq(s.d[0].event, LIBCC_RP_EVENT_CNP);
+    ck_assert_uint_eq(s.d[0].old_rate_bps, LINE);
+    ck_assert_uint_eq(s.d[0].new_rate_bps, LINE / 2);
+    ck_assert_uint_eq(s.d[0].old_window_bytes, LIBCC_WINDOW_UNLIMITED);
+    ck_assert_uint_eq(s.d[0].new_window_bytes, LIBCC_WINDOW_UNLIMITED);
+    libcc_rp_del(rp);
+}
+END_TEST
+
+/* Without a CNP DCQCN neither moves nor has anything to say: a transmit
+ * and a timer call deliver nothing; `none` never moves. */
+START_TEST(no_record_without_change_or_explanation)
+{
+    log_seen s = {0};
+    libcc_rp *rp = make_rp("dcqcn", NULL, 0);
+    ck_assert_int_eq(libcc_rp_set_decision_log(rp, record, &s), LIBCC_OK);
+    ck_assert_int_eq(libcc_rp_on_tx(rp, 1 * US, 0, 1000000, NULL), LIBCC_OK);
+    ck_assert_int_eq(libcc_rp_on_timer(rp, 1000 * US), LIBCC_OK);
+    libcc_rp_del(rp);
+    rp = make_rp("none", NULL, 0);
+    ck_assert_int_eq(libcc_rp_set_decision_log(rp, record, &s), LIBCC_OK);
+    ck_assert_int_eq(libcc_rp_on_cnp(rp, 1 * US), LIBCC_OK);
+    ck_assert_int_eq(ts_on_rtt_ack(rp, 2 * US, 1000, 1 * US), LIBCC_OK);
+    libcc_rp_del(rp);
+    ck_assert_uint_eq(s.n, 0);
+}
+END_TEST
+
+/* HPCC starts at line rate with a BDP window (draft section 5): L x T / 8
+ * = 100e9 x 10e-6 / 8 = 125,000 bytes. Installing the logger delivers that
+ * start as the INIT record, at the RP's creation time. */
+START_TEST(install_delivers_the_init_record)
+{
+    log_seen s = {0};
+    libcc_rp *rp = make_rp("hpcc", NULL, 3 * US);
+    ck_assert_int_eq(libcc_rp_set_decision_log(rp, record, &s), LIBCC_OK);
+    ck_assert_uint_eq(s.n, 1);
+    ck_assert_int_eq(s.d[0].event, LIBCC_RP_EVENT_INIT);
+    ck_assert_uint_eq(s.d[0].now_ns, 3 * US);
+    ck_assert_uint_eq(s.d[0].flow_id, 7);
+    ck_assert_uint_eq(s.d[0].old_rate_bps, LINE);
+    ck_assert_uint_eq(s.d[0].new_rate_bps, LINE);
+    ck_assert_uint_eq(s.d[0].old_window_bytes, LIBCC_WINDOW_UNLIMITED);
+    ck_assert_uint_eq(s.d[0].new_window_bytes, 125000);
+    /* Another logger for the same log: the start is not repeated. */
+    log_seen s2 = {0};
+    ck_assert_int_eq(libcc_rp_set_decision_log(rp, record, &s2), LIBCC_OK);
+    ck_assert_uint_eq(s2.n, 0);
+    libcc_rp_del(rp);
+}
+END_TEST
+
+START_TEST(removed_logger_sees_nothing)
+{
+    log_seen s = {0};
+    libcc_rp *rp = make_rp("dcqcn", "cut_on_cnp=1", 0);
+    ck_assert_int_eq(libcc_rp_set_decision_log(rp, record, &s), LIBCC_OK);
+    ck_assert_int_eq(libcc_rp_set_decision_log(rp, NULL, NULL), LIBCC_OK);
+    ck_assert_int_eq(libcc_rp_on_cnp(rp, 5 * US), LIBCC_OK);
+    ck_assert_uint_eq(libcc_rp_rate_bps(rp), LINE / 2); /* it moved, unlogged */
+    ck_assert_uint_eq(s.n, 0);
+    libcc_rp_del(rp);
+}
+END_TEST
+
+/* An explanation goes out with the end of the event it was given in, cut
+ * to LIBCC_DECISION_MAX_INPUTS inputs, and once: the next event starts
+ * unexplained. `none` never moves, so only the explanation makes a record. */
+START_TEST(explanation_is_delivered_once_with_bounded_inputs)
+{
+    log_seen s = {0};
+    libcc_decision_input in[LIBCC_DECISION_MAX_INPUTS + 2];
+    static const char *const names[] = {"a", "b", "c", "d", "e", "f", "g", "h", "i", "j"};
+    ck_assert_uint_eq(sizeof names / sizeof names[0], LIBCC_DECISION_MAX_INPUTS + 2);
+    for (size_t i = 0; i < LIBCC_DECISION_MAX_INPUTS + 2; i++)
+        in[i] = (libcc_decision_input){names[i], 0.5 * (double)i};
+    libcc_rp *rp = make_rp("none", NULL, 0);
+    /* Given without a logger, an explanation is dropped. */
+    libcc_rp_explain(rp, "early", in, 1);
+    ck_assert_int_eq(libcc_rp_set_decision_log(rp, record, &s), LIBCC_OK);
+    ck_assert_int_eq(libcc_rp_on_tx(rp, 1 * US, 0, 1000, NULL), LIBCC_OK);
+    ck_assert_uint_eq(s.n, 0);
+
+    libcc_rp_explain(rp, "first", in, 2);
+    libcc_rp_explain(rp, "probe", in, LIBCC_DECISION_MAX_INPUTS + 2); /* replaces it */
+    ck_assert_int_eq(libcc_rp_on_tx(rp, 2 * US, 1000, 1000, NULL), LIBCC_OK);
+    ck_assert_uint_eq(s.n, 1);
+    ck_assert_int_eq(s.d[0].event, LIBCC_RP_EVENT_TX);
+    ck_assert_str_eq(s.d[0].action, "probe");
+    ck_assert_uint_eq(s.d[0].n_inputs, LIBCC_DECISION_MAX_INPUTS);
+    ck_assert_str_eq(s.d[0].inputs[0].name, "a");
+    ck_assert_str_eq(s.d[0].inputs[7].name, "h");
+    ck_assert_double_eq(s.d[0].inputs[7].value, 3.5);
+    ck_assert_uint_eq(s.d[0].old_rate_bps, LINE);
+    ck_assert_uint_eq(s.d[0].new_rate_bps, LINE);
+
+    ck_assert_int_eq(libcc_rp_on_tx(rp, 3 * US, 2000, 1000, NULL), LIBCC_OK);
+    ck_assert_uint_eq(s.n, 1);
+    /* A NULL action is "" (explained, nameless); no inputs without an array. */
+    libcc_rp_explain(rp, NULL, NULL, 3);
+    ck_assert_int_eq(libcc_rp_on_timer(rp, 4 * US), LIBCC_OK);
+    ck_assert_uint_eq(s.n, 2);
+    ck_assert_str_eq(s.d[1].action, "");
+    ck_assert_uint_eq(s.d[1].n_inputs, 0);
+    ck_assert_int_eq(s.d[1].event, LIBCC_RP_EVENT_TIMER);
+    libcc_rp_del(rp); /* frees the log (the sanitizer build checks) */
+}
+END_TEST
+
+/* In host memory too, libcc_rp_del releases the log. */
+START_TEST(host_memory_rp_releases_its_log)
+{
+    log_seen s = {0};
+    libcc_params *p = ts_make_params("dcqcn", "cut_on_cnp=1");
+    const size_t n = libcc_rp_size(p);
+    void *mem = aligned_alloc(64, (n + 63) / 64 * 64);
+    ck_assert_ptr_nonnull(mem);
+    libcc_flow_info fi = {.flow_id = 9, .line_rate_bps = LINE, .mtu_bytes = 1000};
+    libcc_rp *rp = NULL;
+    ck_assert_int_eq(libcc_rp_init(mem, n, p, &fi, NULL, NULL, 0, &rp), LIBCC_OK);
+    ck_assert_int_eq(libcc_rp_set_decision_log(rp, record, &s), LIBCC_OK);
+    ck_assert_int_eq(libcc_rp_on_cnp(rp, 1 * US), LIBCC_OK);
+    ck_assert_uint_eq(s.n, 1);
+    ck_assert_uint_eq(s.d[0].flow_id, 9);
+    libcc_rp_del(rp);
+    /* Dead: no logger goes onto it. */
+    ck_assert_int_eq(libcc_rp_set_decision_log(rp, record, &s), LIBCC_ERR_INVALID_ARG);
+    free(mem);
+    libcc_params_del(p);
+}
+END_TEST
+
+Suite *decision_log_suite(void)
+{
+    Suite *s = suite_create("decision_log");
+    TCase *tc = tcase_create("core");
+    tcase_add_test(tc, event_names);
+    tcase_add_test(tc, logging_is_true_while_installed);
+    tcase_add_test(tc, dcqcn_cnp_logs_old_and_new_rate);
+    tcase_add_test(tc, no_record_without_change_or_explanation);
+    tcase_add_test(tc, install_delivers_the_init_record);
+    tcase_add_test(tc, removed_logger_sees_nothing);
+    tcase_add_test(tc, explanation_is_delivered_once_with_bounded_inputs);
+    tcase_add_test(tc, host_memory_rp_releases_its_log);
+    suite_add_tcase(s, tc);
+    return s;
+}
