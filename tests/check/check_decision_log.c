@@ -8,6 +8,7 @@
 #include <check.h>
 #include <libcc/algorithm.h>
 #include <libcc/libcc.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -41,6 +42,16 @@ static void record(const libcc_rp *rp, const libcc_decision *d, void *ud)
     s->d[s->n].inputs = s->in[s->n];
     s->d[s->n].action = s->action[s->n];
     s->n++;
+}
+
+/* The value of a record's input `name`; fails the test if absent. */
+static double input(const libcc_decision *d, const char *name)
+{
+    for (size_t i = 0; i < d->n_inputs; i++)
+        if (strcmp(d->inputs[i].name, name) == 0)
+            return d->inputs[i].value;
+    ck_abort_msg("no input %s in the record of action %s", name, d->action);
+    return 0;
 }
 
 /* An RP of algo (parameters assign) at LINE, flow 7, base RTT 10 us,
@@ -109,6 +120,86 @@ START_TEST(dcqcn_cnp_logs_old_and_new_rate)
     ck_assert_uint_eq(s.d[0].new_rate_bps, LINE / 2);
     ck_assert_uint_eq(s.d[0].old_window_bytes, LIBCC_WINDOW_UNLIMITED);
     ck_assert_uint_eq(s.d[0].new_window_bytes, LIBCC_WINDOW_UNLIMITED);
+    /* The cut explains itself: alpha 1, and the first decrease keeps the
+     * old rate as the target Rt = L. */
+    ck_assert_str_eq(s.d[0].action, "cut");
+    ck_assert_double_eq(input(&s.d[0], "alpha"), 1.0);
+    ck_assert_double_eq(input(&s.d[0], "target_rate"), (double)LINE);
+    ck_assert_double_eq(input(&s.d[0], "decreases"), 1.0);
+    libcc_rp_del(rp);
+}
+END_TEST
+
+/* The first timer stage after that cut (firmware defaults: rpg_time_reset
+ * 300 us after the cut, F = 1): T = B = 0 < F is fast recovery, Rt stays
+ * L and Rc = (Rt + Rc) / 2 = (100 + 50) / 2 = 75 Gbit/s. Alpha has decayed
+ * over the 300 quiet alpha periods (1 us) since: (1 - 5/1024)^300. The
+ * hold-off period the cut opened (4 us) ends on the way without a record. */
+START_TEST(dcqcn_timer_stage_logs_fast_recovery)
+{
+    log_seen s = {0};
+    libcc_rp *rp = make_rp("dcqcn", "cut_on_cnp=1", 0);
+    ck_assert_int_eq(libcc_rp_set_decision_log(rp, record, &s), LIBCC_OK);
+    ck_assert_int_eq(libcc_rp_on_cnp(rp, 0), LIBCC_OK);
+    ck_assert_int_eq(libcc_rp_on_timer(rp, 4 * US), LIBCC_OK);
+    ck_assert_uint_eq(s.n, 1);
+    ck_assert_int_eq(libcc_rp_on_timer(rp, 300 * US), LIBCC_OK);
+    ck_assert_uint_eq(s.n, 2);
+    ck_assert_int_eq(s.d[1].event, LIBCC_RP_EVENT_TIMER);
+    ck_assert_str_eq(s.d[1].action, "fast-recovery");
+    ck_assert_uint_eq(s.d[1].old_rate_bps, 50 * GBPS);
+    ck_assert_uint_eq(s.d[1].new_rate_bps, 75 * GBPS);
+    ck_assert_double_eq(input(&s.d[1], "target_rate"), (double)LINE);
+    ck_assert_double_eq(input(&s.d[1], "T"), 0.0);
+    ck_assert_double_eq(input(&s.d[1], "B"), 0.0);
+    ck_assert_double_eq_tol(input(&s.d[1], "alpha"), pow(1019.0 / 1024.0, 300), 1e-12);
+    libcc_rp_del(rp);
+}
+END_TEST
+
+/* DCTCP, the HPCC simulator's defaults (alpha 1, g = 1/16, AI 615 Mbit/s,
+ * a window of rate x T), 100 Gbit/s, T = 12 us, as check_dctcp.c's
+ * derivation: the records say why each move happened. */
+START_TEST(dctcp_logs_cuts_and_increases_with_alpha_and_f)
+{
+    log_seen s = {0};
+    libcc_params *p = ts_make_params("dctcp", NULL);
+    libcc_flow_info fi = {.flow_id = 3, .line_rate_bps = LINE, .base_rtt_ns = 12 * US, .mtu_bytes = 1000};
+    libcc_rp *rp = NULL;
+    ck_assert_int_eq(libcc_rp_new(&rp, p, &fi, NULL, NULL, 0), LIBCC_OK);
+    libcc_params_del(p);
+    ck_assert_int_eq(libcc_rp_set_decision_log(rp, record, &s), LIBCC_OK);
+    /* INIT: line rate, and a window of 100e9 x 12e-6 / 8 = 150,000 B. */
+    ck_assert_uint_eq(s.n, 1);
+    ck_assert_int_eq(s.d[0].event, LIBCC_RP_EVENT_INIT);
+    ck_assert_uint_eq(s.d[0].new_window_bytes, 150000);
+    ck_assert_int_eq(libcc_rp_on_tx(rp, 0, 0, 10000, NULL), LIBCC_OK);
+    ck_assert_uint_eq(s.n, 1);
+    /* A marked first ACK: cut by alpha / 2 = 1/2 (alpha still 1, F not yet
+     * measured: 0): 100 -> 50 Gbit/s, window 150,000 -> 75,000. */
+    libcc_ack a = {.seq = 1000, .ecn_echo = 1};
+    ck_assert_int_eq(libcc_rp_on_ack(rp, 10000, &a), LIBCC_OK);
+    ck_assert_uint_eq(s.n, 2);
+    ck_assert_str_eq(s.d[1].action, "cut");
+    ck_assert_uint_eq(s.d[1].old_rate_bps, LINE);
+    ck_assert_uint_eq(s.d[1].new_rate_bps, LINE / 2);
+    ck_assert_uint_eq(s.d[1].old_window_bytes, 150000);
+    ck_assert_uint_eq(s.d[1].new_window_bytes, 75000);
+    ck_assert_double_eq(input(&s.d[1], "alpha"), 1.0);
+    ck_assert_double_eq(input(&s.d[1], "F"), 0.0);
+    ck_assert_int_eq(libcc_rp_on_tx(rp, 11000, 10000, 10000, NULL), LIBCC_OK);
+    /* Marked inside CWR: counted, nothing decided, no record. */
+    a = (libcc_ack){.seq = 5000, .ecn_echo = 1};
+    ck_assert_int_eq(libcc_rp_on_ack(rp, 12000, &a), LIBCC_OK);
+    ck_assert_uint_eq(s.n, 2);
+    /* Past the window: F = 2/11, alpha = 15/16 + 2/11/16; unmarked: + 615 Mbit/s. */
+    a = (libcc_ack){.seq = 11000};
+    ck_assert_int_eq(libcc_rp_on_ack(rp, 20000, &a), LIBCC_OK);
+    ck_assert_uint_eq(s.n, 3);
+    ck_assert_str_eq(s.d[2].action, "additive-increase");
+    ck_assert_uint_eq(s.d[2].new_rate_bps, 50615000000ull);
+    ck_assert_double_eq_tol(input(&s.d[2], "F"), 2.0 / 11.0, 1e-15);
+    ck_assert_double_eq_tol(input(&s.d[2], "alpha"), 15.0 / 16.0 + 2.0 / 11.0 / 16.0, 1e-15);
     libcc_rp_del(rp);
 }
 END_TEST
@@ -243,6 +334,8 @@ Suite *decision_log_suite(void)
     tcase_add_test(tc, event_names);
     tcase_add_test(tc, logging_is_true_while_installed);
     tcase_add_test(tc, dcqcn_cnp_logs_old_and_new_rate);
+    tcase_add_test(tc, dcqcn_timer_stage_logs_fast_recovery);
+    tcase_add_test(tc, dctcp_logs_cuts_and_increases_with_alpha_and_f);
     tcase_add_test(tc, no_record_without_change_or_explanation);
     tcase_add_test(tc, install_delivers_the_init_record);
     tcase_add_test(tc, removed_logger_sees_nothing);

@@ -167,10 +167,14 @@ static int pint_rp_on_ack(struct libcc_rp *rp, uint64_t now_ns, const libcc_ack 
     }
     s->ctl.U = pint_decode(c, ack->pint);
     const bool update = ack->seq > s->last_update_seq;
+    const bool logging = libcc_rp_logging(rp);
+    const bool mult = logging && hpcc_multiplicative(&s->ctl, &c->h);
     const double w = hpcc_compute_wind(&s->ctl, &c->h, update);
     if (update)
         s->last_update_seq = rp->snd_nxt;
     hpcc_rp_apply(rp, &s->ctl, w);
+    if (logging)
+        hpcc_explain(rp, s, mult ? "multiplicative" : "additive-increase", update);
     return LIBCC_OK;
 }
 

@@ -313,6 +313,14 @@ static void rocc_apply(struct libcc_rp *rp, uint64_t at_ns, const rocc_pending *
     const rocc_cfg *c = (const rocc_cfg *)rp->cfg;
     rocc_rp_state *s = (rocc_rp_state *)(void *)rp->priv;
     const bool same = s->follows && m->switch_id == s->switch_id && m->port_id == s->port_id;
+    if (libcc_rp_logging(rp)) {
+        const libcc_decision_input in[] = {{"fed_back_rate", (double)m->rate_bps},
+                                           {"switch", (double)m->switch_id},
+                                           {"port", (double)m->port_id}};
+        /* another switch's rate counts only when lower than the one followed */
+        const bool take = !s->follows || same || m->rate_bps < rp->rate_bps;
+        libcc_rp_explain(rp, take ? "take-rate" : "ignore-rate", in, sizeof in / sizeof in[0]);
+    }
     if (s->follows && !same && m->rate_bps >= rp->rate_bps)
         return;
     s->accepted++;
@@ -352,6 +360,10 @@ static void rocc_run(struct libcc_rp *rp, uint64_t now_ns)
             const uint64_t line = rp->flow.line_rate_bps;
             rp->rate_bps = rp->rate_bps > line / 2 ? line : 2 * rp->rate_bps;
             s->doublings++;
+            if (libcc_rp_logging(rp)) { /* no rate taken for a recovery period */
+                const libcc_decision_input in[] = {{"doublings", (double)s->doublings}};
+                libcc_rp_explain(rp, "double", in, 1);
+            }
             s->limited = rp->rate_bps < line;
             s->rise_ns = libcc_add_sat(tr, c->recovery_ns);
         } else {
