@@ -195,8 +195,8 @@ typedef struct libcc_algo {
 
     /* Notification Point. The core has already found or created the flow,
      * updated its activity and decided verdict->send_ack (every m packets,
-     * last packet, probe) on a zeroed verdict (ack.ints NULL); the module
-     * fills ACK contents (ack.ints may point at pkt->ints, never at module
+     * last packet, probe) on a zeroed verdict (ack.int_list NULL); the module
+     * fills ACK contents (ack.int_list may point at pkt->int_list, never at module
      * state), may request a CNP (through libcc_np_request_cnp) and may force
      * or hold the ACK. */
     size_t np_flow_size;
@@ -243,7 +243,7 @@ static inline uint32_t libcc_algo_int_hop_bytes(const libcc_algo *a)
 /* Core services for modules. */
 /* Uniform in [0, 1) from the CP's host or internal generator. */
 double libcc_cp_rand_unit(struct libcc_cp *cp);
-/* Append a record to pkt->ints as the wire carries it: quantized in the
+/* Append a record to pkt->int_list as the wire carries it: quantized in the
  * algorithm's format for this kind of packet (data_int for DATA/PROBE,
  * ack_int for ACK/NACK), list widths set to that format's wrap widths.
  * A full list (max_hops) is left as it is; int_stamped says whether a hop

@@ -64,7 +64,7 @@ static int check_pkt(const struct libcc_cp *cp, const libcc_cp_pkt *pkt)
 {
     if (!cp || cp->magic != CP_MAGIC || !pkt)
         return LIBCC_ERR_INVALID_ARG;
-    if (pkt->ints && pkt->ints->n_hops > LIBCC_INT_MAX_HOPS)
+    if (pkt->int_list && pkt->int_list->n_hops > LIBCC_INT_MAX_HOPS)
         return LIBCC_ERR_BAD_TELEMETRY;
     return LIBCC_OK;
 }
@@ -86,7 +86,7 @@ int libcc_cp_on_dequeue(libcc_cp *cp, uint64_t now_ns, libcc_cp_pkt *pkt)
     int rc = check_pkt(cp, pkt);
     if (rc)
         return rc;
-    const uint8_t hops_before = pkt->ints ? pkt->ints->n_hops : 0;
+    const uint8_t hops_before = pkt->int_list ? pkt->int_list->n_hops : 0;
     if (cp->algo->cp_on_dequeue)
         rc = cp->algo->cp_on_dequeue(cp, now_ns, pkt);
     /* As in the HPCC simulator, a stamp carries the bytes sent before this
@@ -94,7 +94,7 @@ int libcc_cp_on_dequeue(libcc_cp *cp, uint64_t now_ns, libcc_cp_pkt *pkt)
      * FNCC ACK whose port has no table entry yet gets none), so that is what
      * the link carries. */
     cp->tx_bytes += pkt->bytes;
-    if (pkt->ints && pkt->ints->n_hops > hops_before)
+    if (pkt->int_list && pkt->int_list->n_hops > hops_before)
         cp->tx_bytes += libcc_algo_int_hop_bytes(cp->algo);
     return rc;
 }
@@ -102,7 +102,7 @@ int libcc_cp_on_dequeue(libcc_cp *cp, uint64_t now_ns, libcc_cp_pkt *pkt)
 int libcc_cp_stamp(struct libcc_cp *cp, libcc_cp_pkt *pkt, const libcc_int_hop *rec)
 {
     const bool is_ack = pkt->kind == LIBCC_PKT_ACK || pkt->kind == LIBCC_PKT_NACK;
-    int rc = libcc_int_list_push_wire(pkt->ints, is_ack ? cp->algo->ack_int : cp->algo->data_int,
+    int rc = libcc_int_list_push_wire(pkt->int_list, is_ack ? cp->algo->ack_int : cp->algo->data_int,
                                       rec, cp->common.max_hops);
     if (rc == LIBCC_OK)
         pkt->int_stamped = 1;

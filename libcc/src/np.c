@@ -289,7 +289,7 @@ int libcc_np_on_data(libcc_np *np, uint64_t now_ns, const libcc_data_pkt *pkt, l
 {
     if (!np || np->magic != NP_MAGIC || !pkt || !verdict)
         return LIBCC_ERR_INVALID_ARG;
-    if (pkt->ints && pkt->ints->n_hops > LIBCC_INT_MAX_HOPS)
+    if (pkt->int_list && pkt->int_list->n_hops > LIBCC_INT_MAX_HOPS)
         return LIBCC_ERR_BAD_TELEMETRY;
     int rc = np_begin(np, now_ns);
     if (rc)
@@ -302,7 +302,7 @@ int libcc_np_on_data(libcc_np *np, uint64_t now_ns, const libcc_data_pkt *pkt, l
     touch(np, i, now_ns);
 
     struct libcc_np_flow *f = slot(np, i);
-    memset(verdict, 0, sizeof *verdict); /* ack.ints NULL: nothing to echo */
+    memset(verdict, 0, sizeof *verdict); /* ack.int_list NULL: nothing to echo */
     verdict->ack.ecn_echo = pkt->ecn_ce;
     verdict->ack.is_probe = pkt->is_probe;
     /* Echoes every algorithm may use (libcc_algorithm_info.signals says

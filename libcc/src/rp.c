@@ -154,7 +154,7 @@ static int check_ack(const libcc_ack *ack, uint64_t now_ns)
 {
     if (!ack)
         return LIBCC_ERR_INVALID_ARG;
-    if (ack->ints && ack->ints->n_hops > LIBCC_INT_MAX_HOPS)
+    if (ack->int_list && ack->int_list->n_hops > LIBCC_INT_MAX_HOPS)
         return LIBCC_ERR_BAD_TELEMETRY;
     const uint64_t rx = (ack->has & LIBCC_ACK_HAS_RX_TS) ? ack->rx_ts_ns : now_ns;
     if (rx > now_ns) /* the NIC cannot have stamped an arrival still to come */

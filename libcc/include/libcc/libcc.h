@@ -361,7 +361,10 @@ typedef struct libcc_ack {
     uint8_t ecn_echo;         /* the acked data packet was CE-marked (DCTCP reacts to it) */
     uint8_t is_probe;         /* a probe response rather than a data ACK */
     uint16_t reserved;
-    const libcc_int_list *ints; /* INT hops the ACK carries; NULL: none. Read during the call only. */
+    /* INT hops the ACK carries; NULL: none. Read during the call only.
+     * Named `ints` before 0.7.0 (renamed so 0.4-era code, where it was an
+     * array, fails to compile instead of crashing). */
+    const libcc_int_list *int_list;
     /* since 0.5.0; a zeroed field with its `has` bit clear is absent */
     uint32_t has;             /* LIBCC_ACK_HAS_* */
     uint8_t n_hops;           /* switches the acked data crossed; 0: unknown */
@@ -525,7 +528,7 @@ typedef struct libcc_data_pkt {
     uint8_t is_probe;      /* HPCC++ probe, not data */
     uint8_t last_of_flow;  /* final packet of the message: acknowledge now */
     uint8_t reserved;
-    const libcc_int_list *ints; /* hop list it collected; NULL: none */
+    const libcc_int_list *int_list; /* hop list it collected; NULL: none */
     /* since 0.5.0; the NP echoes each present field into verdict->ack */
     uint32_t has;          /* LIBCC_PKT_HAS_* */
     uint8_t n_hops;        /* switches it crossed (IP TTL); 0: unknown */
@@ -545,7 +548,7 @@ typedef struct libcc_np_verdict {
     uint8_t send_ack;   /* send an ACK now, with `ack` below */
     uint8_t send_cnp;   /* a CNP was requested (also via callback) */
     uint16_t reserved;
-    libcc_ack ack;      /* fields to put in the ACK; seq left to the host. ack.ints is the
+    libcc_ack ack;      /* fields to put in the ACK; seq left to the host. ack.int_list is the
                          * data packet's own list (HPCC echo: valid while the caller of
                          * libcc_np_on_data still has the packet) or NULL (no hops to echo) */
 } libcc_np_verdict;
@@ -605,9 +608,9 @@ typedef struct libcc_cp_pkt {
     uint64_t port_queue_bytes; /* bytes in all queues of the egress port, same instants: INT's qLen */
     uint8_t ecn_capable;       /* ECT: may be marked */
     uint8_t mark_ce;           /* out: set CE */
-    uint8_t int_stamped;       /* out: one hop was appended to *ints */
+    uint8_t int_stamped;       /* out: one hop was appended to *int_list */
     uint8_t reserved;
-    libcc_int_list *ints;      /* in/out: the INT header the packet carries, hops as the wire holds
+    libcc_int_list *int_list;  /* in/out: the INT header the packet carries, hops as the wire holds
                                 * them; NULL: the packet carries none */
     /* since 0.5.0 */
     uint32_t has;              /* in: LIBCC_PKT_HAS_PINT: the packet carries a PINT field */

@@ -7,7 +7,7 @@
  *
  * Hop order: the ACK is stamped by the switches it crosses, first switch
  * first, and the first switch an ACK meets is the receiver's ToR, i.e. the
- * LAST hop of the request path. Index 0 of ack.ints is that last hop, which
+ * LAST hop of the request path. Index 0 of ack.int_list is that last hop, which
  * is why the paper's line 25 reads ack.L[0].B.
  */
 #include "hpcc_core.h"
@@ -61,7 +61,7 @@ static void fncc_update_wc(struct libcc_rp *rp, hpcc_rp_state *s, const libcc_ac
          * without N (0) counts as one flow. */
         const double n = ack->n_flows ? (double)ack->n_flows : 1.0;
         const double wc =
-            (double)ack->ints->hop[0].bandwidth_bps * c->t_ns * cfg->beta / HPCC_BIT_NS_PER_BYTE_S / n;
+            (double)ack->int_list->hop[0].bandwidth_bps * c->t_ns * cfg->beta / HPCC_BIT_NS_PER_BYTE_S / n;
         c->Wc = hpcc_bound_window(c, wc);
         s->lhcs_fired++;
         s->lhcs_u_sum += u_max;
@@ -97,7 +97,7 @@ static int fncc_np_on_data(struct libcc_np *np, struct libcc_np_flow *flow, uint
     /* Section 3.2.3: N on every ACK, 16 bits on the wire. */
     uint32_t n = libcc_np_active_flows(np, now_ns);
     verdict->ack.n_flows = n > 65535u ? 65535u : n;
-    /* ack.ints stays NULL (the core's start): the ACK leaves with an empty
+    /* ack.int_list stays NULL (the core's start): the ACK leaves with an empty
      * header, which the return path's switches fill. */
     return LIBCC_OK;
 }
@@ -126,7 +126,7 @@ static int fncc_cp_on_dequeue(struct libcc_cp *cp, uint64_t now_ns, libcc_cp_pkt
     fncc_cp_state *st = (fncc_cp_state *)(void *)cp->priv;
     int stamp_rc = LIBCC_OK;
 
-    if ((pkt->kind == LIBCC_PKT_ACK || pkt->kind == LIBCC_PKT_NACK) && pkt->ints) {
+    if ((pkt->kind == LIBCC_PKT_ACK || pkt->kind == LIBCC_PKT_NACK) && pkt->int_list) {
         libcc_int_hop hop;
         /* An entry never written (no data left by that port yet) has no
          * telemetry to give: the ACK passes unstamped. An entry a host wrote

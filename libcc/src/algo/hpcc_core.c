@@ -237,9 +237,9 @@ int hpcc_rp_new_ack(struct libcc_rp *rp, const libcc_ack *ack, hpcc_update_wc_fn
     hpcc_rp_state *s = hpcc_rp_priv(rp);
     const hpcc_cfg *cfg = hpcc_rp_cfg(rp);
     s->acks++;
-    if (!ack->ints || ack->ints->n_hops == 0)
+    if (!ack->int_list || ack->int_list->n_hops == 0)
         return LIBCC_OK; /* an ACK without telemetry carries no load information */
-    int m = hpcc_measure_inflight(&s->ctl, ack->ints, rp->common.max_hops);
+    int m = hpcc_measure_inflight(&s->ctl, ack->int_list, rp->common.max_hops);
     if (m < 0)
         return m;
     if (m != HPCC_MEASURED)
@@ -299,7 +299,7 @@ int hpcc_cp_stamp(struct libcc_cp *cp, uint64_t now_ns, libcc_cp_pkt *pkt)
     /* The sender asked for INT by giving the packet a header (HPCC++ every-k
      * sends the others without one); ACKs carry the echo and are not the
      * switch's to stamp. */
-    if ((pkt->kind != LIBCC_PKT_DATA && pkt->kind != LIBCC_PKT_PROBE) || !pkt->ints)
+    if ((pkt->kind != LIBCC_PKT_DATA && pkt->kind != LIBCC_PKT_PROBE) || !pkt->int_list)
         return LIBCC_OK;
     libcc_int_hop hop;
     int rc = libcc_cp_int_record(cp, now_ns, pkt->port_queue_bytes, &hop);
@@ -326,6 +326,6 @@ int hpcc_np_echo(struct libcc_np *np, struct libcc_np_flow *flow, uint64_t now_n
     /* The receiver reflects the telemetry (section 3); with delayed ACKs the
      * ACK carries the newest packet's list, the freshest load. The host
      * copies it into the ACK it builds: pointing at it saves a copy here. */
-    verdict->ack.ints = pkt->ints;
+    verdict->ack.int_list = pkt->int_list;
     return LIBCC_OK;
 }

@@ -157,7 +157,7 @@ static void pp_np_new_int(struct libcc_np *np, pp_np_flow *f, uint64_t now_ns,
                           const libcc_data_pkt *pkt, libcc_np_verdict *verdict)
 {
     const hpcc_cfg *cfg = np_cfg(np);
-    int m = hpcc_measure_inflight(&f->ctl, pkt->ints, np->common.max_hops);
+    int m = hpcc_measure_inflight(&f->ctl, pkt->int_list, np->common.max_hops);
     if (m < 0) {
         /* Garbage INT must not cost the sender its ACK: count it, and
          * the history is already forgotten. */
@@ -189,13 +189,13 @@ static int pp_np_on_data(struct libcc_np *np, struct libcc_np_flow *flow, uint64
         verdict->ack.n_flows = n > 65535u ? 65535u : n;
     }
     if (!cfg->rx_hpcc) {
-        verdict->ack.ints = pkt->ints; /* sender-based: reflect the telemetry */
+        verdict->ack.int_list = pkt->int_list; /* sender-based: reflect the telemetry */
         return LIBCC_OK;
     }
-    /* Rx-HPCC: ack.ints stays NULL, the window replaces the telemetry. */
+    /* Rx-HPCC: ack.int_list stays NULL, the window replaces the telemetry. */
     if (cfg->receiver_n)
         hpcc_ctl_set_n(&f->ctl, cfg, n);
-    if (pkt->ints && pkt->ints->n_hops)
+    if (pkt->int_list && pkt->int_list->n_hops)
         pp_np_new_int(np, f, now_ns, pkt, verdict);
     return LIBCC_OK;
 }

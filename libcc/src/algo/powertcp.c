@@ -189,7 +189,7 @@ static int ptcp_rp_on_ack(struct libcc_rp *rp, uint64_t now_ns, const libcc_ack 
 {
     (void)now_ns;
     ptcp_rp_state *s = st(rp);
-    const libcc_int_list *l = ack->ints;
+    const libcc_int_list *l = ack->int_list;
     if (!l || l->n_hops == 0)
         return LIBCC_OK; /* no telemetry */
     if (l->n_hops > rp->common.max_hops)
