@@ -70,9 +70,12 @@ LIBCC_API const char *libcc_strerror(int err);
 /* Algorithms and parameters                                          */
 /* ------------------------------------------------------------------ */
 
-/* NULL-terminated list of registered algorithm names ("none", "dcqcn",
- * "hpcc", "hpcc++", "fncc", "dctcp", "timely", "swift", "powertcp",
- * "theta-powertcp", "hpcc-pint", "rocc"). Static storage. */
+/* NULL-terminated list of registered algorithm names: the built-ins
+ * ("none", "dcqcn", "hpcc", "hpcc++", "fncc", "dctcp", "timely", "swift",
+ * "powertcp", "theta-powertcp", "hpcc-pint", "rocc") in this order, then
+ * those registered at run time (<libcc/algorithm.h>). The list is valid
+ * until the next libcc_algorithm_register or _unregister (which rewrite
+ * it); each name as long as its algorithm stays loaded. */
 LIBCC_API const char *const *libcc_algorithms(void);
 
 /* Which role objects do work for an algorithm: a host may skip creating
@@ -389,7 +392,8 @@ typedef struct libcc_feedback {
 #define LIBCC_TX_REQUEST_PINT 0x2u /* this data packet carries a PINT field, zeroed (since 0.5.0) */
 
 /* Bytes of caller memory libcc_rp_init needs for an RP of params'
- * algorithm (NULL: the largest over all algorithms); a multiple of 16.
+ * algorithm (NULL: the largest over the algorithms registered now); a
+ * multiple of 16.
  * Align the memory to 16 bytes. */
 LIBCC_API size_t libcc_rp_size(const libcc_params *params);
 /* Construct in host memory (no allocation). *out == mem on success. */
@@ -399,7 +403,9 @@ LIBCC_API int libcc_rp_init(void *mem, size_t mem_len, const libcc_params *param
 /* Construct in library-allocated memory. */
 LIBCC_API int libcc_rp_new(libcc_rp **out, const libcc_params *params, const libcc_flow_info *flow,
                            const libcc_rp_callbacks *cbs, void *user_data, uint64_t now_ns);
-/* Free (library memory) or invalidate (host memory). NULL is fine. */
+/* Free (library memory) or invalidate (host memory: until then the RP
+ * keeps its algorithm registered, see libcc_algorithm_unregister). NULL is
+ * fine. */
 LIBCC_API void libcc_rp_del(libcc_rp *rp);
 
 LIBCC_API int libcc_rp_on_ack(libcc_rp *rp, uint64_t now_ns, const libcc_ack *ack);
