@@ -216,8 +216,11 @@ test-check-san: $(BUILD)/tests/check_libcc_san tools $(CHECK_PLUGINS)
 	CK_FORK=no LIBCC_TOOLS=$(BUILD)/bin LIBCC_SRCDIR=$(CURDIR) LIBCC_TEST_PLUGINS=$(BUILD)/tests/plugins \
 	$(BUILD)/tests/check_libcc_san
 
-# No global mutable state in libcc, checked on the objects themselves; no
-# algorithm name (so no congestion-control decision) in the ns-3 bindings.
+# No global mutable state in libcc but the algorithm registry, checked on
+# the objects themselves; no algorithm name (so no congestion-control
+# decision) in the ns-3 bindings; built-in modules use only the accessors of
+# <libcc/algorithm.h>; 0.4-era uses of the renamed INT list field fail to
+# compile.
 # The C programs of README and docs/, built from the pages and run: their
 # output must be the ```output block the page shows (tests/docs).
 test-docs: lib
@@ -226,6 +229,8 @@ test-docs: lib
 test-static: $(LIB_OBJS)
 	@bash tests/static/no-mutable-globals.sh $(LIB_OBJS)
 	@bash tests/static/no-algorithm-names.sh
+	@bash tests/static/module-view.sh $(CC)
+	@bash tests/static/renamed-fields.sh $(CC)
 
 # ---- install, uninstall ------------------------------------------------------
 # Installs what `make` built (it builds nothing but the .pc and CMake files,

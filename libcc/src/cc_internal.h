@@ -97,7 +97,11 @@ extern const libcc_rp_ops libcc_rp_ops_none;
 extern const libcc_np_ops libcc_np_ops_none;
 extern const libcc_cp_ops libcc_cp_ops_none;
 
-/* ---- objects -------------------------------------------------------------- */
+/* ---- objects -------------------------------------------------------------- *
+ * tests/static compiles every module with LIBCC_MODULE_VIEW, which hides
+ * everything from here to the end but the declarations: a module that
+ * touched a field instead of an accessor fails to compile there. */
+#ifndef LIBCC_MODULE_VIEW
 
 struct libcc_rp {
     uint32_t magic;
@@ -271,5 +275,7 @@ static inline void libcc_cp_set_max_feedback_in(libcc_cp *cp, size_t n) { cp->ma
 #define libcc_cp_tx_bytes(cp) libcc_cp_tx_bytes_in(cp)
 #define libcc_cp_set_deadline_ns(cp, d) libcc_cp_set_deadline_ns_in(cp, d)
 #define libcc_cp_set_max_feedback(cp, n) libcc_cp_set_max_feedback_in(cp, n)
+
+#endif /* LIBCC_MODULE_VIEW */
 
 #endif /* LIBCC_CC_INTERNAL_H */
