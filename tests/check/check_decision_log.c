@@ -304,6 +304,81 @@ START_TEST(explanation_is_delivered_once_with_bounded_inputs)
 }
 END_TEST
 
+/* An algorithm registered here that explains itself from inside its ops,
+ * as a plugin would: a CNP halves the rate with ten inputs (the record
+ * keeps eight); a timer explains twice (the second wins); an ACK asks for
+ * twice the line rate (the record has the core's clamp: the line rate). */
+static int explainer_on_cnp(libcc_rp *rp, uint64_t now_ns)
+{
+    (void)now_ns;
+    libcc_rp_set_rate_bps(rp, libcc_rp_rate_bps(rp) / 2);
+    if (libcc_rp_logging(rp)) {
+        libcc_decision_input in[LIBCC_DECISION_MAX_INPUTS + 2];
+        static const char *const names[] = {"i0", "i1", "i2", "i3", "i4", "i5", "i6", "i7", "i8", "i9"};
+        for (size_t i = 0; i < LIBCC_DECISION_MAX_INPUTS + 2; i++)
+            in[i] = (libcc_decision_input){names[i], (double)i};
+        libcc_rp_explain(rp, "halve", in, LIBCC_DECISION_MAX_INPUTS + 2);
+    }
+    return LIBCC_OK;
+}
+
+static int explainer_on_timer(libcc_rp *rp, uint64_t now_ns)
+{
+    const libcc_decision_input in = {"now", (double)now_ns};
+    libcc_rp_explain(rp, "first", &in, 1);
+    libcc_rp_explain(rp, "second", &in, 1);
+    return LIBCC_OK;
+}
+
+static int explainer_on_ack(libcc_rp *rp, uint64_t now_ns, const libcc_ack *ack)
+{
+    (void)now_ns;
+    (void)ack;
+    libcc_rp_set_rate_bps(rp, 2 * libcc_rp_flow(rp)->line_rate_bps);
+    return LIBCC_OK;
+}
+
+static const libcc_rp_ops explainer_rp = {
+    .on_cnp = explainer_on_cnp, .on_timer = explainer_on_timer, .on_ack = explainer_on_ack};
+static const libcc_algorithm explainer = {
+    .abi_version = LIBCC_ALGORITHM_ABI_VERSION,
+    .name = "check-explainer",
+    .roles = LIBCC_ROLE_RP,
+    .rp = &explainer_rp,
+};
+
+START_TEST(registered_algorithm_explains_from_its_ops)
+{
+    char err[256];
+    ck_assert_msg(libcc_algorithm_register(&explainer, err, sizeof err) == LIBCC_OK, "%s", err);
+    log_seen s = {0};
+    libcc_rp *rp = make_rp("check-explainer", NULL, 0);
+    ck_assert_int_eq(libcc_rp_set_decision_log(rp, record, &s), LIBCC_OK);
+    ck_assert_uint_eq(s.n, 0); /* it starts where the core does */
+    ck_assert_int_eq(libcc_rp_on_cnp(rp, 1 * US), LIBCC_OK);
+    ck_assert_uint_eq(s.n, 1);
+    ck_assert_str_eq(s.d[0].action, "halve");
+    ck_assert_uint_eq(s.d[0].old_rate_bps, LINE);
+    ck_assert_uint_eq(s.d[0].new_rate_bps, LINE / 2);
+    ck_assert_uint_eq(s.d[0].n_inputs, LIBCC_DECISION_MAX_INPUTS);
+    ck_assert_str_eq(s.d[0].inputs[7].name, "i7");
+    ck_assert_double_eq(s.d[0].inputs[7].value, 7.0);
+    ck_assert_int_eq(libcc_rp_on_timer(rp, 2 * US), LIBCC_OK);
+    ck_assert_uint_eq(s.n, 2);
+    ck_assert_str_eq(s.d[1].action, "second");
+    ck_assert_double_eq(s.d[1].inputs[0].value, 2000.0);
+    ck_assert_uint_eq(s.d[1].old_rate_bps, s.d[1].new_rate_bps);
+    libcc_ack a = {.seq = 1000};
+    ck_assert_int_eq(libcc_rp_on_ack(rp, 3 * US, &a), LIBCC_OK);
+    ck_assert_uint_eq(s.n, 3);
+    ck_assert_str_eq(s.d[2].action, ""); /* moved without a word */
+    ck_assert_uint_eq(s.d[2].old_rate_bps, LINE / 2);
+    ck_assert_uint_eq(s.d[2].new_rate_bps, LINE); /* 2 x line, clamped */
+    libcc_rp_del(rp);
+    ck_assert_int_eq(libcc_algorithm_unregister("check-explainer"), LIBCC_OK);
+}
+END_TEST
+
 /* In host memory too, libcc_rp_del releases the log. */
 START_TEST(host_memory_rp_releases_its_log)
 {
@@ -341,6 +416,7 @@ Suite *decision_log_suite(void)
     tcase_add_test(tc, removed_logger_sees_nothing);
     tcase_add_test(tc, explanation_is_delivered_once_with_bounded_inputs);
     tcase_add_test(tc, host_memory_rp_releases_its_log);
+    tcase_add_test(tc, registered_algorithm_explains_from_its_ops);
     suite_add_tcase(s, tc);
     return s;
 }
