@@ -4,7 +4,8 @@
 #
 # One simulation over MPI ranks (docs/distributed.md), by rdma-sim under
 # mpirun: 1, 2 and 4 ranks write the same fct.txt, fct.csv, pfc.txt,
-# sampled queue, rate and link CSVs (--traces), qlen.txt and mix.tr, byte
+# sampled queue, rate and link CSVs (--traces), qlen.txt, mix.tr and
+# cc-log.csv (--ccLog=all), byte
 # for byte, as one process in the Node event order, also when
 # --maxTraceBytes cuts the traces; dumbbell and fairness over ranks write
 # one process's files and summary; a link of zero delay between ranks and a
