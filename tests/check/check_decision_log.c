@@ -204,6 +204,35 @@ START_TEST(dctcp_logs_cuts_and_increases_with_alpha_and_f)
 }
 END_TEST
 
+/* TIMELY, the paper's defaults (alpha 0.875, beta 0.8, T_low 50 us,
+ * T_high 500 us, minRTT 20 us, delta 10 Mbit/s): the first RTT sample
+ * (100 us) only becomes prev_rtt; the second (120 us) gives rtt_diff =
+ * 0.875 x 20,000 = 17,500 ns, gradient 17,500 / 20,000 = 0.875 > 0, between
+ * the thresholds: rate x (1 - 0.8 x 0.875) = 30 Gbit/s. A 30 us sample is
+ * below T_low: + delta. */
+START_TEST(timely_logs_its_gradient)
+{
+    log_seen s = {0};
+    libcc_rp *rp = make_rp("timely", NULL, 0);
+    ck_assert_int_eq(libcc_rp_set_decision_log(rp, record, &s), LIBCC_OK);
+    ck_assert_int_eq(ts_on_rtt_ack(rp, 100 * US, 1000, 100 * US), LIBCC_OK);
+    ck_assert_uint_eq(s.n, 0);
+    ck_assert_int_eq(ts_on_rtt_ack(rp, 200 * US, 2000, 120 * US), LIBCC_OK);
+    ck_assert_uint_eq(s.n, 1);
+    ck_assert_str_eq(s.d[0].action, "decrease-gradient");
+    ck_assert_uint_eq(s.d[0].old_rate_bps, LINE);
+    ck_assert_uint_eq(s.d[0].new_rate_bps, 30 * GBPS);
+    ck_assert_double_eq(input(&s.d[0], "rtt"), 120000.0);
+    ck_assert_double_eq_tol(input(&s.d[0], "rtt_diff"), 17500.0, 1e-9);
+    ck_assert_double_eq_tol(input(&s.d[0], "gradient"), 0.875, 1e-12);
+    ck_assert_int_eq(ts_on_rtt_ack(rp, 300 * US, 3000, 30 * US), LIBCC_OK);
+    ck_assert_uint_eq(s.n, 2);
+    ck_assert_str_eq(s.d[1].action, "increase-below-t-low");
+    ck_assert_uint_eq(s.d[1].new_rate_bps, 30 * GBPS + 10000000ull);
+    libcc_rp_del(rp);
+}
+END_TEST
+
 /* Without a CNP DCQCN neither moves nor has anything to say: a transmit
  * and a timer call deliver nothing; `none` never moves. */
 START_TEST(no_record_without_change_or_explanation)
@@ -411,6 +440,7 @@ Suite *decision_log_suite(void)
     tcase_add_test(tc, dcqcn_cnp_logs_old_and_new_rate);
     tcase_add_test(tc, dcqcn_timer_stage_logs_fast_recovery);
     tcase_add_test(tc, dctcp_logs_cuts_and_increases_with_alpha_and_f);
+    tcase_add_test(tc, timely_logs_its_gradient);
     tcase_add_test(tc, no_record_without_change_or_explanation);
     tcase_add_test(tc, install_delivers_the_init_record);
     tcase_add_test(tc, removed_logger_sees_nothing);
