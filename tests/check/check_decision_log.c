@@ -67,6 +67,14 @@ static libcc_rp *make_rp(const char *algo, const char *assign, uint64_t created_
     return rp;
 }
 
+/* make_rp at t = 0 with the recording logger installed. */
+static libcc_rp *logged_rp(const char *algo, const char *assign, log_seen *s)
+{
+    libcc_rp *rp = make_rp(algo, assign, 0);
+    ck_assert_int_eq(libcc_rp_set_decision_log(rp, record, s), LIBCC_OK);
+    return rp;
+}
+
 START_TEST(event_names)
 {
     ck_assert_str_eq(libcc_rp_event_name(LIBCC_RP_EVENT_INIT), "init");
@@ -106,8 +114,7 @@ END_TEST
 START_TEST(dcqcn_cnp_logs_old_and_new_rate)
 {
     log_seen s = {0};
-    libcc_rp *rp = make_rp("dcqcn", "cut_on_cnp=1", 0);
-    ck_assert_int_eq(libcc_rp_set_decision_log(rp, record, &s), LIBCC_OK);
+    libcc_rp *rp = logged_rp("dcqcn", "cut_on_cnp=1", &s);
     /* DCQCN starts where the core does (line rate, no window): no INIT record. */
     ck_assert_uint_eq(s.n, 0);
     ck_assert_int_eq(libcc_rp_on_cnp(rp, 5 * US), LIBCC_OK);
@@ -138,8 +145,7 @@ END_TEST
 START_TEST(dcqcn_timer_stage_logs_fast_recovery)
 {
     log_seen s = {0};
-    libcc_rp *rp = make_rp("dcqcn", "cut_on_cnp=1", 0);
-    ck_assert_int_eq(libcc_rp_set_decision_log(rp, record, &s), LIBCC_OK);
+    libcc_rp *rp = logged_rp("dcqcn", "cut_on_cnp=1", &s);
     ck_assert_int_eq(libcc_rp_on_cnp(rp, 0), LIBCC_OK);
     ck_assert_int_eq(libcc_rp_on_timer(rp, 4 * US), LIBCC_OK);
     ck_assert_uint_eq(s.n, 1);
@@ -213,8 +219,7 @@ END_TEST
 START_TEST(timely_logs_its_gradient)
 {
     log_seen s = {0};
-    libcc_rp *rp = make_rp("timely", NULL, 0);
-    ck_assert_int_eq(libcc_rp_set_decision_log(rp, record, &s), LIBCC_OK);
+    libcc_rp *rp = logged_rp("timely", NULL, &s);
     ck_assert_int_eq(ts_on_rtt_ack(rp, 100 * US, 1000, 100 * US), LIBCC_OK);
     ck_assert_uint_eq(s.n, 0);
     ck_assert_int_eq(ts_on_rtt_ack(rp, 200 * US, 2000, 120 * US), LIBCC_OK);
@@ -238,8 +243,7 @@ END_TEST
 START_TEST(no_record_without_change_or_explanation)
 {
     log_seen s = {0};
-    libcc_rp *rp = make_rp("dcqcn", NULL, 0);
-    ck_assert_int_eq(libcc_rp_set_decision_log(rp, record, &s), LIBCC_OK);
+    libcc_rp *rp = logged_rp("dcqcn", NULL, &s);
     ck_assert_int_eq(libcc_rp_on_tx(rp, 1 * US, 0, 1000000, NULL), LIBCC_OK);
     ck_assert_int_eq(libcc_rp_on_timer(rp, 1000 * US), LIBCC_OK);
     libcc_rp_del(rp);
@@ -279,8 +283,7 @@ END_TEST
 START_TEST(removed_logger_sees_nothing)
 {
     log_seen s = {0};
-    libcc_rp *rp = make_rp("dcqcn", "cut_on_cnp=1", 0);
-    ck_assert_int_eq(libcc_rp_set_decision_log(rp, record, &s), LIBCC_OK);
+    libcc_rp *rp = logged_rp("dcqcn", "cut_on_cnp=1", &s);
     ck_assert_int_eq(libcc_rp_set_decision_log(rp, NULL, NULL), LIBCC_OK);
     ck_assert_int_eq(libcc_rp_on_cnp(rp, 5 * US), LIBCC_OK);
     ck_assert_uint_eq(libcc_rp_rate_bps(rp), LINE / 2); /* it moved, unlogged */
@@ -381,8 +384,7 @@ START_TEST(registered_algorithm_explains_from_its_ops)
     char err[256];
     ck_assert_msg(libcc_algorithm_register(&explainer, err, sizeof err) == LIBCC_OK, "%s", err);
     log_seen s = {0};
-    libcc_rp *rp = make_rp("check-explainer", NULL, 0);
-    ck_assert_int_eq(libcc_rp_set_decision_log(rp, record, &s), LIBCC_OK);
+    libcc_rp *rp = logged_rp("check-explainer", NULL, &s);
     ck_assert_uint_eq(s.n, 0); /* it starts where the core does */
     ck_assert_int_eq(libcc_rp_on_cnp(rp, 1 * US), LIBCC_OK);
     ck_assert_uint_eq(s.n, 1);
