@@ -204,6 +204,35 @@ else
   bad "deadlock stop over 2 ranks: exit $rc1/$rc2 ($work/rstop1.out, $work/rstop2.out)"
 fi
 
+# The same ring cut in two (switches 5, 6 and their hosts on rank 0,
+# switches 7, 8, 9 and theirs on rank 1): the cycle runs through both
+# ranks, so neither sees all of it; the union of their views must give
+# one process's report (printed once), and the stop at its 60 us (exit 3).
+{ for n in 0 1 5 6; do echo "$n 0"; done; for n in 2 3 4 7 8 9; do echo "$n 1"; done; } \
+  >"$work/ring-cut.txt"
+mpi -np 2 "$bin/rdma-sim" "${ring[@]}" --partition="$work/ring-cut.txt" --out="$work/rcut2" \
+  >"$work/rcut2.out" 2>&1 || bad "deadlock across ranks: exit status"
+if [ -n "$report" ] && [ "$(grep -c 'PFC deadlock at' "$work/rcut2.out")" -eq 1 ] &&
+   [ "$(grep 'PFC deadlock at' "$work/rcut2.out")" = "$report" ] &&
+   [ "$(grep '^flows=' "$work/rcut2.out")" = "$(grep '^flows=' "$work/ring1.out")" ] &&
+   cmp -s "$work/ring1/pfc.txt" "$work/rcut2/pfc.txt"; then
+  ok "deadlock across ranks (cycle cut twice): one report, one process's"
+else
+  bad "deadlock across ranks ($work/ring1.out, $work/rcut2.out)"
+fi
+mpi -np 2 "$bin/rdma-sim" "${ring_stop[@]}" --partition="$work/ring-cut.txt" --out="$work/rcstop2" \
+  >"$work/rcstop2.out" 2>&1
+rc2=$?
+same=1
+for f in pfc.txt queue.csv rate.csv link.csv; do cmp -s "$work/rstop1/$f" "$work/rcstop2/$f" || same=0; done
+if [ $rc2 -eq 3 ] && [ $same -eq 1 ] &&
+   [ "$(grep 'PFC deadlock at' "$work/rcstop2.out")" = "$(grep 'PFC deadlock at' "$work/rstop1.out")" ] &&
+   [ "$(grep '^flows=' "$work/rcstop2.out")" = "$(grep '^flows=' "$work/rstop1.out")" ]; then
+  ok "deadlock stop across ranks: exit 3, report, summary and traces as one process's at 60 us"
+else
+  bad "deadlock stop across ranks: exit $rc2 ($work/rstop1.out, $work/rcstop2.out)"
+fi
+
 # An input error: one line (rank 0's), every rank exits 2.
 mpi -np 2 "$bin/rdma-sim" --fattree=3 --flows="$work/flows.txt" --out="$work/e" >"$work/e.out" 2>&1
 rc=$?
