@@ -174,11 +174,17 @@ ring=(--topo="$work/ring.txt" --flows="$work/ring-flows.txt" --algo=none --pfcTh
   >"$work/ring1.out" 2>&1
 mpi -np 2 "$bin/rdma-sim" "${ring[@]}" --partition="$work/ring-part.txt" --out="$work/ring2" \
   >"$work/ring2.out" 2>&1 || bad "deadlock over 2 ranks: exit status"
-report=$(grep 'PFC deadlock at' "$work/ring1.out")
-if [ -n "$report" ] && [ "$(grep -c 'PFC deadlock at' "$work/ring2.out")" -eq 1 ] &&
-   [ "$(grep 'PFC deadlock at' "$work/ring2.out")" = "$report" ] &&
-   [ "$(grep '^flows=' "$work/ring2.out")" = "$(grep '^flows=' "$work/ring1.out")" ] &&
-   cmp -s "$work/ring1/pfc.txt" "$work/ring2/pfc.txt"; then
+# Run $2 (over ranks) printed one deadlock report, run $1's (one process),
+# and the same summary and pfc.txt.
+same_deadlock() {
+  local report
+  report=$(grep 'PFC deadlock at' "$work/$1.out")
+  [ -n "$report" ] && [ "$(grep -c 'PFC deadlock at' "$work/$2.out")" -eq 1 ] &&
+    [ "$(grep 'PFC deadlock at' "$work/$2.out")" = "$report" ] &&
+    [ "$(grep '^flows=' "$work/$2.out")" = "$(grep '^flows=' "$work/$1.out")" ] &&
+    cmp -s "$work/$1/pfc.txt" "$work/$2/pfc.txt"
+}
+if same_deadlock ring1 ring2; then
   ok "deadlock found by rank 1: one report, one process's; summary and pfc.txt too"
 else
   bad "deadlock over 2 ranks ($work/ring1.out, $work/ring2.out)"
@@ -212,10 +218,7 @@ fi
   >"$work/ring-cut.txt"
 mpi -np 2 "$bin/rdma-sim" "${ring[@]}" --partition="$work/ring-cut.txt" --out="$work/rcut2" \
   >"$work/rcut2.out" 2>&1 || bad "deadlock across ranks: exit status"
-if [ -n "$report" ] && [ "$(grep -c 'PFC deadlock at' "$work/rcut2.out")" -eq 1 ] &&
-   [ "$(grep 'PFC deadlock at' "$work/rcut2.out")" = "$report" ] &&
-   [ "$(grep '^flows=' "$work/rcut2.out")" = "$(grep '^flows=' "$work/ring1.out")" ] &&
-   cmp -s "$work/ring1/pfc.txt" "$work/rcut2/pfc.txt"; then
+if same_deadlock ring1 rcut2; then
   ok "deadlock across ranks (cycle cut twice): one report, one process's"
 else
   bad "deadlock across ranks ($work/ring1.out, $work/rcut2.out)"
@@ -225,9 +228,7 @@ mpi -np 2 "$bin/rdma-sim" "${ring_stop[@]}" --partition="$work/ring-cut.txt" --o
 rc2=$?
 same=1
 for f in pfc.txt queue.csv rate.csv link.csv; do cmp -s "$work/rstop1/$f" "$work/rcstop2/$f" || same=0; done
-if [ $rc2 -eq 3 ] && [ $same -eq 1 ] &&
-   [ "$(grep 'PFC deadlock at' "$work/rcstop2.out")" = "$(grep 'PFC deadlock at' "$work/rstop1.out")" ] &&
-   [ "$(grep '^flows=' "$work/rcstop2.out")" = "$(grep '^flows=' "$work/rstop1.out")" ]; then
+if [ $rc2 -eq 3 ] && [ $same -eq 1 ] && same_deadlock rstop1 rcstop2; then
   ok "deadlock stop across ranks: exit 3, report, summary and traces as one process's at 60 us"
 else
   bad "deadlock stop across ranks: exit $rc2 ($work/rstop1.out, $work/rcstop2.out)"
