@@ -621,6 +621,16 @@ static const char *plugin(const char *name)
     return plugin_path;
 }
 
+/* Loading plugin `name` gives rc and the message "PATH: reason". */
+static void load_fails(const char *name, int rc, const char *reason)
+{
+    const char *path = plugin(name);
+    char err[512], want[600];
+    ck_assert_int_eq(libcc_plugin_load(path, err, sizeof err), rc);
+    snprintf(want, sizeof want, "%s: %s", path, reason);
+    ck_assert_str_eq(err, want);
+}
+
 static int cnp_calls;
 static uint64_t cnp_flow, np_deadline;
 static int np_deadline_calls;
@@ -693,10 +703,7 @@ START_TEST(plugin_loads_and_its_np_timer_fires)
     ck_assert_uint_eq(libcc_rp_rate_bps(rp), 50 * G);
 
     /* Loaded again: the same file's entry point registers the name again. */
-    ck_assert_int_eq(libcc_plugin_load(path, err, sizeof err), LIBCC_ERR_EXISTS);
-    char want[600];
-    snprintf(want, sizeof want, "%s: algorithm name 'plugin-timer' is already registered", path);
-    ck_assert_str_eq(err, want);
+    load_fails("timer_plugin", LIBCC_ERR_EXISTS, "algorithm name 'plugin-timer' is already registered");
 
     libcc_rp_del(rp);
     libcc_np_del(np);
@@ -708,24 +715,14 @@ END_TEST
 
 START_TEST(plugin_with_other_abi_is_refused)
 {
-    const char *path = plugin("abi_plugin");
-    char err[512];
-    ck_assert_int_eq(libcc_plugin_load(path, err, sizeof err), LIBCC_ERR_ABI_MISMATCH);
-    char want[600];
-    snprintf(want, sizeof want, "%s: built against algorithm ABI 2, this libcc speaks 1", path);
-    ck_assert_str_eq(err, want);
+    load_fails("abi_plugin", LIBCC_ERR_ABI_MISMATCH, "built against algorithm ABI 2, this libcc speaks 1");
     ck_assert(!listed("plugin-future"));
 }
 END_TEST
 
 START_TEST(plugin_without_entry_is_refused)
 {
-    const char *path = plugin("noentry_plugin");
-    char err[512];
-    ck_assert_int_eq(libcc_plugin_load(path, err, sizeof err), LIBCC_ERR_PLUGIN);
-    char want[600];
-    snprintf(want, sizeof want, "%s: no libcc_plugin_init symbol", path);
-    ck_assert_str_eq(err, want);
+    load_fails("noentry_plugin", LIBCC_ERR_PLUGIN, "no libcc_plugin_init symbol");
 }
 END_TEST
 
