@@ -17,6 +17,7 @@
 #include <libcc/algorithm.h>
 #include <libcc/libcc.h>
 #include <math.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -522,6 +523,48 @@ START_TEST(full_table)
 }
 END_TEST
 
+/* Threads registering, using and unregistering algorithms at once: the
+ * registry's lock keeps every slot to one algorithm, so each thread finds
+ * its own algorithm every time and none is lost or doubled. */
+#define RACE_THREADS 4
+#define RACE_ROUNDS 200
+
+static void *race(void *arg)
+{
+    const libcc_algorithm *a = arg;
+    for (int i = 0; i < RACE_ROUNDS; i++) {
+        libcc_params *p;
+        if (libcc_algorithm_register(a, NULL, 0) != LIBCC_OK ||
+            libcc_params_new(&p, a->name) != LIBCC_OK)
+            return (void *)1;
+        const int busy = libcc_algorithm_unregister(a->name);
+        libcc_params_del(p);
+        if (busy != LIBCC_ERR_BUSY || libcc_algorithm_unregister(a->name) != LIBCC_OK)
+            return (void *)1;
+    }
+    return NULL;
+}
+
+START_TEST(concurrent_registration)
+{
+    static libcc_algorithm racers[RACE_THREADS];
+    static char names[RACE_THREADS][16];
+    pthread_t t[RACE_THREADS];
+    for (int i = 0; i < RACE_THREADS; i++) {
+        snprintf(names[i], sizeof names[i], "check-race-%d", i);
+        racers[i] = steps;
+        racers[i].name = names[i];
+        ck_assert_int_eq(pthread_create(&t[i], NULL, race, &racers[i]), 0);
+    }
+    for (int i = 0; i < RACE_THREADS; i++) {
+        void *failed;
+        ck_assert_int_eq(pthread_join(t[i], &failed), 0);
+        ck_assert_msg(failed == NULL, "thread %d saw the registry lose or double its algorithm", i);
+    }
+    ck_assert_uint_eq(n_listed(), 12);
+}
+END_TEST
+
 /* ---- unregistering ------------------------------------------------------ */
 
 START_TEST(unregister_errors)
@@ -769,6 +812,7 @@ Suite *algorithm_suite(void)
     tcase_add_loop_test(t, each_bad_description_is_refused, 0, N_CHANGES);
     tcase_add_test(t, boundaries_are_accepted);
     tcase_add_test(t, full_table);
+    tcase_add_test(t, concurrent_registration);
     tcase_add_test(t, new_error_codes_have_text);
     suite_add_tcase(s, t);
     t = tcase_create("unregister");
