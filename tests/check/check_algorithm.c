@@ -498,7 +498,7 @@ END_TEST
 START_TEST(full_table)
 {
     static libcc_algorithm many[LIBCC_ALGORITHM_MAX];
-    static char names[LIBCC_ALGORITHM_MAX][16];
+    static char names[LIBCC_ALGORITHM_MAX][24];
     const size_t free_slots = LIBCC_ALGORITHM_MAX - n_listed();
     ck_assert_uint_eq(free_slots, LIBCC_ALGORITHM_MAX - 12);
     for (size_t i = 0; i <= free_slots; i++) {
@@ -548,7 +548,7 @@ static void *race(void *arg)
 START_TEST(concurrent_registration)
 {
     static libcc_algorithm racers[RACE_THREADS];
-    static char names[RACE_THREADS][16];
+    static char names[RACE_THREADS][24];
     pthread_t t[RACE_THREADS];
     for (int i = 0; i < RACE_THREADS; i++) {
         snprintf(names[i], sizeof names[i], "check-race-%d", i);
