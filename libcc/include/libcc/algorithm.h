@@ -75,7 +75,9 @@ typedef struct libcc_rp_ops {
     int (*on_feedback)(libcc_rp *rp, uint64_t now_ns, const libcc_feedback *fb);
     int (*on_timeout)(libcc_rp *rp, uint64_t now_ns);
     /* Named internal variables for plots (libcc_rp_vars): descriptors in
-     * libcc_param_desc form (def/min/max unused) and their reader. */
+     * libcc_param_desc form (def/min/max unused) and their reader (which
+     * only reads: libcc_rp_state((libcc_rp *)rp) is its state). All three
+     * or none. */
     const libcc_param_desc *vars;
     size_t n_vars;
     void (*read_vars)(const libcc_rp *rp, double *values);
@@ -92,6 +94,8 @@ typedef struct libcc_np_ops {
     void (*flow_init)(libcc_np *np, libcc_np_flow *flow, uint64_t now_ns);
     int (*on_data)(libcc_np *np, libcc_np_flow *flow, uint64_t now_ns, const libcc_data_pkt *pkt,
                    libcc_np_verdict *verdict);
+    /* Called at or after the NP's deadline (never early), which the core
+     * has just cleared: set the next one with libcc_np_set_deadline_ns. */
     int (*on_timer)(libcc_np *np, uint64_t now_ns);
 } libcc_np_ops;
 
