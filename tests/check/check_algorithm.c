@@ -89,7 +89,7 @@ static const libcc_param_desc steps_vars[] = {
 
 static void steps_read_vars(const libcc_rp *rp, double *v)
 {
-    const steps_rp *s = libcc_rp_state((libcc_rp *)rp);
+    const steps_rp *s = libcc_rp_state_const(rp);
     v[0] = (double)s->acks;
 }
 
@@ -352,7 +352,7 @@ static const libcc_param_desc access_vars[] = {
 
 static void access_read_vars(const libcc_rp *rp, double *v)
 {
-    const access_rp *s = libcc_rp_state((libcc_rp *)rp);
+    const access_rp *s = libcc_rp_state_const(rp);
     v[0] = (double)s->snd_nxt;
     v[1] = (double)s->bytes_sent;
     v[2] = (double)s->max_hops;
@@ -415,10 +415,19 @@ static const libcc_rp_ops access_rp_ops = {
     .read_vars = access_read_vars,
 };
 static const libcc_np_ops access_np_ops = {.on_data = access_np_on_data};
+/* The fraction of the port's rate a queue of that many bytes takes in one
+ * microsecond (read through the const state accessor). */
+static double access_cp_mark_probability(const libcc_cp *cp, uint64_t queue_bytes)
+{
+    const access_cp *s = libcc_cp_state_const(cp);
+    return (double)queue_bytes * 8.0 * 1e6 / (double)s->link_bps;
+}
+
 static const libcc_cp_ops access_cp_ops = {
     .state_size = sizeof(access_cp),
     .init = access_cp_init,
     .on_dequeue = access_cp_on_dequeue,
+    .mark_probability = access_cp_mark_probability,
     .on_timer = access_cp_on_timer,
 };
 
@@ -510,6 +519,8 @@ START_TEST(exported_accessors)
     ck_assert_uint_eq(fb[0].flow_id, 3);
     ck_assert_uint_eq(fb[0].rate_bps, 50 * G);
     ck_assert_uint_eq(libcc_cp_deadline_ns(cp), 2000);
+    /* 6,250 B in 1 us is 50 Gbit/s: half of the 100 Gbit/s port. */
+    ck_assert(libcc_cp_mark_probability(cp, 6250) == 0.5);
     libcc_cp_del(cp);
     libcc_params_del(p);
     unregister_ok("check-access");

@@ -187,6 +187,8 @@ typedef int (*libcc_plugin_init_fn)(char *err, size_t err_len);
 
 /* Reaction Point (rate, window, deadline getters are in libcc.h). */
 LIBCC_API void *libcc_rp_state(libcc_rp *rp);
+/* The same state, read-only: for read_vars, which gets a const RP. */
+LIBCC_API const void *libcc_rp_state_const(const libcc_rp *rp);
 LIBCC_API const void *libcc_rp_config(const libcc_rp *rp);
 LIBCC_API const libcc_common_config *libcc_rp_common(const libcc_rp *rp);
 LIBCC_API const libcc_flow_info *libcc_rp_flow(const libcc_rp *rp);
@@ -215,6 +217,8 @@ LIBCC_API void libcc_np_request_cnp(libcc_np *np, uint64_t now_ns, uint64_t flow
 
 /* Congestion Point. */
 LIBCC_API void *libcc_cp_state(libcc_cp *cp);
+/* The same state, read-only: for mark_probability, which gets a const CP. */
+LIBCC_API const void *libcc_cp_state_const(const libcc_cp *cp);
 LIBCC_API const void *libcc_cp_config(const libcc_cp *cp);
 LIBCC_API const libcc_common_config *libcc_cp_common(const libcc_cp *cp);
 LIBCC_API const libcc_cp_info *libcc_cp_get_info(const libcc_cp *cp);
