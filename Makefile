@@ -315,7 +315,8 @@ test-python: $(NS3_EXAMPLES) tools
 test-slurm: $(NS3_EXAMPLES)
 	@bash tests/slurm/run.sh $(BUILD)/bin
 
-# The FNCC paper's experiments, results in docs/results.md (FULL=1: paper scale).
+# The FNCC paper's experiments, results in docs/results.md (FULL=1: paper scale;
+# PLUGIN=path.so: every run loads a libcc plugin, docs/writing-an-algorithm.md).
 paper: deps
 	@$(MAKE) --no-print-directory -j$(NPROC) all
 	@$(MAKE) --no-print-directory paper-run
