@@ -494,12 +494,12 @@ def gather(g, runs, out, step=None):
         if os.path.exists(fct):
             df = fct_slowdown.read_fct(fct)
             s = np.sort(fct_slowdown.with_slowdown(df).slowdown.to_numpy())
-            if len(s):
+            if len(s):  # a run whose flows never end (the dumbbell's) has no bins
                 row.update({"slowdown_avg": s.mean(), "slowdown_p50": fct_slowdown.pctl(s, 0.5),
                             "slowdown_p95": fct_slowdown.pctl(s, 0.95),
                             "slowdown_p99": fct_slowdown.pctl(s, 0.99)})
-            key = tuple((k, v) for k, v in r.labels.items() if k != "seed")
-            flows_all.setdefault(key, []).append(df)
+                key = tuple((k, v) for k, v in r.labels.items() if k != "seed")
+                flows_all.setdefault(key, []).append(df)
         rows.append(row)
     table = pd.DataFrame(rows)
     base = os.path.join(out, g["sweep"]["name"])
