@@ -92,9 +92,9 @@ static int aimd_rp_on_ack(libcc_rp *rp, uint64_t now_ns, const libcc_ack *ack)
     aimd_rp *s = libcc_rp_state(rp);
 
     if (ack->ecn_echo && ack->seq >= s->cut_until_seq) {
-        const double floor = (double)c->min_rate_bps < line ? (double)c->min_rate_bps : line;
+        const double lowest = (double)c->min_rate_bps < line ? (double)c->min_rate_bps : line;
         const double r = s->rate * c->md;
-        s->rate = r > floor ? r : floor;
+        s->rate = r > lowest ? r : lowest;
         s->cut_until_seq = libcc_rp_snd_nxt(rp);
         s->last_increase_ns = now_ns; /* the next RTT starts now */
         s->cuts++;
