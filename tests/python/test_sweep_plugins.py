@@ -116,3 +116,20 @@ def test_registered_takes_the_plugins_algorithms(tmp_path):
         assert False, "a plugin that does not load was accepted"
     except RuntimeError as e:
         assert "no entry point" in str(e)
+
+
+def test_make_paper_plugin_loads_in_every_run_and_joins_registered(tmp_path):
+    """paper.py --plugin (make paper PLUGIN=): every experiment's runs load
+    it first; the all-algos grids ("registered") run its algorithm too."""
+    import importlib.util
+    import sys
+    root = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..")
+    sys.path.insert(0, os.path.join(root, "examples", "paper"))  # its analyses package
+    spec = importlib.util.spec_from_file_location(
+        "paper", os.path.join(root, "examples", "paper", "paper.py"))
+    paper = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(paper)
+    p = plugin_file(tmp_path)
+    rs = paper.experiment_runs({"all-algos-dumbbell", "lone-flow"}, False, ["hpcc", "mine"], [p])
+    assert rs and all(r.args[0] == "--plugin=" + p and r.plugins == [p] for r in rs)
+    assert {r.labels["algo"] for r in rs if r.exp == "all-algos-dumbbell"} == {"hpcc", "mine"}
