@@ -130,6 +130,56 @@ AttributeValueType(const std::string& path)
     return info.checker->GetValueTypeName();
 }
 
+// For an attribute path that names nothing: the closest that does, as
+// " (did you mean --X?)", or "". A slip in the attribute's name is looked
+// up among its TypeId's attributes (and its parents'), one in the TypeId's
+// name among every registered TypeId, the LibccConfig::<algorithm> ones of
+// plugins included (LoadPlugins registered them).
+std::string
+AttributeHint(const std::string& path)
+{
+    size_t sep = path.rfind("::");
+    if (sep == std::string::npos)
+    {
+        return "";
+    }
+    const std::string type = path.substr(0, sep);
+    const std::string attribute = path.substr(sep + 2);
+    TypeId tid;
+    std::string guess;
+    if (TypeId::LookupByNameFailSafe(type, &tid))
+    {
+        std::vector<std::string> names;
+        for (TypeId t = tid;; t = t.GetParent())
+        {
+            for (size_t i = 0; i < t.GetAttributeN(); i++)
+            {
+                names.push_back(t.GetAttribute(i).name);
+            }
+            if (t == t.GetParent())
+            {
+                break;
+            }
+        }
+        guess = CheckedOptions::DidYouMean(attribute, names);
+        return guess.empty() ? "" : " (did you mean --" + type + "::" + guess + "?)";
+    }
+    std::vector<std::string> types;
+    for (uint16_t i = 0; i < TypeId::GetRegisteredN(); i++)
+    {
+        types.push_back(TypeId::GetRegistered(i).GetName());
+    }
+    guess = CheckedOptions::DidYouMean(type, types);
+    TypeId found;
+    TypeId::AttributeInformation info;
+    if (guess.empty() || !TypeId::LookupByNameFailSafe(guess, &found) ||
+        !found.LookupAttributeByName(attribute, &info))
+    {
+        return "";
+    }
+    return " (did you mean --" + guess + "::" + attribute + "?)";
+}
+
 } // namespace
 
 CheckedOptions::CheckedOptions(const std::string& program, const std::string& usage)
@@ -492,7 +542,9 @@ CheckedOptions::SetNs3Value(const std::string& name, const std::string& value) c
         const std::string type = AttributeValueType(name);
         if (type.empty())
         {
-            return Bad(name, value, "no such attribute (see --PrintTypeIds, --PrintAttributes)");
+            return Bad(name, value,
+                       "no such attribute" + AttributeHint(name) +
+                           " (see --PrintTypeIds, --PrintAttributes)");
         }
         const std::string text = Ns3SafeText(type, value, why);
         if (text.empty() || !Config::SetDefaultFailSafe(name, StringValue(text)))

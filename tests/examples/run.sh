@@ -553,6 +553,12 @@ expect plugin-cc-range 2 "parameter 'md' of 'aimd-ecn': 1.5 is out of range \\[0
 expect plugin-attribute-range 2 "ns3::LibccConfig::aimd-ecn::md" -- \
   "$bin/dumbbell" "${P[@]}" --algo=aimd-ecn --ns3::LibccConfig::aimd-ecn::md=2 --stop=10us \
   --out="$work/pbad"
+# A slip in an attribute's type (the algorithm's name) or its own name.
+for slip in aimd-ecm::md aimd-ecn::mdd; do
+  expect "plugin-attribute-did-you-mean-$slip" 2 \
+    "--ns3::LibccConfig::$slip=0.5: no such attribute \(did you mean --ns3::LibccConfig::aimd-ecn::md\?\)" -- \
+    "$bin/dumbbell" "${P[@]}" "--ns3::LibccConfig::$slip=0.5" --out="$work/pbad"
+done
 # --algo before --plugin on the command line: the plugin is loaded first.
 expect plugin-dumbbell 0 "" -- \
   "$bin/dumbbell" --algo=aimd-ecn --preset=tcp --ns3::LibccConfig::aimd-ecn::ai_rate=1Gbps \
