@@ -121,6 +121,9 @@ struct libcc_rp {
     uint64_t snd_nxt;      /* highest seq+bytes seen by on_tx (core keeps it) */
     uint64_t bytes_sent;   /* total bytes given to on_tx */
     const void *cfg;       /* typed config: algo->cfg_size bytes after priv */
+    /* The host's decision logger (decision_log.c); NULL: none, and the only
+     * thing an unlogged event pays for the log is testing this. */
+    struct libcc_rp_log *log;
     /* per-flow module state, ops->state_size bytes; the object is
      * allocated for its algorithm only (libcc_rp_size). */
     _Alignas(LIBCC_PRIV_ALIGN) unsigned char priv[];
@@ -189,6 +192,13 @@ static inline uint32_t libcc_algo_int_hop_bytes(const libcc_algorithm *a)
  * not in fmt's table, list unchanged), LIBCC_ERR_INVALID_ARG (fmt NONE). */
 int libcc_int_list_push_wire(libcc_int_list *list, libcc_int_format fmt, const libcc_int_hop *hop,
                              unsigned max_hops);
+/* Decision log (decision_log.c), for an RP with rp->log set: deliver the
+ * record of the event that just ended (the rate and window already
+ * clamped; old_* from before it) if the module explained itself or they
+ * changed; and release the logger (libcc_rp_del). */
+void libcc_rp_log_deliver(struct libcc_rp *rp, libcc_rp_event event, uint64_t now_ns,
+                          uint64_t old_rate_bps, uint64_t old_window_bytes);
+void libcc_rp_log_free(struct libcc_rp *rp);
 
 /* Parameter internals shared by params.c, registry.c and the object
  * constructors. */
