@@ -90,6 +90,7 @@ static int aimd_rp_on_ack(libcc_rp *rp, uint64_t now_ns, const libcc_ack *ack)
     const aimd_cfg *c = libcc_rp_config(rp);
     const double line = (double)libcc_rp_flow(rp)->line_rate_bps;
     aimd_rp *s = libcc_rp_state(rp);
+    const char *action = NULL;
 
     if (ack->ecn_echo && ack->seq >= s->cut_until_seq) {
         const double lowest = (double)c->min_rate_bps < line ? (double)c->min_rate_bps : line;
@@ -98,10 +99,18 @@ static int aimd_rp_on_ack(libcc_rp *rp, uint64_t now_ns, const libcc_ack *ack)
         s->cut_until_seq = libcc_rp_snd_nxt(rp);
         s->last_increase_ns = now_ns; /* the next RTT starts now */
         s->cuts++;
+        action = "cut";
     } else if (!ack->ecn_echo && now_ns - s->last_increase_ns >= s->rtt_ns) {
         const double r = s->rate + (double)c->ai_rate_bps;
         s->rate = r < line ? r : line;
         s->last_increase_ns = now_ns;
+        action = "additive-increase";
+    }
+    /* Why the rate moved, for a host that logs decisions (--ccLog); one
+     * test when none does. */
+    if (action && libcc_rp_logging(rp)) {
+        const libcc_decision_input in[] = {{"ecn_echo", ack->ecn_echo}, {"cuts", (double)s->cuts}};
+        libcc_rp_explain(rp, action, in, sizeof in / sizeof in[0]);
     }
     aimd_apply(rp, s);
     return LIBCC_OK;

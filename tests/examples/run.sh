@@ -606,6 +606,21 @@ else
   echo "FAIL plugin-dumbbell-two-fair: $(grep goodput_end "$work/pdumbbell2/summary.txt" | tr '\n' ' ')"
   failed=$((failed + 1))
 fi
+# Its decisions in cc-log.csv (--ccLog), each as the rule says, by hand:
+# a cut is md = 0.8 times the rate before (within the 1 bit/s of
+# rounding), an increase 2 Gbit/s more up to the 100 Gbit/s line rate.
+expect plugin-cc-log 0 "" -- \
+  "$bin/dumbbell" "${P[@]}" --algo=aimd-ecn --stop=1ms --traces=false --ccLog=0 --out="$work/pclog"
+if awk -F, 'NR == 1 {for (i = 1; i <= NF; i++) col[$i] = i; next}
+     { o = $col["old_rate_bps"]; n = $col["new_rate_bps"]; a = $col["action"] }
+     a == "cut" { cuts++; d = n - 0.8 * o; if (d < -1 || d > 1) bad++ }
+     a == "additive-increase" { incs++; w = o + 2e9; if (w > 1e11) w = 1e11; d = n - w; if (d < -1 || d > 1) bad++ }
+     END { printf "%d cuts, %d increases, %d off the rule\n", cuts, incs, bad; exit !(cuts > 0 && incs > 0 && bad == 0) }' \
+     "$work/pclog/cc-log.csv" > "$work/pclog.txt" 2>&1; then
+  echo "ok   plugin-cc-log-rule ($(cat "$work/pclog.txt"))"; passed=$((passed + 1))
+else
+  echo "FAIL plugin-cc-log-rule: $(cat "$work/pclog.txt")"; failed=$((failed + 1))
+fi
 printf '2\n0 5 3 100 200000 0\n1 5 3 100 200000 0\n' > "$work/pflows.txt"
 expect plugin-rdma-sim 0 "" -- \
   "$bin/rdma-sim" "${P[@]}" --algo=aimd-ecn --fattree=4 --flows="$work/pflows.txt" --ccVars=1 \
