@@ -223,6 +223,7 @@ int libcc_params_build(const libcc_params *params, libcc_common_config *common, 
  * is, and pay no call per access. */
 
 static inline void *libcc_rp_state_in(libcc_rp *rp) { return rp->priv; }
+static inline const void *libcc_rp_state_const_in(const libcc_rp *rp) { return rp->priv; }
 static inline const void *libcc_rp_config_in(const libcc_rp *rp) { return rp->cfg; }
 static inline const libcc_common_config *libcc_rp_common_in(const libcc_rp *rp) { return &rp->common; }
 static inline const libcc_flow_info *libcc_rp_flow_in(const libcc_rp *rp) { return &rp->flow; }
@@ -251,6 +252,7 @@ static inline void libcc_np_set_deadline_ns_in(libcc_np *np, uint64_t d)
 }
 
 static inline void *libcc_cp_state_in(libcc_cp *cp) { return cp->priv; }
+static inline const void *libcc_cp_state_const_in(const libcc_cp *cp) { return cp->priv; }
 static inline const void *libcc_cp_config_in(const libcc_cp *cp) { return cp->cfg; }
 static inline const libcc_common_config *libcc_cp_common_in(const libcc_cp *cp) { return &cp->common; }
 static inline const libcc_cp_info *libcc_cp_get_info_in(const libcc_cp *cp) { return &cp->info; }
@@ -259,6 +261,7 @@ static inline void libcc_cp_set_deadline_ns_in(libcc_cp *cp, uint64_t d) { cp->d
 static inline void libcc_cp_set_max_feedback_in(libcc_cp *cp, size_t n) { cp->max_feedback = n; }
 
 #define libcc_rp_state(rp) libcc_rp_state_in(rp)
+#define libcc_rp_state_const(rp) libcc_rp_state_const_in(rp)
 #define libcc_rp_config(rp) libcc_rp_config_in(rp)
 #define libcc_rp_common(rp) libcc_rp_common_in(rp)
 #define libcc_rp_flow(rp) libcc_rp_flow_in(rp)
@@ -279,6 +282,7 @@ static inline void libcc_cp_set_max_feedback_in(libcc_cp *cp, size_t n) { cp->ma
 #define libcc_np_flow_id(flow) libcc_np_flow_id_in(flow)
 #define libcc_np_set_deadline_ns(np, d) libcc_np_set_deadline_ns_in(np, d)
 #define libcc_cp_state(cp) libcc_cp_state_in(cp)
+#define libcc_cp_state_const(cp) libcc_cp_state_const_in(cp)
 #define libcc_cp_config(cp) libcc_cp_config_in(cp)
 #define libcc_cp_common(cp) libcc_cp_common_in(cp)
 #define libcc_cp_get_info(cp) libcc_cp_get_info_in(cp)

@@ -335,6 +335,11 @@ void *(libcc_rp_state)(libcc_rp *rp)
     return libcc_rp_state_in(rp);
 }
 
+const void *(libcc_rp_state_const)(const libcc_rp *rp)
+{
+    return libcc_rp_state_const_in(rp);
+}
+
 const void *(libcc_rp_config)(const libcc_rp *rp)
 {
     return libcc_rp_config_in(rp);

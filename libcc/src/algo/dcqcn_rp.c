@@ -380,7 +380,7 @@ int libcc_dcqcn_rp_on_timer(libcc_rp *rp, uint64_t now_ns)
 
 void libcc_dcqcn_rp_read_vars(const libcc_rp *rp, double *v)
 {
-    const dcqcn_rp_state *s = (const dcqcn_rp_state *)libcc_rp_state((libcc_rp *)rp);
+    const dcqcn_rp_state *s = (const dcqcn_rp_state *)libcc_rp_state_const(rp);
     /* Every event brings alpha up to its time (advance), so this is alpha as
      * of the last event, a quiescent flow's decay included. */
     v[DCQCN_V_ALPHA] = s->alpha;

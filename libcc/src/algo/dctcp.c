@@ -226,7 +226,7 @@ static const libcc_param_desc dctcp_vars[] = {
 
 static void dctcp_read_vars(const libcc_rp *rp, double *v)
 {
-    const dctcp_rp_state *s = (const dctcp_rp_state *)libcc_rp_state((libcc_rp *)rp);
+    const dctcp_rp_state *s = (const dctcp_rp_state *)libcc_rp_state_const(rp);
     v[0] = s->alpha;
     v[1] = s->frac;
     v[2] = s->rate;

@@ -148,7 +148,7 @@ static inline hpcc_rp_state *hpcc_rp_priv(libcc_rp *rp)
 }
 static inline const hpcc_rp_state *hpcc_rp_cpriv(const libcc_rp *rp)
 {
-    return (const hpcc_rp_state *)libcc_rp_state((libcc_rp *)rp);
+    return (const hpcc_rp_state *)libcc_rp_state_const(rp);
 }
 static inline const hpcc_cfg *hpcc_rp_cfg(const libcc_rp *rp)
 {

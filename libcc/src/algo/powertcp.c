@@ -252,7 +252,7 @@ static const libcc_param_desc ptcp_vars[] = {
 
 static void ptcp_read_vars(const libcc_rp *rp, double *v)
 {
-    const ptcp_rp_state *s = (const ptcp_rp_state *)libcc_rp_state((libcc_rp *)rp);
+    const ptcp_rp_state *s = (const ptcp_rp_state *)libcc_rp_state_const(rp);
     v[0] = s->cwnd;
     v[1] = s->cwnd_old;
     v[2] = s->gamma_smooth;

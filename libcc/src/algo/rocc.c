@@ -412,7 +412,7 @@ static const libcc_param_desc rocc_vars[] = {
 
 static void rocc_read_vars(const libcc_rp *rp, double *v)
 {
-    const rocc_rp_state *s = (const rocc_rp_state *)libcc_rp_state((libcc_rp *)rp);
+    const rocc_rp_state *s = (const rocc_rp_state *)libcc_rp_state_const(rp);
     v[0] = s->limited;
     v[1] = s->switch_id;
     v[2] = s->port_id;

@@ -341,7 +341,7 @@ static const libcc_param_desc swift_vars[] = {
 
 static void swift_read_vars(const libcc_rp *rp, double *v)
 {
-    const swift_rp_state *s = (const swift_rp_state *)libcc_rp_state((libcc_rp *)rp);
+    const swift_rp_state *s = (const swift_rp_state *)libcc_rp_state_const(rp);
     v[0] = s->cwnd;
     v[1] = s->fcwnd;
     v[2] = s->ecwnd;

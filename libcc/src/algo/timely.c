@@ -201,7 +201,7 @@ static const libcc_param_desc timely_vars[] = {
 
 static void timely_read_vars(const libcc_rp *rp, double *v)
 {
-    const timely_rp_state *s = (const timely_rp_state *)libcc_rp_state((libcc_rp *)rp);
+    const timely_rp_state *s = (const timely_rp_state *)libcc_rp_state_const(rp);
     v[0] = s->rate;
     v[1] = (double)s->prev_rtt_ns;
     v[2] = s->rtt_diff;
