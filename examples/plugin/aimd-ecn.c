@@ -123,8 +123,7 @@ static const libcc_param_desc aimd_vars[] = {
 
 static void aimd_read_vars(const libcc_rp *rp, double *v)
 {
-    /* libcc_rp_state takes a mutable RP; reading through it changes nothing. */
-    const aimd_rp *s = libcc_rp_state((libcc_rp *)rp);
+    const aimd_rp *s = libcc_rp_state_const(rp);
     v[0] = s->rate;
     v[1] = (double)s->cuts;
 }
