@@ -273,12 +273,14 @@ uninstall: uninstall-ns3
 # A staging prefix filled by `make install`, and consumers outside the tree
 # using only it: libcc from C and C++ through pkg-config, the bindings
 # through pkg-config and CMake running FNCC on their own topology
-# (tests/install/run.sh); then `make uninstall` must leave no file behind.
+# (tests/install/run.sh), the worked plugin of examples/plugin/ built with
+# its Makefile and CMakeLists.txt and run by the tree's dumbbell (LIBCC_BIN);
+# then `make uninstall` must leave no file behind.
 STAGE := $(abspath $(BUILD))/stage
 test-install:
 	@rm -rf $(STAGE)
 	@$(MAKE) --no-print-directory install PREFIX=$(STAGE)/prefix >/dev/null
-	@bash tests/install/run.sh $(STAGE)/prefix $(BUILD)/install-test \
+	@$(if $(filter 1,$(HAVE_NS3)),LIBCC_BIN=$(abspath $(BUILD))/bin) bash tests/install/run.sh $(STAGE)/prefix $(BUILD)/install-test \
 	  $(MAKE) -C $(CURDIR) --no-print-directory BUILD=$(BUILD)
 
 # A copy of the build tree runs its own libraries and its .pc builds a
@@ -338,7 +340,8 @@ test-python: $(NS3_EXAMPLES) tools
 test-slurm: $(NS3_EXAMPLES)
 	@bash tests/slurm/run.sh $(BUILD)/bin
 
-# The FNCC paper's experiments, results in docs/results.md (FULL=1: paper scale).
+# The FNCC paper's experiments, results in docs/results.md (FULL=1: paper scale;
+# PLUGIN=path.so: every run loads a libcc plugin, docs/writing-an-algorithm.md).
 paper: deps
 	@$(MAKE) --no-print-directory -j$(NPROC) all
 	@$(MAKE) --no-print-directory paper-run

@@ -192,5 +192,45 @@ else
   failed=$((failed + 1))
 fi
 
+# --plugin: a file that does not load or register is one line naming
+# --plugin=FILE and why, exit 2, before anything runs (the same for every
+# program with --algo). The plugins are built here from libcc's header.
+inc=$(cd "$(dirname "$0")/../../libcc/include" && pwd)
+plugin() { # NAME C-BODY: $work/NAME.so from a C file including <libcc/algorithm.h>
+  printf '#include <libcc/algorithm.h>\n%s\n' "$2" > "$work/$1.c" &&
+    gcc -std=c11 -shared -fPIC -I"$inc" -o "$work/$1.so" "$work/$1.c"
+}
+# register(): one RP-only algorithm NAME built against ABI version ABI.
+register='static const libcc_rp_ops ops = {0};
+static const libcc_algorithm a = {.abi_version = ABI, .name = NAME, .roles = LIBCC_ROLE_RP, .rp = &ops};
+int libcc_plugin_init(char *err, size_t len) { return libcc_algorithm_register(&a, err, len); }'
+plugin noentry 'int not_the_entry(void) { return 0; }'
+plugin clash "#define ABI LIBCC_ALGORITHM_ABI_VERSION
+#define NAME \"dcqcn\"
+$register"
+plugin oldabi "#define ABI (LIBCC_ALGORITHM_ABI_VERSION + 1000u)
+#define NAME \"oldabi\"
+$register"
+plugin badname "#define ABI LIBCC_ALGORITHM_ABI_VERSION
+#define NAME \"Bad Name\"
+$register"
+for prog in dumbbell rdma-sim fairness; do
+  for what in /nonexistent/x.so:nonexistent "$work/flows.txt":flows.txt "$work/noentry.so":noentry.so \
+              "$work/clash.so":dcqcn "$work/oldabi.so":ABI "$work/badname.so":"Bad Name"; do
+    file=${what%%:*} named=${what#*:}
+    check "$prog" "plugin=$file" "--plugin=$file"
+    if ! grep -qF -- "$named" "$work/err"; then
+      echo "FAIL $prog --plugin=$file: '$named' not named"; failed=$((failed + 1))
+    fi
+  done
+  # Before any other option is read: a plugin that fails wins over --help.
+  timeout 60 "$bin/$prog" --help --plugin="$work/noentry.so" > /dev/null 2> "$work/err"
+  if [ $? -eq 2 ] && grep -qF -- "--plugin=$work/noentry.so" "$work/err"; then
+    passed=$((passed + 1))
+  else
+    echo "FAIL $prog --help --plugin=noentry.so: not exit 2 naming the plugin"; failed=$((failed + 1))
+  fi
+done
+
 echo "error-policy: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]
