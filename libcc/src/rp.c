@@ -3,6 +3,7 @@
  * arithmetic, then the callbacks for whatever changed. Keeping the
  * before/after comparison here means no module can forget a callback. */
 #include "cc_internal.h"
+#include "flow.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -84,13 +85,16 @@ int libcc_rp_init(void *mem, size_t mem_len, const libcc_params *params, const l
     const size_t bytes = rp_bytes(params->algo);
     if (mem_len < bytes)
         return LIBCC_ERR_BUFFER_TOO_SMALL;
-    if (((uintptr_t)mem % _Alignof(struct libcc_rp)) != 0 || flow->line_rate_bps == 0)
+    if (((uintptr_t)mem % _Alignof(struct libcc_rp)) != 0)
         return LIBCC_ERR_INVALID_ARG;
+    int rc = libcc_flow_check(flow);
+    if (rc)
+        return rc;
 
     struct libcc_rp *rp = mem;
     memset(rp, 0, bytes);
     unsigned char *cfg = rp->priv + libcc_priv_round(params->algo->rp_state_size);
-    int rc = libcc_params_build(params, &rp->common, cfg, NULL, 0);
+    rc = libcc_params_build(params, &rp->common, cfg, NULL, 0);
     if (rc)
         return rc;
     rp->cfg = cfg;
