@@ -89,6 +89,7 @@ typedef struct libcc_common_cfg {
 struct libcc_rp {
     uint32_t magic;
     uint8_t owned; /* allocated by libcc_rp_new */
+    uint8_t busy;  /* inside an op or a callback: calls into this RP are refused */
     const struct libcc_algo *algo;
     libcc_rp_callbacks cbs;
     void *user_data;

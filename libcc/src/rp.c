@@ -60,15 +60,21 @@ static void rp_notify(struct libcc_rp *rp, uint64_t now_ns, const rp_snapshot *b
         rp->cbs.window_changed(rp, now_ns, rp->window_bytes, rp->user_data);
     if (rp->deadline_ns != before->deadline_ns && rp->cbs.deadline_changed)
         rp->cbs.deadline_changed(rp, rp->deadline_ns, rp->user_data);
+    rp->busy = 0;
 }
 
 static int rp_begin(struct libcc_rp *rp, uint64_t now_ns, rp_snapshot *snap)
 {
     if (!rp || rp->magic != RP_MAGIC)
         return LIBCC_ERR_INVALID_ARG;
+    /* A call from inside this RP's own op or callback would run the module
+     * on half-updated state and fire callbacks out of order: refused. */
+    if (rp->busy)
+        return LIBCC_ERR_INVALID_ARG;
     if (now_ns < rp->last_now_ns)
         return LIBCC_ERR_TIME_BACKWARDS;
     rp->last_now_ns = now_ns;
+    rp->busy = 1;
     snap->rate_bps = rp->rate_bps;
     snap->window_bytes = rp->window_bytes;
     snap->deadline_ns = rp->deadline_ns;
@@ -110,6 +116,7 @@ int libcc_rp_init(void *mem, size_t mem_len, const libcc_params *params, const l
     rp->window_bytes = LIBCC_WINDOW_UNLIMITED;
     rp->deadline_ns = LIBCC_NO_DEADLINE;
     rp->magic = RP_MAGIC;
+    rp->busy = 1;
     if (rp->algo->rp_init)
         rp->algo->rp_init(rp, now_ns);
     rp_clamp(rp);
@@ -117,6 +124,7 @@ int libcc_rp_init(void *mem, size_t mem_len, const libcc_params *params, const l
      * values are read with the getters. */
     if (rp->deadline_ns != LIBCC_NO_DEADLINE && rp->cbs.deadline_changed)
         rp->cbs.deadline_changed(rp, rp->deadline_ns, rp->user_data);
+    rp->busy = 0;
     *out = rp;
     return LIBCC_OK;
 }
