@@ -90,6 +90,14 @@ CMAKE_PKG := $(BUILD)/lib/cmake/libcc/libccConfig.cmake $(BUILD)/lib/cmake/libcc
 # Command-line tools: libcc/tools/<name>.c -> build/bin/<name>
 TOOL_SRCS := $(wildcard libcc/tools/*.c)
 TOOLS := $(TOOL_SRCS:libcc/tools/%.c=$(BUILD)/bin/%)
+# The property checks libcc-conformance runs and tests/check links too
+# (docs/conformance.md): one implementation for both.
+CONF_SRCS := $(wildcard libcc/tools/conformance/*.c)
+CONF_HDRS := $(wildcard libcc/tools/conformance/*.h)
+# --plugin needs libcc_plugin_load (issue #21); until the library has it
+# the tools say so instead of failing to link.
+TOOLS_PLUGINS := $(if $(shell grep -l '^int libcc_plugin_load' libcc/src/*.c 2>/dev/null),1,0)
+TOOL_CFLAGS = $(C_STD) -D_POSIX_C_SOURCE=200809L -DLIBCC_TOOLS_PLUGINS=$(TOOLS_PLUGINS) -Ilibcc/include $(C_USER)
 
 # Check suites: tests/check/check_<module>.c exports `Suite *<module>_suite(void)`.
 CHECK_SRCS := $(filter-out tests/check/check_main.c,$(wildcard tests/check/check_*.c))
@@ -97,10 +105,11 @@ CHECK_NAMES := $(CHECK_SRCS:tests/check/check_%.c=%)
 CHECK_HELPERS := $(filter-out tests/check/check_%.c,$(wildcard tests/check/*.c))
 CHECK_CFLAGS := $(shell $(PKG_CONFIG) --cflags check 2>/dev/null)
 CHECK_LIBS := $(shell $(PKG_CONFIG) --libs check 2>/dev/null || echo -lcheck) -lm
-TEST_CFLAGS = $(C_STD) -D_POSIX_C_SOURCE=200809L -Ilibcc/include -Ilibcc/src -Itests/check -I$(BUILD)/gen \
+TEST_CFLAGS = $(C_STD) -D_POSIX_C_SOURCE=200809L -Ilibcc/include -Ilibcc/src -Itests/check -Ilibcc/tools/conformance \
+              -I$(BUILD)/gen \
               $(C_USER)
 
-.PHONY: all lib tools deps paper test test-docs test-python test-slurm test-static test-check test-check-san test-install test-ns3 test-examples test-errors demo bench bench-libcc \
+.PHONY: all lib tools deps paper test test-docs test-python test-slurm test-static test-check test-check-san test-conformance test-install test-ns3 test-examples test-errors demo bench bench-libcc \
         install install-lib uninstall clean format help test-relocate test-contrib
 
 all: lib tools ns3
@@ -147,7 +156,11 @@ $(BUILD_INC)/libcc/%.h: libcc/include/libcc/%.h
 
 $(BUILD)/bin/%: libcc/tools/%.c $(STATIC_LIB) $(LIB_HDRS) $(wildcard libcc/tools/*.h) $(FLAGS_STAMP)
 	@mkdir -p $(dir $@)
-	$(CC) $(C_STD) -D_POSIX_C_SOURCE=200809L -Ilibcc/include $(C_USER) $(LDFLAGS) -o $@ $< $(STATIC_LIB) -lm
+	$(CC) $(TOOL_CFLAGS) $(LDFLAGS) -o $@ $< $(STATIC_LIB) -lm
+
+$(BUILD)/bin/libcc-conformance: libcc/tools/libcc-conformance.c $(CONF_SRCS) $(CONF_HDRS) $(STATIC_LIB) $(LIB_HDRS) $(FLAGS_STAMP)
+	@mkdir -p $(dir $@)
+	$(CC) $(TOOL_CFLAGS) $(LDFLAGS) -o $@ $< $(CONF_SRCS) $(STATIC_LIB) -lm
 
 # ---- pkg-config and CMake files ---------------------------------------------
 # gen_file TEMPLATE OUT PREFIX LIBDIR INCLUDEDIR [RPATH]: fill a template. In the
@@ -182,13 +195,13 @@ $(BUILD)/gen/check_suites.h: $(CHECK_SRCS) Makefile
 	@for n in $(CHECK_NAMES); do printf 'LIBCC_SUITE(%s)\n' $$n >> $@.tmp; done
 	@mv $@.tmp $@
 
-CHECK_ALL_SRCS = tests/check/check_main.c $(CHECK_SRCS) $(CHECK_HELPERS)
+CHECK_ALL_SRCS = tests/check/check_main.c $(CHECK_SRCS) $(CHECK_HELPERS) $(CONF_SRCS)
 
-$(BUILD)/tests/check_libcc: $(CHECK_ALL_SRCS) $(BUILD)/gen/check_suites.h $(STATIC_LIB) $(wildcard tests/check/*.h) $(FLAGS_STAMP)
+$(BUILD)/tests/check_libcc: $(CHECK_ALL_SRCS) $(BUILD)/gen/check_suites.h $(STATIC_LIB) $(wildcard tests/check/*.h) $(CONF_HDRS) $(FLAGS_STAMP)
 	@mkdir -p $(dir $@)
 	$(CC) $(TEST_CFLAGS) $(CHECK_CFLAGS) $(LDFLAGS) -o $@ $(CHECK_ALL_SRCS) $(STATIC_LIB) $(CHECK_LIBS)
 
-$(BUILD)/tests/check_libcc_san: $(CHECK_ALL_SRCS) $(BUILD)/gen/check_suites.h $(SAN_LIB) $(wildcard tests/check/*.h) $(FLAGS_STAMP)
+$(BUILD)/tests/check_libcc_san: $(CHECK_ALL_SRCS) $(BUILD)/gen/check_suites.h $(SAN_LIB) $(wildcard tests/check/*.h) $(CONF_HDRS) $(FLAGS_STAMP)
 	@mkdir -p $(dir $@)
 	$(CC) $(TEST_CFLAGS) -O1 $(SAN_FLAGS) $(CHECK_CFLAGS) $(LDFLAGS) -o $@ $(CHECK_ALL_SRCS) $(SAN_LIB) $(CHECK_LIBS)
 
@@ -199,6 +212,13 @@ test-check: $(BUILD)/tests/check_libcc tools
 test-check-san: $(BUILD)/tests/check_libcc_san tools
 	ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
 	CK_FORK=no LIBCC_TOOLS=$(BUILD)/bin LIBCC_SRCDIR=$(CURDIR) $(BUILD)/tests/check_libcc_san
+
+# libcc-conformance over every registered algorithm (docs/conformance.md):
+# CONFORMANCE_EVENTS RP events each (NP and CP a quarter), seed 1, about 10 s
+# on one core; a failing run's replay script goes to $(BUILD).
+CONFORMANCE_EVENTS ?= 1000000
+test-conformance: $(BUILD)/bin/libcc-conformance
+	@$(BUILD)/bin/libcc-conformance --events=$(CONFORMANCE_EVENTS) --seed=1 --trace-dir=$(BUILD)
 
 # No global mutable state in libcc, checked on the objects themselves; no
 # algorithm name (so no congestion-control decision) in the ns-3 bindings.
@@ -294,7 +314,7 @@ test-contrib:
 
 # ---- the two commands --------------------------------------------------------
 NPROC := $(shell nproc 2>/dev/null || echo 2)
-TEST_SUITES := test-static test-docs test-check test-check-san fuzz-ci test-install test-relocate test-ns3 test-mpi test-distributed test-examples test-errors test-python test-slurm $(NS3_SAN_SUITES)
+TEST_SUITES := test-static test-docs test-check test-check-san test-conformance fuzz-ci test-install test-relocate test-ns3 test-mpi test-distributed test-examples test-errors test-python test-slurm $(NS3_SAN_SUITES)
 
 test: deps
 	@$(MAKE) --no-print-directory -j$(NPROC) all $(NS3_SAN_BUILD)

@@ -1,0 +1,244 @@
+/* SPDX-License-Identifier: MIT */
+/* The conformance checks themselves (libcc/tools/conformance/): each check
+ * function judged on values worked out by hand, at and around its bounds;
+ * the generator's runs found again from their numbers; a run written as a
+ * libcc-replay script replays to the same rates and windows; and the tool's
+ * command line (exit statuses, the tally line make test counts). */
+#include "conformance.h"
+#include "test_support.h"
+
+#include <check.h>
+#include <float.h>
+#include <libcc/libcc.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+static void failed_with(bool ok, const conf_failure *f, const char *check, const char *text)
+{
+    ck_assert(!ok);
+    ck_assert_str_eq(f->check, check);
+    ck_assert_msg(strstr(f->detail, text) != NULL, "'%s' lacks '%s'", f->detail, text);
+}
+
+START_TEST(test_rate)
+{
+    conf_failure f;
+    ck_assert(conf_check_rate(1, 1, 100, &f));
+    ck_assert(conf_check_rate(100, 1, 100, &f));
+    failed_with(conf_check_rate(0, 1, 100, &f), &f, CONF_CHECK_RATE, "rate 0 bit/s outside [1, 100]");
+    failed_with(conf_check_rate(101, 1, 100, &f), &f, CONF_CHECK_RATE, "rate 101 bit/s");
+}
+END_TEST
+
+START_TEST(test_window)
+{
+    conf_failure f;
+    /* any algorithm: 1 B or more, or none */
+    ck_assert(conf_check_window(1, CONF_WIN_ANY, 1000, 0, &f));
+    ck_assert(conf_check_window(LIBCC_WINDOW_UNLIMITED, CONF_WIN_ANY, 1000, 0, &f));
+    failed_with(conf_check_window(0, CONF_WIN_ANY, 1000, 0, &f), &f, CONF_CHECK_WINDOW, "window 0 B");
+    /* rate-only: never a window */
+    ck_assert(conf_check_window(LIBCC_WINDOW_UNLIMITED, CONF_WIN_UNLIMITED, 1000, 0, &f));
+    failed_with(conf_check_window(150000, CONF_WIN_UNLIMITED, 1000, 0, &f), &f, CONF_CHECK_WINDOW,
+                "window 150000 B on a rate-only algorithm");
+    /* HPCC at 100 Gbit/s, T = 12 us: W_init = 150000 B, at least one MTU */
+    ck_assert(conf_check_window(1000, CONF_WIN_HPCC, 1000, 150000, &f));
+    ck_assert(conf_check_window(150000, CONF_WIN_HPCC, 1000, 150000, &f));
+    failed_with(conf_check_window(999, CONF_WIN_HPCC, 1000, 150000, &f), &f, CONF_CHECK_WINDOW, "window 999 B");
+    failed_with(conf_check_window(150001, CONF_WIN_HPCC, 1000, 150000, &f), &f, CONF_CHECK_WINDOW,
+                "outside [1000, 150000]");
+    /* W_init below an MTU (1 Mbit/s, T = 1 us: 0.125 B, raised to 1 B): the floor is W_init */
+    ck_assert(conf_check_window(1, CONF_WIN_HPCC, 1000, 1, &f));
+    failed_with(conf_check_window(2, CONF_WIN_HPCC, 1000, 1, &f), &f, CONF_CHECK_WINDOW, "window 2 B");
+}
+END_TEST
+
+START_TEST(test_finite)
+{
+    static const libcc_param_desc vars[3] = {{"a", LIBCC_UNIT_RATIO, 0, 0, 0, ""},
+                                             {"b", LIBCC_UNIT_RATIO, 0, 0, 0, ""},
+                                             {"c", LIBCC_UNIT_RATIO, 0, 0, 0, ""}};
+    conf_failure f;
+    double v[3] = {0, -0.0, DBL_MAX};
+    ck_assert(conf_check_finite(v, vars, 3, &f));
+    v[1] = NAN;
+    failed_with(conf_check_finite(v, vars, 3, &f), &f, CONF_CHECK_FINITE, "variable b is");
+    v[1] = 0;
+    v[2] = -INFINITY;
+    failed_with(conf_check_finite(v, vars, 3, &f), &f, CONF_CHECK_FINITE, "variable c is -inf");
+}
+END_TEST
+
+START_TEST(test_deadlines)
+{
+    conf_failure f;
+    ck_assert(conf_check_deadline(6, 6, &f));
+    ck_assert(conf_check_deadline(LIBCC_NO_DEADLINE, UINT64_MAX, &f));
+    failed_with(conf_check_deadline(5, 6, &f), &f, CONF_CHECK_DEADLINE, "deadline 5 ns before now 6 ns");
+    /* a timer fired at 10 must leave the deadline after 10, or none */
+    ck_assert(conf_check_timer_advanced(11, 10, &f));
+    ck_assert(conf_check_timer_advanced(LIBCC_NO_DEADLINE, 10, &f));
+    failed_with(conf_check_timer_advanced(10, 10, &f), &f, CONF_CHECK_TIMER, "timer at 10 ns left the deadline at 10 ns");
+    ck_assert(conf_check_callback(7, 7, &f));
+    failed_with(conf_check_callback(7, 8, &f), &f, CONF_CHECK_CALLBACK, "announced 7 ns, the getter says 8 ns");
+}
+END_TEST
+
+START_TEST(test_calls_and_cp)
+{
+    conf_failure f;
+    ck_assert(conf_check_reentry(LIBCC_ERR_INVALID_ARG, "rate_changed", &f));
+    failed_with(conf_check_reentry(LIBCC_OK, "rate_changed", &f), &f, CONF_CHECK_REENTRY, "inside rate_changed");
+    ck_assert(conf_check_call(LIBCC_OK, "x", &f));
+    ck_assert(conf_check_call(LIBCC_ERR_UNSUPPORTED, "x", &f));
+    failed_with(conf_check_call(LIBCC_ERR_BAD_TELEMETRY, "libcc_rp_on_ack", &f), &f, CONF_CHECK_CALL,
+                "libcc_rp_on_ack returned");
+    ck_assert(conf_check_probability(0, 0, &f));
+    ck_assert(conf_check_probability(1, 0, &f));
+    failed_with(conf_check_probability(-0.25, 7, &f), &f, CONF_CHECK_MARK, "-0.25 at a queue of 7 B");
+    failed_with(conf_check_probability(NAN, 7, &f), &f, CONF_CHECK_MARK, "probability");
+    failed_with(conf_check_probability(nextafter(1, 2), 7, &f), &f, CONF_CHECK_MARK, "probability");
+    ck_assert(conf_check_feedback_count(2, 2, &f));
+    failed_with(conf_check_feedback_count(3, 2, &f), &f, CONF_CHECK_CP_FEEDBACK, "3 feedback entries");
+}
+END_TEST
+
+/* A run is a function of (seed, algorithm, run, role): the same numbers
+ * whatever else ran, different for another run. */
+START_TEST(test_runs_are_found_again)
+{
+    conf_prng a = conf_run_prng(1, "dcqcn", 3, LIBCC_ROLE_RP);
+    conf_prng b = conf_run_prng(1, "dcqcn", 3, LIBCC_ROLE_RP);
+    conf_prng c = conf_run_prng(1, "dcqcn", 4, LIBCC_ROLE_RP);
+    conf_prng d = conf_run_prng(1, "hpcc", 3, LIBCC_ROLE_RP);
+    const uint64_t x = conf_next(&a);
+    ck_assert_uint_eq(x, conf_next(&b));
+    ck_assert_uint_ne(x, conf_next(&c));
+    ck_assert_uint_ne(x, conf_next(&d));
+    conf_rp_result r1, r2;
+    conf_failure f;
+    ck_assert(conf_rp_run("hpcc", "", conf_run_prng(7, "hpcc", 2, 1), 2, 200, false, NULL, &r1, &f));
+    ck_assert(conf_rp_run("hpcc", "", conf_run_prng(7, "hpcc", 2, 1), 2, 200, true, NULL, &r2, &f));
+    ck_assert_uint_eq(r1.digest, r2.digest);
+    ck_assert_uint_gt(r1.calls, 0);
+}
+END_TEST
+
+/* Rows of libcc-replay's CSV hashed as conf_rp_run hashes (rate, window). */
+static uint64_t replay_digest(const char *path, unsigned *rows)
+{
+    char cmd[2048], line[8192];
+    snprintf(cmd, sizeof cmd, "%s/libcc-replay %s 2>&1", getenv("LIBCC_TOOLS") ? getenv("LIBCC_TOOLS") : "build/bin",
+             path);
+    FILE *p = popen(cmd, "r");
+    ck_assert_ptr_nonnull(p);
+    uint64_t h = CONF_DIGEST_START;
+    *rows = 0;
+    ck_assert_ptr_nonnull(fgets(line, sizeof line, p)); /* header */
+    while (fgets(line, sizeof line, p)) {
+        unsigned long long rate;
+        char win[32];
+        ck_assert_msg(sscanf(line, "%*[^,],%*[^,],%llu,%31[^,\n]", &rate, win) == 2, "row: %s", line);
+        const uint64_t w = strcmp(win, "inf") == 0 ? LIBCC_WINDOW_UNLIMITED : strtoull(win, NULL, 10);
+        h = conf_hash_step(conf_hash_step(h, rate), w);
+        ++*rows;
+    }
+    ck_assert_int_eq(pclose(p), 0);
+    return h;
+}
+
+/* Every algorithm, a few runs each (wrapping INT, clock-top starts, late
+ * timers among them): the script conf_rp_run writes makes libcc-replay
+ * show the same rate and window after every call. */
+START_TEST(test_script_replays_the_run)
+{
+    const char *algo = libcc_algorithms()[_i];
+    for (unsigned run = 0; run < 4; run++) {
+        conf_text t;
+        memset(&t, 0, sizeof t);
+        conf_rp_result res;
+        conf_failure f;
+        ck_assert_msg(conf_rp_run(algo, "", conf_run_prng(11, algo, run, LIBCC_ROLE_RP), run, 300, false, &t,
+                                  &res, &f),
+                      "%s: %s", algo, f.detail);
+        ck_assert(!t.oom);
+        char path[] = "/tmp/libcc-conformance-test-XXXXXX";
+        int fd = mkstemp(path);
+        ck_assert_int_ge(fd, 0);
+        ck_assert_int_eq(write(fd, t.buf, t.len), (ssize_t)t.len);
+        close(fd);
+        unsigned rows;
+        const uint64_t h = replay_digest(path, &rows);
+        unlink(path);
+        conf_text_free(&t);
+        ck_assert_uint_eq(rows, res.calls + 1); /* start, then one row a call */
+        ck_assert_msg(h == res.rw_digest, "%s run %u: the replay shows other rates or windows", algo, run);
+    }
+}
+END_TEST
+
+/* The tool: PASS lines and the tally, exit statuses of the error policy. */
+static int tool(const char *args, char *out, size_t len)
+{
+    char cmd[2048];
+    snprintf(cmd, sizeof cmd, "%s/libcc-conformance --trace-dir=/tmp %s 2>&1",
+             getenv("LIBCC_TOOLS") ? getenv("LIBCC_TOOLS") : "build/bin", args);
+    FILE *p = popen(cmd, "r");
+    ck_assert_ptr_nonnull(p);
+    size_t n = fread(out, 1, len - 1, p);
+    out[n] = '\0';
+    int st = pclose(p);
+    return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+START_TEST(test_tool)
+{
+    char out[8192];
+    ck_assert_int_eq(tool("--algo=dcqcn --algo=none --events=2000", out, sizeof out), 0);
+    ck_assert_msg(strncmp(out, "PASS dcqcn: ", 12) == 0, "%s", out);
+    ck_assert_msg(strstr(out, "\nPASS none: ") != NULL, "%s", out);
+    ck_assert_msg(strstr(out, "\nconformance: 2 passed, 0 failed\n") != NULL, "%s", out);
+    ck_assert_int_eq(tool("--algo=no-such-algo", out, sizeof out), 2);
+    ck_assert_msg(strstr(out, "--algo 'no-such-algo'") != NULL, "%s", out);
+    ck_assert_int_eq(tool("--events=0", out, sizeof out), 2);
+    ck_assert_msg(strstr(out, "--events '0'") != NULL, "%s", out);
+    ck_assert_int_eq(tool("--duration=fast", out, sizeof out), 2);
+    ck_assert_int_eq(tool("--events=5 --duration=1s", out, sizeof out), 2);
+    ck_assert_int_eq(tool("--algo=dcqcn --params=kmin=9PB", out, sizeof out), 2);
+    ck_assert_msg(strstr(out, "--params 'kmin=9PB'") != NULL, "%s", out);
+    ck_assert_int_eq(tool("--plugin=/nonexistent.so", out, sizeof out), 2);
+    ck_assert_msg(strstr(out, "--plugin '/nonexistent.so'") != NULL, "%s", out);
+    ck_assert_int_eq(tool("--frobnicate=1", out, sizeof out), 2);
+}
+END_TEST
+
+static int n_algorithms(void)
+{
+    int n = 0;
+    while (libcc_algorithms()[n])
+        n++;
+    return n;
+}
+
+Suite *conformance_suite(void)
+{
+    Suite *s = suite_create("conformance");
+    TCase *tc = tcase_create("checks");
+    tcase_add_test(tc, test_rate);
+    tcase_add_test(tc, test_window);
+    tcase_add_test(tc, test_finite);
+    tcase_add_test(tc, test_deadlines);
+    tcase_add_test(tc, test_calls_and_cp);
+    tcase_add_test(tc, test_runs_are_found_again);
+    suite_add_tcase(s, tc);
+    tc = tcase_create("replay");
+    tcase_set_timeout(tc, 60);
+    tcase_add_loop_test(tc, test_script_replays_the_run, 0, n_algorithms());
+    tcase_add_test(tc, test_tool);
+    suite_add_tcase(s, tc);
+    return s;
+}
