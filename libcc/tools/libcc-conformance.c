@@ -154,6 +154,9 @@ static int parse(int argc, char **argv, options *o)
             return bad("--algo '%s': no such algorithm (registered: %s)", o->algos[i],
                        "libcc-replay --list");
     }
+    if (o->cfg.params && o->n_algos == 0)
+        return bad("--params '%s': give the algorithms it is for with --algo (%s)", o->cfg.params,
+                   "parameter names differ between algorithms");
     if (o->cfg.params) {
         /* a set that does not parse for an algorithm is a usage error, not a failed check */
         for (size_t i = 0; i < o->n_algos; i++) {

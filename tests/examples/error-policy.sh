@@ -72,7 +72,7 @@ bad_values() {
 # new one without a baseline here fails, so none is left out.
 for path in "$bin"/*; do
   prog=$(basename "$path")
-  [ "$prog" = libcc-replay ] && continue
+  case $prog in libcc-replay|libcc-conformance) continue ;; esac
   if ! baseline "$prog" > /dev/null; then
     echo "FAIL $prog: no baseline in error-policy.sh"; failed=$((failed + 1)); continue
   fi
@@ -134,6 +134,39 @@ done <<'EOF'
 --param eta=2
 --param nonsense
 --param rpg_threshold=2.5
+--base-rtt 2s
+--line-rate 20Tbps
+--mtu 63
+--plugin /nonexistent/libcc-plugin.so
+EOF
+
+# libcc-conformance (--opt=VALUE): each option with bad values; nothing runs.
+while read -r arg; do
+  opt=${arg%%=*}
+  timeout 60 "$bin/libcc-conformance" --trace-dir="$work" $arg > /dev/null 2> "$work/err"
+  rc=$?
+  if [ "$rc" -eq 2 ] && [ "$(wc -l < "$work/err")" -eq 1 ] && grep -qF -- "$opt" "$work/err"; then
+    passed=$((passed + 1))
+  else
+    echo "FAIL libcc-conformance $arg: exit $rc (want 2, one line naming $opt)"
+    sed 's/^/  | /' "$work/err" | head -3; failed=$((failed + 1))
+  fi
+done <<'EOF'
+--algo=reno
+--events=0
+--events=-1
+--events=1.5
+--duration=abc
+--duration=0s
+--duration=-1s
+--seed=-1
+--seed=abc
+--params=eta=0.9
+--params=eta=2 --algo=hpcc
+--plugin=/nonexistent/libcc-plugin.so
+--trace-dir=
+--bogus=1
+--events
 EOF
 
 # Relations between parameters are named before the run, both of them.
