@@ -105,18 +105,25 @@ for path in "$bin"/*; do
   check "$prog" "cc" "--cc=no_such_param=1"
 done
 
+# A libcc tool run with a bad option: exit 2, one stderr line naming it.
+# Usage: libcc_tool_check TOOL OPTION ARG...
+libcc_tool_check() {
+  local tool=$1 opt=$2; shift 2
+  timeout 60 "$bin/$tool" "$@" > /dev/null 2> "$work/err"
+  local rc=$?
+  if [ "$rc" -eq 2 ] && [ "$(wc -l < "$work/err")" -eq 1 ] && grep -qF -- "$opt" "$work/err"; then
+    passed=$((passed + 1))
+  else
+    echo "FAIL $tool $*: exit $rc (want 2, one line naming $opt)"
+    sed 's/^/  | /' "$work/err" | head -3; failed=$((failed + 1))
+  fi
+}
+
 # libcc-replay (space-separated options, libcc's own tool): each option with
 # bad values, on a valid trace.
 trace=$(dirname "$0")/../../examples/traces/hpcc.trace
 while read -r opt bad; do
-  timeout 60 "$bin/libcc-replay" "$opt" "$bad" "$trace" > /dev/null 2> "$work/err"
-  rc=$?
-  if [ "$rc" -eq 2 ] && [ "$(wc -l < "$work/err")" -eq 1 ] && grep -qF -- "$opt" "$work/err"; then
-    passed=$((passed + 1))
-  else
-    echo "FAIL libcc-replay $opt $bad: exit $rc (want 2, one line naming $opt)"
-    sed 's/^/  | /' "$work/err" | head -3; failed=$((failed + 1))
-  fi
+  libcc_tool_check libcc-replay "$opt" "$opt" "$bad" "$trace"
 done <<'EOF'
 --line-rate -1Gbps
 --line-rate 100
@@ -142,15 +149,8 @@ EOF
 
 # libcc-conformance (--opt=VALUE): each option with bad values; nothing runs.
 while read -r arg; do
-  opt=${arg%%=*}
-  timeout 60 "$bin/libcc-conformance" --trace-dir="$work" $arg > /dev/null 2> "$work/err"
-  rc=$?
-  if [ "$rc" -eq 2 ] && [ "$(wc -l < "$work/err")" -eq 1 ] && grep -qF -- "$opt" "$work/err"; then
-    passed=$((passed + 1))
-  else
-    echo "FAIL libcc-conformance $arg: exit $rc (want 2, one line naming $opt)"
-    sed 's/^/  | /' "$work/err" | head -3; failed=$((failed + 1))
-  fi
+  # shellcheck disable=SC2086 # some lines are two options
+  libcc_tool_check libcc-conformance "${arg%%=*}" --trace-dir="$work" $arg
 done <<'EOF'
 --algo=reno
 --events=0

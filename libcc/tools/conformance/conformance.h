@@ -61,6 +61,14 @@ typedef struct conf_failure {
     char detail[400];  /* the values, in words */
 } conf_failure;
 
+/* A fresh record for a run: nothing failed yet, at its creation. */
+void conf_failure_start(conf_failure *f, unsigned run);
+/* The params of a run: algo's defaults with `set` (may be "" or NULL)
+ * applied; LIBCC_OK or the error (*p is then freed and NULL). */
+int conf_params_for(const char *algo, const char *set, libcc_params **p);
+/* When a run starts: a third of them within 2^24 ns of the clock's end. */
+uint64_t conf_start_time(conf_prng *g);
+
 /* Fill *f (NULL: nothing) and return false; for `return conf_fail(...)`. */
 bool conf_fail(conf_failure *f, const char *check, const char *fmt, ...)
 #if defined(__GNUC__)

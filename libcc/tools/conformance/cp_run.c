@@ -127,13 +127,9 @@ static bool cp_steps(libcc_cp *cp, conf_prng *g, uint64_t now, unsigned steps, l
 bool conf_cp_run(const char *algo, const char *set, conf_prng g, unsigned run, unsigned steps,
                  conf_failure *f)
 {
-    memset(f, 0, sizeof *f);
-    f->run = run;
-    snprintf(f->event, sizeof f->event, "create");
-    libcc_params *p = NULL;
-    int rc = libcc_params_new(&p, algo);
-    if (rc == LIBCC_OK && set && *set)
-        rc = libcc_params_parse(p, set);
+    conf_failure_start(f, run);
+    libcc_params *p;
+    int rc = conf_params_for(algo, set, &p);
     conf_objects o;
     memset(&o, 0, sizeof o);
     if (rc == LIBCC_OK)
@@ -145,8 +141,7 @@ bool conf_cp_run(const char *algo, const char *set, conf_prng g, unsigned run, u
     }
     const size_t max = libcc_cp_max_feedback(o.cp);
     libcc_cp_feedback *out = calloc(max ? max : 1, sizeof *out);
-    const uint64_t start = conf_below(&g, 3) == 0 ? UINT64_MAX - conf_below(&g, UINT64_C(1) << 24)
-                                                  : conf_below(&g, 1000000);
+    const uint64_t start = conf_start_time(&g);
     bool ok = out ? cp_steps(o.cp, &g, start, steps, out, max, f)
                   : conf_fail(f, CONF_CHECK_CP, "out of memory");
     free(out);

@@ -120,23 +120,16 @@ static bool np_steps(libcc_np *np, np_host *h, conf_prng *g, uint64_t now, unsig
 bool conf_np_run(const char *algo, const char *set, conf_prng g, unsigned run, unsigned steps,
                  conf_failure *f)
 {
-    memset(f, 0, sizeof *f);
-    f->run = run;
-    snprintf(f->event, sizeof f->event, "create");
-    libcc_params *p = NULL;
-    int rc = libcc_params_new(&p, algo);
-    if (rc == LIBCC_OK && set && *set)
-        rc = libcc_params_parse(p, set);
-    if (rc) {
-        libcc_params_del(p);
+    conf_failure_start(f, run);
+    libcc_params *p;
+    int rc = conf_params_for(algo, set, &p);
+    if (rc)
         return conf_fail(f, CONF_CHECK_NP, "parameters '%s': %s", set ? set : "", libcc_strerror(rc));
-    }
     np_host h = {LIBCC_NO_DEADLINE, 0};
     libcc_np_info ni = {.max_flows = 16, .line_rate_bps = 100000000000ull, .base_rtt_ns = 12000};
     libcc_np_callbacks cbs = {on_cnp, on_deadline};
     libcc_np *np = NULL;
-    const uint64_t start = conf_below(&g, 3) == 0 ? UINT64_MAX - conf_below(&g, UINT64_C(1) << 24)
-                                                  : conf_below(&g, 1000000);
+    const uint64_t start = conf_start_time(&g);
     rc = libcc_np_new(&np, p, &ni, &cbs, &h);
     libcc_params_del(p);
     if (rc)

@@ -286,15 +286,10 @@ static bool setup(run *r, conf_prng *g, const char *set, unsigned run_no, libcc_
     fi->base_rtt_ns = pick(g, rtts, COUNT(rtts));
     fi->mtu_bytes = (uint32_t)pick(g, mtus, COUNT(mtus));
     r->mtu = fi->mtu_bytes ? fi->mtu_bytes : 1000;
-    /* A third of the runs start near the top of the clock. */
-    r->now = conf_below(g, 3) == 0 ? UINT64_MAX - conf_below(g, UINT64_C(1) << 24)
-                                   : conf_below(g, 1000000);
-
-    int rc = libcc_params_new(pp, r->algo);
+    r->now = conf_start_time(g);
+    const int rc = conf_params_for(r->algo, set, pp);
     if (rc)
-        return conf_fail(f, CONF_CHECK_CALL, "libcc_params_new: %s", libcc_strerror(rc));
-    if (set && *set && (rc = libcc_params_parse(*pp, set)) != LIBCC_OK)
-        return conf_fail(f, CONF_CHECK_CALL, "parameters '%s': %s", set, libcc_params_error(*pp));
+        return conf_fail(f, CONF_CHECK_CALL, "parameters '%s': %s", set ? set : "", libcc_strerror(rc));
     double v;
     r->max_hops = libcc_params_get(*pp, "max_hops", &v) == LIBCC_OK ? (unsigned)v : 1;
     if (r->max_hops < 1 || r->max_hops > LIBCC_INT_MAX_HOPS)
@@ -444,9 +439,7 @@ bool conf_rp_run(const char *algo, const char *set, conf_prng g, unsigned run_no
     run r;
     memset(&r, 0, sizeof r);
     memset(res, 0, sizeof *res);
-    memset(f, 0, sizeof *f);
-    f->run = run_no;
-    snprintf(f->event, sizeof f->event, "create");
+    conf_failure_start(f, run_no);
     r.algo = algo;
     r.window = e.window;
     r.script = script;

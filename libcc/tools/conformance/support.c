@@ -40,6 +40,31 @@ conf_prng conf_run_prng(uint64_t seed, const char *algo, unsigned run, unsigned 
     return g;
 }
 
+void conf_failure_start(conf_failure *f, unsigned run)
+{
+    memset(f, 0, sizeof *f);
+    f->run = run;
+    snprintf(f->event, sizeof f->event, "create");
+}
+
+int conf_params_for(const char *algo, const char *set, libcc_params **p)
+{
+    *p = NULL;
+    int rc = libcc_params_new(p, algo);
+    if (rc == LIBCC_OK && set && *set)
+        rc = libcc_params_parse(*p, set);
+    if (rc) {
+        libcc_params_del(*p);
+        *p = NULL;
+    }
+    return rc;
+}
+
+uint64_t conf_start_time(conf_prng *g)
+{
+    return conf_below(g, 3) == 0 ? UINT64_MAX - conf_below(g, UINT64_C(1) << 24) : conf_below(g, 1000000);
+}
+
 bool conf_fail(conf_failure *f, const char *check, const char *fmt, ...)
 {
     if (!f)
