@@ -97,6 +97,7 @@ CONF_HDRS := $(wildcard libcc/tools/conformance/*.h)
 # --plugin needs libcc_plugin_load (issue #21); until the library has it
 # the tools say so instead of failing to link.
 TOOLS_PLUGINS := $(if $(shell grep -l '^int libcc_plugin_load' libcc/src/*.c 2>/dev/null),1,0)
+HAVE_ALGORITHM_REGISTER := $(if $(shell grep -l '^int libcc_algorithm_register' libcc/src/*.c 2>/dev/null),1,0)
 TOOL_CFLAGS = $(C_STD) -D_POSIX_C_SOURCE=200809L -DLIBCC_TOOLS_PLUGINS=$(TOOLS_PLUGINS) -Ilibcc/include $(C_USER)
 
 # Check suites: tests/check/check_<module>.c exports `Suite *<module>_suite(void)`.
@@ -105,7 +106,8 @@ CHECK_NAMES := $(CHECK_SRCS:tests/check/check_%.c=%)
 CHECK_HELPERS := $(filter-out tests/check/check_%.c,$(wildcard tests/check/*.c))
 CHECK_CFLAGS := $(shell $(PKG_CONFIG) --cflags check 2>/dev/null)
 CHECK_LIBS := $(shell $(PKG_CONFIG) --libs check 2>/dev/null || echo -lcheck) -lm
-TEST_CFLAGS = $(C_STD) -D_POSIX_C_SOURCE=200809L -Ilibcc/include -Ilibcc/src -Itests/check -Ilibcc/tools/conformance \
+TEST_CFLAGS = $(C_STD) -D_POSIX_C_SOURCE=200809L -DLIBCC_HAVE_ALGORITHM_REGISTER=$(HAVE_ALGORITHM_REGISTER) \
+              -Ilibcc/include -Ilibcc/src -Itests/check -Ilibcc/tools/conformance \
               -I$(BUILD)/gen \
               $(C_USER)
 

@@ -216,6 +216,96 @@ START_TEST(test_tool)
 }
 END_TEST
 
+#if LIBCC_HAVE_ALGORITHM_REGISTER
+/* ---- deliberately broken algorithms, each failing one check ---------- */
+#include <libcc/algorithm.h>
+
+/* A deadline 1 ns in the past at every CNP. */
+static int past_on_cnp(libcc_rp *rp, uint64_t now)
+{
+    libcc_rp_set_deadline_ns(rp, now - 1);
+    return LIBCC_OK;
+}
+
+/* A timer at 1000 ns after creation that, fired, leaves its deadline where it was. */
+static void stuck_init(libcc_rp *rp, uint64_t now)
+{
+    libcc_rp_set_deadline_ns(rp, now + 1000 < now ? LIBCC_NO_DEADLINE : now + 1000);
+}
+
+static int stuck_on_timer(libcc_rp *rp, uint64_t now)
+{
+    (void)rp, (void)now;
+    return LIBCC_OK;
+}
+
+/* A variable that is never a number. */
+static const libcc_param_desc nan_vars[1] = {{"x", LIBCC_UNIT_RATIO, 0, 0, 0, "always NaN"}};
+static void nan_read(const libcc_rp *rp, double *v)
+{
+    (void)rp;
+    v[0] = NAN;
+}
+
+/* A rate that depends on where the RP lives: within bounds, not repeatable. */
+static int addr_on_tx(libcc_rp *rp, uint64_t now, uint64_t seq, uint32_t bytes, unsigned *flags)
+{
+    (void)now, (void)seq, (void)bytes, (void)flags;
+    const uint64_t line = libcc_rp_flow(rp)->line_rate_bps;
+    libcc_rp_set_rate_bps(rp, line / 2 + ((uintptr_t)rp >> 4) % 1000);
+    return LIBCC_OK;
+}
+
+/* A mark probability above 1. */
+static double over_mark(const libcc_cp *cp, uint64_t q)
+{
+    (void)cp, (void)q;
+    return 1.5;
+}
+
+static const libcc_rp_ops past_ops = {.on_cnp = past_on_cnp};
+static const libcc_rp_ops stuck_ops = {.init = stuck_init, .on_timer = stuck_on_timer};
+static const libcc_rp_ops nan_ops = {.vars = nan_vars, .n_vars = 1, .read_vars = nan_read};
+static const libcc_rp_ops addr_ops = {.on_tx = addr_on_tx};
+static const libcc_cp_ops mark_ops = {.mark_probability = over_mark};
+
+#define BROKEN(nm, rp_ops, cp_ops, role)                                                          \
+    {.abi_version = LIBCC_ALGORITHM_ABI_VERSION, .name = nm, .summary = "broken on purpose",     \
+     .roles = role, .rp = rp_ops, .cp = cp_ops}
+
+static const struct {
+    libcc_algorithm a;
+    const char *check;
+} broken[] = {
+    {BROKEN("broken-past-deadline", &past_ops, NULL, LIBCC_ROLE_RP), CONF_CHECK_DEADLINE},
+    {BROKEN("broken-stuck-timer", &stuck_ops, NULL, LIBCC_ROLE_RP), CONF_CHECK_TIMER},
+    {BROKEN("broken-nan-var", &nan_ops, NULL, LIBCC_ROLE_RP), CONF_CHECK_FINITE},
+    {BROKEN("broken-by-address", &addr_ops, NULL, LIBCC_ROLE_RP), CONF_CHECK_REPLAY},
+    {BROKEN("broken-mark", NULL, &mark_ops, LIBCC_ROLE_CP), CONF_CHECK_MARK},
+};
+
+/* Each broken algorithm, registered like a plugin's, fails the check its
+ * fault breaks (and an RP failure comes with a replay script). */
+START_TEST(test_broken_algorithm_fails_its_check)
+{
+    char err[256] = "";
+    ck_assert_msg(libcc_algorithm_register(&broken[_i].a, err, sizeof err) == LIBCC_OK, "%s", err);
+    conf_config cfg = {.seed = 1, .events = 5000, .steps_per_run = 600};
+    conf_report rep;
+    const bool ok = conf_algorithm(broken[_i].a.name, &cfg, &rep);
+    conf_text t;
+    memset(&t, 0, sizeof t);
+    const bool script = conf_failure_script(broken[_i].a.name, &cfg, &rep, &t);
+    conf_text_free(&t);
+    ck_assert_int_eq(libcc_algorithm_unregister(broken[_i].a.name), LIBCC_OK);
+    ck_assert_msg(!ok, "%s passed", broken[_i].a.name);
+    ck_assert_msg(strcmp(rep.failure.check, broken[_i].check) == 0, "%s failed %s (%s), not %s",
+                  broken[_i].a.name, rep.failure.check, rep.failure.detail, broken[_i].check);
+    ck_assert(script == (rep.role == LIBCC_ROLE_RP));
+}
+END_TEST
+#endif
+
 static int n_algorithms(void)
 {
     int n = 0;
@@ -240,5 +330,11 @@ Suite *conformance_suite(void)
     tcase_add_loop_test(tc, test_script_replays_the_run, 0, n_algorithms());
     tcase_add_test(tc, test_tool);
     suite_add_tcase(s, tc);
+#if LIBCC_HAVE_ALGORITHM_REGISTER
+    tc = tcase_create("broken");
+    tcase_add_loop_test(tc, test_broken_algorithm_fails_its_check, 0,
+                        (int)(sizeof broken / sizeof broken[0]));
+    suite_add_tcase(s, tc);
+#endif
     return s;
 }
