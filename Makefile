@@ -99,6 +99,9 @@ CONF_HDRS := $(wildcard libcc/tools/conformance/*.h)
 TOOLS_PLUGINS := $(if $(shell grep -l '^int libcc_plugin_load' libcc/src/*.c 2>/dev/null),1,0)
 HAVE_ALGORITHM_REGISTER := $(if $(shell grep -l '^int libcc_algorithm_register' libcc/src/*.c 2>/dev/null),1,0)
 TOOL_CFLAGS = $(C_STD) -D_POSIX_C_SOURCE=200809L -DLIBCC_TOOLS_PLUGINS=$(TOOLS_PLUGINS) -Ilibcc/include $(C_USER)
+# The tools carry all of libcc and export its API (-rdynamic): a plugin they
+# load binds to that copy, whatever the tool itself calls.
+TOOL_LIBCC = -rdynamic -Wl,--whole-archive $(STATIC_LIB) -Wl,--no-whole-archive
 
 # Check suites: tests/check/check_<module>.c exports `Suite *<module>_suite(void)`.
 CHECK_SRCS := $(filter-out tests/check/check_main.c,$(wildcard tests/check/check_*.c))
@@ -158,11 +161,11 @@ $(BUILD_INC)/libcc/%.h: libcc/include/libcc/%.h
 
 $(BUILD)/bin/%: libcc/tools/%.c $(STATIC_LIB) $(LIB_HDRS) $(wildcard libcc/tools/*.h) $(FLAGS_STAMP)
 	@mkdir -p $(dir $@)
-	$(CC) $(TOOL_CFLAGS) $(LDFLAGS) -o $@ $< $(STATIC_LIB) -lm
+	$(CC) $(TOOL_CFLAGS) $(LDFLAGS) -o $@ $< $(TOOL_LIBCC) -lm
 
 $(BUILD)/bin/libcc-conformance: libcc/tools/libcc-conformance.c $(CONF_SRCS) $(CONF_HDRS) $(STATIC_LIB) $(LIB_HDRS) $(FLAGS_STAMP)
 	@mkdir -p $(dir $@)
-	$(CC) $(TOOL_CFLAGS) $(LDFLAGS) -o $@ $< $(CONF_SRCS) $(STATIC_LIB) -lm
+	$(CC) $(TOOL_CFLAGS) $(LDFLAGS) -o $@ $< $(CONF_SRCS) $(TOOL_LIBCC) -lm
 
 # ---- pkg-config and CMake files ---------------------------------------------
 # gen_file TEMPLATE OUT PREFIX LIBDIR INCLUDEDIR [RPATH]: fill a template. In the

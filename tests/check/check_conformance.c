@@ -286,6 +286,24 @@ static const struct {
 
 /* Each broken algorithm, registered like a plugin's, fails the check its
  * fault breaks (and an RP failure comes with a replay script). */
+/* A plugin built outside libcc (tests/check/plugins/timer_plugin.c:
+ * "plugin-timer", RP and NP) checked through the tool's --plugin, as its
+ * author would: it passes, and is listed among every registered algorithm. */
+START_TEST(test_tool_with_plugin)
+{
+    const char *dir = getenv("LIBCC_TEST_PLUGINS");
+    char args[1024], out[8192];
+    snprintf(args, sizeof args, "--plugin=%s/timer_plugin.so --algo=plugin-timer --events=2000",
+             dir ? dir : "build/tests/plugins");
+    ck_assert_int_eq(tool(args, out, sizeof out), 0);
+    ck_assert_msg(strncmp(out, "PASS plugin-timer: ", 19) == 0, "%s", out);
+    ck_assert_msg(strstr(out, "\nconformance: 1 passed, 0 failed\n") != NULL, "%s", out);
+    snprintf(args, sizeof args, "--plugin=%s/noentry_plugin.so", dir ? dir : "build/tests/plugins");
+    ck_assert_int_eq(tool(args, out, sizeof out), 2);
+    ck_assert_msg(strstr(out, "noentry_plugin.so") != NULL, "%s", out);
+}
+END_TEST
+
 START_TEST(test_broken_algorithm_fails_its_check)
 {
     char err[256] = "";
@@ -332,6 +350,7 @@ Suite *conformance_suite(void)
     suite_add_tcase(s, tc);
 #if LIBCC_HAVE_ALGORITHM_REGISTER
     tc = tcase_create("broken");
+    tcase_add_test(tc, test_tool_with_plugin);
     tcase_add_loop_test(tc, test_broken_algorithm_fails_its_check, 0,
                         (int)(sizeof broken / sizeof broken[0]));
     suite_add_tcase(s, tc);

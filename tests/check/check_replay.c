@@ -778,6 +778,28 @@ START_TEST(test_error_plugin)
 }
 END_TEST
 
+#if LIBCC_HAVE_ALGORITHM_REGISTER
+/* --plugin loads before the trace is read: @algo names the plugin's
+ * algorithm ("plugin-timer" of tests/check/plugins/timer_plugin.c, whose RP
+ * halves its rate on a CNP: 100 -> 50 Gbit/s), and --list shows it last. */
+START_TEST(test_plugin_algorithm)
+{
+    const char *dir = getenv("LIBCC_TEST_PLUGINS");
+    char opt[1024];
+    snprintf(opt, sizeof opt, "--plugin=%s/timer_plugin.so", dir ? dir : "build/tests/plugins");
+    const char *const args[] = {opt, NULL};
+    tool_run r;
+    row rows[4];
+    run_tool(&r, "@algo plugin-timer\n@flow line_rate=100Gbps\n1us cnp\n", args);
+    ck_assert_msg(r.status == 0, "%s", r.err);
+    ck_assert_uint_eq(parse_rows(r.out, rows, 4), 2);
+    ck_assert_uint_eq(rows[0].rate, 100000000000ull);
+    ck_assert_uint_eq(rows[1].rate, 50000000000ull);
+    free_run(&r);
+}
+END_TEST
+#endif
+
 START_TEST(test_usage_errors)
 {
     static const char *const bad_opt[] = {"--frobnicate", "1", NULL};
@@ -991,6 +1013,9 @@ Suite *replay_suite(void)
     tcase_add_test(ok, test_manual_timers);
     tcase_add_test(ok, test_int_directive);
     tcase_add_test(bad, test_error_plugin);
+#if LIBCC_HAVE_ALGORITHM_REGISTER
+    tcase_add_test(ok, test_plugin_algorithm);
+#endif
     tcase_add_test(ok, test_max_time_is_exact);
     tcase_add_test(bad, test_error_timestamp_fields);
     tcase_add_test(ok, test_timestamp_fields_and_feedback_accepted);

@@ -456,12 +456,15 @@ bool conf_rp_run(const char *algo, const char *set, conf_prng g, unsigned run_no
         r.h.now = r.now;
         int rc;
         if (in_place) {
-            /* Garbage where the RP goes: its state must not depend on it. */
-            const size_t n = libcc_rp_size(p);
-            mem = aligned_alloc(16, n);
+            /* Garbage where the RP goes, at another address than the first
+             * run's (which malloc would hand back): its behaviour must
+             * depend on neither. */
+            const size_t n = libcc_rp_size(p), skip = 1024;
+            mem = aligned_alloc(16, n + skip);
             if (mem)
-                memset(mem, 0xA5, n);
-            rc = mem ? libcc_rp_init(mem, n, p, &fi, &cbs, &r.h, r.now, &r.h.rp) : LIBCC_ERR_NOMEM;
+                memset(mem, 0xA5, n + skip);
+            rc = mem ? libcc_rp_init((unsigned char *)mem + skip, n, p, &fi, &cbs, &r.h, r.now, &r.h.rp)
+                     : LIBCC_ERR_NOMEM;
         } else {
             rc = libcc_rp_new(&r.h.rp, p, &fi, &cbs, &r.h, r.now);
         }
