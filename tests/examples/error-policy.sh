@@ -223,5 +223,20 @@ else
   failed=$((failed + 1))
 fi
 
+# A path whose base RTT is beyond libcc's flow range (1 s: a 600 ms link,
+# crossed twice) is refused with the flow file's line before the run, not
+# aborted when the flow starts.
+data=$(dirname "$0")/../../examples/data
+sed 's/^0 3 100Gbps 0.001ms 0$/0 3 100Gbps 600ms 0/' "$data/dumbbell-topology.txt" > "$work/slow-topology.txt"
+timeout 60 "$bin/rdma-sim" --topo="$work/slow-topology.txt" --flows="$data/dumbbell-flows.txt" \
+  --stop=10us --traces=false --out="$work/run-slow" > /dev/null 2> "$work/err"
+if [ $? -eq 2 ] && [ "$(wc -l < "$work/err")" -eq 1 ] &&
+   grep -q "dumbbell-flows.txt:2: flow 0: its base_rtt .* is outside libcc's range \[0ns, 1s\]" "$work/err"; then
+  passed=$((passed + 1))
+else
+  echo "FAIL rdma-sim with a 1.2 s base RTT: not exit 2 naming the flow, base_rtt and its range"
+  sed 's/^/  | /' "$work/err" | head -3; failed=$((failed + 1))
+fi
+
 echo "error-policy: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]
