@@ -803,7 +803,7 @@ static void parse_ack(replay *r, const char *event, uint64_t t, char **save, lib
     libcc_int_list_init(ints);
     ints->ts_bits = (uint8_t)r->ts_bits;
     ints->tx_bits = (uint8_t)r->tx_bits;
-    ack->ints = ints;
+    ack->int_list = ints;
     while ((kv = strtok_r(NULL, SPACES, save))) {
         char *val = strchr(kv, '=');
         if (!val)

@@ -34,7 +34,7 @@ static void new_pkt(conf_prng *g, queued *q)
             libcc_int_hop h = {100000000000ull, conf_next(g), conf_next(g), conf_below(g, 1000000), i, 0};
             libcc_int_list_push(&q->ints, &h, LIBCC_INT_MAX_HOPS);
         }
-        q->pkt.ints = &q->ints;
+        q->pkt.int_list = &q->ints;
     }
     if (conf_below(g, 2)) {
         q->pkt.has |= LIBCC_PKT_HAS_PINT;
@@ -56,12 +56,12 @@ static uint64_t queue_size(conf_prng *g)
 /* One enqueue or dequeue: the INT stamp adds at most one hop, within the bound. */
 static bool pass(libcc_cp *cp, uint64_t t, queued *q, bool enqueue, conf_failure *f)
 {
-    const unsigned before = q->pkt.ints ? q->pkt.ints->n_hops : 0;
+    const unsigned before = q->pkt.int_list ? q->pkt.int_list->n_hops : 0;
     q->pkt.int_stamped = 0;
     const int rc = enqueue ? libcc_cp_on_enqueue(cp, t, &q->pkt) : libcc_cp_on_dequeue(cp, t, &q->pkt);
     if (!conf_check_call(rc, enqueue ? "libcc_cp_on_enqueue" : "libcc_cp_on_dequeue", f))
         return false;
-    const unsigned after = q->pkt.ints ? q->pkt.ints->n_hops : 0;
+    const unsigned after = q->pkt.int_list ? q->pkt.int_list->n_hops : 0;
     if (after != before + (q->pkt.int_stamped ? 1u : 0u) || after > LIBCC_INT_MAX_HOPS)
         return conf_fail(f, CONF_CHECK_CP, "INT hops %u -> %u with int_stamped %u", before, after,
                          (unsigned)q->pkt.int_stamped);

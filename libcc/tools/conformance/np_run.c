@@ -58,7 +58,7 @@ static void data_pkt(conf_prng *g, uint64_t t, libcc_data_pkt *pkt, libcc_int_li
             libcc_int_hop h = {100000000000ull, conf_next(g), conf_next(g), conf_below(g, 1000000), i, 0};
             libcc_int_list_push(l, &h, LIBCC_INT_MAX_HOPS);
         }
-        pkt->ints = l;
+        pkt->int_list = l;
     }
     if (conf_below(g, 2)) {
         pkt->has |= LIBCC_PKT_HAS_TX_TS;
@@ -105,9 +105,9 @@ static bool np_steps(libcc_np *np, np_host *h, conf_prng *g, uint64_t now, unsig
             snprintf(f->event, sizeof f->event, "data");
             if (!conf_check_call(libcc_np_on_data(np, t, &pkt, &v), "libcc_np_on_data", f))
                 return false;
-            if (v.send_ack && v.ack.ints != NULL && v.ack.ints != pkt.ints)
-                return conf_fail(f, CONF_CHECK_NP, "verdict.ack.ints points at %p, neither the packet's list nor NULL",
-                                 (const void *)v.ack.ints);
+            if (v.send_ack && v.ack.int_list != NULL && v.ack.int_list != pkt.int_list)
+                return conf_fail(f, CONF_CHECK_NP, "verdict.ack.int_list points at %p, neither the packet's list nor NULL",
+                                 (const void *)v.ack.int_list);
         }
         if (!np_state(np, h, t, f))
             return false;

@@ -240,8 +240,8 @@ static void script_ack(run *r, uint64_t t, bool nack, const libcc_ack *a)
         conf_text_printf(s, " ecn=1");
     if (a->is_probe)
         conf_text_printf(s, " probe=1");
-    for (unsigned i = 0; a->ints && i < a->ints->n_hops; i++) {
-        const libcc_int_hop *h = &a->ints->hop[i];
+    for (unsigned i = 0; a->int_list && i < a->int_list->n_hops; i++) {
+        const libcc_int_hop *h = &a->int_list->hop[i];
         conf_text_printf(s, " hop=%" PRIu64 "bps,%" PRIu64 "ns,%" PRIu64 ",%" PRIu64, h->bandwidth_bps,
                          h->ts_ns, h->tx_bytes, h->qlen_bytes);
     }
@@ -366,7 +366,7 @@ static int one_event(run *r, conf_prng *g, uint64_t t, const char **ev)
         ack.is_probe = conf_below(g, 8) == 0;
         if (conf_below(g, 8)) {
             fill_ints(r, g, &l);
-            ack.ints = &l;
+            ack.int_list = &l;
         }
         fill_timestamps(g, t, &ack);
         const bool nack = conf_below(g, 10) == 0;
