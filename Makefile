@@ -98,11 +98,7 @@ TOOLS := $(TOOL_SRCS:libcc/tools/%.c=$(BUILD)/bin/%)
 # (docs/conformance.md): one implementation for both.
 CONF_SRCS := $(wildcard libcc/tools/conformance/*.c)
 CONF_HDRS := $(wildcard libcc/tools/conformance/*.h)
-# --plugin needs libcc_plugin_load (issue #21); until the library has it
-# the tools say so instead of failing to link.
-TOOLS_PLUGINS := $(if $(shell grep -l '^int libcc_plugin_load' libcc/src/*.c 2>/dev/null),1,0)
-HAVE_ALGORITHM_REGISTER := $(if $(shell grep -l '^int libcc_algorithm_register' libcc/src/*.c 2>/dev/null),1,0)
-TOOL_CFLAGS = $(C_STD) -D_POSIX_C_SOURCE=200809L -DLIBCC_TOOLS_PLUGINS=$(TOOLS_PLUGINS) -Ilibcc/include $(C_USER)
+TOOL_CFLAGS = $(C_STD) -D_POSIX_C_SOURCE=200809L -Ilibcc/include $(C_USER)
 # The tools carry all of libcc and export its API (-rdynamic): a plugin they
 # load binds to that copy, whatever the tool itself calls.
 TOOL_LIBCC = -rdynamic -Wl,--whole-archive $(STATIC_LIB) -Wl,--no-whole-archive
@@ -118,7 +114,7 @@ CHECK_PLUGIN_SRCS := $(wildcard tests/check/plugins/*.c)
 CHECK_PLUGINS := $(CHECK_PLUGIN_SRCS:tests/check/plugins/%.c=$(BUILD)/tests/plugins/%.so)
 CHECK_CFLAGS := $(shell $(PKG_CONFIG) --cflags check 2>/dev/null)
 CHECK_LIBS := $(shell $(PKG_CONFIG) --libs check 2>/dev/null || echo -lcheck) $(LIBCC_LIBS)
-TEST_CFLAGS = $(C_STD) -D_POSIX_C_SOURCE=200809L -DLIBCC_HAVE_ALGORITHM_REGISTER=$(HAVE_ALGORITHM_REGISTER) \
+TEST_CFLAGS = $(C_STD) -D_POSIX_C_SOURCE=200809L \
               -Ilibcc/include -Ilibcc/src -Itests/check -Ilibcc/tools/conformance \
               -I$(BUILD)/gen \
               $(C_USER)

@@ -26,9 +26,6 @@
 #define EXIT_IO 1
 #define DEFAULT_EVENTS 100000u
 
-#ifndef LIBCC_TOOLS_PLUGINS
-#define LIBCC_TOOLS_PLUGINS 0
-#endif
 
 typedef struct options {
     const char **algos;
@@ -66,15 +63,11 @@ static int bad(const char *fmt, const char *a, const char *b)
 
 static int load_plugin(const char *path)
 {
-#if LIBCC_TOOLS_PLUGINS
     char err[256] = "";
     const int rc = libcc_plugin_load(path, err, sizeof err);
     if (rc != LIBCC_OK)
         return bad("--plugin '%s': %s", path, *err ? err : libcc_strerror(rc));
     return 0;
-#else
-    return bad("--plugin '%s': %s", path, "this libcc has no plugin loader (libcc_plugin_load)");
-#endif
 }
 
 static int whole(const char *text, uint64_t *v)

@@ -21,9 +21,6 @@
 #include <errno.h>
 #include <inttypes.h>
 
-#ifndef LIBCC_TOOLS_PLUGINS
-#define LIBCC_TOOLS_PLUGINS 0
-#endif
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stdbool.h>
@@ -1312,15 +1309,10 @@ static void release(replay *r)
 static void load_plugins(replay *r)
 {
     for (size_t i = 0; i < r->o.n_plugins; i++) {
-#if LIBCC_TOOLS_PLUGINS
         char err[256] = "";
         const int rv = libcc_plugin_load(r->o.plugins[i], err, sizeof err);
         if (rv != LIBCC_OK)
             fail_cli(r, "--plugin '%s': %s", r->o.plugins[i], *err ? err : libcc_strerror(rv));
-#else
-        fail_cli(r, "--plugin '%s': this libcc has no plugin loader (libcc_plugin_load)",
-                 r->o.plugins[i]);
-#endif
     }
 }
 

@@ -9,6 +9,7 @@
 
 #include <check.h>
 #include <float.h>
+#include <libcc/algorithm.h>
 #include <libcc/libcc.h>
 #include <math.h>
 #include <stdio.h>
@@ -216,10 +217,7 @@ START_TEST(test_tool)
 }
 END_TEST
 
-#if LIBCC_HAVE_ALGORITHM_REGISTER
 /* ---- deliberately broken algorithms, each failing one check ---------- */
-#include <libcc/algorithm.h>
-
 /* A deadline 1 ns in the past at every CNP. */
 static int past_on_cnp(libcc_rp *rp, uint64_t now)
 {
@@ -304,6 +302,44 @@ START_TEST(test_tool_with_plugin)
 }
 END_TEST
 
+/* A plugin's bug end to end (tests/check/plugins/broken_plugin.c: a NaN
+ * variable from the first CNP on): the tool reports vars-finite at a CNP,
+ * exit 3, and writes a script that libcc-replay, loading the same plugin,
+ * replays to the NaN in its last row; a trace directory that cannot be
+ * written makes it exit 1. */
+START_TEST(test_tool_finds_a_plugin_bug)
+{
+    const char *dir = getenv("LIBCC_TEST_PLUGINS") ? getenv("LIBCC_TEST_PLUGINS") : "build/tests/plugins";
+    char tmp[] = "/tmp/libcc-conformance-bug-XXXXXX";
+    ck_assert_ptr_nonnull(mkdtemp(tmp));
+    char args[2048], out[8192], path[1024], cmd[4096], line[4096], last[4096] = "";
+    snprintf(args, sizeof args, "--plugin=%s/broken_plugin.so --algo=broken-nan --events=2000 --trace-dir=%s",
+             dir, tmp);
+    ck_assert_int_eq(tool(args, out, sizeof out), 3);
+    ck_assert_msg(strncmp(out, "FAIL broken-nan: vars-finite: RP run ", 37) == 0, "%s", out);
+    ck_assert_msg(strstr(out, " (cnp): variable cnps_seen is ") != NULL, "%s", out);
+    ck_assert_msg(strstr(out, "\nconformance: 0 passed, 1 failed\n") != NULL, "%s", out);
+    const char *rp = strstr(out, "  replay: libcc-replay ");
+    ck_assert_msg(rp != NULL, "%s", out);
+    ck_assert_int_eq(sscanf(rp, "  replay: libcc-replay %1023s", path), 1);
+    ck_assert_msg(strncmp(path, tmp, strlen(tmp)) == 0, "%s", path);
+    snprintf(cmd, sizeof cmd, "%s/libcc-replay --plugin=%s/broken_plugin.so %s 2>&1",
+             getenv("LIBCC_TOOLS") ? getenv("LIBCC_TOOLS") : "build/bin", dir, path);
+    FILE *p = popen(cmd, "r");
+    ck_assert_ptr_nonnull(p);
+    while (fgets(line, sizeof line, p))
+        snprintf(last, sizeof last, "%s", line);
+    ck_assert_int_eq(pclose(p), 0);
+    ck_assert_msg(strstr(last, ",cnp,") != NULL && strstr(last, "nan\n") != NULL, "last row: %s", last);
+    unlink(path);
+    ck_assert_int_eq(rmdir(tmp), 0);
+    snprintf(args, sizeof args,
+             "--plugin=%s/broken_plugin.so --algo=broken-nan --events=2000 --trace-dir=/nonexistent/dir", dir);
+    ck_assert_int_eq(tool(args, out, sizeof out), 1);
+    ck_assert_msg(strstr(out, "cannot write /nonexistent/dir/") != NULL, "%s", out);
+}
+END_TEST
+
 START_TEST(test_broken_algorithm_fails_its_check)
 {
     char err[256] = "";
@@ -322,7 +358,6 @@ START_TEST(test_broken_algorithm_fails_its_check)
     ck_assert(script == (rep.role == LIBCC_ROLE_RP));
 }
 END_TEST
-#endif
 
 static int n_algorithms(void)
 {
@@ -348,12 +383,11 @@ Suite *conformance_suite(void)
     tcase_add_loop_test(tc, test_script_replays_the_run, 0, n_algorithms());
     tcase_add_test(tc, test_tool);
     suite_add_tcase(s, tc);
-#if LIBCC_HAVE_ALGORITHM_REGISTER
     tc = tcase_create("broken");
     tcase_add_test(tc, test_tool_with_plugin);
+    tcase_add_test(tc, test_tool_finds_a_plugin_bug);
     tcase_add_loop_test(tc, test_broken_algorithm_fails_its_check, 0,
                         (int)(sizeof broken / sizeof broken[0]));
     suite_add_tcase(s, tc);
-#endif
     return s;
 }

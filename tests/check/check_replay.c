@@ -778,7 +778,6 @@ START_TEST(test_error_plugin)
 }
 END_TEST
 
-#if LIBCC_HAVE_ALGORITHM_REGISTER
 /* --plugin loads before the trace is read: @algo names the plugin's
  * algorithm ("plugin-timer" of tests/check/plugins/timer_plugin.c, whose RP
  * halves its rate on a CNP: 100 -> 50 Gbit/s), and --list shows it last. */
@@ -798,7 +797,6 @@ START_TEST(test_plugin_algorithm)
     free_run(&r);
 }
 END_TEST
-#endif
 
 START_TEST(test_usage_errors)
 {
@@ -1013,9 +1011,7 @@ Suite *replay_suite(void)
     tcase_add_test(ok, test_manual_timers);
     tcase_add_test(ok, test_int_directive);
     tcase_add_test(bad, test_error_plugin);
-#if LIBCC_HAVE_ALGORITHM_REGISTER
     tcase_add_test(ok, test_plugin_algorithm);
-#endif
     tcase_add_test(ok, test_max_time_is_exact);
     tcase_add_test(bad, test_error_timestamp_fields);
     tcase_add_test(ok, test_timestamp_fields_and_feedback_accepted);
