@@ -33,7 +33,7 @@ $(FUZZ_DIR)/bin/fuzz_replay: $(FUZZ_DIR)/replay-nomain.o
 $(FUZZ_DIR)/bin/fuzz_%: fuzz/fuzz_%.c $(FUZZ_DIR)/libcc-fuzz.a
 	@mkdir -p $(dir $@)
 	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer -Ilibcc/tools -o $@ $< \
-	    $(filter %.o,$^) $(FUZZ_DIR)/libcc-fuzz.a -lm
+	    $(filter %.o,$^) $(FUZZ_DIR)/libcc-fuzz.a $(LIBCC_LIBS)
 
 # C++ harnesses (fuzz/fuzz_<name>.cc) exercise bindings code: the sources
 # listed for each are built instrumented, ns-3's own libraries are linked as

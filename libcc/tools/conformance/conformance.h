@@ -147,8 +147,9 @@ void conf_text_free(conf_text *t);
  * deadline) sequence hashed, for the determinism check. With script
  * non-NULL, the run's calls are appended to it as a libcc-replay script up
  * to the failing call. in_place: build the RP with libcc_rp_init in
- * memory filled with garbage rather than with libcc_rp_new (a second run
- * that must give the same digest). */
+ * memory filled with garbage, 1 KiB into its block (another address than
+ * libcc_rp_new's), rather than with libcc_rp_new: a second run that must
+ * give the same digest. */
 typedef struct conf_rp_result {
     uint64_t digest;      /* (rate, window, deadline) after creation and every call */
     uint64_t rw_digest;   /* (rate, window) alone: what a replay's CSV rows show */
