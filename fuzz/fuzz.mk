@@ -55,7 +55,7 @@ define FUZZ_CXX_RULE
 $(FUZZ_DIR)/bin/fuzz_$(1): fuzz/fuzz_$(1).cc $(FUZZ_SRCS_$(1):%.cc=$(FUZZ_DIR)/cxx/%.o) $(FUZZ_DIR)/libcc-fuzz.a
 	@mkdir -p $$(dir $$@)
 	$$(FUZZ_CXX) $$(FUZZ_CXXFLAGS) -fsanitize=fuzzer -o $$@ $$< \
-	    $$(filter %.o,$$^) $(FUZZ_DIR)/libcc-fuzz.a $$(NS3_LIBS) -lm
+	    $$(filter %.o,$$^) $(FUZZ_DIR)/libcc-fuzz.a $$(NS3_LIBS) $(LIBCC_LIBS)
 endef
 $(foreach n,$(FUZZ_CXX_NAMES),$(eval $(call FUZZ_CXX_RULE,$(n))))
 -include $(wildcard $(FUZZ_DIR)/cxx/*/*/*.d)

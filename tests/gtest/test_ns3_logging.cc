@@ -28,7 +28,7 @@ const std::set<std::string> kOurs = {
     "QbbNetDevice",    "RdmaNetwork",         "RdmaNic",           "RdmaReceiver",  "RdmaSender",
     "RdmaTraceHelper", "RdmaTxQueuePair",     "RoceCodec",         "RoceIntHeader", "RocePacket",
     "SwitchCc",        "SwitchMmu",           "SwitchNode",        "SwitchPort",
-    "DistributedRun",  "RdmaPartition",       "QbbFrameWire",      "RankMerge",
+    "DistributedRun",  "RdmaPartition",       "QbbFrameWire",      "RankMerge",     "CcLogWriter",
 };
 
 uint64_t
