@@ -23,7 +23,7 @@ static const libcc_param_desc broken_vars[] = {
 
 static void broken_read_vars(const libcc_rp *rp, double *values)
 {
-    const broken_state *s = libcc_rp_state((libcc_rp *)rp);
+    const broken_state *s = libcc_rp_state_const(rp);
     const double zero = 0.0 * (double)s->cnps;
     values[0] = s->cnps ? zero / zero : 0.0;
 }
