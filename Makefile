@@ -94,6 +94,14 @@ CMAKE_PKG := $(BUILD)/lib/cmake/libcc/libccConfig.cmake $(BUILD)/lib/cmake/libcc
 # Command-line tools: libcc/tools/<name>.c -> build/bin/<name>
 TOOL_SRCS := $(wildcard libcc/tools/*.c)
 TOOLS := $(TOOL_SRCS:libcc/tools/%.c=$(BUILD)/bin/%)
+# The property checks libcc-conformance runs and tests/check links too
+# (docs/conformance.md): one implementation for both.
+CONF_SRCS := $(wildcard libcc/tools/conformance/*.c)
+CONF_HDRS := $(wildcard libcc/tools/conformance/*.h)
+TOOL_CFLAGS = $(C_STD) -D_POSIX_C_SOURCE=200809L -Ilibcc/include $(C_USER)
+# The tools carry all of libcc and export its API (-rdynamic): a plugin they
+# load binds to that copy, whatever the tool itself calls.
+TOOL_LIBCC = -rdynamic -Wl,--whole-archive $(STATIC_LIB) -Wl,--no-whole-archive
 
 # Check suites: tests/check/check_<module>.c exports `Suite *<module>_suite(void)`.
 CHECK_SRCS := $(filter-out tests/check/check_main.c,$(wildcard tests/check/check_*.c))
@@ -106,10 +114,12 @@ CHECK_PLUGIN_SRCS := $(wildcard tests/check/plugins/*.c)
 CHECK_PLUGINS := $(CHECK_PLUGIN_SRCS:tests/check/plugins/%.c=$(BUILD)/tests/plugins/%.so)
 CHECK_CFLAGS := $(shell $(PKG_CONFIG) --cflags check 2>/dev/null)
 CHECK_LIBS := $(shell $(PKG_CONFIG) --libs check 2>/dev/null || echo -lcheck) $(LIBCC_LIBS)
-TEST_CFLAGS = $(C_STD) -D_POSIX_C_SOURCE=200809L -Ilibcc/include -Ilibcc/src -Itests/check -I$(BUILD)/gen \
+TEST_CFLAGS = $(C_STD) -D_POSIX_C_SOURCE=200809L \
+              -Ilibcc/include -Ilibcc/src -Itests/check -Ilibcc/tools/conformance \
+              -I$(BUILD)/gen \
               $(C_USER)
 
-.PHONY: all lib tools deps paper test test-docs test-python test-slurm test-static test-check test-check-san test-install test-ns3 test-examples test-errors demo bench bench-libcc \
+.PHONY: all lib tools deps paper test test-docs test-python test-slurm test-static test-check test-check-san test-conformance test-install test-ns3 test-examples test-errors demo bench bench-libcc \
         install install-lib uninstall clean format help test-relocate test-contrib
 
 all: lib tools ns3
@@ -158,7 +168,11 @@ $(BUILD_INC)/libcc/%.h: libcc/include/libcc/%.h
 # copy of libcc (its registry), so they export its symbols.
 $(BUILD)/bin/%: libcc/tools/%.c $(STATIC_LIB) $(LIB_HDRS) $(wildcard libcc/tools/*.h) $(FLAGS_STAMP)
 	@mkdir -p $(dir $@)
-	$(CC) $(C_STD) -D_POSIX_C_SOURCE=200809L -Ilibcc/include $(C_USER) $(LDFLAGS) -rdynamic -o $@ $< $(STATIC_LIB) $(LIBCC_LIBS)
+	$(CC) $(TOOL_CFLAGS) $(LDFLAGS) -o $@ $< $(TOOL_LIBCC) $(LIBCC_LIBS)
+
+$(BUILD)/bin/libcc-conformance: libcc/tools/libcc-conformance.c $(CONF_SRCS) $(CONF_HDRS) $(STATIC_LIB) $(LIB_HDRS) $(FLAGS_STAMP)
+	@mkdir -p $(dir $@)
+	$(CC) $(TOOL_CFLAGS) $(LDFLAGS) -o $@ $< $(CONF_SRCS) $(TOOL_LIBCC) $(LIBCC_LIBS)
 
 # ---- pkg-config and CMake files ---------------------------------------------
 # gen_file TEMPLATE OUT PREFIX LIBDIR INCLUDEDIR [RPATH]: fill a template. In the
@@ -193,17 +207,17 @@ $(BUILD)/gen/check_suites.h: $(CHECK_SRCS) Makefile
 	@for n in $(CHECK_NAMES); do printf 'LIBCC_SUITE(%s)\n' $$n >> $@.tmp; done
 	@mv $@.tmp $@
 
-CHECK_ALL_SRCS = tests/check/check_main.c $(CHECK_SRCS) $(CHECK_HELPERS)
+CHECK_ALL_SRCS = tests/check/check_main.c $(CHECK_SRCS) $(CHECK_HELPERS) $(CONF_SRCS)
 
 $(BUILD)/tests/plugins/%.so: tests/check/plugins/%.c $(LIB_PUB_HDRS) $(FLAGS_STAMP)
 	@mkdir -p $(dir $@)
 	$(CC) $(C_STD) -fPIC -shared -Ilibcc/include $(C_USER) $(LDFLAGS) -o $@ $<
 
-$(BUILD)/tests/check_libcc: $(CHECK_ALL_SRCS) $(BUILD)/gen/check_suites.h $(STATIC_LIB) $(wildcard tests/check/*.h) $(FLAGS_STAMP)
+$(BUILD)/tests/check_libcc: $(CHECK_ALL_SRCS) $(BUILD)/gen/check_suites.h $(STATIC_LIB) $(wildcard tests/check/*.h) $(CONF_HDRS) $(FLAGS_STAMP)
 	@mkdir -p $(dir $@)
 	$(CC) $(TEST_CFLAGS) $(CHECK_CFLAGS) $(LDFLAGS) -rdynamic -o $@ $(CHECK_ALL_SRCS) $(STATIC_LIB) $(CHECK_LIBS)
 
-$(BUILD)/tests/check_libcc_san: $(CHECK_ALL_SRCS) $(BUILD)/gen/check_suites.h $(SAN_LIB) $(wildcard tests/check/*.h) $(FLAGS_STAMP)
+$(BUILD)/tests/check_libcc_san: $(CHECK_ALL_SRCS) $(BUILD)/gen/check_suites.h $(SAN_LIB) $(wildcard tests/check/*.h) $(CONF_HDRS) $(FLAGS_STAMP)
 	@mkdir -p $(dir $@)
 	$(CC) $(TEST_CFLAGS) -O1 $(SAN_FLAGS) $(CHECK_CFLAGS) $(LDFLAGS) -rdynamic -o $@ $(CHECK_ALL_SRCS) $(SAN_LIB) $(CHECK_LIBS)
 
@@ -217,6 +231,13 @@ test-check-san: $(BUILD)/tests/check_libcc_san tools $(CHECK_PLUGINS)
 	ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
 	CK_FORK=no LIBCC_TOOLS=$(BUILD)/bin LIBCC_SRCDIR=$(CURDIR) LIBCC_TEST_PLUGINS=$(BUILD)/tests/plugins \
 	$(BUILD)/tests/check_libcc_san
+
+# libcc-conformance over every registered algorithm (docs/conformance.md):
+# CONFORMANCE_EVENTS RP events each (NP and CP a quarter), seed 1, about 10 s
+# on one core; a failing run's replay script goes to $(BUILD).
+CONFORMANCE_EVENTS ?= 1000000
+test-conformance: $(BUILD)/bin/libcc-conformance
+	@$(BUILD)/bin/libcc-conformance --events=$(CONFORMANCE_EVENTS) --seed=1 --trace-dir=$(BUILD)
 
 # No global mutable state in libcc but the algorithm registry, checked on
 # the objects themselves; no algorithm name (so no congestion-control
@@ -319,7 +340,7 @@ test-contrib:
 
 # ---- the two commands --------------------------------------------------------
 NPROC := $(shell nproc 2>/dev/null || echo 2)
-TEST_SUITES := test-static test-docs test-check test-check-san fuzz-ci test-install test-relocate test-ns3 test-mpi test-distributed test-examples test-errors test-python test-slurm $(NS3_SAN_SUITES)
+TEST_SUITES := test-static test-docs test-check test-check-san test-conformance fuzz-ci test-install test-relocate test-ns3 test-mpi test-distributed test-examples test-errors test-python test-slurm $(NS3_SAN_SUITES)
 
 test: deps
 	@$(MAKE) --no-print-directory -j$(NPROC) all $(NS3_SAN_BUILD)
