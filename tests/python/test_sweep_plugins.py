@@ -83,39 +83,45 @@ def test_a_rebuilt_plugin_makes_a_run_not_done(tmp_path):
     assert runs.is_done(plain, out, str(prog))
 
 
-# A stand-in dumbbell: --algo lists "a, b", and "mine" after them when a
-# --plugin is given; a plugin named bad.so does not load (exit 2).
-DUMBBELL = """#!/bin/sh
+# A stand-in libcc-replay: --list --json lists "a, b", and "mine" after
+# them when a --plugin is given; a plugin named bad.so does not load (exit 2).
+REPLAY = """#!/bin/sh
 extra=""
 for x in "$@"; do
   case "$x" in
-    --plugin=*bad.so) echo "dumbbell: --plugin=${x#--plugin=}: no entry point" >&2; exit 2 ;;
-    --plugin=*) extra=", mine" ;;
+    --plugin=*bad.so) echo "libcc-replay: --plugin '${x#--plugin=}': no entry point" >&2; exit 2 ;;
+    --plugin=*) extra=', {"name": "mine", "params": []}' ;;
   esac
 done
-printf 'Options:\\n  --algo=<one of a, b%s>\\n      cc\\n' "$extra"
+printf '{"algorithms": [{"name": "a", "params": []}, {"name": "b", "params": []}%s], "common_params": []}\\n' "$extra"
 """
 
 
 def test_registered_takes_the_plugins_algorithms(tmp_path):
     bindir = tmp_path / "bin"
     bindir.mkdir()
-    d = bindir / "dumbbell"
-    d.write_text(DUMBBELL)
+    d = bindir / "libcc-replay"
+    d.write_text(REPLAY)
     d.chmod(d.stat().st_mode | stat.S_IEXEC)
     p = plugin_file(tmp_path)
-    assert libcc_info.plugin_algorithms(str(bindir), (p,)) == ["mine"]
-    # No libcc-replay in bindir: libcc's own list is unknown, the plugin's is not.
-    assert libcc_info.algorithms(str(bindir), [p]) == ["mine"]
+    libcc_info.registry.cache_clear()
+    assert libcc_info.algorithms(str(bindir)) == ["a", "b"]
+    assert libcc_info.algorithms(str(bindir), [p]) == ["a", "b", "mine"]
     g = sweep.load_grid(write_grid(tmp_path, '[grid]\nalgo = "registered"\n'))
     rs = sweep.make_runs(g, algorithms=["a", "b", "mine"], plugins=[p])
     assert [r.labels["algo"] for r in rs] == ["a", "b", "mine"]
     bad = plugin_file(tmp_path, "bad.so")
     try:
-        libcc_info.plugin_algorithms(str(bindir), (bad,))
+        libcc_info.algorithms(str(bindir), [bad])
         assert False, "a plugin that does not load was accepted"
     except RuntimeError as e:
         assert "no entry point" in str(e)
+    # Without the tool a plugin's algorithms cannot be listed: an error, not [].
+    try:
+        libcc_info.algorithms(str(tmp_path), [p])
+        assert False, "plugins listed without libcc-replay"
+    except RuntimeError as e:
+        assert "libcc-replay" in str(e)
 
 
 def test_make_paper_plugin_loads_in_every_run_and_joins_registered(tmp_path):
