@@ -20,7 +20,7 @@ using namespace ns3;
 namespace
 {
 
-// Every file of ns3-bindings/{model,helper,sim} with code (not the headers
+// Every file of ns3-bindings/ (but mpi/) with code (not the headers
 // only ones, nor qbb-frame.cc, the frame pool) and its component.
 const std::set<std::string> kOurs = {
     "CheckedOptions",  "EcmpRouter",          "FastSimulatorImpl", "HpccFormat",    "LibccAgent",
