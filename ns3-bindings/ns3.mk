@@ -35,7 +35,7 @@ NS3_DIR := ns3-bindings
 # simulator core, the helpers. Each is an include directory (sources include
 # each other as "x.h", as installed in one ns3/ directory), its .cc files
 # are the library's and its headers are public.
-NS3_CODE_DIRS := sim model/link model/codec model/host model/switch helper
+NS3_CODE_DIRS := sim model/link model/codec model/host model/switch helper hpcc
 NS3_INCLUDES := $(addprefix -I$(NS3_DIR)/,$(NS3_CODE_DIRS)) -Ilibcc/include
 # make NS3_LOG_ENABLE=1: our NS_LOG statements are compiled in (ns-3 drops
 # them unless NS3_LOG_ENABLE is defined). The setting is part of the flags

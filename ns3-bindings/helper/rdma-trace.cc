@@ -2,6 +2,7 @@
 
 #include "rdma-trace.h"
 
+#include "hpcc-format.h"
 #include "rank-merge.h"
 
 #include "pfc-header.h"
