@@ -342,6 +342,7 @@ RdmaNic::EnqueuePacket(Ptr<Packet> packet)
     }
     if (!m_ipQueue->Enqueue(packet))
     {
+        NS_LOG_LOGIC("IP packet of " << packet->GetSize() << " bytes dropped: IP queue full");
         m_ctx.counters.ipDrops++;
         return false;
     }

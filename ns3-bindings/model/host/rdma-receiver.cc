@@ -177,6 +177,8 @@ RdmaReceiver::OnData(const RocePacketInfo& info)
         uint64_t now = LibccNow();
         if (rx.NackDue(now, m_ctx.nackInterval.GetNanoSeconds()))
         {
+            NS_LOG_LOGIC("flow " << rx.flow.flowId << " gap: NACK for " << rx.expected
+                                 << ", got " << info.seq);
             rx.nackSeq = rx.expected;
             rx.nackNs = now;
             SendAck(rx, true, &verdict, ce, info.psn, info.intFormat);

@@ -423,6 +423,7 @@ RdmaSender::OnAck(const RocePacketInfo& info)
     if (info.type == RocePktType::NACK)
     {
         m_ctx.counters.nacksRcvd++;
+        NS_LOG_LOGIC("flow " << qp->GetFlow().flowId << " NACK: go back to " << info.ackSeq);
         done = qp->OnNack(ack, now);
     }
     else
@@ -446,6 +447,7 @@ RdmaSender::OnCnp(uint32_t qpn)
         return;
     }
     m_ctx.counters.cnpsRcvd++;
+    NS_LOG_LOGIC("flow " << m_tx[qpn]->GetFlow().flowId << " CNP");
     m_tx[qpn]->OnCnp();
     m_ctx.Kick(); // the rate may have changed the pacing
 }
@@ -460,6 +462,9 @@ RdmaSender::OnFeedback(const RocePacketInfo& info)
         return;
     }
     m_ctx.counters.feedbackRcvd++;
+    NS_LOG_LOGIC("flow " << m_tx[it->second]->GetFlow().flowId << " feedback: " << info.fbRateBps
+                         << " bit/s from switch " << info.fbSwitchId << " port "
+                         << info.fbPortId);
     libcc_feedback fb{};
     fb.rate_bps = info.fbRateBps;
     fb.switch_id = info.fbSwitchId;

@@ -505,6 +505,7 @@ QbbNetDevice::ReceiveFrame(QbbFramePtr frame)
     // (the HPCC simulator's ReceiveErrorModel, before its PFC handling).
     if (m_rxErrorRate > 0 && m_rxErrorRng->GetValue() < m_rxErrorRate)
     {
+        NS_LOG_LOGIC("frame of " << frame->ipBytes << " bytes lost on the link (ReceiveErrorRate)");
         m_rxErrorDrops++;
         return;
     }

@@ -28,6 +28,8 @@ QbbPfc::Queue(uint8_t prio, uint16_t quanta)
     Ptr<Packet> body = Create<Packet>();
     body->AddHeader(pfc);
     m_queue.Push(QbbFrameFromPacket(body, true));
+    NS_LOG_LOGIC("prio " << unsigned(prio) << (quanta > 0 ? " PAUSE" : " RESUME") << " to send, "
+                         << quanta << " quanta");
     if (quanta > 0)
     {
         m_pausesSent[prio]++;
@@ -67,6 +69,7 @@ QbbPfc::Receive(Ptr<Packet> frame)
         m_pauseEvent[p].Cancel();
         if (q == 0)
         {
+            NS_LOG_LOGIC("prio " << unsigned(p) << " RESUME from the peer");
             m_resumesRcvd[p]++;
             m_pausedUntil[p] = now.GetTimeStep();
             resumed = true;
@@ -76,6 +79,8 @@ QbbPfc::Receive(Ptr<Packet> frame)
             m_pausesRcvd[p]++;
             // A pause quantum is 512 bit times at this link's rate.
             Time d = m_dev->BitTime(static_cast<uint64_t>(q) * 512);
+            NS_LOG_LOGIC("prio " << unsigned(p) << " PAUSE from the peer: " << q << " quanta, "
+                                 << d.GetNanoSeconds() << " ns");
             m_pausedUntil[p] = (now + d).GetTimeStep();
             m_pauseEvent[p] = Simulator::Schedule(d, &QbbPfc::Expired, this, p);
         }
@@ -86,6 +91,7 @@ QbbPfc::Receive(Ptr<Packet> frame)
 void
 QbbPfc::Expired(uint8_t prio)
 {
+    NS_LOG_LOGIC("prio " << unsigned(prio) << " pause expired");
     (void)prio;
     m_dev->TriggerTransmit();
 }

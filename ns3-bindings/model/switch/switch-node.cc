@@ -508,10 +508,21 @@ SwitchNode::Forward(QbbFramePtr f, uint32_t in)
     e.ecnCapable = key.ecn != ROCE_ECN_NOT_ECT;
     e.hasInt = key.hasInt;
     uint64_t fbRate;
+#ifdef NS3_LOG_ENABLE
+    const uint64_t marks = m_cc.GetEcnMarks(); // only the logging build looks
+#endif
     if (m_cc.OnEnqueue(out, e, port->GetQueueBytes(prio), port->GetPortBytes(), fbRate))
     {
         QueueFeedback(e.frame->roce, in, static_cast<uint32_t>(out), fbRate);
     }
+#ifdef NS3_LOG_ENABLE
+    if (m_cc.GetEcnMarks() != marks)
+    {
+        NS_LOG_LOGIC("switch " << GetId() << " port " << out << " prio " << unsigned(prio)
+                               << ": ECN CE marked at enqueue, queue "
+                               << port->GetQueueBytes(prio) << " bytes");
+    }
+#endif
     port->Enqueue(std::move(e), prio, IsControl(key.type));
     m_queueTrace(static_cast<uint32_t>(out), prio, port->GetQueueBytes(prio));
     port->NotifyQueueBytes(prio);
@@ -550,6 +561,8 @@ SwitchNode::QueueFeedbackTo(const SwitchCc::FlowAddr& to, uint32_t port, uint64_
     r.fbSwitchId = GetId();
     r.fbPortId = port;
     fb->ipBytes = RocePacketBytes(r);
+    NS_LOG_LOGIC("switch " << GetId() << " port " << port << ": feedback of " << rateBps
+                           << " bit/s to " << to.src << " QP " << to.destQp);
     m_feedback.emplace_back(std::move(fb), to.inPort);
 }
 
@@ -576,7 +589,19 @@ SwitchNode::OnDequeued(SwitchPort& port, SwitchPort::Entry& e, uint8_t prio)
     uint32_t idx = port.GetIndex();
     SwitchMmu::Pfc pfc = m_mmu.Release(e.inPort, idx, prio, e.frameBytes);
     uint64_t fbRate;
-    if (m_cc.OnDequeue(idx, e, port.GetQueueBytes(prio), port.GetPortBytes(), fbRate))
+#ifdef NS3_LOG_ENABLE
+    const uint64_t marks = m_cc.GetEcnMarks(); // only the logging build looks
+#endif
+    bool feedback = m_cc.OnDequeue(idx, e, port.GetQueueBytes(prio), port.GetPortBytes(), fbRate);
+#ifdef NS3_LOG_ENABLE
+    if (m_cc.GetEcnMarks() != marks)
+    {
+        NS_LOG_LOGIC("switch " << GetId() << " port " << idx << " prio " << unsigned(prio)
+                               << ": ECN CE marked at dequeue, queue "
+                               << port.GetQueueBytes(prio) << " bytes");
+    }
+#endif
+    if (feedback)
     {
         QueueFeedback(e.frame->roce, e.inPort, idx, fbRate);
         if (!m_feedbackFlushPending)
