@@ -203,9 +203,11 @@ test-check-san: $(BUILD)/tests/check_libcc_san tools
 # No global mutable state in libcc, checked on the objects themselves; no
 # algorithm name (so no congestion-control decision) in the ns-3 bindings.
 # The C programs of README and docs/, built from the pages and run: their
-# output must be the ```output block the page shows (tests/docs).
+# output must be the ```output block the page shows; docs/design.md's map
+# of the folders names every folder of ns3-bindings/ (tests/docs).
 test-docs: lib
 	@$(firstword $(wildcard /usr/bin/python3) python3) tests/docs/check_examples.py $(BUILD) $(BUILD)/docs-examples
+	@$(firstword $(wildcard /usr/bin/python3) python3) tests/docs/check_folder_map.py
 
 test-static: $(LIB_OBJS)
 	@bash tests/static/no-mutable-globals.sh $(LIB_OBJS)
