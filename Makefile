@@ -76,6 +76,10 @@ LIB_OBJS := $(LIB_SRCS:%.c=$(BUILD)/obj/%.o)
 SAN_OBJS := $(LIB_SRCS:%.c=$(BUILD)/san/%.o)
 
 STATIC_LIB := $(BUILD)/lib/libcc.a
+# What libcc itself links: libm, and dlopen (libcc_plugin_load) and
+# pthreads (the algorithm registry's lock), both in libc since glibc 2.34
+# but named for older ones (and in libcc.pc's Libs.private).
+LIBCC_LIBS := -lm -ldl -lpthread
 SHARED_LIB := $(BUILD)/lib/libcc.so.$(VERSION)
 SAN_LIB := $(BUILD)/san/libcc-san.a
 
@@ -95,8 +99,13 @@ TOOLS := $(TOOL_SRCS:libcc/tools/%.c=$(BUILD)/bin/%)
 CHECK_SRCS := $(filter-out tests/check/check_main.c,$(wildcard tests/check/check_*.c))
 CHECK_NAMES := $(CHECK_SRCS:tests/check/check_%.c=%)
 CHECK_HELPERS := $(filter-out tests/check/check_%.c,$(wildcard tests/check/*.c))
+# Test plugins (tests/check/plugins/<name>.c -> $(BUILD)/tests/plugins/<name>.so),
+# built as a user builds one: against the public headers, not linked with
+# libcc (the program that loads them provides it).
+CHECK_PLUGIN_SRCS := $(wildcard tests/check/plugins/*.c)
+CHECK_PLUGINS := $(CHECK_PLUGIN_SRCS:tests/check/plugins/%.c=$(BUILD)/tests/plugins/%.so)
 CHECK_CFLAGS := $(shell $(PKG_CONFIG) --cflags check 2>/dev/null)
-CHECK_LIBS := $(shell $(PKG_CONFIG) --libs check 2>/dev/null || echo -lcheck) -lm
+CHECK_LIBS := $(shell $(PKG_CONFIG) --libs check 2>/dev/null || echo -lcheck) $(LIBCC_LIBS)
 TEST_CFLAGS = $(C_STD) -D_POSIX_C_SOURCE=200809L -Ilibcc/include -Ilibcc/src -Itests/check -I$(BUILD)/gen \
               $(C_USER)
 
@@ -134,7 +143,7 @@ $(STATIC_LIB): $(LIB_OBJS)
 $(SHARED_LIB): $(LIB_OBJS)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(LDFLAGS) -shared -Wl,-soname,libcc.so.$(SOVERSION) -Wl,-Bsymbolic-functions \
-	  -Wl,--no-undefined -o $@ $^ -lm
+	  -Wl,--no-undefined -o $@ $^ $(LIBCC_LIBS)
 	ln -sf libcc.so.$(VERSION) $(BUILD)/lib/libcc.so.$(SOVERSION)
 	ln -sf libcc.so.$(SOVERSION) $(BUILD)/lib/libcc.so
 
@@ -147,7 +156,7 @@ $(BUILD_INC)/libcc/%.h: libcc/include/libcc/%.h
 
 $(BUILD)/bin/%: libcc/tools/%.c $(STATIC_LIB) $(LIB_HDRS) $(wildcard libcc/tools/*.h) $(FLAGS_STAMP)
 	@mkdir -p $(dir $@)
-	$(CC) $(C_STD) -D_POSIX_C_SOURCE=200809L -Ilibcc/include $(C_USER) $(LDFLAGS) -o $@ $< $(STATIC_LIB) -lm
+	$(CC) $(C_STD) -D_POSIX_C_SOURCE=200809L -Ilibcc/include $(C_USER) $(LDFLAGS) -o $@ $< $(STATIC_LIB) $(LIBCC_LIBS)
 
 # ---- pkg-config and CMake files ---------------------------------------------
 # gen_file TEMPLATE OUT PREFIX LIBDIR INCLUDEDIR [RPATH]: fill a template. In the
@@ -184,24 +193,34 @@ $(BUILD)/gen/check_suites.h: $(CHECK_SRCS) Makefile
 
 CHECK_ALL_SRCS = tests/check/check_main.c $(CHECK_SRCS) $(CHECK_HELPERS)
 
+$(BUILD)/tests/plugins/%.so: tests/check/plugins/%.c $(LIB_PUB_HDRS) $(FLAGS_STAMP)
+	@mkdir -p $(dir $@)
+	$(CC) $(C_STD) -fPIC -shared -Ilibcc/include $(C_USER) $(LDFLAGS) -o $@ $<
+
 $(BUILD)/tests/check_libcc: $(CHECK_ALL_SRCS) $(BUILD)/gen/check_suites.h $(STATIC_LIB) $(wildcard tests/check/*.h) $(FLAGS_STAMP)
 	@mkdir -p $(dir $@)
-	$(CC) $(TEST_CFLAGS) $(CHECK_CFLAGS) $(LDFLAGS) -o $@ $(CHECK_ALL_SRCS) $(STATIC_LIB) $(CHECK_LIBS)
+	$(CC) $(TEST_CFLAGS) $(CHECK_CFLAGS) $(LDFLAGS) -rdynamic -o $@ $(CHECK_ALL_SRCS) $(STATIC_LIB) $(CHECK_LIBS)
 
 $(BUILD)/tests/check_libcc_san: $(CHECK_ALL_SRCS) $(BUILD)/gen/check_suites.h $(SAN_LIB) $(wildcard tests/check/*.h) $(FLAGS_STAMP)
 	@mkdir -p $(dir $@)
-	$(CC) $(TEST_CFLAGS) -O1 $(SAN_FLAGS) $(CHECK_CFLAGS) $(LDFLAGS) -o $@ $(CHECK_ALL_SRCS) $(SAN_LIB) $(CHECK_LIBS)
+	$(CC) $(TEST_CFLAGS) -O1 $(SAN_FLAGS) $(CHECK_CFLAGS) $(LDFLAGS) -rdynamic -o $@ $(CHECK_ALL_SRCS) $(SAN_LIB) $(CHECK_LIBS)
 
-test-check: $(BUILD)/tests/check_libcc tools
-	LIBCC_TOOLS=$(BUILD)/bin LIBCC_SRCDIR=$(CURDIR) $(BUILD)/tests/check_libcc
+# The runners export libcc's symbols (-rdynamic): plugins bind to the copy
+# of libcc linked into them, as in any program that links libcc.a.
+test-check: $(BUILD)/tests/check_libcc tools $(CHECK_PLUGINS)
+	LIBCC_TOOLS=$(BUILD)/bin LIBCC_SRCDIR=$(CURDIR) LIBCC_TEST_PLUGINS=$(BUILD)/tests/plugins $(BUILD)/tests/check_libcc
 
 # CK_FORK=no: ASan and fork()ed children disagree about leaks; one process is simpler.
-test-check-san: $(BUILD)/tests/check_libcc_san tools
+test-check-san: $(BUILD)/tests/check_libcc_san tools $(CHECK_PLUGINS)
 	ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
-	CK_FORK=no LIBCC_TOOLS=$(BUILD)/bin LIBCC_SRCDIR=$(CURDIR) $(BUILD)/tests/check_libcc_san
+	CK_FORK=no LIBCC_TOOLS=$(BUILD)/bin LIBCC_SRCDIR=$(CURDIR) LIBCC_TEST_PLUGINS=$(BUILD)/tests/plugins \
+	$(BUILD)/tests/check_libcc_san
 
-# No global mutable state in libcc, checked on the objects themselves; no
-# algorithm name (so no congestion-control decision) in the ns-3 bindings.
+# No global mutable state in libcc but the algorithm registry, checked on
+# the objects themselves; no algorithm name (so no congestion-control
+# decision) in the ns-3 bindings; built-in modules use only the accessors of
+# <libcc/algorithm.h>; 0.4-era uses of the renamed INT list field fail to
+# compile.
 # The C programs of README and docs/, built from the pages and run: their
 # output must be the ```output block the page shows; docs/design.md's map
 # of the folders names every folder of ns3-bindings/ (tests/docs).
@@ -212,6 +231,8 @@ test-docs: lib
 test-static: $(LIB_OBJS)
 	@bash tests/static/no-mutable-globals.sh $(LIB_OBJS)
 	@bash tests/static/no-algorithm-names.sh
+	@bash tests/static/module-view.sh $(CC)
+	@bash tests/static/renamed-fields.sh $(CC)
 
 # ---- install, uninstall ------------------------------------------------------
 # Installs what `make` built (it builds nothing but the .pc and CMake files,

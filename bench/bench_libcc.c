@@ -43,7 +43,7 @@ static void fill_ack(libcc_ack *ack, libcc_int_list *ints, uint64_t i, uint64_t 
     memset(ack, 0, sizeof *ack);
     ack->seq = (i + 1) * 1000;
     ack->n_flows = 2;
-    ack->ints = ints;
+    ack->int_list = ints;
     ints->n_hops = HOPS;
     ints->ts_bits = 64;
     ints->tx_bits = 64;
@@ -126,7 +126,7 @@ static void bench_np(const char *algo, uint64_t n)
     for (uint64_t i = 0; i < n; i++) {
         t += 80;
         libcc_data_pkt d = {.flow_id = i % 64, .seq = i * 1000, .bytes = 1000, .ecn_ce = (i % 16) == 0,
-                            .ints = &ints};
+                            .int_list = &ints};
         libcc_np_on_data(np, t, &d, &v);
     }
     record(algo, "np_on_data (64 flows)", now_s() - t0, n);
@@ -153,7 +153,7 @@ static void bench_cp(const char *algo, uint64_t n)
         uint64_t q = (i % 400) * 1000;
         libcc_cp_pkt pkt = {.kind = (i % 8 == 0) ? LIBCC_PKT_ACK : LIBCC_PKT_DATA, .bytes = 1048,
                             .ingress_port = 2, .queue_bytes = q, .port_queue_bytes = q,
-                            .ecn_capable = 1, .ints = &ints};
+                            .ecn_capable = 1, .int_list = &ints};
         libcc_cp_on_enqueue(cp, t, &pkt);
         libcc_cp_on_dequeue(cp, t, &pkt);
     }

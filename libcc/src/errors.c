@@ -18,6 +18,11 @@ const char *libcc_strerror(int err)
     case LIBCC_ERR_FULL: return "table full";
     case LIBCC_ERR_NOT_FOUND: return "no such flow or entry";
     case LIBCC_ERR_TIME_BACKWARDS: return "time went backwards (now_ns before a previous event)";
+    case LIBCC_ERR_EXISTS: return "an algorithm of that name is already registered";
+    case LIBCC_ERR_BAD_DESCRIPTION: return "invalid algorithm description";
+    case LIBCC_ERR_ABI_MISMATCH: return "algorithm built against another libcc algorithm ABI version";
+    case LIBCC_ERR_BUSY: return "algorithm still in use (params or objects of it exist)";
+    case LIBCC_ERR_PLUGIN: return "plugin cannot be loaded or has no entry point";
     default: return "unknown libcc error code";
     }
 }

@@ -168,7 +168,8 @@ int libcc_np_new(libcc_np **out, const libcc_params *params, const libcc_np_info
     if (!out || !params || !info || info->max_flows == 0 || info->max_flows > MAX_FLOWS_LIMIT ||
         info->line_rate_bps == 0)
         return LIBCC_ERR_INVALID_ARG;
-    const size_t np_bytes = libcc_priv_round(sizeof(struct libcc_np) + params->algo->cfg_size);
+    const libcc_algorithm *a = params->algo;
+    const size_t np_bytes = libcc_priv_round(sizeof(struct libcc_np) + a->cfg_size);
     struct libcc_np *np = aligned_alloc(_Alignof(struct libcc_np), np_bytes);
     if (!np)
         return LIBCC_ERR_NOMEM;
@@ -179,7 +180,8 @@ int libcc_np_new(libcc_np **out, const libcc_params *params, const libcc_np_info
         return rc;
     }
     np->cfg = np->cfg_mem;
-    np->algo = params->algo;
+    np->algo = a;
+    np->ops = a->np ? a->np : &libcc_np_ops_none;
     np->info = *info;
     if (cbs)
         np->cbs = *cbs;
@@ -188,7 +190,7 @@ int libcc_np_new(libcc_np **out, const libcc_params *params, const libcc_np_info
     np->capacity = 8;
     while (np->capacity < 2 * info->max_flows)
         np->capacity <<= 1;
-    np->slot_size = libcc_priv_round(sizeof(struct libcc_np_flow) + np->algo->np_flow_size);
+    np->slot_size = libcc_priv_round(sizeof(struct libcc_np_flow) + np->ops->flow_state_size);
     size_t bytes = (size_t)info->max_flows * np->slot_size + (size_t)np->capacity * sizeof(uint32_t) +
                    sizeof(np_lists);
     np->slots = aligned_alloc(LIBCC_PRIV_ALIGN, libcc_priv_round(bytes));
@@ -205,6 +207,8 @@ int libcc_np_new(libcc_np **out, const libcc_params *params, const libcc_np_info
         slot(np, i)->lru_next = (i + 1 < info->max_flows) ? i + 1 : NIL;
     l->free_head = 0;
     np->magic = NP_MAGIC;
+    np->entry = params->entry;
+    libcc_algo_ref(np->entry);
     *out = np;
     return LIBCC_OK;
 }
@@ -214,6 +218,7 @@ void libcc_np_del(libcc_np *np)
     if (!np || np->magic != NP_MAGIC)
         return;
     np->magic = 0;
+    libcc_algo_release(np->entry);
     free(np->slots);
     free(np);
 }
@@ -264,8 +269,8 @@ static int lookup_or_add(struct libcc_np *np, uint64_t flow_id, uint64_t now_ns,
     index_of(np)[b] = i;
     np->n_flows++;
     list_append(np, i, &l->idle_head, &l->idle_tail);
-    if (np->algo->np_flow_init)
-        np->algo->np_flow_init(np, f, now_ns);
+    if (np->ops->flow_init)
+        np->ops->flow_init(np, f, now_ns);
     *out = i;
     return LIBCC_OK;
 }
@@ -289,7 +294,7 @@ int libcc_np_on_data(libcc_np *np, uint64_t now_ns, const libcc_data_pkt *pkt, l
 {
     if (!np || np->magic != NP_MAGIC || !pkt || !verdict)
         return LIBCC_ERR_INVALID_ARG;
-    if (pkt->ints && pkt->ints->n_hops > LIBCC_INT_MAX_HOPS)
+    if (pkt->int_list && pkt->int_list->n_hops > LIBCC_INT_MAX_HOPS)
         return LIBCC_ERR_BAD_TELEMETRY;
     int rc = np_begin(np, now_ns);
     if (rc)
@@ -302,7 +307,7 @@ int libcc_np_on_data(libcc_np *np, uint64_t now_ns, const libcc_data_pkt *pkt, l
     touch(np, i, now_ns);
 
     struct libcc_np_flow *f = slot(np, i);
-    memset(verdict, 0, sizeof *verdict); /* ack.ints NULL: nothing to echo */
+    memset(verdict, 0, sizeof *verdict); /* ack.int_list NULL: nothing to echo */
     verdict->ack.ecn_echo = pkt->ecn_ce;
     verdict->ack.is_probe = pkt->is_probe;
     /* Echoes every algorithm may use (libcc_algorithm_info.signals says
@@ -326,8 +331,8 @@ int libcc_np_on_data(libcc_np *np, uint64_t now_ns, const libcc_data_pkt *pkt, l
         f->pkts_since_ack++;
     if (f->pkts_since_ack >= np->common.ack_interval_pkts || pkt->last_of_flow || pkt->is_probe)
         verdict->send_ack = 1;
-    if (np->algo->np_on_data)
-        rc = np->algo->np_on_data(np, f, now_ns, pkt, verdict);
+    if (np->ops->on_data)
+        rc = np->ops->on_data(np, f, now_ns, pkt, verdict);
     if (verdict->send_ack)
         f->pkts_since_ack = 0;
     np_notify(np, before);
@@ -351,11 +356,13 @@ int libcc_np_on_timer(libcc_np *np, uint64_t now_ns)
     int rc = np_begin(np, now_ns);
     if (rc)
         return rc;
+    /* Early (or no timer): nothing is due, the deadline stays. Due: the
+     * module lowers the cleared deadline to its next one, if any. */
+    if (!np->ops->on_timer || now_ns < np->deadline_ns)
+        return LIBCC_OK;
     uint64_t before = np->deadline_ns;
-    if (np->algo->np_on_timer)
-        rc = np->algo->np_on_timer(np, now_ns);
-    else
-        np->deadline_ns = LIBCC_NO_DEADLINE;
+    np->deadline_ns = LIBCC_NO_DEADLINE;
+    rc = np->ops->on_timer(np, now_ns);
     np_notify(np, before);
     return rc;
 }
@@ -376,11 +383,45 @@ uint64_t libcc_np_deadline_ns(const libcc_np *np)
     return (np && np->magic == NP_MAGIC) ? np->deadline_ns : LIBCC_NO_DEADLINE;
 }
 
-void libcc_np_request_cnp(struct libcc_np *np, uint64_t now_ns, uint64_t flow_id,
-                          libcc_np_verdict *verdict)
+void(libcc_np_request_cnp)(libcc_np *np, uint64_t now_ns, uint64_t flow_id,
+                           libcc_np_verdict *verdict)
 {
     if (verdict)
         verdict->send_cnp = 1;
     if (np->cbs.send_cnp)
         np->cbs.send_cnp(np, now_ns, flow_id, np->user_data);
+}
+
+/* ---- <libcc/algorithm.h>: what a module reads and sets ------------------ */
+
+const libcc_np_ops libcc_np_ops_none = {0};
+
+const void *(libcc_np_config)(const libcc_np *np)
+{
+    return libcc_np_config_in(np);
+}
+
+const libcc_common_config *(libcc_np_common)(const libcc_np *np)
+{
+    return libcc_np_common_in(np);
+}
+
+const libcc_np_info *(libcc_np_get_info)(const libcc_np *np)
+{
+    return libcc_np_get_info_in(np);
+}
+
+void *(libcc_np_flow_state)(libcc_np_flow *flow)
+{
+    return libcc_np_flow_state_in(flow);
+}
+
+uint64_t(libcc_np_flow_id)(const libcc_np_flow *flow)
+{
+    return libcc_np_flow_id_in(flow);
+}
+
+void(libcc_np_set_deadline_ns)(libcc_np *np, uint64_t deadline_ns)
+{
+    libcc_np_set_deadline_ns_in(np, deadline_ns);
 }

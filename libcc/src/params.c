@@ -32,7 +32,7 @@ void libcc_common_params(const libcc_param_desc **table, size_t *count)
 /* The algorithm behind a table query, after the argument checks every such
  * query makes. */
 static int table_query(const char *algorithm, const void *table, const size_t *count,
-                       const libcc_algo **a)
+                       const libcc_algorithm **a)
 {
     if (!table || !count)
         return LIBCC_ERR_INVALID_ARG;
@@ -42,7 +42,7 @@ static int table_query(const char *algorithm, const void *table, const size_t *c
 
 int libcc_algorithm_params(const char *algorithm, const libcc_param_desc **table, size_t *count)
 {
-    const libcc_algo *a;
+    const libcc_algorithm *a;
     int rc = table_query(algorithm, table, count, &a);
     if (rc)
         return rc;
@@ -54,7 +54,7 @@ int libcc_algorithm_params(const char *algorithm, const libcc_param_desc **table
 int libcc_algorithm_presets(const char *algorithm, const libcc_preset_desc **table,
                             size_t *count)
 {
-    const libcc_algo *a;
+    const libcc_algorithm *a;
     int rc = table_query(algorithm, table, count, &a);
     if (rc)
         return rc;
@@ -89,29 +89,42 @@ static int fail(libcc_params *p, int rc, const char *fmt, ...)
     return rc;
 }
 
+void libcc_params_init_defaults(libcc_params *p, const libcc_algorithm *algo)
+{
+    memset(p, 0, sizeof *p);
+    p->algo = algo;
+    /* libcc_algorithm_register bounds n_params by LIBCC_MAX_ALGORITHM_PARAMS. */
+    p->n_values = LIBCC_COMMON_COUNT + algo->n_params;
+    for (size_t i = 0; i < p->n_values; i++)
+        p->values[i] = desc_at(p, i)->def;
+}
+
 int libcc_params_new(libcc_params **out, const char *algorithm)
 {
     if (!out || !algorithm)
         return LIBCC_ERR_INVALID_ARG;
     *out = NULL;
-    const libcc_algo *a = libcc_algo_find(algorithm);
-    if (!a)
-        return LIBCC_ERR_UNKNOWN_ALGORITHM;
-    if (LIBCC_COMMON_COUNT + a->n_params > LIBCC_MAX_PARAMS)
-        return LIBCC_ERR_INVALID_ARG; /* a module table larger than the core allows */
-    libcc_params *p = calloc(1, sizeof *p);
+    libcc_params *p = malloc(sizeof *p);
     if (!p)
         return LIBCC_ERR_NOMEM;
-    p->algo = a;
-    p->n_values = LIBCC_COMMON_COUNT + a->n_params;
-    for (size_t i = 0; i < p->n_values; i++)
-        p->values[i] = desc_at(p, i)->def;
+    /* The reference keeps the algorithm registered while this params (or
+     * an object made from it) may still call into its tables. */
+    libcc_algo_entry *e = libcc_algo_acquire(algorithm);
+    if (!e) {
+        free(p);
+        return LIBCC_ERR_UNKNOWN_ALGORITHM;
+    }
+    libcc_params_init_defaults(p, e->algorithm);
+    p->entry = e;
     *out = p;
     return LIBCC_OK;
 }
 
 void libcc_params_del(libcc_params *params)
 {
+    if (!params)
+        return;
+    libcc_algo_release(params->entry);
     free(params);
 }
 
@@ -123,6 +136,7 @@ int libcc_params_copy(libcc_params **out, const libcc_params *src)
     if (!p)
         return LIBCC_ERR_NOMEM;
     memcpy(p, src, sizeof *p);
+    libcc_algo_ref(p->entry);
     *out = p;
     return LIBCC_OK;
 }
@@ -240,7 +254,7 @@ int libcc_params_apply_preset(libcc_params *params, const char *preset)
     if (!params || !preset)
         return LIBCC_ERR_INVALID_ARG;
     params->err[0] = '\0';
-    const libcc_algo *a = params->algo;
+    const libcc_algorithm *a = params->algo;
     for (size_t i = 0; i < a->n_presets; i++)
         if (strcmp(a->presets[i].name, preset) == 0)
             return libcc_params_parse(params, a->presets[i].assignments);
@@ -296,8 +310,8 @@ int libcc_params_get(const libcc_params *params, const char *name, double *value
     return LIBCC_OK;
 }
 
-int libcc_params_build(const libcc_params *params, libcc_common_cfg *common, void *cfg, char *err,
-                       size_t err_len)
+int libcc_params_build(const libcc_params *params, libcc_common_config *common, void *cfg,
+                       char *err, size_t err_len)
 {
     char scratch[8];
     if (!err) {
@@ -319,7 +333,7 @@ int libcc_params_validate(libcc_params *params)
 {
     if (!params)
         return LIBCC_ERR_INVALID_ARG;
-    libcc_common_cfg common;
+    libcc_common_config common;
     _Alignas(LIBCC_PRIV_ALIGN) unsigned char cfg[LIBCC_CFG_MAX_BYTES];
     return libcc_params_build(params, &common, cfg, params->err, sizeof params->err);
 }

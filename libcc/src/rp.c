@@ -19,22 +19,15 @@ typedef struct rp_snapshot {
 
 /* Core fields, the module's state, its config; a multiple of the
  * alignment so hosts can put RPs in arrays (and aligned_alloc takes it). */
-static size_t rp_bytes(const libcc_algo *a)
+size_t libcc_rp_bytes(const libcc_algorithm *a)
 {
-    return libcc_priv_round(sizeof(struct libcc_rp) + libcc_priv_round(a->rp_state_size) +
-                            a->cfg_size);
+    const size_t state = a->rp ? a->rp->state_size : 0;
+    return libcc_priv_round(sizeof(struct libcc_rp) + libcc_priv_round(state) + a->cfg_size);
 }
 
 size_t libcc_rp_size(const libcc_params *params)
 {
-    if (params)
-        return rp_bytes(params->algo);
-    size_t max = 0;
-    const libcc_algo *a;
-    for (size_t i = 0; (a = libcc_algo_at(i)) != NULL; i++)
-        if (rp_bytes(a) > max)
-            max = rp_bytes(a);
-    return max;
+    return params ? libcc_rp_bytes(params->algo) : libcc_algo_max_rp_bytes();
 }
 
 /* A module's result is bounded by physics whatever its arithmetic did:
@@ -81,7 +74,7 @@ int libcc_rp_init(void *mem, size_t mem_len, const libcc_params *params, const l
         *out = NULL;
     if (!mem || !params || !flow || !out)
         return LIBCC_ERR_INVALID_ARG;
-    const size_t bytes = rp_bytes(params->algo);
+    const size_t bytes = libcc_rp_bytes(params->algo);
     if (mem_len < bytes)
         return LIBCC_ERR_BUFFER_TOO_SMALL;
     if (((uintptr_t)mem % _Alignof(struct libcc_rp)) != 0 || flow->line_rate_bps == 0)
@@ -89,12 +82,14 @@ int libcc_rp_init(void *mem, size_t mem_len, const libcc_params *params, const l
 
     struct libcc_rp *rp = mem;
     memset(rp, 0, bytes);
-    unsigned char *cfg = rp->priv + libcc_priv_round(params->algo->rp_state_size);
+    const libcc_algorithm *a = params->algo;
+    rp->ops = a->rp ? a->rp : &libcc_rp_ops_none;
+    unsigned char *cfg = rp->priv + libcc_priv_round(rp->ops->state_size);
     int rc = libcc_params_build(params, &rp->common, cfg, NULL, 0);
     if (rc)
         return rc;
     rp->cfg = cfg;
-    rp->algo = params->algo;
+    rp->algo = a;
     if (cbs)
         rp->cbs = *cbs;
     rp->user_data = user_data;
@@ -106,8 +101,11 @@ int libcc_rp_init(void *mem, size_t mem_len, const libcc_params *params, const l
     rp->window_bytes = LIBCC_WINDOW_UNLIMITED;
     rp->deadline_ns = LIBCC_NO_DEADLINE;
     rp->magic = RP_MAGIC;
-    if (rp->algo->rp_init)
-        rp->algo->rp_init(rp, now_ns);
+    /* Released by libcc_rp_del, which an RP in the host's memory needs too. */
+    rp->entry = params->entry;
+    libcc_algo_ref(rp->entry);
+    if (rp->ops->init)
+        rp->ops->init(rp, now_ns);
     rp_clamp(rp);
     /* The host arms its timer from this callback; rate and window start
      * values are read with the getters. */
@@ -125,7 +123,7 @@ int libcc_rp_new(libcc_rp **out, const libcc_params *params, const libcc_flow_in
     *out = NULL;
     if (!params)
         return LIBCC_ERR_INVALID_ARG;
-    const size_t bytes = rp_bytes(params->algo);
+    const size_t bytes = libcc_rp_bytes(params->algo);
     struct libcc_rp *rp = aligned_alloc(_Alignof(struct libcc_rp), bytes);
     if (!rp)
         return LIBCC_ERR_NOMEM;
@@ -143,6 +141,7 @@ void libcc_rp_del(libcc_rp *rp)
     if (!rp || rp->magic != RP_MAGIC)
         return;
     rp->magic = RP_DEAD;
+    libcc_algo_release(rp->entry);
     if (rp->owned)
         free(rp);
 }
@@ -154,7 +153,7 @@ static int check_ack(const libcc_ack *ack, uint64_t now_ns)
 {
     if (!ack)
         return LIBCC_ERR_INVALID_ARG;
-    if (ack->ints && ack->ints->n_hops > LIBCC_INT_MAX_HOPS)
+    if (ack->int_list && ack->int_list->n_hops > LIBCC_INT_MAX_HOPS)
         return LIBCC_ERR_BAD_TELEMETRY;
     const uint64_t rx = (ack->has & LIBCC_ACK_HAS_RX_TS) ? ack->rx_ts_ns : now_ns;
     if (rx > now_ns) /* the NIC cannot have stamped an arrival still to come */
@@ -172,8 +171,8 @@ int libcc_rp_on_ack(libcc_rp *rp, uint64_t now_ns, const libcc_ack *ack)
     int rc = check_ack(ack, now_ns);
     if (rc || (rc = rp_begin(rp, now_ns, &s)))
         return rc;
-    if (rp->algo->rp_on_ack)
-        rc = rp->algo->rp_on_ack(rp, now_ns, ack);
+    if (rp->ops->on_ack)
+        rc = rp->ops->on_ack(rp, now_ns, ack);
     rp_notify(rp, now_ns, &s);
     return rc;
 }
@@ -184,8 +183,8 @@ int libcc_rp_on_nack(libcc_rp *rp, uint64_t now_ns, const libcc_ack *nack)
     int rc = check_ack(nack, now_ns);
     if (rc || (rc = rp_begin(rp, now_ns, &s)))
         return rc;
-    if (rp->algo->rp_on_nack)
-        rc = rp->algo->rp_on_nack(rp, now_ns, nack);
+    if (rp->ops->on_nack)
+        rc = rp->ops->on_nack(rp, now_ns, nack);
     rp_notify(rp, now_ns, &s);
     return rc;
 }
@@ -196,8 +195,8 @@ int libcc_rp_on_cnp(libcc_rp *rp, uint64_t now_ns)
     int rc = rp_begin(rp, now_ns, &s);
     if (rc)
         return rc;
-    if (rp->algo->rp_on_cnp)
-        rc = rp->algo->rp_on_cnp(rp, now_ns);
+    if (rp->ops->on_cnp)
+        rc = rp->ops->on_cnp(rp, now_ns);
     rp_notify(rp, now_ns, &s);
     return rc;
 }
@@ -214,8 +213,8 @@ int libcc_rp_on_tx(libcc_rp *rp, uint64_t now_ns, uint64_t seq, uint32_t bytes, 
     /* snd_nxt follows the host, backwards too: go-back-N rewinds it. */
     rp->snd_nxt = seq + bytes;
     rp->bytes_sent += bytes;
-    if (rp->algo->rp_on_tx)
-        rc = rp->algo->rp_on_tx(rp, now_ns, seq, bytes, &flags);
+    if (rp->ops->on_tx)
+        rc = rp->ops->on_tx(rp, now_ns, seq, bytes, &flags);
     if (tx_flags)
         *tx_flags = flags;
     rp_notify(rp, now_ns, &s);
@@ -228,8 +227,8 @@ int libcc_rp_on_timer(libcc_rp *rp, uint64_t now_ns)
     int rc = rp_begin(rp, now_ns, &s);
     if (rc)
         return rc;
-    if (rp->algo->rp_on_timer)
-        rc = rp->algo->rp_on_timer(rp, now_ns);
+    if (rp->ops->on_timer)
+        rc = rp->ops->on_timer(rp, now_ns);
     rp_notify(rp, now_ns, &s);
     return rc;
 }
@@ -242,8 +241,8 @@ int libcc_rp_on_feedback(libcc_rp *rp, uint64_t now_ns, const libcc_feedback *fb
     int rc = rp_begin(rp, now_ns, &s);
     if (rc)
         return rc;
-    if (rp->algo->rp_on_feedback)
-        rc = rp->algo->rp_on_feedback(rp, now_ns, fb);
+    if (rp->ops->on_feedback)
+        rc = rp->ops->on_feedback(rp, now_ns, fb);
     rp_notify(rp, now_ns, &s);
     return rc;
 }
@@ -254,13 +253,13 @@ int libcc_rp_on_timeout(libcc_rp *rp, uint64_t now_ns)
     int rc = rp_begin(rp, now_ns, &s);
     if (rc)
         return rc;
-    if (rp->algo->rp_on_timeout)
-        rc = rp->algo->rp_on_timeout(rp, now_ns);
+    if (rp->ops->on_timeout)
+        rc = rp->ops->on_timeout(rp, now_ns);
     rp_notify(rp, now_ns, &s);
     return rc;
 }
 
-void libcc_rp_request_probe(struct libcc_rp *rp, uint64_t now_ns)
+void(libcc_rp_request_probe)(libcc_rp *rp, uint64_t now_ns)
 {
     if (rp->cbs.send_probe)
         rp->cbs.send_probe(rp, now_ns, rp->user_data);
@@ -271,22 +270,22 @@ static int rp_ok(const libcc_rp *rp)
     return rp && rp->magic == RP_MAGIC;
 }
 
-uint64_t libcc_rp_rate_bps(const libcc_rp *rp)
+uint64_t(libcc_rp_rate_bps)(const libcc_rp *rp)
 {
     return rp_ok(rp) ? rp->rate_bps : 0;
 }
 
-uint64_t libcc_rp_window_bytes(const libcc_rp *rp)
+uint64_t(libcc_rp_window_bytes)(const libcc_rp *rp)
 {
     return rp_ok(rp) ? rp->window_bytes : 0;
 }
 
-uint64_t libcc_rp_deadline_ns(const libcc_rp *rp)
+uint64_t(libcc_rp_deadline_ns)(const libcc_rp *rp)
 {
     return rp_ok(rp) ? rp->deadline_ns : LIBCC_NO_DEADLINE;
 }
 
-uint64_t libcc_rp_rto_ns(const libcc_rp *rp)
+uint64_t(libcc_rp_rto_ns)(const libcc_rp *rp)
 {
     return rp_ok(rp) ? rp->rto_ns : 0;
 }
@@ -305,8 +304,8 @@ int libcc_rp_vars(const libcc_rp *rp, const libcc_param_desc **vars, size_t *cou
 {
     if (!rp_ok(rp) || !vars || !count)
         return LIBCC_ERR_INVALID_ARG;
-    *vars = rp->algo->rp_vars;
-    *count = rp->algo->rp_read_vars ? rp->algo->n_rp_vars : 0;
+    *vars = rp->ops->vars;
+    *count = rp->ops->read_vars ? rp->ops->n_vars : 0;
     return LIBCC_OK;
 }
 
@@ -314,10 +313,64 @@ int libcc_rp_read_vars(const libcc_rp *rp, double *values, size_t count)
 {
     if (!rp_ok(rp) || (!values && count))
         return LIBCC_ERR_INVALID_ARG;
-    if (!rp->algo->rp_read_vars)
+    if (!rp->ops->read_vars)
         return LIBCC_OK;
-    if (count < rp->algo->n_rp_vars)
+    if (count < rp->ops->n_vars)
         return LIBCC_ERR_BUFFER_TOO_SMALL;
-    rp->algo->rp_read_vars(rp, values);
+    rp->ops->read_vars(rp, values);
     return LIBCC_OK;
+}
+
+/* ---- <libcc/algorithm.h>: what a module reads and sets ------------------ */
+
+const libcc_rp_ops libcc_rp_ops_none = {0};
+
+void *(libcc_rp_state)(libcc_rp *rp)
+{
+    return libcc_rp_state_in(rp);
+}
+
+const void *(libcc_rp_config)(const libcc_rp *rp)
+{
+    return libcc_rp_config_in(rp);
+}
+
+const libcc_common_config *(libcc_rp_common)(const libcc_rp *rp)
+{
+    return libcc_rp_common_in(rp);
+}
+
+const libcc_flow_info *(libcc_rp_flow)(const libcc_rp *rp)
+{
+    return libcc_rp_flow_in(rp);
+}
+
+void(libcc_rp_set_rate_bps)(libcc_rp *rp, uint64_t rate_bps)
+{
+    libcc_rp_set_rate_bps_in(rp, rate_bps);
+}
+
+void(libcc_rp_set_window_bytes)(libcc_rp *rp, uint64_t window_bytes)
+{
+    libcc_rp_set_window_bytes_in(rp, window_bytes);
+}
+
+void(libcc_rp_set_deadline_ns)(libcc_rp *rp, uint64_t deadline_ns)
+{
+    libcc_rp_set_deadline_ns_in(rp, deadline_ns);
+}
+
+void(libcc_rp_set_rto_ns)(libcc_rp *rp, uint64_t rto_ns)
+{
+    libcc_rp_set_rto_ns_in(rp, rto_ns);
+}
+
+uint64_t(libcc_rp_snd_nxt)(const libcc_rp *rp)
+{
+    return libcc_rp_snd_nxt_in(rp);
+}
+
+uint64_t(libcc_rp_bytes_sent)(const libcc_rp *rp)
+{
+    return libcc_rp_bytes_sent_in(rp);
 }

@@ -716,7 +716,7 @@ static void parse_ack(replay *r, const char *event, uint64_t t, char **save, lib
 
     memset(ack, 0, sizeof *ack);
     libcc_int_list_init(ints);
-    ack->ints = ints;
+    ack->int_list = ints;
     while ((kv = strtok_r(NULL, SPACES, save))) {
         char *val = strchr(kv, '=');
         if (!val)

@@ -80,7 +80,7 @@ START_TEST(rp_size_follows_the_algorithm)
         libcc_int_list_init(&l);
         libcc_int_hop h = {.bandwidth_bps = G100, .ts_ns = 1000, .tx_bytes = 1000};
         ck_assert_int_eq(libcc_int_list_push(&l, &h, 0), LIBCC_OK);
-        libcc_ack ack = {.seq = 1000, .ints = &l};
+        libcc_ack ack = {.seq = 1000, .int_list = &l};
         ck_assert_int_eq(libcc_rp_on_tx(rp, 10, 0, 1000, NULL), LIBCC_OK);
         ck_assert_int_eq(libcc_rp_on_cnp(rp, 20), LIBCC_OK);
         ck_assert_int_eq(libcc_rp_on_ack(rp, 30, &ack), LIBCC_OK);
@@ -204,7 +204,7 @@ START_TEST(rp_bad_arguments)
     memset(&ack, 0, sizeof ack);
     memset(&bogus, 0, sizeof bogus);
     bogus.n_hops = LIBCC_INT_MAX_HOPS + 1; /* a hop list that cannot exist */
-    ack.ints = &bogus;
+    ack.int_list = &bogus;
     ck_assert_int_eq(libcc_rp_on_ack(rp, 1, &ack), LIBCC_ERR_BAD_TELEMETRY);
     ck_assert_int_eq(libcc_rp_on_nack(rp, 1, &ack), LIBCC_ERR_BAD_TELEMETRY);
     ck_assert_int_eq(libcc_rp_on_cnp(NULL, 1), LIBCC_ERR_INVALID_ARG);
@@ -259,7 +259,7 @@ START_TEST(np_acks_every_m_packets)
     for (int i = 0; i < 7; i++)
         ck_assert_int_eq(acks[i], want[i]);
     /* Modules start from an ACK with no hops to echo; `none` adds none. */
-    ck_assert_ptr_null(v.ack.ints);
+    ck_assert_ptr_null(v.ack.int_list);
     /* the last packet of a message is acknowledged at once, and restarts the count */
     libcc_data_pkt last = data(1, 7000);
     last.last_of_flow = 1;
@@ -420,7 +420,7 @@ START_TEST(np_bad_arguments)
     libcc_int_list bogus;
     memset(&bogus, 0, sizeof bogus);
     bogus.n_hops = 200;
-    d.ints = &bogus;
+    d.int_list = &bogus;
     ck_assert_int_eq(libcc_np_on_data(np, 6, &d, &v), LIBCC_ERR_BAD_TELEMETRY);
     ck_assert_int_eq(libcc_np_on_data(NULL, 6, &d, &v), LIBCC_ERR_INVALID_ARG);
     libcc_np_del(np);
@@ -473,7 +473,7 @@ START_TEST(cp_bad_arguments)
     libcc_int_list bogus;
     memset(&bogus, 0, sizeof bogus);
     bogus.n_hops = LIBCC_INT_MAX_HOPS + 1;
-    libcc_cp_pkt pkt = {.kind = LIBCC_PKT_DATA, .bytes = 1000, .ints = &bogus};
+    libcc_cp_pkt pkt = {.kind = LIBCC_PKT_DATA, .bytes = 1000, .int_list = &bogus};
     ck_assert_int_eq(libcc_cp_on_dequeue(cp, 0, &pkt), LIBCC_ERR_BAD_TELEMETRY);
     ck_assert_int_eq(libcc_cp_int_record(cp, 0, 0, NULL), LIBCC_ERR_INVALID_ARG);
     libcc_cp_del(cp);

@@ -59,7 +59,7 @@ static int ack2(libcc_rp *rp, uint64_t now, uint64_t seq, uint32_t n, libcc_int_
     libcc_int_list_init(&l);
     ck_assert_int_eq(libcc_int_list_push(&l, &last, 8), LIBCC_OK);
     ck_assert_int_eq(libcc_int_list_push(&l, &first, 8), LIBCC_OK);
-    a.ints = &l;
+    a.int_list = &l;
     return libcc_rp_on_ack(rp, now, &a);
 }
 
@@ -285,7 +285,7 @@ static int deq(libcc_cp *cp, uint64_t now, uint64_t qlen, libcc_pkt_kind kind, u
     k.ingress_port = ingress;
     k.queue_bytes = qlen;
     k.port_queue_bytes = qlen;
-    k.ints = ints; /* even on data carrying a header, FNCC stamps only ACKs */
+    k.int_list = ints; /* even on data carrying a header, FNCC stamps only ACKs */
     int rc = libcc_cp_on_dequeue(cp, now, &k);
     if (stamped)
         *stamped = k.int_stamped;
@@ -477,7 +477,7 @@ START_TEST(test_two_switches_last_hop_is_index_0)
         ck_assert_uint_eq(l.hop[0].tx_bytes, 160000 * round);
         ck_assert_uint_eq(l.hop[1].qlen_bytes, 0);
         ck_assert_uint_eq(l.hop[1].tx_bytes, 80000 * round);
-        a.ints = &l;
+        a.int_list = &l;
         ck_assert_int_eq(libcc_rp_on_ack(rp, now + 1000, &a), LIBCC_OK);
     }
     ck_assert_double_eq(var(rp, "hot_hop"), 0.0);
@@ -602,7 +602,7 @@ START_TEST(test_np_n_counts_and_ages)
     libcc_np *np = mk_np("activity_window=10us", 16);
     libcc_np_verdict v = data(np, 0, 0xA);
     ck_assert_uint_eq(v.ack.n_flows, 1);
-    ck_assert_ptr_null(v.ack.ints); /* the return path's switches fill an empty header */
+    ck_assert_ptr_null(v.ack.int_list); /* the return path's switches fill an empty header */
     ck_assert_uint_eq(v.send_ack, 1);
     ck_assert_uint_eq(data(np, 1000, 0xB).ack.n_flows, 2);
     ck_assert_uint_eq(data(np, 2000, 0xC).ack.n_flows, 3);

@@ -64,7 +64,7 @@ static libcc_ack mk_ack(uint64_t seq, unsigned n, const libcc_int_hop *hops, lib
         h.switch_id = i;
         ck_assert_int_eq(libcc_int_list_push(l, &h, LIBCC_INT_MAX_HOPS), LIBCC_OK);
     }
-    a.ints = l;
+    a.int_list = l;
     return a;
 }
 
@@ -675,7 +675,7 @@ static libcc_cp_pkt cp_pkt(libcc_pkt_kind kind, uint32_t bytes, uint64_t q, libc
     k.bytes = bytes;
     k.queue_bytes = q;
     k.port_queue_bytes = q;
-    k.ints = ints;
+    k.int_list = ints;
     return k;
 }
 
@@ -823,20 +823,20 @@ START_TEST(test_np_echoes_ints)
     memset(&d, 0, sizeof d);
     d.flow_id = 5;
     d.bytes = 1000;
-    d.ints = &l;
+    d.int_list = &l;
     libcc_np_verdict v;
     ck_assert_int_eq(libcc_np_on_data(np, 10, &d, &v), LIBCC_OK);
     ck_assert_uint_eq(v.send_ack, 1); /* ack_interval 1 */
     /* The ACK points at the data packet's own list: no copy. */
-    ck_assert_ptr_eq(v.ack.ints, &l);
-    ck_assert_uint_eq(v.ack.ints->n_hops, 2);
-    ck_assert_uint_eq(v.ack.ints->hop[0].qlen_bytes, 300);
-    ck_assert_uint_eq(v.ack.ints->hop[1].ts_ns, 400);
-    ck_assert_uint_eq(v.ack.ints->hop[1].switch_id, 1);
+    ck_assert_ptr_eq(v.ack.int_list, &l);
+    ck_assert_uint_eq(v.ack.int_list->n_hops, 2);
+    ck_assert_uint_eq(v.ack.int_list->hop[0].qlen_bytes, 300);
+    ck_assert_uint_eq(v.ack.int_list->hop[1].ts_ns, 400);
+    ck_assert_uint_eq(v.ack.int_list->hop[1].switch_id, 1);
     /* Data without INT: nothing to echo. */
-    d.ints = NULL;
+    d.int_list = NULL;
     ck_assert_int_eq(libcc_np_on_data(np, 20, &d, &v), LIBCC_OK);
-    ck_assert_ptr_null(v.ack.ints);
+    ck_assert_ptr_null(v.ack.int_list);
     ck_assert_uint_eq(v.ack.n_flows, 0); /* hpcc reports no N */
     libcc_np_del(np);
     libcc_params_del(p);

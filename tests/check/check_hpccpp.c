@@ -167,7 +167,7 @@ START_TEST(test_probe_response_updates_window)
     libcc_ack a = mk_ack(1000);
     libcc_int_list l = one_hop(0, 0, 0);
     a.is_probe = 1;
-    a.ints = &l;
+    a.int_list = &l;
     ck_assert_int_eq(libcc_rp_on_ack(rp, 12000, &a), LIBCC_OK);
     ck_assert_uint_eq(libcc_rp_window_bytes(rp), 150000);
     a.seq = 2000;
@@ -188,11 +188,11 @@ START_TEST(test_rx_window_applied)
     /* Two ACKs whose INT would give W = 143000 in sender mode. */
     libcc_ack a = mk_ack(1000);
     libcc_int_list l = one_hop(0, 0, 0);
-    a.ints = &l;
+    a.int_list = &l;
     ck_assert_int_eq(libcc_rp_on_ack(rp, 1, &a), LIBCC_OK);
     a = mk_ack(2000);
     l = one_hop(12000, 150000, 0);
-    a.ints = &l;
+    a.int_list = &l;
     ck_assert_int_eq(libcc_rp_on_ack(rp, 2, &a), LIBCC_OK);
     ck_assert_uint_eq(libcc_rp_window_bytes(rp), 150000);
     /* rxwin 64 KB = 64000 B: R = 64000*8e9/12000 = 42666666666.7. */
@@ -245,7 +245,7 @@ static libcc_np_verdict np_data(libcc_np *np, uint64_t now, uint64_t flow,
     memset(&d, 0, sizeof d);
     d.flow_id = flow;
     d.bytes = 1000;
-    d.ints = ints;
+    d.int_list = ints;
     libcc_np_verdict v;
     ck_assert_int_eq(libcc_np_on_data(np, now, &d, &v), LIBCC_OK);
     return v;
@@ -270,7 +270,7 @@ START_TEST(test_rx_hpcc_receiver)
     v = np_data(np, 12000, 1, &l);
     ck_assert_uint_eq(v.send_ack, 1);
     ck_assert_uint_eq(v.ack.rx_window_bytes, 143000);
-    ck_assert_ptr_null(v.ack.ints); /* the window replaces the telemetry */
+    ck_assert_ptr_null(v.ack.int_list); /* the window replaces the telemetry */
     /* 1 us later (< T since 12 us): computed locally, no ACK, no window.
      * dts = 1000, dtx = 6250: 50 Gbps -> u' = 0.5; tau = 1000:
      * U = (11/12)*1 + (1/12)*0.5 = 23/24 >= eta; Wc stays 143000. */
@@ -304,9 +304,9 @@ START_TEST(test_np_sender_mode_echo)
     libcc_int_list l = one_hop(5, 6, 7);
     libcc_np_verdict v = np_data(np, 0, 1, &l);
     ck_assert_uint_eq(v.send_ack, 1);
-    ck_assert_ptr_eq(v.ack.ints, &l); /* the data packet's own list, not a copy */
-    ck_assert_uint_eq(v.ack.ints->n_hops, 1);
-    ck_assert_uint_eq(v.ack.ints->hop[0].qlen_bytes, 7);
+    ck_assert_ptr_eq(v.ack.int_list, &l); /* the data packet's own list, not a copy */
+    ck_assert_uint_eq(v.ack.int_list->n_hops, 1);
+    ck_assert_uint_eq(v.ack.int_list->hop[0].qlen_bytes, 7);
     ck_assert_uint_eq(v.ack.rx_window_bytes, 0);
     ck_assert_uint_eq(v.ack.n_flows, 0);
     libcc_np_del(np);

@@ -170,27 +170,19 @@ END_TEST
 
 /* ---- parameter sets ---------------------------------------------------------- */
 
+/* Every registered algorithm (the list comes from the registry; its
+ * documented order is check_registry.c's) makes a parameter set of itself. */
 START_TEST(algorithms_are_listed_and_known)
 {
     const char *const *names = libcc_algorithms();
-    const char *want[] = {"none", "dcqcn", "hpcc", "hpcc++", "fncc", "dctcp", "timely", "swift", "powertcp", "theta-powertcp", "hpcc-pint",
-                          "rocc"};
-    const size_t n_want = sizeof want / sizeof want[0];
     size_t n = 0;
-    /* A registered algorithm this list lacks fails here with its name (it
-     * read past the list before, and crashed). */
     for (; names[n]; n++) {
-        ck_assert_msg(n < n_want, "algorithm %zu '%s' is registered but not in this test's list", n,
-                      names[n]);
-        ck_assert_str_eq(names[n], want[n]);
-    }
-    ck_assert_uint_eq(n, n_want);
-    for (size_t i = 0; i < n; i++) {
         libcc_params *p = NULL;
-        ck_assert_int_eq(libcc_params_new(&p, names[i]), LIBCC_OK);
-        ck_assert_str_eq(libcc_params_algorithm(p), names[i]);
+        ck_assert_int_eq(libcc_params_new(&p, names[n]), LIBCC_OK);
+        ck_assert_str_eq(libcc_params_algorithm(p), names[n]);
         libcc_params_del(p);
     }
+    ck_assert_uint_ge(n, 12); /* the built-ins at least */
     libcc_params *p = (libcc_params *)1;
     ck_assert_int_eq(libcc_params_new(&p, "cubic"), LIBCC_ERR_UNKNOWN_ALGORITHM);
     ck_assert_ptr_null(p);

@@ -20,7 +20,7 @@ static int int_ack(libcc_rp *rp, uint64_t now, uint64_t seq, uint64_t ts, uint64
     libcc_ack a;
     memset(&a, 0, sizeof a);
     a.seq = seq;
-    a.ints = &l;
+    a.int_list = &l;
     return libcc_rp_on_ack(rp, now, &a);
 }
 

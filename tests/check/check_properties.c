@@ -413,7 +413,7 @@ static void one_run(const algo_case *a, unsigned id, prng *g, unsigned steps)
             ack.is_probe = below(g, 8) == 0;
             if (below(g, 8)) {
                 fill_ints(&r, g, &l);
-                ack.ints = &l;
+                ack.int_list = &l;
             }
             fill_timestamps(&r, g, t, &ack);
             const int nack = below(g, 10) == 0;

@@ -158,10 +158,13 @@ typedef struct libcc_algorithm {
  * LIBCC_ERR_BAD_DESCRIPTION (name, sizes, parameter table, presets, roles
  * against ops), LIBCC_ERR_FULL (LIBCC_ALGORITHM_MAX), LIBCC_ERR_INVALID_ARG
  * (NULL). On failure a one-line message naming what is wrong goes into err
- * (may be NULL). Not safe to call while another thread creates objects. */
+ * (may be NULL). Each state size is at most 16 MiB. Not safe to call while
+ * another thread creates objects. */
 LIBCC_API int libcc_algorithm_register(const libcc_algorithm *algorithm, char *err, size_t err_len);
 /* Remove a registered algorithm. LIBCC_ERR_UNKNOWN_ALGORITHM,
- * LIBCC_ERR_BUSY (params or objects of it still exist). */
+ * LIBCC_ERR_BUSY (params or objects of it still exist: an RP made with
+ * libcc_rp_init counts until libcc_rp_del), LIBCC_ERR_INVALID_ARG (NULL,
+ * or a built-in: every program may rely on those). */
 LIBCC_API int libcc_algorithm_unregister(const char *name);
 
 /* ------------------------------------------------------------------ */

@@ -70,9 +70,12 @@ LIBCC_API const char *libcc_strerror(int err);
 /* Algorithms and parameters                                          */
 /* ------------------------------------------------------------------ */
 
-/* NULL-terminated list of registered algorithm names ("none", "dcqcn",
- * "hpcc", "hpcc++", "fncc", "dctcp", "timely", "swift", "powertcp",
- * "theta-powertcp", "hpcc-pint", "rocc"). Static storage. */
+/* NULL-terminated list of registered algorithm names: the built-ins
+ * ("none", "dcqcn", "hpcc", "hpcc++", "fncc", "dctcp", "timely", "swift",
+ * "powertcp", "theta-powertcp", "hpcc-pint", "rocc") in this order, then
+ * those registered at run time (<libcc/algorithm.h>). The list is valid
+ * until the next libcc_algorithm_register or _unregister (which rewrite
+ * it); each name as long as its algorithm stays loaded. */
 LIBCC_API const char *const *libcc_algorithms(void);
 
 /* Which role objects do work for an algorithm: a host may skip creating
@@ -361,7 +364,10 @@ typedef struct libcc_ack {
     uint8_t ecn_echo;         /* the acked data packet was CE-marked (DCTCP reacts to it) */
     uint8_t is_probe;         /* a probe response rather than a data ACK */
     uint16_t reserved;
-    const libcc_int_list *ints; /* INT hops the ACK carries; NULL: none. Read during the call only. */
+    /* INT hops the ACK carries; NULL: none. Read during the call only.
+     * Named `ints` before 0.7.0 (renamed so 0.4-era code, where it was an
+     * array, fails to compile instead of crashing). */
+    const libcc_int_list *int_list;
     /* since 0.5.0; a zeroed field with its `has` bit clear is absent */
     uint32_t has;             /* LIBCC_ACK_HAS_* */
     uint8_t n_hops;           /* switches the acked data crossed; 0: unknown */
@@ -386,7 +392,8 @@ typedef struct libcc_feedback {
 #define LIBCC_TX_REQUEST_PINT 0x2u /* this data packet carries a PINT field, zeroed (since 0.5.0) */
 
 /* Bytes of caller memory libcc_rp_init needs for an RP of params'
- * algorithm (NULL: the largest over all algorithms); a multiple of 16.
+ * algorithm (NULL: the largest over the algorithms registered now); a
+ * multiple of 16.
  * Align the memory to 16 bytes. */
 LIBCC_API size_t libcc_rp_size(const libcc_params *params);
 /* Construct in host memory (no allocation). *out == mem on success. */
@@ -396,7 +403,9 @@ LIBCC_API int libcc_rp_init(void *mem, size_t mem_len, const libcc_params *param
 /* Construct in library-allocated memory. */
 LIBCC_API int libcc_rp_new(libcc_rp **out, const libcc_params *params, const libcc_flow_info *flow,
                            const libcc_rp_callbacks *cbs, void *user_data, uint64_t now_ns);
-/* Free (library memory) or invalidate (host memory). NULL is fine. */
+/* Free (library memory) or invalidate (host memory: until then the RP
+ * keeps its algorithm registered, see libcc_algorithm_unregister). NULL is
+ * fine. */
 LIBCC_API void libcc_rp_del(libcc_rp *rp);
 
 LIBCC_API int libcc_rp_on_ack(libcc_rp *rp, uint64_t now_ns, const libcc_ack *ack);
@@ -525,7 +534,7 @@ typedef struct libcc_data_pkt {
     uint8_t is_probe;      /* HPCC++ probe, not data */
     uint8_t last_of_flow;  /* final packet of the message: acknowledge now */
     uint8_t reserved;
-    const libcc_int_list *ints; /* hop list it collected; NULL: none */
+    const libcc_int_list *int_list; /* hop list it collected; NULL: none */
     /* since 0.5.0; the NP echoes each present field into verdict->ack */
     uint32_t has;          /* LIBCC_PKT_HAS_* */
     uint8_t n_hops;        /* switches it crossed (IP TTL); 0: unknown */
@@ -545,7 +554,7 @@ typedef struct libcc_np_verdict {
     uint8_t send_ack;   /* send an ACK now, with `ack` below */
     uint8_t send_cnp;   /* a CNP was requested (also via callback) */
     uint16_t reserved;
-    libcc_ack ack;      /* fields to put in the ACK; seq left to the host. ack.ints is the
+    libcc_ack ack;      /* fields to put in the ACK; seq left to the host. ack.int_list is the
                          * data packet's own list (HPCC echo: valid while the caller of
                          * libcc_np_on_data still has the packet) or NULL (no hops to echo) */
 } libcc_np_verdict;
@@ -605,9 +614,9 @@ typedef struct libcc_cp_pkt {
     uint64_t port_queue_bytes; /* bytes in all queues of the egress port, same instants: INT's qLen */
     uint8_t ecn_capable;       /* ECT: may be marked */
     uint8_t mark_ce;           /* out: set CE */
-    uint8_t int_stamped;       /* out: one hop was appended to *ints */
+    uint8_t int_stamped;       /* out: one hop was appended to *int_list */
     uint8_t reserved;
-    libcc_int_list *ints;      /* in/out: the INT header the packet carries, hops as the wire holds
+    libcc_int_list *int_list;  /* in/out: the INT header the packet carries, hops as the wire holds
                                 * them; NULL: the packet carries none */
     /* since 0.5.0 */
     uint32_t has;              /* in: LIBCC_PKT_HAS_PINT: the packet carries a PINT field */

@@ -173,7 +173,31 @@ static const libcc_preset_desc dcqcn_presets[] = {
      "the NVIDIA firmware defaults (the defaults of this table), to undo another preset"},
 };
 
-const libcc_algo libcc_algo_dcqcn = {
+static const libcc_rp_ops dcqcn_rp_ops = {
+    .state_size = sizeof(dcqcn_rp_state),
+    .vars = libcc_dcqcn_rp_vars,
+    .n_vars = DCQCN_N_RP_VARS,
+    .init = libcc_dcqcn_rp_init,
+    .on_cnp = libcc_dcqcn_rp_on_cnp,
+    .on_tx = libcc_dcqcn_rp_on_tx,
+    .on_timer = libcc_dcqcn_rp_on_timer,
+    .read_vars = libcc_dcqcn_rp_read_vars,
+};
+
+static const libcc_np_ops dcqcn_np_ops = {
+    .flow_state_size = sizeof(dcqcn_np_flow),
+    .flow_init = libcc_dcqcn_np_flow_init,
+    .on_data = libcc_dcqcn_np_on_data,
+};
+
+static const libcc_cp_ops dcqcn_cp_ops = {
+    .on_enqueue = libcc_dcqcn_cp_on_enqueue,
+    .on_dequeue = libcc_dcqcn_cp_on_dequeue,
+    .mark_probability = libcc_dcqcn_cp_mark_probability,
+};
+
+const libcc_algorithm libcc_algorithm_dcqcn = {
+    .abi_version = LIBCC_ALGORITHM_ABI_VERSION,
     .name = "dcqcn",
     .hpcc_sim_cc_mode = 1, /* the HPCC simulator's CC_MODE (run.py) */
     .roles = LIBCC_ROLE_RP | LIBCC_ROLE_NP | LIBCC_ROLE_CP,
@@ -181,23 +205,9 @@ const libcc_algo libcc_algo_dcqcn = {
     .n_params = DCQCN_N_PARAMS,
     .cfg_init = libcc_dcqcn_cfg_init,
     .cfg_size = sizeof(dcqcn_cfg),
-    .rp_state_size = sizeof(dcqcn_rp_state),
     .presets = dcqcn_presets,
     .n_presets = sizeof dcqcn_presets / sizeof dcqcn_presets[0],
-
-    .rp_vars = libcc_dcqcn_rp_vars,
-    .n_rp_vars = DCQCN_N_RP_VARS,
-    .rp_init = libcc_dcqcn_rp_init,
-    .rp_on_cnp = libcc_dcqcn_rp_on_cnp,
-    .rp_on_tx = libcc_dcqcn_rp_on_tx,
-    .rp_on_timer = libcc_dcqcn_rp_on_timer,
-    .rp_read_vars = libcc_dcqcn_rp_read_vars,
-
-    .np_flow_size = sizeof(dcqcn_np_flow),
-    .np_flow_init = libcc_dcqcn_np_flow_init,
-    .np_on_data = libcc_dcqcn_np_on_data,
-
-    .cp_on_enqueue = libcc_dcqcn_cp_on_enqueue,
-    .cp_on_dequeue = libcc_dcqcn_cp_on_dequeue,
-    .cp_mark_probability = libcc_dcqcn_cp_mark_probability,
+    .rp = &dcqcn_rp_ops,
+    .np = &dcqcn_np_ops,
+    .cp = &dcqcn_cp_ops,
 };

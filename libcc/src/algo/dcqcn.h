@@ -119,12 +119,12 @@ LIBCC_CHECK_RP_STATE(dcqcn_rp_state);
 /* A DCQCN flow is the common case of a large host (thousands of QPs): its
  * module state stays within two cache lines. */
 _Static_assert(sizeof(dcqcn_rp_state) <= 128, "a DCQCN flow must need no more than 128 B of state");
-void libcc_dcqcn_rp_init(struct libcc_rp *rp, uint64_t now_ns);
-int libcc_dcqcn_rp_on_cnp(struct libcc_rp *rp, uint64_t now_ns);
-int libcc_dcqcn_rp_on_tx(struct libcc_rp *rp, uint64_t now_ns, uint64_t seq, uint32_t bytes,
+void libcc_dcqcn_rp_init(libcc_rp *rp, uint64_t now_ns);
+int libcc_dcqcn_rp_on_cnp(libcc_rp *rp, uint64_t now_ns);
+int libcc_dcqcn_rp_on_tx(libcc_rp *rp, uint64_t now_ns, uint64_t seq, uint32_t bytes,
                          unsigned *tx_flags);
-int libcc_dcqcn_rp_on_timer(struct libcc_rp *rp, uint64_t now_ns);
-void libcc_dcqcn_rp_read_vars(const struct libcc_rp *rp, double *values);
+int libcc_dcqcn_rp_on_timer(libcc_rp *rp, uint64_t now_ns);
+void libcc_dcqcn_rp_read_vars(const libcc_rp *rp, double *values);
 
 /* Notification Point (dcqcn_np.c): per-flow state in libcc_np_flow.priv. */
 typedef struct dcqcn_np_flow {
@@ -133,13 +133,13 @@ typedef struct dcqcn_np_flow {
 } dcqcn_np_flow;
 LIBCC_CHECK_NP_FLOW_STATE(dcqcn_np_flow);
 
-void libcc_dcqcn_np_flow_init(struct libcc_np *np, struct libcc_np_flow *flow, uint64_t now_ns);
-int libcc_dcqcn_np_on_data(struct libcc_np *np, struct libcc_np_flow *flow, uint64_t now_ns,
+void libcc_dcqcn_np_flow_init(libcc_np *np, libcc_np_flow *flow, uint64_t now_ns);
+int libcc_dcqcn_np_on_data(libcc_np *np, libcc_np_flow *flow, uint64_t now_ns,
                            const libcc_data_pkt *pkt, libcc_np_verdict *verdict);
 
 /* Congestion Point (dcqcn_cp.c). */
-int libcc_dcqcn_cp_on_enqueue(struct libcc_cp *cp, uint64_t now_ns, libcc_cp_pkt *pkt);
-int libcc_dcqcn_cp_on_dequeue(struct libcc_cp *cp, uint64_t now_ns, libcc_cp_pkt *pkt);
-double libcc_dcqcn_cp_mark_probability(const struct libcc_cp *cp, uint64_t queue_bytes);
+int libcc_dcqcn_cp_on_enqueue(libcc_cp *cp, uint64_t now_ns, libcc_cp_pkt *pkt);
+int libcc_dcqcn_cp_on_dequeue(libcc_cp *cp, uint64_t now_ns, libcc_cp_pkt *pkt);
+double libcc_dcqcn_cp_mark_probability(const libcc_cp *cp, uint64_t queue_bytes);
 
 #endif /* LIBCC_ALGO_DCQCN_H */

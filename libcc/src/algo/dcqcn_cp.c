@@ -11,9 +11,9 @@
 #include "dcqcn.h"
 
 /* [dcqcn:cp-red] p(q) = 0 (q <= Kmin), Pmax (q-Kmin)/(Kmax-Kmin), 1 (q > Kmax) */
-double libcc_dcqcn_cp_mark_probability(const struct libcc_cp *cp, uint64_t queue_bytes)
+double libcc_dcqcn_cp_mark_probability(const libcc_cp *cp, uint64_t queue_bytes)
 {
-    const dcqcn_cfg *cfg = (const dcqcn_cfg *)cp->cfg;
+    const dcqcn_cfg *cfg = (const dcqcn_cfg *)libcc_cp_config(cp);
 
     if (queue_bytes <= cfg->kmin_bytes)
         return 0.0;
@@ -25,7 +25,7 @@ double libcc_dcqcn_cp_mark_probability(const struct libcc_cp *cp, uint64_t queue
 }
 
 /* [dcqcn:cp-mark] */
-static void maybe_mark(struct libcc_cp *cp, libcc_cp_pkt *pkt)
+static void maybe_mark(libcc_cp *cp, libcc_cp_pkt *pkt)
 {
     if (pkt->kind != LIBCC_PKT_DATA || !pkt->ecn_capable)
         return;
@@ -36,18 +36,18 @@ static void maybe_mark(struct libcc_cp *cp, libcc_cp_pkt *pkt)
         pkt->mark_ce = 1; /* never cleared: an upstream CE mark stays */
 }
 
-int libcc_dcqcn_cp_on_enqueue(struct libcc_cp *cp, uint64_t now_ns, libcc_cp_pkt *pkt)
+int libcc_dcqcn_cp_on_enqueue(libcc_cp *cp, uint64_t now_ns, libcc_cp_pkt *pkt)
 {
     (void)now_ns;
-    if (!((const dcqcn_cfg *)cp->cfg)->mark_at_dequeue)
+    if (!((const dcqcn_cfg *)libcc_cp_config(cp))->mark_at_dequeue)
         maybe_mark(cp, pkt);
     return LIBCC_OK;
 }
 
-int libcc_dcqcn_cp_on_dequeue(struct libcc_cp *cp, uint64_t now_ns, libcc_cp_pkt *pkt)
+int libcc_dcqcn_cp_on_dequeue(libcc_cp *cp, uint64_t now_ns, libcc_cp_pkt *pkt)
 {
     (void)now_ns;
-    if (((const dcqcn_cfg *)cp->cfg)->mark_at_dequeue)
+    if (((const dcqcn_cfg *)libcc_cp_config(cp))->mark_at_dequeue)
         maybe_mark(cp, pkt);
     return LIBCC_OK;
 }

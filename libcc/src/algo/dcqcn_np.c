@@ -7,21 +7,21 @@
  */
 #include "dcqcn.h"
 
-void libcc_dcqcn_np_flow_init(struct libcc_np *np, struct libcc_np_flow *flow, uint64_t now_ns)
+void libcc_dcqcn_np_flow_init(libcc_np *np, libcc_np_flow *flow, uint64_t now_ns)
 {
     (void)np;
     (void)now_ns;
-    dcqcn_np_flow *f = (dcqcn_np_flow *)flow->priv;
+    dcqcn_np_flow *f = (dcqcn_np_flow *)libcc_np_flow_state(flow);
     f->last_cnp_ns = 0;
     f->cnp_sent = false;
 }
 
 /* [dcqcn:np-cnp] */
-int libcc_dcqcn_np_on_data(struct libcc_np *np, struct libcc_np_flow *flow, uint64_t now_ns,
+int libcc_dcqcn_np_on_data(libcc_np *np, libcc_np_flow *flow, uint64_t now_ns,
                            const libcc_data_pkt *pkt, libcc_np_verdict *verdict)
 {
-    const dcqcn_cfg *cfg = (const dcqcn_cfg *)np->cfg;
-    dcqcn_np_flow *f = (dcqcn_np_flow *)flow->priv;
+    const dcqcn_cfg *cfg = (const dcqcn_cfg *)libcc_np_config(np);
+    dcqcn_np_flow *f = (dcqcn_np_flow *)libcc_np_flow_state(flow);
 
     if (!pkt->ecn_ce || pkt->is_probe)
         return LIBCC_OK;
@@ -29,6 +29,6 @@ int libcc_dcqcn_np_on_data(struct libcc_np *np, struct libcc_np_flow *flow, uint
         return LIBCC_OK;
     f->cnp_sent = true;
     f->last_cnp_ns = now_ns;
-    libcc_np_request_cnp(np, now_ns, flow->flow_id, verdict);
+    libcc_np_request_cnp(np, now_ns, libcc_np_flow_id(flow), verdict);
     return LIBCC_OK;
 }

@@ -51,14 +51,14 @@ const libcc_param_desc libcc_dcqcn_rp_vars[DCQCN_N_RP_VARS] = {
     [DCQCN_V_DECREASES] = {"decreases", LIBCC_UNIT_COUNT, 0, 0, 0, "rate decreases"},
 };
 
-static const dcqcn_cfg *cfg_of(const struct libcc_rp *rp)
+static const dcqcn_cfg *cfg_of(const libcc_rp *rp)
 {
-    return (const dcqcn_cfg *)rp->cfg;
+    return (const dcqcn_cfg *)libcc_rp_config(rp);
 }
 
-static dcqcn_rp_state *state_of(struct libcc_rp *rp)
+static dcqcn_rp_state *state_of(libcc_rp *rp)
 {
-    return (dcqcn_rp_state *)rp->priv;
+    return (dcqcn_rp_state *)libcc_rp_state(rp);
 }
 
 static uint64_t min_u64(uint64_t a, uint64_t b)
@@ -112,14 +112,14 @@ static void alpha_advance(dcqcn_rp_state *s, const dcqcn_cfg *c, uint64_t until)
     uint64_t n;
     s->alpha = alpha_at(s, c, until, &n);
     if (n) {
-        s->alpha_next_ns = libcc_add_sat(s->alpha_next_ns, libcc_mul_sat(n, c->alpha_period_ns));
+        s->alpha_next_ns = libcc_sat_add(s->alpha_next_ns, libcc_sat_mul(n, c->alpha_period_ns));
         s->alpha_cnp = false;
     }
 }
 
-static void decrease(struct libcc_rp *rp, dcqcn_rp_state *s, const dcqcn_cfg *c, uint64_t t)
+static void decrease(libcc_rp *rp, dcqcn_rp_state *s, const dcqcn_cfg *c, uint64_t t)
 {
-    uint64_t line = rp->flow.line_rate_bps;
+    uint64_t line = libcc_rp_flow(rp)->line_rate_bps;
     uint64_t rc_old = s->rc_bps;
 
     /* [dcqcn:remember-target] */
@@ -132,7 +132,7 @@ static void decrease(struct libcc_rp *rp, dcqcn_rp_state *s, const dcqcn_cfg *c,
     if (cut > 1.0)
         cut = 1.0;
     /* (double)rc_old may be 2^64 (a line rate near 2^64, no cut). */
-    uint64_t rc = libcc_u64_sat((double)rc_old * (1.0 - cut));
+    uint64_t rc = libcc_sat_u64((double)rc_old * (1.0 - cut));
     /* [dcqcn:min-dec-fac] Rc >= Rc_old * rpg_min_dec_fac / 100, overflow-free */
     uint64_t pct = c->min_dec_fac_pct;
     uint64_t floor_fac = rc_old / 100 * pct + rc_old % 100 * pct / 100;
@@ -148,13 +148,13 @@ static void decrease(struct libcc_rp *rp, dcqcn_rp_state *s, const dcqcn_cfg *c,
     s->byte_stage = 0;
     s->byte_counter = 0;
     s->time_inc_since_dec = false;
-    s->inc_next_ns = libcc_add_sat(t, c->time_reset_ns);
+    s->inc_next_ns = libcc_sat_add(t, c->time_reset_ns);
     s->n_decreases++;
 
     /* [dcqcn:monitor-open] With cut_on_cnp the cut starts a hold-off period
      * anchored here; otherwise the next CNP finds its period on the grid. */
     s->period_cnp = false;
-    s->period_end_ns = c->cut_on_cnp && c->monitor_period_ns ? libcc_add_sat(t, c->monitor_period_ns) : NONE;
+    s->period_end_ns = c->cut_on_cnp && c->monitor_period_ns ? libcc_sat_add(t, c->monitor_period_ns) : NONE;
 }
 
 /* [dcqcn:line-cap] Rt + step, saturating at the line rate. */
@@ -165,9 +165,9 @@ static uint64_t add_capped(uint64_t rt, uint64_t step, uint64_t line)
 
 /* One increase stage; T and B are the stages completed before this one.
  * With F = rpg_threshold this gives F stages of fast recovery first. */
-static void increase(struct libcc_rp *rp, dcqcn_rp_state *s, const dcqcn_cfg *c)
+static void increase(libcc_rp *rp, dcqcn_rp_state *s, const dcqcn_cfg *c)
 {
-    uint64_t line = rp->flow.line_rate_bps;
+    uint64_t line = libcc_rp_flow(rp)->line_rate_bps;
     uint64_t T = s->timer_stage, B = s->byte_stage, F = c->threshold;
     bool fast, hyper;
     uint64_t i; /* the paper's hyper stage number, from 1 */
@@ -201,9 +201,9 @@ static void increase(struct libcc_rp *rp, dcqcn_rp_state *s, const dcqcn_cfg *c)
 }
 
 /* [dcqcn:quiescent] back at line rate with nothing outstanding: stop. */
-static bool quiesce(struct libcc_rp *rp, dcqcn_rp_state *s)
+static bool quiesce(libcc_rp *rp, dcqcn_rp_state *s)
 {
-    if (s->rc_bps < rp->flow.line_rate_bps || s->period_end_ns != NONE || s->alpha_cnp)
+    if (s->rc_bps < libcc_rp_flow(rp)->line_rate_bps || s->period_end_ns != NONE || s->alpha_cnp)
         return false;
     s->inc_next_ns = NONE;
     s->byte_counter = 0;
@@ -212,7 +212,7 @@ static bool quiesce(struct libcc_rp *rp, dcqcn_rp_state *s)
 
 /* [dcqcn:time-order] Handle every timer due at or before now, in time
  * order: alpha, then monitor end, then timer stage at equal times. */
-static void advance(struct libcc_rp *rp, dcqcn_rp_state *s, const dcqcn_cfg *c, uint64_t now)
+static void advance(libcc_rp *rp, dcqcn_rp_state *s, const dcqcn_cfg *c, uint64_t now)
 {
     for (;;) {
         uint64_t t = min_u64(s->period_end_ns, s->inc_next_ns);
@@ -231,7 +231,7 @@ static void advance(struct libcc_rp *rp, dcqcn_rp_state *s, const dcqcn_cfg *c, 
             increase(rp, s, c);
             s->timer_stage++;
             s->time_inc_since_dec = true;
-            s->inc_next_ns = libcc_add_sat(t, c->time_reset_ns);
+            s->inc_next_ns = libcc_sat_add(t, c->time_reset_ns);
         }
         quiesce(rp, s);
     }
@@ -239,30 +239,30 @@ static void advance(struct libcc_rp *rp, dcqcn_rp_state *s, const dcqcn_cfg *c, 
 }
 
 /* Publish the module's view in the common fields; the core fires callbacks. */
-static void publish(struct libcc_rp *rp, dcqcn_rp_state *s)
+static void publish(libcc_rp *rp, dcqcn_rp_state *s)
 {
     quiesce(rp, s);
-    rp->rate_bps = s->rc_bps;
+    libcc_rp_set_rate_bps(rp, s->rc_bps);
     uint64_t d = min_u64(s->period_end_ns, s->inc_next_ns);
     /* The alpha timer wakes the host only while the flow is in congestion;
      * a quiescent flow's alpha decay is applied lazily (alpha_at). */
     if (d != NONE || s->alpha_cnp)
         d = min_u64(d, s->alpha_next_ns);
-    rp->deadline_ns = d;
+    libcc_rp_set_deadline_ns(rp, d);
 }
 
-void libcc_dcqcn_rp_init(struct libcc_rp *rp, uint64_t now_ns)
+void libcc_dcqcn_rp_init(libcc_rp *rp, uint64_t now_ns)
 {
     (void)now_ns;
     dcqcn_rp_state *s = state_of(rp);
     memset(s, 0, sizeof *s);
-    s->rc_bps = rp->flow.line_rate_bps;
-    s->rt_bps = rp->flow.line_rate_bps;
+    s->rc_bps = libcc_rp_flow(rp)->line_rate_bps;
+    s->rt_bps = libcc_rp_flow(rp)->line_rate_bps;
     s->alpha = cfg_of(rp)->initial_alpha;
     s->alpha_next_ns = NONE;
     s->period_end_ns = NONE;
     s->inc_next_ns = NONE;
-    rp->window_bytes = LIBCC_WINDOW_UNLIMITED;
+    libcc_rp_set_window_bytes(rp, LIBCC_WINDOW_UNLIMITED);
     publish(rp, s);
 }
 
@@ -272,10 +272,10 @@ void libcc_dcqcn_rp_init(struct libcc_rp *rp, uint64_t now_ns)
 static uint64_t period_end_after(const dcqcn_rp_state *s, const dcqcn_cfg *c, uint64_t now)
 {
     uint64_t p = c->monitor_period_ns;
-    return libcc_add_sat(s->monitor_origin_ns, libcc_mul_sat((now - s->monitor_origin_ns) / p + 1, p));
+    return libcc_sat_add(s->monitor_origin_ns, libcc_sat_mul((now - s->monitor_origin_ns) / p + 1, p));
 }
 
-int libcc_dcqcn_rp_on_cnp(struct libcc_rp *rp, uint64_t now_ns)
+int libcc_dcqcn_rp_on_cnp(libcc_rp *rp, uint64_t now_ns)
 {
     dcqcn_rp_state *s = state_of(rp);
     const dcqcn_cfg *c = cfg_of(rp);
@@ -291,10 +291,10 @@ int libcc_dcqcn_rp_on_cnp(struct libcc_rp *rp, uint64_t now_ns)
         s->started = true;
         s->alpha = c->initial_alpha;
         s->alpha_cnp = false;
-        s->alpha_next_ns = libcc_add_sat(now_ns, c->alpha_period_ns);
+        s->alpha_next_ns = libcc_sat_add(now_ns, c->alpha_period_ns);
         s->monitor_origin_ns = now_ns;
         if (c->first_cnp_rate_bps) {
-            s->rc_bps = min_u64(c->first_cnp_rate_bps, rp->flow.line_rate_bps);
+            s->rc_bps = min_u64(c->first_cnp_rate_bps, libcc_rp_flow(rp)->line_rate_bps);
             s->rt_bps = s->rc_bps;
         }
     } else {
@@ -319,7 +319,7 @@ int libcc_dcqcn_rp_on_cnp(struct libcc_rp *rp, uint64_t now_ns)
     return LIBCC_OK;
 }
 
-int libcc_dcqcn_rp_on_tx(struct libcc_rp *rp, uint64_t now_ns, uint64_t seq, uint32_t bytes,
+int libcc_dcqcn_rp_on_tx(libcc_rp *rp, uint64_t now_ns, uint64_t seq, uint32_t bytes,
                          unsigned *tx_flags)
 {
     (void)seq;
@@ -352,7 +352,7 @@ int libcc_dcqcn_rp_on_tx(struct libcc_rp *rp, uint64_t now_ns, uint64_t seq, uin
     return LIBCC_OK;
 }
 
-int libcc_dcqcn_rp_on_timer(struct libcc_rp *rp, uint64_t now_ns)
+int libcc_dcqcn_rp_on_timer(libcc_rp *rp, uint64_t now_ns)
 {
     dcqcn_rp_state *s = state_of(rp);
     advance(rp, s, cfg_of(rp), now_ns);
@@ -360,9 +360,9 @@ int libcc_dcqcn_rp_on_timer(struct libcc_rp *rp, uint64_t now_ns)
     return LIBCC_OK;
 }
 
-void libcc_dcqcn_rp_read_vars(const struct libcc_rp *rp, double *v)
+void libcc_dcqcn_rp_read_vars(const libcc_rp *rp, double *v)
 {
-    const dcqcn_rp_state *s = (const dcqcn_rp_state *)rp->priv;
+    const dcqcn_rp_state *s = (const dcqcn_rp_state *)libcc_rp_state((libcc_rp *)rp);
     /* Every event brings alpha up to its time (advance), so this is alpha as
      * of the last event, a quiescent flow's decay included. */
     v[DCQCN_V_ALPHA] = s->alpha;

@@ -92,61 +92,61 @@ static int dctcp_cfg_init(void *cfg, const double *v, char *err, size_t err_len)
     return LIBCC_OK;
 }
 
-static dctcp_rp_state *st(struct libcc_rp *rp)
+static dctcp_rp_state *st(libcc_rp *rp)
 {
-    return (dctcp_rp_state *)(void *)rp->priv;
+    return (dctcp_rp_state *)(void *)libcc_rp_state(rp);
 }
 
-static const dctcp_cfg *cfg_of(const struct libcc_rp *rp)
+static const dctcp_cfg *cfg_of(const libcc_rp *rp)
 {
-    return (const dctcp_cfg *)rp->cfg;
+    return (const dctcp_cfg *)libcc_rp_config(rp);
 }
 
 /* What the host sees: a paced rate (with a rate*T window in VAR_WIN mode),
  * or an unpaced window. */
-static void dctcp_apply(struct libcc_rp *rp, const dctcp_rp_state *s)
+static void dctcp_apply(libcc_rp *rp, const dctcp_rp_state *s)
 {
     switch (cfg_of(rp)->mode) {
     case DCTCP_WINDOW:
-        rp->rate_bps = rp->flow.line_rate_bps;
-        rp->window_bytes = libcc_u64_sat(s->cwnd + 0.5);
+        libcc_rp_set_rate_bps(rp, libcc_rp_flow(rp)->line_rate_bps);
+        libcc_rp_set_window_bytes(rp, libcc_sat_u64(s->cwnd + 0.5));
         break;
     case DCTCP_RATE_VARWIN:
-        rp->rate_bps = libcc_u64_sat(s->rate + 0.5);
-        rp->window_bytes = algo_rate_to_window(s->rate, s->t_ns);
+        libcc_rp_set_rate_bps(rp, libcc_sat_u64(s->rate + 0.5));
+        libcc_rp_set_window_bytes(rp, algo_rate_to_window(s->rate, s->t_ns));
         break;
     default:
-        rp->rate_bps = libcc_u64_sat(s->rate + 0.5);
-        rp->window_bytes = LIBCC_WINDOW_UNLIMITED;
+        libcc_rp_set_rate_bps(rp, libcc_sat_u64(s->rate + 0.5));
+        libcc_rp_set_window_bytes(rp, LIBCC_WINDOW_UNLIMITED);
     }
 }
 
-static void dctcp_rp_init(struct libcc_rp *rp, uint64_t now_ns)
+static void dctcp_rp_init(libcc_rp *rp, uint64_t now_ns)
 {
     (void)now_ns;
     const dctcp_cfg *c = cfg_of(rp);
     dctcp_rp_state *s = st(rp);
     memset(s, 0, sizeof *s);
     s->alpha = c->initial_alpha;
-    s->rate = (double)rp->flow.line_rate_bps;
+    s->rate = (double)libcc_rp_flow(rp)->line_rate_bps;
     s->t_ns = algo_base_rtt(c->base_rtt_ns, rp);
-    s->w_max = algo_bdp_bytes(rp->flow.line_rate_bps, s->t_ns);
+    s->w_max = algo_bdp_bytes(libcc_rp_flow(rp)->line_rate_bps, s->t_ns);
     s->cwnd = s->w_max; /* RDMA NICs start at line rate: a BDP of window */
     dctcp_apply(rp, s);
 }
 
-static double floor_rate(const struct libcc_rp *rp)
+static double floor_rate(const libcc_rp *rp)
 {
     const uint64_t m = cfg_of(rp)->min_rate_bps;
-    return (double)(m < rp->flow.line_rate_bps ? m : rp->flow.line_rate_bps);
+    return (double)(m < libcc_rp_flow(rp)->line_rate_bps ? m : libcc_rp_flow(rp)->line_rate_bps);
 }
 
-static int dctcp_rp_on_ack(struct libcc_rp *rp, uint64_t now_ns, const libcc_ack *ack)
+static int dctcp_rp_on_ack(libcc_rp *rp, uint64_t now_ns, const libcc_ack *ack)
 {
     (void)now_ns;
     const dctcp_cfg *c = cfg_of(rp);
     dctcp_rp_state *s = st(rp);
-    const double mtu = (double)rp->flow.mtu_bytes;
+    const double mtu = (double)libcc_rp_flow(rp)->mtu_bytes;
     const bool ecn = ack->ecn_echo != 0;
     bool new_batch = false;
     uint64_t acked = 0;
@@ -163,17 +163,17 @@ static int dctcp_rp_on_ack(struct libcc_rp *rp, uint64_t now_ns, const libcc_ack
         if (!s->started) {
             /* first ACK: the window is what was sent so far */
             s->started = 1;
-            inflight = rp->snd_nxt;
+            inflight = libcc_rp_snd_nxt(rp);
         } else {
             s->frac = (double)s->ecn_cnt / (double)s->batch;
             if (s->frac > 1.0)
                 s->frac = 1.0;
             s->alpha = (1.0 - c->g) * s->alpha + c->g * s->frac;
             s->ecn_cnt = 0;
-            inflight = rp->snd_nxt > ack->seq ? rp->snd_nxt - ack->seq : 0;
+            inflight = libcc_rp_snd_nxt(rp) > ack->seq ? libcc_rp_snd_nxt(rp) - ack->seq : 0;
         }
-        s->last_update_seq = rp->snd_nxt;
-        const uint64_t pkts = inflight / rp->flow.mtu_bytes + 1;
+        s->last_update_seq = libcc_rp_snd_nxt(rp);
+        const uint64_t pkts = inflight / libcc_rp_flow(rp)->mtu_bytes + 1;
         s->batch = pkts > UINT32_MAX ? UINT32_MAX : (uint32_t)pkts;
     }
     if (s->cwr && ack->seq > s->high_seq) /* CWR ends: the window after the cut is acked */
@@ -186,14 +186,14 @@ static int dctcp_rp_on_ack(struct libcc_rp *rp, uint64_t now_ns, const libcc_ack
             s->rate = r > floor_rate(rp) ? r : floor_rate(rp);
         }
         s->cwr = 1;
-        s->high_seq = rp->snd_nxt;
+        s->high_seq = libcc_rp_snd_nxt(rp);
         s->cuts++;
     } else if (!s->cwr) { /* additive increase */
         if (c->mode == DCTCP_WINDOW) {
             /* congestion avoidance: one MTU per window of acked data */
             s->cwnd = algo_clamp(s->cwnd + mtu * (double)acked / s->cwnd, mtu, s->w_max);
         } else if (new_batch) {
-            const double r = s->rate + (double)c->rate_ai_bps, line = (double)rp->flow.line_rate_bps;
+            const double r = s->rate + (double)c->rate_ai_bps, line = (double)libcc_rp_flow(rp)->line_rate_bps;
             s->rate = r < line ? r : line;
         }
     }
@@ -211,9 +211,9 @@ static const libcc_param_desc dctcp_vars[] = {
 };
 #define DCTCP_N_VARS (sizeof dctcp_vars / sizeof dctcp_vars[0])
 
-static void dctcp_read_vars(const struct libcc_rp *rp, double *v)
+static void dctcp_read_vars(const libcc_rp *rp, double *v)
 {
-    const dctcp_rp_state *s = (const dctcp_rp_state *)(const void *)rp->priv;
+    const dctcp_rp_state *s = (const dctcp_rp_state *)libcc_rp_state((libcc_rp *)rp);
     v[0] = s->alpha;
     v[1] = s->frac;
     v[2] = s->rate;
@@ -224,43 +224,60 @@ static void dctcp_read_vars(const struct libcc_rp *rp, double *v)
 
 /* ---- Congestion Point: step marking at K ---- */
 
-static uint64_t dctcp_k(const struct libcc_cp *cp)
+static uint64_t dctcp_k(const libcc_cp *cp)
 {
-    const dctcp_cfg *c = (const dctcp_cfg *)cp->cfg;
+    const dctcp_cfg *c = (const dctcp_cfg *)libcc_cp_config(cp);
     if (c->k_bytes)
         return c->k_bytes;
     /* 30 KB per 10 Gbps, as the HPCC simulator's run.py maps K to link rates */
-    return libcc_u64_sat((double)cp->info.link_rate_bps * 3e-6);
+    return libcc_sat_u64((double)libcc_cp_get_info(cp)->link_rate_bps * 3e-6);
 }
 
-static double dctcp_cp_mark_probability(const struct libcc_cp *cp, uint64_t queue_bytes)
+static double dctcp_cp_mark_probability(const libcc_cp *cp, uint64_t queue_bytes)
 {
     return queue_bytes > dctcp_k(cp) ? 1.0 : 0.0;
 }
 
-static void dctcp_mark(struct libcc_cp *cp, libcc_cp_pkt *pkt)
+static void dctcp_mark(libcc_cp *cp, libcc_cp_pkt *pkt)
 {
     if (pkt->kind == LIBCC_PKT_DATA && pkt->ecn_capable && pkt->queue_bytes > dctcp_k(cp))
         pkt->mark_ce = 1;
 }
 
-static int dctcp_cp_on_enqueue(struct libcc_cp *cp, uint64_t now_ns, libcc_cp_pkt *pkt)
+static int dctcp_cp_on_enqueue(libcc_cp *cp, uint64_t now_ns, libcc_cp_pkt *pkt)
 {
     (void)now_ns;
-    if (!((const dctcp_cfg *)cp->cfg)->mark_at_dequeue)
+    if (!((const dctcp_cfg *)libcc_cp_config(cp))->mark_at_dequeue)
         dctcp_mark(cp, pkt);
     return LIBCC_OK;
 }
 
-static int dctcp_cp_on_dequeue(struct libcc_cp *cp, uint64_t now_ns, libcc_cp_pkt *pkt)
+static int dctcp_cp_on_dequeue(libcc_cp *cp, uint64_t now_ns, libcc_cp_pkt *pkt)
 {
     (void)now_ns;
-    if (((const dctcp_cfg *)cp->cfg)->mark_at_dequeue)
+    if (((const dctcp_cfg *)libcc_cp_config(cp))->mark_at_dequeue)
         dctcp_mark(cp, pkt);
     return LIBCC_OK;
 }
 
-const libcc_algo libcc_algo_dctcp = {
+static const libcc_rp_ops dctcp_rp_ops = {
+    .state_size = sizeof(dctcp_rp_state),
+    .vars = dctcp_vars,
+    .n_vars = DCTCP_N_VARS,
+    .init = dctcp_rp_init,
+    .on_ack = dctcp_rp_on_ack,
+    .on_nack = dctcp_rp_on_ack, /* a NACK echoes a mark like an ACK */
+    .read_vars = dctcp_read_vars,
+};
+
+static const libcc_cp_ops dctcp_cp_ops = {
+    .on_enqueue = dctcp_cp_on_enqueue,
+    .on_dequeue = dctcp_cp_on_dequeue,
+    .mark_probability = dctcp_cp_mark_probability,
+};
+
+const libcc_algorithm libcc_algorithm_dctcp = {
+    .abi_version = LIBCC_ALGORITHM_ABI_VERSION,
     .name = "dctcp",
     .hpcc_sim_cc_mode = 8, /* the HPCC simulator's CC_MODE (run.py) */
     .roles = LIBCC_ROLE_RP | LIBCC_ROLE_NP | LIBCC_ROLE_CP,
@@ -271,16 +288,8 @@ const libcc_algo libcc_algo_dctcp = {
     .n_params = sizeof dctcp_params / sizeof dctcp_params[0],
     .cfg_init = dctcp_cfg_init,
     .cfg_size = sizeof(dctcp_cfg),
-    .rp_state_size = sizeof(dctcp_rp_state),
     .presets = dctcp_presets,
     .n_presets = sizeof dctcp_presets / sizeof dctcp_presets[0],
-    .rp_vars = dctcp_vars,
-    .n_rp_vars = DCTCP_N_VARS,
-    .rp_init = dctcp_rp_init,
-    .rp_on_ack = dctcp_rp_on_ack,
-    .rp_on_nack = dctcp_rp_on_ack, /* a NACK echoes a mark like an ACK */
-    .rp_read_vars = dctcp_read_vars,
-    .cp_on_enqueue = dctcp_cp_on_enqueue,
-    .cp_on_dequeue = dctcp_cp_on_dequeue,
-    .cp_mark_probability = dctcp_cp_mark_probability,
+    .rp = &dctcp_rp_ops,
+    .cp = &dctcp_cp_ops,
 };

@@ -7,7 +7,7 @@
  *
  * Hop order: the ACK is stamped by the switches it crosses, first switch
  * first, and the first switch an ACK meets is the receiver's ToR, i.e. the
- * LAST hop of the request path. Index 0 of ack.ints is that last hop, which
+ * LAST hop of the request path. Index 0 of ack.int_list is that last hop, which
  * is why the paper's line 25 reads ack.L[0].B.
  */
 #include "hpcc_core.h"
@@ -42,7 +42,7 @@ static int fncc_cfg_init(void *cfg, const double *values, char *err, size_t err_
  * per-hop u' of this ACK's measurement (line 9). U_max and hop are found
  * afresh on every ACK: keeping a maximum across ACKs would let one old
  * spike trigger the speedup forever. */
-static void fncc_update_wc(struct libcc_rp *rp, hpcc_rp_state *s, const libcc_ack *ack)
+static void fncc_update_wc(libcc_rp *rp, hpcc_rp_state *s, const libcc_ack *ack)
 {
     const hpcc_cfg *cfg = hpcc_rp_cfg(rp);
     hpcc_ctl *c = &s->ctl;
@@ -61,7 +61,7 @@ static void fncc_update_wc(struct libcc_rp *rp, hpcc_rp_state *s, const libcc_ac
          * without N (0) counts as one flow. */
         const double n = ack->n_flows ? (double)ack->n_flows : 1.0;
         const double wc =
-            (double)ack->ints->hop[0].bandwidth_bps * c->t_ns * cfg->beta / HPCC_BIT_NS_PER_BYTE_S / n;
+            (double)ack->int_list->hop[0].bandwidth_bps * c->t_ns * cfg->beta / HPCC_BIT_NS_PER_BYTE_S / n;
         c->Wc = hpcc_bound_window(c, wc);
         s->lhcs_fired++;
         s->lhcs_u_sum += u_max;
@@ -71,13 +71,13 @@ static void fncc_update_wc(struct libcc_rp *rp, hpcc_rp_state *s, const libcc_ac
     }
 }
 
-static int fncc_rp_on_ack(struct libcc_rp *rp, uint64_t now_ns, const libcc_ack *ack)
+static int fncc_rp_on_ack(libcc_rp *rp, uint64_t now_ns, const libcc_ack *ack)
 {
     (void)now_ns;
     return hpcc_rp_new_ack(rp, ack, fncc_update_wc);
 }
 
-static int fncc_rp_on_tx(struct libcc_rp *rp, uint64_t now_ns, uint64_t seq, uint32_t bytes,
+static int fncc_rp_on_tx(libcc_rp *rp, uint64_t now_ns, uint64_t seq, uint32_t bytes,
                          unsigned *tx_flags)
 {
     /* Data packets collect nothing in FNCC: only ACKs are stamped. */
@@ -89,7 +89,7 @@ static int fncc_rp_on_tx(struct libcc_rp *rp, uint64_t now_ns, uint64_t seq, uin
     return LIBCC_OK;
 }
 
-static int fncc_np_on_data(struct libcc_np *np, struct libcc_np_flow *flow, uint64_t now_ns,
+static int fncc_np_on_data(libcc_np *np, libcc_np_flow *flow, uint64_t now_ns,
                            const libcc_data_pkt *pkt, libcc_np_verdict *verdict)
 {
     (void)flow;
@@ -97,7 +97,7 @@ static int fncc_np_on_data(struct libcc_np *np, struct libcc_np_flow *flow, uint
     /* Section 3.2.3: N on every ACK, 16 bits on the wire. */
     uint32_t n = libcc_np_active_flows(np, now_ns);
     verdict->ack.n_flows = n > 65535u ? 65535u : n;
-    /* ack.ints stays NULL (the core's start): the ACK leaves with an empty
+    /* ack.int_list stays NULL (the core's start): the ACK leaves with an empty
      * header, which the return path's switches fill. */
     return LIBCC_OK;
 }
@@ -108,9 +108,9 @@ typedef struct fncc_cp_state {
 } fncc_cp_state;
 LIBCC_CHECK_CP_STATE(fncc_cp_state);
 
-static void fncc_cp_init(struct libcc_cp *cp)
+static void fncc_cp_init(libcc_cp *cp)
 {
-    fncc_cp_state *st = (fncc_cp_state *)(void *)cp->priv;
+    fncc_cp_state *st = (fncc_cp_state *)(void *)libcc_cp_state(cp);
     st->next_refresh_ns = 0;
     st->written = 0;
 }
@@ -119,14 +119,14 @@ static void fncc_cp_init(struct libcc_cp *cp)
  * (pkt->ingress_port, line 3); at egress the ACK gets that port's entry,
  * which is the egress port of the data it acknowledges (lines 7-9). The
  * core refuses to create an FNCC CP without a table (cp_needs_int_table). */
-static int fncc_cp_on_dequeue(struct libcc_cp *cp, uint64_t now_ns, libcc_cp_pkt *pkt)
+static int fncc_cp_on_dequeue(libcc_cp *cp, uint64_t now_ns, libcc_cp_pkt *pkt)
 {
-    libcc_int_table *table = cp->info.int_table;
-    const hpcc_cfg *cfg = (const hpcc_cfg *)(const void *)cp->cfg;
-    fncc_cp_state *st = (fncc_cp_state *)(void *)cp->priv;
+    libcc_int_table *table = libcc_cp_get_info(cp)->int_table;
+    const hpcc_cfg *cfg = (const hpcc_cfg *)(const void *)libcc_cp_config(cp);
+    fncc_cp_state *st = (fncc_cp_state *)(void *)libcc_cp_state(cp);
     int stamp_rc = LIBCC_OK;
 
-    if ((pkt->kind == LIBCC_PKT_ACK || pkt->kind == LIBCC_PKT_NACK) && pkt->ints) {
+    if ((pkt->kind == LIBCC_PKT_ACK || pkt->kind == LIBCC_PKT_NACK) && pkt->int_list) {
         libcc_int_hop hop;
         /* An entry never written (no data left by that port yet) has no
          * telemetry to give: the ACK passes unstamped. An entry a host wrote
@@ -142,16 +142,39 @@ static int fncc_cp_on_dequeue(struct libcc_cp *cp, uint64_t now_ns, libcc_cp_pkt
         libcc_int_hop rec;
         int rc = libcc_cp_int_record(cp, now_ns, pkt->port_queue_bytes, &rec);
         if (rc == LIBCC_OK)
-            rc = libcc_int_table_update(table, cp->info.port_id, &rec);
+            rc = libcc_int_table_update(table, libcc_cp_get_info(cp)->port_id, &rec);
         if (rc)
             return rc; /* port_id outside the table, or a zero link rate */
         st->written = 1;
-        st->next_refresh_ns = libcc_add_sat(now_ns, cfg->table_refresh_ns);
+        st->next_refresh_ns = libcc_sat_add(now_ns, cfg->table_refresh_ns);
     }
     return stamp_rc;
 }
 
-const libcc_algo libcc_algo_fncc = {
+static const libcc_rp_ops fncc_rp_ops = {
+    .state_size = sizeof(hpcc_rp_state),
+    .vars = hpcc_vars,
+    .n_vars = HPCC_N_VARS + HPCC_N_FNCC_VARS,
+    .init = hpcc_rp_init_common,
+    .on_ack = fncc_rp_on_ack,
+    .on_nack = fncc_rp_on_ack, /* a NACK crosses the same switches: same telemetry */
+    .on_tx = fncc_rp_on_tx,
+    .read_vars = hpcc_read_vars,
+};
+
+static const libcc_np_ops fncc_np_ops = {
+    .on_data = fncc_np_on_data,
+};
+
+static const libcc_cp_ops fncc_cp_ops = {
+    .needs_int_table = true, /* Algorithm 1 reads All_INT_Table on every ACK */
+    .state_size = sizeof(fncc_cp_state),
+    .init = fncc_cp_init,
+    .on_dequeue = fncc_cp_on_dequeue,
+};
+
+const libcc_algorithm libcc_algorithm_fncc = {
+    .abi_version = LIBCC_ALGORITHM_ABI_VERSION,
     .name = "fncc",
     .roles = LIBCC_ROLE_RP | LIBCC_ROLE_NP | LIBCC_ROLE_CP,
     /* Data collects nothing (fncc_rp_on_tx); switches stamp the ACK from
@@ -162,17 +185,7 @@ const libcc_algo libcc_algo_fncc = {
     .n_params = sizeof fncc_params / sizeof fncc_params[0],
     .cfg_init = fncc_cfg_init,
     .cfg_size = sizeof(hpcc_cfg),
-    .rp_state_size = sizeof(hpcc_rp_state),
-    .rp_vars = hpcc_vars,
-    .n_rp_vars = HPCC_N_VARS + HPCC_N_FNCC_VARS,
-    .rp_init = hpcc_rp_init_common,
-    .rp_on_ack = fncc_rp_on_ack,
-    .rp_on_nack = fncc_rp_on_ack, /* a NACK crosses the same switches: same telemetry */
-    .rp_on_tx = fncc_rp_on_tx,
-    .rp_read_vars = hpcc_read_vars,
-    .np_on_data = fncc_np_on_data,
-    .cp_needs_int_table = true, /* Algorithm 1 reads All_INT_Table on every ACK */
-    .cp_state_size = sizeof(fncc_cp_state),
-    .cp_init = fncc_cp_init,
-    .cp_on_dequeue = fncc_cp_on_dequeue,
+    .rp = &fncc_rp_ops,
+    .np = &fncc_np_ops,
+    .cp = &fncc_cp_ops,
 };

@@ -18,7 +18,7 @@ static int hpcc_cfg_init(void *cfg, const double *values, char *err, size_t err_
     return LIBCC_OK;
 }
 
-static int hpcc_rp_on_ack(struct libcc_rp *rp, uint64_t now_ns, const libcc_ack *ack)
+static int hpcc_rp_on_ack(libcc_rp *rp, uint64_t now_ns, const libcc_ack *ack)
 {
     (void)now_ns;
     return hpcc_rp_new_ack(rp, ack, NULL);
@@ -36,7 +36,29 @@ static const libcc_preset_desc hpcc_presets[] = {
      "(RATE_AI 50Mb/s, U_TARGET 0.95, MI_THRESH 0)"},
 };
 
-const libcc_algo libcc_algo_hpcc = {
+static const libcc_rp_ops hpcc_rp_ops = {
+    .state_size = sizeof(hpcc_rp_state),
+    .vars = hpcc_vars,
+    .n_vars = HPCC_N_VARS,
+    .init = hpcc_rp_init_common,
+    .on_ack = hpcc_rp_on_ack,
+    /* The reference simulator runs the same update on NACKs: they carry the
+     * same echoed telemetry. */
+    .on_nack = hpcc_rp_on_ack,
+    .on_tx = hpcc_rp_int_every_packet, /* basic algorithm: every data packet */
+    .read_vars = hpcc_read_vars,
+};
+
+static const libcc_np_ops hpcc_np_ops = {
+    .on_data = hpcc_np_echo,
+};
+
+static const libcc_cp_ops hpcc_cp_ops = {
+    .on_dequeue = hpcc_cp_stamp, /* draft section 3: stamp at egress */
+};
+
+const libcc_algorithm libcc_algorithm_hpcc = {
+    .abi_version = LIBCC_ALGORITHM_ABI_VERSION,
     .name = "hpcc",
     .hpcc_sim_cc_mode = 3, /* the HPCC simulator's CC_MODE (run.py) */
     .roles = LIBCC_ROLE_RP | LIBCC_ROLE_NP | LIBCC_ROLE_CP,
@@ -46,18 +68,9 @@ const libcc_algo libcc_algo_hpcc = {
     .n_params = sizeof hpcc_params / sizeof hpcc_params[0],
     .cfg_init = hpcc_cfg_init,
     .cfg_size = sizeof(hpcc_cfg),
-    .rp_state_size = sizeof(hpcc_rp_state),
     .presets = hpcc_presets,
     .n_presets = sizeof hpcc_presets / sizeof hpcc_presets[0],
-    .rp_vars = hpcc_vars,
-    .n_rp_vars = HPCC_N_VARS,
-    .rp_init = hpcc_rp_init_common,
-    .rp_on_ack = hpcc_rp_on_ack,
-    /* The reference simulator runs the same update on NACKs: they carry the
-     * same echoed telemetry. */
-    .rp_on_nack = hpcc_rp_on_ack,
-    .rp_on_tx = hpcc_rp_int_every_packet, /* basic algorithm: every data packet */
-    .rp_read_vars = hpcc_read_vars,
-    .np_on_data = hpcc_np_echo,
-    .cp_on_dequeue = hpcc_cp_stamp, /* draft section 3: stamp at egress */
+    .rp = &hpcc_rp_ops,
+    .np = &hpcc_np_ops,
+    .cp = &hpcc_cp_ops,
 };

@@ -208,38 +208,38 @@ double hpcc_compute_wind(hpcc_ctl *c, const hpcc_cfg *cfg, bool update_wc)
     return w;
 }
 
-void hpcc_rp_apply(struct libcc_rp *rp, const hpcc_ctl *c, double w)
+void hpcc_rp_apply(libcc_rp *rp, const hpcc_ctl *c, double w)
 {
     /* line 27: R = W/T, in bits/s. The core bounds it to [1 bit/s, line
      * rate] after every event (rp.c); here only the conversion to an
      * integer must stay defined. A window beyond 2^64 bytes (line rate and
      * T both near 2^64) saturates: that large it limits nothing. */
     const double r = w * HPCC_BIT_NS_PER_BYTE_S / c->t_ns;
-    rp->rate_bps = libcc_u64_sat(r + 0.5);
-    rp->window_bytes = libcc_u64_sat(w + 0.5);
+    libcc_rp_set_rate_bps(rp, libcc_sat_u64(r + 0.5));
+    libcc_rp_set_window_bytes(rp, libcc_sat_u64(w + 0.5));
 }
 
-void hpcc_rp_init_common(struct libcc_rp *rp, uint64_t now_ns)
+void hpcc_rp_init_common(libcc_rp *rp, uint64_t now_ns)
 {
     (void)now_ns;
     hpcc_rp_state *s = hpcc_rp_priv(rp);
     const hpcc_cfg *cfg = hpcc_rp_cfg(rp);
     memset(s, 0, sizeof *s);
-    hpcc_ctl_init(&s->ctl, cfg, rp->flow.line_rate_bps, hpcc_effective_t(cfg, rp->flow.base_rtt_ns),
-                  rp->flow.mtu_bytes);
+    hpcc_ctl_init(&s->ctl, cfg, libcc_rp_flow(rp)->line_rate_bps, hpcc_effective_t(cfg, libcc_rp_flow(rp)->base_rtt_ns),
+                  libcc_rp_flow(rp)->mtu_bytes);
     /* Flows start at line rate (the core's start) with a BDP window (draft
      * section 5). */
-    rp->window_bytes = libcc_u64_sat(s->ctl.w_init + 0.5);
+    libcc_rp_set_window_bytes(rp, libcc_sat_u64(s->ctl.w_init + 0.5));
 }
 
-int hpcc_rp_new_ack(struct libcc_rp *rp, const libcc_ack *ack, hpcc_update_wc_fn update_wc)
+int hpcc_rp_new_ack(libcc_rp *rp, const libcc_ack *ack, hpcc_update_wc_fn update_wc)
 {
     hpcc_rp_state *s = hpcc_rp_priv(rp);
     const hpcc_cfg *cfg = hpcc_rp_cfg(rp);
     s->acks++;
-    if (!ack->ints || ack->ints->n_hops == 0)
+    if (!ack->int_list || ack->int_list->n_hops == 0)
         return LIBCC_OK; /* an ACK without telemetry carries no load information */
-    int m = hpcc_measure_inflight(&s->ctl, ack->ints, rp->common.max_hops);
+    int m = hpcc_measure_inflight(&s->ctl, ack->int_list, libcc_rp_common(rp)->max_hops);
     if (m < 0)
         return m;
     if (m != HPCC_MEASURED)
@@ -249,7 +249,7 @@ int hpcc_rp_new_ack(struct libcc_rp *rp, const libcc_ack *ack, hpcc_update_wc_fn
         update_wc(rp, s, ack);
     double w = hpcc_compute_wind(&s->ctl, cfg, update); /* lines 23 / 26 */
     if (update)
-        s->last_update_seq = rp->snd_nxt; /* line 24 */
+        s->last_update_seq = libcc_rp_snd_nxt(rp); /* line 24 */
     hpcc_rp_apply(rp, &s->ctl, w);
     return LIBCC_OK;
 }
@@ -273,7 +273,7 @@ const libcc_param_desc hpcc_vars[HPCC_N_VARS + HPCC_N_FNCC_VARS] = {
      "FNCC: of those, times the last hop had no queue (u' from txRate alone)"},
 };
 
-void hpcc_read_vars(const struct libcc_rp *rp, double *v)
+void hpcc_read_vars(const libcc_rp *rp, double *v)
 {
     const hpcc_rp_state *s = hpcc_rp_cpriv(rp);
     v[0] = s->ctl.U;
@@ -294,19 +294,19 @@ void hpcc_read_vars(const struct libcc_rp *rp, double *v)
     }
 }
 
-int hpcc_cp_stamp(struct libcc_cp *cp, uint64_t now_ns, libcc_cp_pkt *pkt)
+int hpcc_cp_stamp(libcc_cp *cp, uint64_t now_ns, libcc_cp_pkt *pkt)
 {
     /* The sender asked for INT by giving the packet a header (HPCC++ every-k
      * sends the others without one); ACKs carry the echo and are not the
      * switch's to stamp. */
-    if ((pkt->kind != LIBCC_PKT_DATA && pkt->kind != LIBCC_PKT_PROBE) || !pkt->ints)
+    if ((pkt->kind != LIBCC_PKT_DATA && pkt->kind != LIBCC_PKT_PROBE) || !pkt->int_list)
         return LIBCC_OK;
     libcc_int_hop hop;
     int rc = libcc_cp_int_record(cp, now_ns, pkt->port_queue_bytes, &hop);
     return rc ? rc : libcc_cp_stamp(cp, pkt, &hop);
 }
 
-int hpcc_rp_int_every_packet(struct libcc_rp *rp, uint64_t now_ns, uint64_t seq, uint32_t bytes,
+int hpcc_rp_int_every_packet(libcc_rp *rp, uint64_t now_ns, uint64_t seq, uint32_t bytes,
                              unsigned *tx_flags)
 {
     (void)rp;
@@ -317,7 +317,7 @@ int hpcc_rp_int_every_packet(struct libcc_rp *rp, uint64_t now_ns, uint64_t seq,
     return LIBCC_OK;
 }
 
-int hpcc_np_echo(struct libcc_np *np, struct libcc_np_flow *flow, uint64_t now_ns,
+int hpcc_np_echo(libcc_np *np, libcc_np_flow *flow, uint64_t now_ns,
                  const libcc_data_pkt *pkt, libcc_np_verdict *verdict)
 {
     (void)np;
@@ -326,6 +326,6 @@ int hpcc_np_echo(struct libcc_np *np, struct libcc_np_flow *flow, uint64_t now_n
     /* The receiver reflects the telemetry (section 3); with delayed ACKs the
      * ACK carries the newest packet's list, the freshest load. The host
      * copies it into the ACK it builds: pointing at it saves a copy here. */
-    verdict->ack.ints = pkt->ints;
+    verdict->ack.int_list = pkt->int_list;
     return LIBCC_OK;
 }

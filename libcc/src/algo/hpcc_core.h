@@ -112,7 +112,7 @@ double hpcc_compute_wind(hpcc_ctl *c, const hpcc_cfg *cfg, bool update_wc);
 double hpcc_bound_window(const hpcc_ctl *c, double w);
 
 /* R = W/T (line 27) and the window into the core's fields. */
-void hpcc_rp_apply(struct libcc_rp *rp, const hpcc_ctl *c, double w);
+void hpcc_rp_apply(libcc_rp *rp, const hpcc_ctl *c, double w);
 
 /* Sender state of the three modules. */
 typedef struct hpcc_rp_state {
@@ -137,40 +137,40 @@ typedef struct hpcc_rp_state {
 } hpcc_rp_state;
 LIBCC_CHECK_RP_STATE(hpcc_rp_state);
 
-static inline hpcc_rp_state *hpcc_rp_priv(struct libcc_rp *rp)
+static inline hpcc_rp_state *hpcc_rp_priv(libcc_rp *rp)
 {
-    return (hpcc_rp_state *)(void *)rp->priv;
+    return (hpcc_rp_state *)(void *)libcc_rp_state(rp);
 }
-static inline const hpcc_rp_state *hpcc_rp_cpriv(const struct libcc_rp *rp)
+static inline const hpcc_rp_state *hpcc_rp_cpriv(const libcc_rp *rp)
 {
-    return (const hpcc_rp_state *)(const void *)rp->priv;
+    return (const hpcc_rp_state *)libcc_rp_state((libcc_rp *)rp);
 }
-static inline const hpcc_cfg *hpcc_rp_cfg(const struct libcc_rp *rp)
+static inline const hpcc_cfg *hpcc_rp_cfg(const libcc_rp *rp)
 {
-    return (const hpcc_cfg *)(const void *)rp->cfg;
+    return (const hpcc_cfg *)(const void *)libcc_rp_config(rp);
 }
 
-void hpcc_rp_init_common(struct libcc_rp *rp, uint64_t now_ns);
+void hpcc_rp_init_common(libcc_rp *rp, uint64_t now_ns);
 /* Hook run at the start of ComputeWind (FNCC's UpdateWc); may be NULL. */
-typedef void (*hpcc_update_wc_fn)(struct libcc_rp *rp, hpcc_rp_state *s, const libcc_ack *ack);
+typedef void (*hpcc_update_wc_fn)(libcc_rp *rp, hpcc_rp_state *s, const libcc_ack *ack);
 /* NewAck (draft lines 21-27) on an ACK's INT list. */
-int hpcc_rp_new_ack(struct libcc_rp *rp, const libcc_ack *ack, hpcc_update_wc_fn update_wc);
+int hpcc_rp_new_ack(libcc_rp *rp, const libcc_ack *ack, hpcc_update_wc_fn update_wc);
 
 /* Variables for plots and traces (names in docs/algorithms/hpcc.md);
  * FNCC exposes HPCC_N_VARS + HPCC_N_FNCC_VARS. */
 extern const libcc_param_desc hpcc_vars[];
 #define HPCC_N_VARS 7
 #define HPCC_N_FNCC_VARS 6
-void hpcc_read_vars(const struct libcc_rp *rp, double *values);
+void hpcc_read_vars(const libcc_rp *rp, double *values);
 
 /* HPCC's switch: stamp this port's record into a data or probe packet that
  * carries an INT header, at dequeue. A full list is left as it is. */
-int hpcc_cp_stamp(struct libcc_cp *cp, uint64_t now_ns, libcc_cp_pkt *pkt);
+int hpcc_cp_stamp(libcc_cp *cp, uint64_t now_ns, libcc_cp_pkt *pkt);
 /* HPCC's receiver: the ACK echoes the data's hop list (hpcc, powertcp). */
-int hpcc_np_echo(struct libcc_np *np, struct libcc_np_flow *flow, uint64_t now_ns,
+int hpcc_np_echo(libcc_np *np, libcc_np_flow *flow, uint64_t now_ns,
                  const libcc_data_pkt *pkt, libcc_np_verdict *verdict);
 /* HPCC's sender: every data packet collects INT (hpcc, powertcp). */
-int hpcc_rp_int_every_packet(struct libcc_rp *rp, uint64_t now_ns, uint64_t seq, uint32_t bytes,
+int hpcc_rp_int_every_packet(libcc_rp *rp, uint64_t now_ns, uint64_t seq, uint32_t bytes,
                              unsigned *tx_flags);
 /* Two hop lists describe the same path (hop count, switch and port ids,
  * wire widths): differences between their records mean something. */

@@ -74,7 +74,7 @@ static double pint_decode(const pint_cfg *c, uint16_t p)
 
 /* The exponent of U*max_flows (at least 1), rounded up with probability
  * (x - lower)/(upper - lower): unbiased in the value, not the exponent. */
-static uint16_t pint_encode(const pint_cfg *c, double u, struct libcc_cp *cp)
+static uint16_t pint_encode(const pint_cfg *c, double u, libcc_cp *cp)
 {
     double x = ceil(u * c->max_flows);
     if (!(x >= 1.0))
@@ -93,9 +93,9 @@ static uint16_t pint_encode(const pint_cfg *c, double u, struct libcc_cp *cp)
 
 /* ---- Congestion Point ---- */
 
-static void pint_cp_init(struct libcc_cp *cp)
+static void pint_cp_init(libcc_cp *cp)
 {
-    memset(cp->priv, 0, sizeof(pint_cp_state));
+    memset(libcc_cp_state(cp), 0, sizeof(pint_cp_state));
 }
 
 /* The simulator's per-port EWMA at each data packet's dequeue (its exact
@@ -103,13 +103,13 @@ static void pint_cp_init(struct libcc_cp *cp)
  *   U = U (T - dt)/T + qlen dt/(B T^2) + lastPktSize/(B T),  dt <= T,
  * the previous U decayed, plus dt/T times the instantaneous
  * qlen/(B T) + txRate/B with txRate = lastPktSize/dt. */
-static int pint_cp_on_dequeue(struct libcc_cp *cp, uint64_t now_ns, libcc_cp_pkt *pkt)
+static int pint_cp_on_dequeue(libcc_cp *cp, uint64_t now_ns, libcc_cp_pkt *pkt)
 {
-    const pint_cfg *c = (const pint_cfg *)cp->cfg;
-    pint_cp_state *s = (pint_cp_state *)(void *)cp->priv;
+    const pint_cfg *c = (const pint_cfg *)libcc_cp_config(cp);
+    pint_cp_state *s = (pint_cp_state *)(void *)libcc_cp_state(cp);
     if (pkt->kind == LIBCC_PKT_DATA) {
         const double T = (double)hpcc_effective_t(&c->h, 0);
-        const double B = (double)cp->info.link_rate_bps / HPCC_BIT_NS_PER_BYTE_S; /* bytes/ns */
+        const double B = (double)libcc_cp_get_info(cp)->link_rate_bps / HPCC_BIT_NS_PER_BYTE_S; /* bytes/ns */
         double dt = now_ns >= s->last_ts ? (double)(now_ns - s->last_ts) : 0.0;
         if (dt > T)
             dt = T;
@@ -138,12 +138,12 @@ static uint64_t hash_seq(uint64_t x)
     return x ^ (x >> 31);
 }
 
-static int pint_rp_on_tx(struct libcc_rp *rp, uint64_t now_ns, uint64_t seq, uint32_t bytes,
+static int pint_rp_on_tx(libcc_rp *rp, uint64_t now_ns, uint64_t seq, uint32_t bytes,
                          unsigned *tx_flags)
 {
     (void)now_ns;
     (void)bytes;
-    const pint_cfg *c = (const pint_cfg *)rp->cfg;
+    const pint_cfg *c = (const pint_cfg *)libcc_rp_config(rp);
     if ((double)(hash_seq(seq) >> 11) * 0x1p-53 < c->sample_prob)
         *tx_flags |= LIBCC_TX_REQUEST_PINT;
     return LIBCC_OK;
@@ -152,29 +152,47 @@ static int pint_rp_on_tx(struct libcc_rp *rp, uint64_t now_ns, uint64_t seq, uin
 /* HandleAckHpPint / UpdateRateHpPint: the first ACK only opens the first
  * window; then every ACK with a PINT value runs ComputeWind on its U, and
  * the reference window Wc moves once per window of ACKs. */
-static int pint_rp_on_ack(struct libcc_rp *rp, uint64_t now_ns, const libcc_ack *ack)
+static int pint_rp_on_ack(libcc_rp *rp, uint64_t now_ns, const libcc_ack *ack)
 {
     (void)now_ns;
-    const pint_cfg *c = (const pint_cfg *)rp->cfg;
+    const pint_cfg *c = (const pint_cfg *)libcc_rp_config(rp);
     hpcc_rp_state *s = hpcc_rp_priv(rp);
     s->acks++;
     if (!(ack->has & LIBCC_ACK_HAS_PINT))
         return LIBCC_OK;
     if (!s->ctl.have_last) {
         s->ctl.have_last = 1;
-        s->last_update_seq = rp->snd_nxt;
+        s->last_update_seq = libcc_rp_snd_nxt(rp);
         return LIBCC_OK;
     }
     s->ctl.U = pint_decode(c, ack->pint);
     const bool update = ack->seq > s->last_update_seq;
     const double w = hpcc_compute_wind(&s->ctl, &c->h, update);
     if (update)
-        s->last_update_seq = rp->snd_nxt;
+        s->last_update_seq = libcc_rp_snd_nxt(rp);
     hpcc_rp_apply(rp, &s->ctl, w);
     return LIBCC_OK;
 }
 
-const libcc_algo libcc_algo_hpcc_pint = {
+static const libcc_rp_ops hpcc_pint_rp_ops = {
+    .state_size = sizeof(hpcc_rp_state),
+    .vars = hpcc_vars,
+    .n_vars = HPCC_N_VARS,
+    .init = hpcc_rp_init_common,
+    .on_ack = pint_rp_on_ack,
+    .on_nack = pint_rp_on_ack,
+    .on_tx = pint_rp_on_tx,
+    .read_vars = hpcc_read_vars,
+};
+
+static const libcc_cp_ops hpcc_pint_cp_ops = {
+    .state_size = sizeof(pint_cp_state),
+    .init = pint_cp_init,
+    .on_dequeue = pint_cp_on_dequeue,
+};
+
+const libcc_algorithm libcc_algorithm_hpcc_pint = {
+    .abi_version = LIBCC_ALGORITHM_ABI_VERSION,
     .name = "hpcc-pint",
     .hpcc_sim_cc_mode = 10, /* the HPCC simulator's CC_MODE (run.py) */
     .roles = LIBCC_ROLE_RP | LIBCC_ROLE_NP | LIBCC_ROLE_CP,
@@ -186,17 +204,8 @@ const libcc_algo libcc_algo_hpcc_pint = {
     .n_params = sizeof pint_params / sizeof pint_params[0],
     .cfg_init = pint_cfg_init,
     .cfg_size = sizeof(pint_cfg),
-    .rp_state_size = sizeof(hpcc_rp_state),
-    .cp_state_size = sizeof(pint_cp_state),
     .presets = pint_presets,
     .n_presets = sizeof pint_presets / sizeof pint_presets[0],
-    .rp_vars = hpcc_vars,
-    .n_rp_vars = HPCC_N_VARS,
-    .rp_init = hpcc_rp_init_common,
-    .rp_on_ack = pint_rp_on_ack,
-    .rp_on_nack = pint_rp_on_ack,
-    .rp_on_tx = pint_rp_on_tx,
-    .rp_read_vars = hpcc_read_vars,
-    .cp_init = pint_cp_init,
-    .cp_on_dequeue = pint_cp_on_dequeue,
+    .rp = &hpcc_pint_rp_ops,
+    .cp = &hpcc_pint_cp_ops,
 };

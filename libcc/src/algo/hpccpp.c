@@ -45,38 +45,38 @@ static int pp_cfg_init(void *cfg, const double *values, char *err, size_t err_le
  * either none was ever sent, or the previous one was answered at least T
  * ago, or it went unanswered for HPCC_PROBE_LOSS_RTTS * T (lost). The
  * deadline wakes the sender for the next one. */
-static void pp_probe(struct libcc_rp *rp, uint64_t now_ns, uint64_t snd_nxt)
+static void pp_probe(libcc_rp *rp, uint64_t now_ns, uint64_t snd_nxt)
 {
     const hpcc_cfg *cfg = hpcc_rp_cfg(rp);
     hpcc_rp_state *s = hpcc_rp_priv(rp);
     if (cfg->telemetry != HPCC_TLM_PROBE)
         return;
     if (snd_nxt <= s->acked_seq) {
-        rp->deadline_ns = LIBCC_NO_DEADLINE; /* nothing in flight: no probing */
+        libcc_rp_set_deadline_ns(rp, LIBCC_NO_DEADLINE); /* nothing in flight: no probing */
         return;
     }
     /* T came from a uint64_t, but as a double it may be 2^64: saturate. */
-    const uint64_t t = libcc_u64_sat(s->ctl.t_ns);
-    const uint64_t loss_wait = libcc_mul_sat(HPCC_PROBE_LOSS_RTTS, t);
+    const uint64_t t = libcc_sat_u64(s->ctl.t_ns);
+    const uint64_t loss_wait = libcc_sat_mul(HPCC_PROBE_LOSS_RTTS, t);
     uint64_t due;
     if (!s->probe_ever)
         due = now_ns;
     else if (s->probe_pending)
-        due = libcc_add_sat(s->probe_sent_ns, loss_wait);
+        due = libcc_sat_add(s->probe_sent_ns, loss_wait);
     else
-        due = libcc_add_sat(s->probe_sent_ns, t);
+        due = libcc_sat_add(s->probe_sent_ns, t);
     if (now_ns >= due) {
         s->probe_ever = 1;
         s->probe_pending = 1;
         s->probe_sent_ns = now_ns;
         s->probes++;
         libcc_rp_request_probe(rp, now_ns);
-        due = libcc_add_sat(now_ns, loss_wait);
+        due = libcc_sat_add(now_ns, loss_wait);
     }
-    rp->deadline_ns = due;
+    libcc_rp_set_deadline_ns(rp, due);
 }
 
-static int pp_rp_on_ack(struct libcc_rp *rp, uint64_t now_ns, const libcc_ack *ack)
+static int pp_rp_on_ack(libcc_rp *rp, uint64_t now_ns, const libcc_ack *ack)
 {
     const hpcc_cfg *cfg = hpcc_rp_cfg(rp);
     hpcc_rp_state *s = hpcc_rp_priv(rp);
@@ -100,11 +100,11 @@ static int pp_rp_on_ack(struct libcc_rp *rp, uint64_t now_ns, const libcc_ack *a
         }
         rc = hpcc_rp_new_ack(rp, ack, NULL);
     }
-    pp_probe(rp, now_ns, rp->snd_nxt);
+    pp_probe(rp, now_ns, libcc_rp_snd_nxt(rp));
     return rc;
 }
 
-static int pp_rp_on_tx(struct libcc_rp *rp, uint64_t now_ns, uint64_t seq, uint32_t bytes,
+static int pp_rp_on_tx(libcc_rp *rp, uint64_t now_ns, uint64_t seq, uint32_t bytes,
                        unsigned *tx_flags)
 {
     const hpcc_cfg *cfg = hpcc_rp_cfg(rp);
@@ -116,13 +116,13 @@ static int pp_rp_on_tx(struct libcc_rp *rp, uint64_t now_ns, uint64_t seq, uint3
     /* Whether the core has already advanced snd_nxt or not, this packet
      * is in flight. */
     uint64_t end = seq + bytes;
-    pp_probe(rp, now_ns, end > rp->snd_nxt ? end : rp->snd_nxt);
+    pp_probe(rp, now_ns, end > libcc_rp_snd_nxt(rp) ? end : libcc_rp_snd_nxt(rp));
     return LIBCC_OK;
 }
 
-static int pp_rp_on_timer(struct libcc_rp *rp, uint64_t now_ns)
+static int pp_rp_on_timer(libcc_rp *rp, uint64_t now_ns)
 {
-    pp_probe(rp, now_ns, rp->snd_nxt);
+    pp_probe(rp, now_ns, libcc_rp_snd_nxt(rp));
     return LIBCC_OK;
 }
 
@@ -135,29 +135,29 @@ typedef struct pp_np_flow {
 } pp_np_flow;
 LIBCC_CHECK_NP_FLOW_STATE(pp_np_flow);
 
-static const hpcc_cfg *np_cfg(const struct libcc_np *np)
+static const hpcc_cfg *np_cfg(const libcc_np *np)
 {
-    return (const hpcc_cfg *)(const void *)np->cfg;
+    return (const hpcc_cfg *)(const void *)libcc_np_config(np);
 }
 
-static void pp_np_flow_init(struct libcc_np *np, struct libcc_np_flow *flow, uint64_t now_ns)
+static void pp_np_flow_init(libcc_np *np, libcc_np_flow *flow, uint64_t now_ns)
 {
     (void)now_ns;
     const hpcc_cfg *cfg = np_cfg(np);
-    pp_np_flow *f = (pp_np_flow *)(void *)flow->priv;
+    pp_np_flow *f = (pp_np_flow *)(void *)libcc_np_flow_state(flow);
     memset(f, 0, sizeof *f);
     /* The receiver knows its own NIC rate and T, not the sender's: W_init
      * is its line rate times T, the MTU floor the 1000-byte default. */
-    hpcc_ctl_init(&f->ctl, cfg, np->info.line_rate_bps, hpcc_effective_t(cfg, np->info.base_rtt_ns),
+    hpcc_ctl_init(&f->ctl, cfg, libcc_np_get_info(np)->line_rate_bps, hpcc_effective_t(cfg, libcc_np_get_info(np)->base_rtt_ns),
                   0);
 }
 
 /* Figure 8, lines 28-34: NewINT. */
-static void pp_np_new_int(struct libcc_np *np, pp_np_flow *f, uint64_t now_ns,
+static void pp_np_new_int(libcc_np *np, pp_np_flow *f, uint64_t now_ns,
                           const libcc_data_pkt *pkt, libcc_np_verdict *verdict)
 {
     const hpcc_cfg *cfg = np_cfg(np);
-    int m = hpcc_measure_inflight(&f->ctl, pkt->ints, np->common.max_hops);
+    int m = hpcc_measure_inflight(&f->ctl, pkt->int_list, libcc_np_common(np)->max_hops);
     if (m < 0) {
         /* Garbage INT must not cost the sender its ACK: count it, and
          * the history is already forgotten. */
@@ -168,39 +168,62 @@ static void pp_np_new_int(struct libcc_np *np, pp_np_flow *f, uint64_t now_ns,
         return;
     /* line 29; the first computed W goes out at once rather than waiting
      * for T after time 0. */
-    const bool update = !f->updated_once || now_ns > libcc_add_sat(f->last_update_ns, libcc_u64_sat(f->ctl.t_ns));
+    const bool update = !f->updated_once || now_ns > libcc_sat_add(f->last_update_ns, libcc_sat_u64(f->ctl.t_ns));
     double w = hpcc_compute_wind(&f->ctl, cfg, update); /* lines 30 / 34 */
     if (update) {
         verdict->send_ack = 1; /* line 31: send_ack(W) */
-        verdict->ack.rx_window_bytes = libcc_u64_sat(w + 0.5);
+        verdict->ack.rx_window_bytes = libcc_sat_u64(w + 0.5);
         f->last_update_ns = now_ns; /* line 32 */
         f->updated_once = 1;
     }
 }
 
-static int pp_np_on_data(struct libcc_np *np, struct libcc_np_flow *flow, uint64_t now_ns,
+static int pp_np_on_data(libcc_np *np, libcc_np_flow *flow, uint64_t now_ns,
                          const libcc_data_pkt *pkt, libcc_np_verdict *verdict)
 {
     const hpcc_cfg *cfg = np_cfg(np);
-    pp_np_flow *f = (pp_np_flow *)(void *)flow->priv;
+    pp_np_flow *f = (pp_np_flow *)(void *)libcc_np_flow_state(flow);
     uint32_t n = 0;
     if (cfg->receiver_n) {
         n = libcc_np_active_flows(np, now_ns);
         verdict->ack.n_flows = n > 65535u ? 65535u : n;
     }
     if (!cfg->rx_hpcc) {
-        verdict->ack.ints = pkt->ints; /* sender-based: reflect the telemetry */
+        verdict->ack.int_list = pkt->int_list; /* sender-based: reflect the telemetry */
         return LIBCC_OK;
     }
-    /* Rx-HPCC: ack.ints stays NULL, the window replaces the telemetry. */
+    /* Rx-HPCC: ack.int_list stays NULL, the window replaces the telemetry. */
     if (cfg->receiver_n)
         hpcc_ctl_set_n(&f->ctl, cfg, n);
-    if (pkt->ints && pkt->ints->n_hops)
+    if (pkt->int_list && pkt->int_list->n_hops)
         pp_np_new_int(np, f, now_ns, pkt, verdict);
     return LIBCC_OK;
 }
 
-const libcc_algo libcc_algo_hpccpp = {
+static const libcc_rp_ops hpccpp_rp_ops = {
+    .state_size = sizeof(hpcc_rp_state),
+    .vars = hpcc_vars,
+    .n_vars = HPCC_N_VARS,
+    .init = hpcc_rp_init_common,
+    .on_ack = pp_rp_on_ack,
+    .on_nack = pp_rp_on_ack,
+    .on_tx = pp_rp_on_tx,
+    .on_timer = pp_rp_on_timer,
+    .read_vars = hpcc_read_vars,
+};
+
+static const libcc_np_ops hpccpp_np_ops = {
+    .flow_state_size = sizeof(pp_np_flow),
+    .flow_init = pp_np_flow_init,
+    .on_data = pp_np_on_data,
+};
+
+static const libcc_cp_ops hpccpp_cp_ops = {
+    .on_dequeue = hpcc_cp_stamp, /* draft section 3: stamp at egress */
+};
+
+const libcc_algorithm libcc_algorithm_hpccpp = {
+    .abi_version = LIBCC_ALGORITHM_ABI_VERSION,
     .name = "hpcc++",
     .roles = LIBCC_ROLE_RP | LIBCC_ROLE_NP | LIBCC_ROLE_CP,
     /* Data (every or every k-th) and probes collect hops; the receiver
@@ -211,17 +234,7 @@ const libcc_algo libcc_algo_hpccpp = {
     .n_params = sizeof pp_params / sizeof pp_params[0],
     .cfg_init = pp_cfg_init,
     .cfg_size = sizeof(hpcc_cfg),
-    .rp_state_size = sizeof(hpcc_rp_state),
-    .rp_vars = hpcc_vars,
-    .n_rp_vars = HPCC_N_VARS,
-    .rp_init = hpcc_rp_init_common,
-    .rp_on_ack = pp_rp_on_ack,
-    .rp_on_nack = pp_rp_on_ack,
-    .rp_on_tx = pp_rp_on_tx,
-    .rp_on_timer = pp_rp_on_timer,
-    .rp_read_vars = hpcc_read_vars,
-    .np_flow_size = sizeof(pp_np_flow),
-    .np_flow_init = pp_np_flow_init,
-    .np_on_data = pp_np_on_data,
-    .cp_on_dequeue = hpcc_cp_stamp, /* draft section 3: stamp at egress */
+    .rp = &hpccpp_rp_ops,
+    .np = &hpccpp_np_ops,
+    .cp = &hpccpp_cp_ops,
 };

@@ -13,7 +13,8 @@ static int none_cfg_init(void *cfg, const double *values, char *err, size_t err_
     return LIBCC_OK;
 }
 
-const libcc_algo libcc_algo_none = {
+const libcc_algorithm libcc_algorithm_none = {
+    .abi_version = LIBCC_ALGORITHM_ABI_VERSION,
     .name = "none",
     .roles = LIBCC_ROLE_RP, /* line rate: nothing for a receiver or a switch to do */
     .params = NULL,

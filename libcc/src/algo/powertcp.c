@@ -95,31 +95,31 @@ static int theta_cfg_init(void *cfg, const double *v, char *err, size_t err_len)
     return rc;
 }
 
-static ptcp_rp_state *st(struct libcc_rp *rp)
+static ptcp_rp_state *st(libcc_rp *rp)
 {
-    return (ptcp_rp_state *)(void *)rp->priv;
+    return (ptcp_rp_state *)(void *)libcc_rp_state(rp);
 }
 
-static const ptcp_cfg *cfg_of(const struct libcc_rp *rp)
+static const ptcp_cfg *cfg_of(const libcc_rp *rp)
 {
-    return (const ptcp_cfg *)rp->cfg;
+    return (const ptcp_cfg *)libcc_rp_config(rp);
 }
 
-static void ptcp_apply(struct libcc_rp *rp, const ptcp_rp_state *s)
+static void ptcp_apply(libcc_rp *rp, const ptcp_rp_state *s)
 {
-    rp->window_bytes = libcc_u64_sat(s->cwnd + 0.5);
-    rp->rate_bps = libcc_u64_sat(s->cwnd * ALGO_BIT_NS_PER_BYTE_S / s->tau_ns + 0.5); /* rate = cwnd/tau */
+    libcc_rp_set_window_bytes(rp, libcc_sat_u64(s->cwnd + 0.5));
+    libcc_rp_set_rate_bps(rp, libcc_sat_u64(s->cwnd * ALGO_BIT_NS_PER_BYTE_S / s->tau_ns + 0.5)); /* rate = cwnd/tau */
 }
 
-static void ptcp_rp_init(struct libcc_rp *rp, uint64_t now_ns)
+static void ptcp_rp_init(libcc_rp *rp, uint64_t now_ns)
 {
     (void)now_ns;
     ptcp_rp_state *s = st(rp);
     memset(s, 0, sizeof *s);
     const uint64_t tau = algo_base_rtt(cfg_of(rp)->base_rtt_ns, rp);
     s->tau_ns = (double)tau;
-    s->w_max = algo_bdp_bytes(rp->flow.line_rate_bps, tau);
-    s->w_min = (double)rp->flow.mtu_bytes < s->w_max ? (double)rp->flow.mtu_bytes : s->w_max;
+    s->w_max = algo_bdp_bytes(libcc_rp_flow(rp)->line_rate_bps, tau);
+    s->w_min = (double)libcc_rp_flow(rp)->mtu_bytes < s->w_max ? (double)libcc_rp_flow(rp)->mtu_bytes : s->w_max;
     s->cwnd = s->cwnd_old = s->w_max; /* line rate at the start, as HPCC */
     s->gamma_smooth = 1.0;
     libcc_int_list_init(&s->prev);
@@ -128,7 +128,7 @@ static void ptcp_rp_init(struct libcc_rp *rp, uint64_t now_ns)
 
 /* Smoothing over the time the sample covers (Algorithm 1, NORMPOWER's
  * last lines), then UPDATEWINDOW. */
-static void ptcp_update(struct libcc_rp *rp, ptcp_rp_state *s, const libcc_ack *ack, double gnorm,
+static void ptcp_update(libcc_rp *rp, ptcp_rp_state *s, const libcc_ack *ack, double gnorm,
                         double dt)
 {
     const ptcp_cfg *c = cfg_of(rp);
@@ -138,7 +138,7 @@ static void ptcp_update(struct libcc_rp *rp, ptcp_rp_state *s, const libcc_ack *
     s->gamma_smooth = (s->gamma_smooth * (s->tau_ns - dt) + gnorm * dt) / s->tau_ns;
     if (ack->seq >= s->last_updated_seq) { /* once per RTT */
         s->cwnd_old = s->cwnd;
-        s->last_updated_seq = rp->snd_nxt;
+        s->last_updated_seq = libcc_rp_snd_nxt(rp);
     }
     const double beta = (double)c->beta_rate_bps * s->tau_ns / ALGO_BIT_NS_PER_BYTE_S;
     /* cwnd_old * eta / Gamma, without dividing by a Gamma of 0 */
@@ -185,14 +185,14 @@ static bool int_power(const ptcp_cfg *c, const ptcp_rp_state *s, const libcc_int
     return any;
 }
 
-static int ptcp_rp_on_ack(struct libcc_rp *rp, uint64_t now_ns, const libcc_ack *ack)
+static int ptcp_rp_on_ack(libcc_rp *rp, uint64_t now_ns, const libcc_ack *ack)
 {
     (void)now_ns;
     ptcp_rp_state *s = st(rp);
-    const libcc_int_list *l = ack->ints;
+    const libcc_int_list *l = ack->int_list;
     if (!l || l->n_hops == 0)
         return LIBCC_OK; /* no telemetry */
-    if (l->n_hops > rp->common.max_hops)
+    if (l->n_hops > libcc_rp_common(rp)->max_hops)
         return LIBCC_ERR_BAD_TELEMETRY;
     double g = 0.0, dt = 0.0;
     const bool usable = s->have_prev && hpcc_same_path(l, &s->prev) && int_power(cfg_of(rp), s, l, &g, &dt);
@@ -208,7 +208,7 @@ static int ptcp_rp_on_ack(struct libcc_rp *rp, uint64_t now_ns, const libcc_ack 
 }
 
 /* Algorithm 2: theta-PowerTCP, power from the RTT. */
-static int theta_rp_on_ack(struct libcc_rp *rp, uint64_t now_ns, const libcc_ack *ack)
+static int theta_rp_on_ack(libcc_rp *rp, uint64_t now_ns, const libcc_ack *ack)
 {
     const ptcp_cfg *c = cfg_of(rp);
     ptcp_rp_state *s = st(rp);
@@ -240,9 +240,9 @@ static const libcc_param_desc ptcp_vars[] = {
 };
 #define PTCP_N_VARS (sizeof ptcp_vars / sizeof ptcp_vars[0])
 
-static void ptcp_read_vars(const struct libcc_rp *rp, double *v)
+static void ptcp_read_vars(const libcc_rp *rp, double *v)
 {
-    const ptcp_rp_state *s = (const ptcp_rp_state *)(const void *)rp->priv;
+    const ptcp_rp_state *s = (const ptcp_rp_state *)libcc_rp_state((libcc_rp *)rp);
     v[0] = s->cwnd;
     v[1] = s->cwnd_old;
     v[2] = s->gamma_smooth;
@@ -251,7 +251,27 @@ static void ptcp_read_vars(const struct libcc_rp *rp, double *v)
     v[5] = (double)s->updates;
 }
 
-const libcc_algo libcc_algo_powertcp = {
+static const libcc_rp_ops powertcp_rp_ops = {
+    .state_size = sizeof(ptcp_rp_state),
+    .vars = ptcp_vars,
+    .n_vars = PTCP_N_VARS,
+    .init = ptcp_rp_init,
+    .on_ack = ptcp_rp_on_ack,
+    .on_nack = ptcp_rp_on_ack, /* a NACK echoes the same telemetry */
+    .on_tx = hpcc_rp_int_every_packet, /* every data packet collects INT */
+    .read_vars = ptcp_read_vars,
+};
+
+static const libcc_np_ops powertcp_np_ops = {
+    .on_data = hpcc_np_echo, /* the receiver echoes the hops */
+};
+
+static const libcc_cp_ops powertcp_cp_ops = {
+    .on_dequeue = hpcc_cp_stamp,
+};
+
+const libcc_algorithm libcc_algorithm_powertcp = {
+    .abi_version = LIBCC_ALGORITHM_ABI_VERSION,
     .name = "powertcp",
     .roles = LIBCC_ROLE_RP | LIBCC_ROLE_NP | LIBCC_ROLE_CP,
     .data_int = LIBCC_INT_FORMAT_HPCC, /* HPCC's hop: B, ts, txBytes, qLen */
@@ -260,21 +280,25 @@ const libcc_algo libcc_algo_powertcp = {
     .n_params = sizeof ptcp_params / sizeof ptcp_params[0],
     .cfg_init = ptcp_cfg_init,
     .cfg_size = sizeof(ptcp_cfg),
-    .rp_state_size = sizeof(ptcp_rp_state),
     .presets = ptcp_presets,
     .n_presets = sizeof ptcp_presets / sizeof ptcp_presets[0],
-    .rp_vars = ptcp_vars,
-    .n_rp_vars = PTCP_N_VARS,
-    .rp_init = ptcp_rp_init,
-    .rp_on_ack = ptcp_rp_on_ack,
-    .rp_on_nack = ptcp_rp_on_ack, /* a NACK echoes the same telemetry */
-    .rp_on_tx = hpcc_rp_int_every_packet, /* every data packet collects INT */
-    .rp_read_vars = ptcp_read_vars,
-    .np_on_data = hpcc_np_echo, /* the receiver echoes the hops */
-    .cp_on_dequeue = hpcc_cp_stamp,
+    .rp = &powertcp_rp_ops,
+    .np = &powertcp_np_ops,
+    .cp = &powertcp_cp_ops,
 };
 
-const libcc_algo libcc_algo_theta_powertcp = {
+static const libcc_rp_ops theta_powertcp_rp_ops = {
+    .state_size = sizeof(ptcp_rp_state),
+    .vars = ptcp_vars,
+    .n_vars = PTCP_N_VARS,
+    .init = ptcp_rp_init,
+    .on_ack = theta_rp_on_ack,
+    .on_nack = theta_rp_on_ack,
+    .read_vars = ptcp_read_vars,
+};
+
+const libcc_algorithm libcc_algorithm_theta_powertcp = {
+    .abi_version = LIBCC_ALGORITHM_ABI_VERSION,
     .name = "theta-powertcp",
     .roles = LIBCC_ROLE_RP | LIBCC_ROLE_NP, /* the NP core echoes the timestamp */
     .data_int = LIBCC_INT_FORMAT_NONE,
@@ -284,13 +308,7 @@ const libcc_algo libcc_algo_theta_powertcp = {
     .n_params = sizeof theta_params / sizeof theta_params[0],
     .cfg_init = theta_cfg_init,
     .cfg_size = sizeof(ptcp_cfg),
-    .rp_state_size = sizeof(ptcp_rp_state),
     .presets = theta_presets,
     .n_presets = sizeof theta_presets / sizeof theta_presets[0],
-    .rp_vars = ptcp_vars,
-    .n_rp_vars = PTCP_N_VARS,
-    .rp_init = ptcp_rp_init,
-    .rp_on_ack = theta_rp_on_ack,
-    .rp_on_nack = theta_rp_on_ack,
-    .rp_read_vars = ptcp_read_vars,
+    .rp = &theta_powertcp_rp_ops,
 };

@@ -141,25 +141,25 @@ static size_t rocc_cp_extra_size(const void *cfg)
     return (size_t)((const rocc_cfg *)cfg)->slots * sizeof(rocc_flow);
 }
 
-static rocc_cp_state *cp_state(struct libcc_cp *cp)
+static rocc_cp_state *cp_state(libcc_cp *cp)
 {
-    return (rocc_cp_state *)(void *)cp->priv;
+    return (rocc_cp_state *)(void *)libcc_cp_state(cp);
 }
 
-static void rocc_cp_init(struct libcc_cp *cp)
+static void rocc_cp_init(libcc_cp *cp)
 {
-    const rocc_cfg *c = (const rocc_cfg *)cp->cfg;
+    const rocc_cfg *c = (const rocc_cfg *)libcc_cp_config(cp);
     rocc_cp_state *s = cp_state(cp);
     memset(s, 0, sizeof *s + rocc_cp_extra_size(c));
-    s->f_max = (int64_t)(cp->info.link_rate_bps / c->rate_unit_bps);
+    s->f_max = (int64_t)(libcc_cp_get_info(cp)->link_rate_bps / c->rate_unit_bps);
     if (s->f_max < 1)
         s->f_max = 1;
     s->f_min = c->f_min < s->f_max ? c->f_min : s->f_max;
     /* An idle port's fair rate is its whole link (the model starts at 0
      * and climbs; see docs/algorithms/rocc.md). */
     s->f = s->f_max;
-    cp->deadline_ns = 0; /* due at once: the host's start is the first period's */
-    cp->max_feedback = c->max_flows;
+    libcc_cp_set_deadline_ns(cp, 0); /* due at once: the host's start is the first period's */
+    libcc_cp_set_max_feedback(cp, c->max_flows);
 }
 
 static uint32_t flow_slot(uint64_t id, uint32_t mask)
@@ -216,7 +216,7 @@ static void flow_remove(rocc_cp_state *s, const rocc_cfg *c, uint64_t id)
     s->flows[hole].pkts = 0;
 }
 
-static int rocc_cp_on_enqueue(struct libcc_cp *cp, uint64_t now_ns, libcc_cp_pkt *pkt)
+static int rocc_cp_on_enqueue(libcc_cp *cp, uint64_t now_ns, libcc_cp_pkt *pkt)
 {
     (void)now_ns;
     if (pkt->kind != LIBCC_PKT_DATA)
@@ -224,11 +224,11 @@ static int rocc_cp_on_enqueue(struct libcc_cp *cp, uint64_t now_ns, libcc_cp_pkt
     rocc_cp_state *s = cp_state(cp);
     s->q_bytes = pkt->queue_bytes + pkt->bytes;
     if (pkt->has & LIBCC_PKT_HAS_FLOW_ID)
-        flow_add(s, (const rocc_cfg *)cp->cfg, pkt->flow_id);
+        flow_add(s, (const rocc_cfg *)libcc_cp_config(cp), pkt->flow_id);
     return LIBCC_OK;
 }
 
-static int rocc_cp_on_dequeue(struct libcc_cp *cp, uint64_t now_ns, libcc_cp_pkt *pkt)
+static int rocc_cp_on_dequeue(libcc_cp *cp, uint64_t now_ns, libcc_cp_pkt *pkt)
 {
     (void)now_ns;
     if (pkt->kind != LIBCC_PKT_DATA)
@@ -236,7 +236,7 @@ static int rocc_cp_on_dequeue(struct libcc_cp *cp, uint64_t now_ns, libcc_cp_pkt
     rocc_cp_state *s = cp_state(cp);
     s->q_bytes = pkt->queue_bytes;
     if (pkt->has & LIBCC_PKT_HAS_FLOW_ID)
-        flow_remove(s, (const rocc_cfg *)cp->cfg, pkt->flow_id);
+        flow_remove(s, (const rocc_cfg *)libcc_cp_config(cp), pkt->flow_id);
     return LIBCC_OK;
 }
 
@@ -273,15 +273,15 @@ static void rocc_update(const rocc_cfg *c, rocc_cp_state *s)
     s->updates++;
 }
 
-static int rocc_cp_on_timer(struct libcc_cp *cp, uint64_t now_ns, libcc_cp_feedback *out,
+static int rocc_cp_on_timer(libcc_cp *cp, uint64_t now_ns, libcc_cp_feedback *out,
                             size_t *n_out)
 {
-    const rocc_cfg *c = (const rocc_cfg *)cp->cfg;
+    const rocc_cfg *c = (const rocc_cfg *)libcc_cp_config(cp);
     rocc_cp_state *s = cp_state(cp);
     rocc_update(c, s);
-    uint64_t rate = libcc_mul_sat((uint64_t)s->f, c->rate_unit_bps);
-    if (rate > cp->info.link_rate_bps)
-        rate = cp->info.link_rate_bps;
+    uint64_t rate = libcc_sat_mul((uint64_t)s->f, c->rate_unit_bps);
+    if (rate > libcc_cp_get_info(cp)->link_rate_bps)
+        rate = libcc_cp_get_info(cp)->link_rate_bps;
     /* Every flow with packets queued hears F, whatever it is: a source
      * that follows this port learns its queue drained. */
     size_t n = 0;
@@ -293,52 +293,52 @@ static int rocc_cp_on_timer(struct libcc_cp *cp, uint64_t now_ns, libcc_cp_feedb
         n++;
     }
     *n_out = n;
-    cp->deadline_ns = libcc_add_sat(now_ns, c->interval_ns);
+    libcc_cp_set_deadline_ns(cp, libcc_sat_add(now_ns, c->interval_ns));
     return LIBCC_OK;
 }
 
 /* ---- Reaction Point ---- */
 
-static void rocc_rp_init(struct libcc_rp *rp, uint64_t now_ns)
+static void rocc_rp_init(libcc_rp *rp, uint64_t now_ns)
 {
     (void)now_ns;
-    memset(rp->priv, 0, sizeof(rocc_rp_state));
+    memset(libcc_rp_state(rp), 0, sizeof(rocc_rp_state));
 }
 
 /* The model's rule: a rate is taken from the switch the flow follows,
  * whatever it is, from another only if lower, and from any when the flow
  * follows none yet. */
-static void rocc_apply(struct libcc_rp *rp, uint64_t at_ns, const rocc_pending *m)
+static void rocc_apply(libcc_rp *rp, uint64_t at_ns, const rocc_pending *m)
 {
-    const rocc_cfg *c = (const rocc_cfg *)rp->cfg;
-    rocc_rp_state *s = (rocc_rp_state *)(void *)rp->priv;
+    const rocc_cfg *c = (const rocc_cfg *)libcc_rp_config(rp);
+    rocc_rp_state *s = (rocc_rp_state *)(void *)libcc_rp_state(rp);
     const bool same = s->follows && m->switch_id == s->switch_id && m->port_id == s->port_id;
-    if (s->follows && !same && m->rate_bps >= rp->rate_bps)
+    if (s->follows && !same && m->rate_bps >= libcc_rp_rate_bps(rp))
         return;
     s->accepted++;
     s->follows = 1;
     s->switch_id = m->switch_id;
     s->port_id = m->port_id;
     /* at least 1 bit/s (as the core clamps): doubling 0 would never end */
-    rp->rate_bps = m->rate_bps ? m->rate_bps : 1;
-    s->limited = rp->rate_bps < rp->flow.line_rate_bps;
-    s->rise_ns = libcc_add_sat(at_ns, c->recovery_ns);
+    libcc_rp_set_rate_bps(rp, m->rate_bps ? m->rate_bps : 1);
+    s->limited = libcc_rp_rate_bps(rp) < libcc_rp_flow(rp)->line_rate_bps;
+    s->rise_ns = libcc_sat_add(at_ns, c->recovery_ns);
 }
 
-static void rocc_set_deadline(struct libcc_rp *rp)
+static void rocc_set_deadline(libcc_rp *rp)
 {
-    const rocc_rp_state *s = (const rocc_rp_state *)(const void *)rp->priv;
+    const rocc_rp_state *s = (const rocc_rp_state *)libcc_rp_state(rp);
     uint64_t d = s->limited ? s->rise_ns : LIBCC_NO_DEADLINE;
     if (s->n_pending && s->pending[s->head].due_ns < d)
         d = s->pending[s->head].due_ns;
-    rp->deadline_ns = d;
+    libcc_rp_set_deadline_ns(rp, d);
 }
 
 /* Everything due by now_ns, in time order: delayed rates and doublings. */
-static void rocc_run(struct libcc_rp *rp, uint64_t now_ns)
+static void rocc_run(libcc_rp *rp, uint64_t now_ns)
 {
-    const rocc_cfg *c = (const rocc_cfg *)rp->cfg;
-    rocc_rp_state *s = (rocc_rp_state *)(void *)rp->priv;
+    const rocc_cfg *c = (const rocc_cfg *)libcc_rp_config(rp);
+    rocc_rp_state *s = (rocc_rp_state *)(void *)libcc_rp_state(rp);
     for (;;) {
         const uint64_t tp = s->n_pending ? s->pending[s->head].due_ns : LIBCC_NO_DEADLINE;
         const uint64_t tr = s->limited ? s->rise_ns : LIBCC_NO_DEADLINE;
@@ -349,11 +349,11 @@ static void rocc_run(struct libcc_rp *rp, uint64_t now_ns)
             s->n_pending--;
             rocc_apply(rp, tp, &m);
         } else if (s->limited && (tr < tp || !s->n_pending) && tr <= now_ns) {
-            const uint64_t line = rp->flow.line_rate_bps;
-            rp->rate_bps = rp->rate_bps > line / 2 ? line : 2 * rp->rate_bps;
+            const uint64_t line = libcc_rp_flow(rp)->line_rate_bps;
+            libcc_rp_set_rate_bps(rp, libcc_rp_rate_bps(rp) > line / 2 ? line : 2 * libcc_rp_rate_bps(rp));
             s->doublings++;
-            s->limited = rp->rate_bps < line;
-            s->rise_ns = libcc_add_sat(tr, c->recovery_ns);
+            s->limited = libcc_rp_rate_bps(rp) < line;
+            s->rise_ns = libcc_sat_add(tr, c->recovery_ns);
         } else {
             break;
         }
@@ -361,10 +361,10 @@ static void rocc_run(struct libcc_rp *rp, uint64_t now_ns)
     rocc_set_deadline(rp);
 }
 
-static int rocc_rp_on_feedback(struct libcc_rp *rp, uint64_t now_ns, const libcc_feedback *fb)
+static int rocc_rp_on_feedback(libcc_rp *rp, uint64_t now_ns, const libcc_feedback *fb)
 {
-    const rocc_cfg *c = (const rocc_cfg *)rp->cfg;
-    rocc_rp_state *s = (rocc_rp_state *)(void *)rp->priv;
+    const rocc_cfg *c = (const rocc_cfg *)libcc_rp_config(rp);
+    rocc_rp_state *s = (rocc_rp_state *)(void *)libcc_rp_state(rp);
     s->feedbacks++;
     rocc_run(rp, now_ns); /* what was due first */
     if (s->n_pending == ROCC_PENDING) {
@@ -374,7 +374,7 @@ static int rocc_rp_on_feedback(struct libcc_rp *rp, uint64_t now_ns, const libcc
         s->n_pending--;
         rocc_apply(rp, now_ns, &m);
     }
-    const rocc_pending m = {libcc_add_sat(now_ns, c->apply_delay_ns), fb->rate_bps, fb->switch_id,
+    const rocc_pending m = {libcc_sat_add(now_ns, c->apply_delay_ns), fb->rate_bps, fb->switch_id,
                             fb->port_id};
     s->pending[(s->head + s->n_pending) % ROCC_PENDING] = m;
     s->n_pending++;
@@ -382,7 +382,7 @@ static int rocc_rp_on_feedback(struct libcc_rp *rp, uint64_t now_ns, const libcc
     return LIBCC_OK;
 }
 
-static int rocc_rp_on_timer(struct libcc_rp *rp, uint64_t now_ns)
+static int rocc_rp_on_timer(libcc_rp *rp, uint64_t now_ns)
 {
     rocc_run(rp, now_ns);
     return LIBCC_OK;
@@ -398,9 +398,9 @@ static const libcc_param_desc rocc_vars[] = {
 };
 #define ROCC_N_VARS (sizeof rocc_vars / sizeof rocc_vars[0])
 
-static void rocc_read_vars(const struct libcc_rp *rp, double *v)
+static void rocc_read_vars(const libcc_rp *rp, double *v)
 {
-    const rocc_rp_state *s = (const rocc_rp_state *)(const void *)rp->priv;
+    const rocc_rp_state *s = (const rocc_rp_state *)libcc_rp_state((libcc_rp *)rp);
     v[0] = s->limited;
     v[1] = s->switch_id;
     v[2] = s->port_id;
@@ -409,7 +409,27 @@ static void rocc_read_vars(const struct libcc_rp *rp, double *v)
     v[5] = (double)s->doublings;
 }
 
-const libcc_algo libcc_algo_rocc = {
+static const libcc_rp_ops rocc_rp_ops = {
+    .state_size = sizeof(rocc_rp_state),
+    .vars = rocc_vars,
+    .n_vars = ROCC_N_VARS,
+    .init = rocc_rp_init,
+    .on_feedback = rocc_rp_on_feedback,
+    .on_timer = rocc_rp_on_timer,
+    .read_vars = rocc_read_vars,
+};
+
+static const libcc_cp_ops rocc_cp_ops = {
+    .state_size = sizeof(rocc_cp_state),
+    .init = rocc_cp_init,
+    .on_enqueue = rocc_cp_on_enqueue,
+    .on_dequeue = rocc_cp_on_dequeue,
+    .extra_size = rocc_cp_extra_size,
+    .on_timer = rocc_cp_on_timer,
+};
+
+const libcc_algorithm libcc_algorithm_rocc = {
+    .abi_version = LIBCC_ALGORITHM_ABI_VERSION,
     .name = "rocc",
     .roles = LIBCC_ROLE_RP | LIBCC_ROLE_CP, /* the receiver has nothing to do */
     .data_int = LIBCC_INT_FORMAT_NONE,
@@ -419,17 +439,6 @@ const libcc_algo libcc_algo_rocc = {
     .n_params = sizeof rocc_params / sizeof rocc_params[0],
     .cfg_init = rocc_cfg_init,
     .cfg_size = sizeof(rocc_cfg),
-    .rp_state_size = sizeof(rocc_rp_state),
-    .cp_state_size = sizeof(rocc_cp_state),
-    .rp_vars = rocc_vars,
-    .n_rp_vars = ROCC_N_VARS,
-    .rp_init = rocc_rp_init,
-    .rp_on_feedback = rocc_rp_on_feedback,
-    .rp_on_timer = rocc_rp_on_timer,
-    .rp_read_vars = rocc_read_vars,
-    .cp_init = rocc_cp_init,
-    .cp_on_enqueue = rocc_cp_on_enqueue,
-    .cp_on_dequeue = rocc_cp_on_dequeue,
-    .cp_extra_size = rocc_cp_extra_size,
-    .cp_on_timer = rocc_cp_on_timer,
+    .rp = &rocc_rp_ops,
+    .cp = &rocc_cp_ops,
 };

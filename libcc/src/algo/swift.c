@@ -123,44 +123,44 @@ static int swift_cfg_init(void *cfg, const double *v, char *err, size_t err_len)
     return LIBCC_OK;
 }
 
-static swift_rp_state *st(struct libcc_rp *rp)
+static swift_rp_state *st(libcc_rp *rp)
 {
-    return (swift_rp_state *)(void *)rp->priv;
+    return (swift_rp_state *)(void *)libcc_rp_state(rp);
 }
 
-static const swift_cfg *cfg_of(const struct libcc_rp *rp)
+static const swift_cfg *cfg_of(const libcc_rp *rp)
 {
-    return (const swift_cfg *)rp->cfg;
+    return (const swift_cfg *)libcc_rp_config(rp);
 }
 
 /* Pacing below one packet: one MTU per rtt/cwnd; at or above, the line.
  * The RTO (Isekai's GetRetransmitTimeout) starts after the pacing gap, the
  * time the next packet waits beyond an RTT: rtt/cwnd - rtt. */
-static void swift_apply(struct libcc_rp *rp, const swift_rp_state *s)
+static void swift_apply(libcc_rp *rp, const swift_rp_state *s)
 {
-    const swift_cfg *c = (const swift_cfg *)rp->cfg;
-    const double mtu = (double)rp->flow.mtu_bytes;
+    const swift_cfg *c = (const swift_cfg *)libcc_rp_config(rp);
+    const double mtu = (double)libcc_rp_flow(rp)->mtu_bytes;
     double gap = 0.0;
     if (s->cwnd < 1.0) {
         const double rtt = s->pace_rtt_ns;
-        rp->rate_bps = libcc_u64_sat(s->cwnd * mtu * ALGO_BIT_NS_PER_BYTE_S / rtt + 0.5);
-        rp->window_bytes = rp->flow.mtu_bytes;
+        libcc_rp_set_rate_bps(rp, libcc_sat_u64(s->cwnd * mtu * ALGO_BIT_NS_PER_BYTE_S / rtt + 0.5));
+        libcc_rp_set_window_bytes(rp, libcc_rp_flow(rp)->mtu_bytes);
         gap = rtt / s->cwnd - rtt;
     } else {
-        rp->rate_bps = rp->flow.line_rate_bps;
-        rp->window_bytes = libcc_u64_sat(s->cwnd * mtu + 0.5);
+        libcc_rp_set_rate_bps(rp, libcc_rp_flow(rp)->line_rate_bps);
+        libcc_rp_set_window_bytes(rp, libcc_sat_u64(s->cwnd * mtu + 0.5));
     }
     const double rto = c->rto_scale * s->srtt_ns + gap;
-    rp->rto_ns = rto > (double)c->min_rto_ns ? libcc_u64_sat(rto + 0.5) : c->min_rto_ns;
+    libcc_rp_set_rto_ns(rp, rto > (double)c->min_rto_ns ? libcc_sat_u64(rto + 0.5) : c->min_rto_ns);
 }
 
-static void swift_rp_init(struct libcc_rp *rp, uint64_t now_ns)
+static void swift_rp_init(libcc_rp *rp, uint64_t now_ns)
 {
     const swift_cfg *c = cfg_of(rp);
     swift_rp_state *s = st(rp);
     memset(s, 0, sizeof *s);
     const uint64_t base_rtt = algo_base_rtt(0, rp);
-    double bdp = algo_bdp_bytes(rp->flow.line_rate_bps, base_rtt) / rp->flow.mtu_bytes;
+    double bdp = algo_bdp_bytes(libcc_rp_flow(rp)->line_rate_bps, base_rtt) / libcc_rp_flow(rp)->mtu_bytes;
     if (bdp < 1.0)
         bdp = 1.0;
     s->max_cwnd = c->max_cwnd != 0.0 ? c->max_cwnd : bdp;
@@ -202,7 +202,7 @@ static double aimd(const swift_cfg *c, double cwnd, double delay, double target,
     return cwnd;
 }
 
-static void finish(struct libcc_rp *rp, swift_rp_state *s, uint64_t now_ns, double prev)
+static void finish(libcc_rp *rp, swift_rp_state *s, uint64_t now_ns, double prev)
 {
     const swift_cfg *c = cfg_of(rp);
     s->fcwnd = algo_clamp(s->fcwnd, c->min_cwnd, s->max_cwnd);
@@ -220,14 +220,14 @@ static bool can_decrease(const swift_rp_state *s, uint64_t now_ns)
     return now_ns - s->t_last_decrease_ns >= s->rtt_ns;
 }
 
-static int swift_rp_on_ack(struct libcc_rp *rp, uint64_t now_ns, const libcc_ack *ack)
+static int swift_rp_on_ack(libcc_rp *rp, uint64_t now_ns, const libcc_ack *ack)
 {
     const swift_cfg *c = cfg_of(rp);
     swift_rp_state *s = st(rp);
     uint64_t rtt, remote = 0;
     double acked = 0.0;
     if (ack->seq > s->snd_una) {
-        acked = (double)(ack->seq - s->snd_una) / (double)rp->flow.mtu_bytes;
+        acked = (double)(ack->seq - s->snd_una) / (double)libcc_rp_flow(rp)->mtu_bytes;
         s->snd_una = ack->seq;
         s->retx_cnt = 0;
     }
@@ -243,7 +243,7 @@ static int swift_rp_on_ack(struct libcc_rp *rp, uint64_t now_ns, const libcc_ack
     const uint64_t local = (ack->has & LIBCC_ACK_HAS_RX_TS) ? now_ns - ack->rx_ts_ns : 0;
     s->rtt_ns = rtt;
     s->fabric_delay_ns = rtt > remote ? rtt - remote : 0;
-    s->endpoint_delay_ns = libcc_add_sat(remote, local);
+    s->endpoint_delay_ns = libcc_sat_add(remote, local);
     const bool dec = can_decrease(s, now_ns);
     const double prev = s->cwnd;
     s->target_ns = fabric_target(c, s->fcwnd, ack->n_hops);
@@ -256,7 +256,7 @@ static int swift_rp_on_ack(struct libcc_rp *rp, uint64_t now_ns, const libcc_ack
 }
 
 /* A NACK is Swift's fast recovery: cut by max_mdf, at most once per RTT. */
-static int swift_rp_on_nack(struct libcc_rp *rp, uint64_t now_ns, const libcc_ack *nack)
+static int swift_rp_on_nack(libcc_rp *rp, uint64_t now_ns, const libcc_ack *nack)
 {
     const swift_cfg *c = cfg_of(rp);
     swift_rp_state *s = st(rp);
@@ -277,7 +277,7 @@ static int swift_rp_on_nack(struct libcc_rp *rp, uint64_t now_ns, const libcc_ac
  * RTT, the first timeout of a run cuts by max_mdf, the second leaves the
  * window, from retx_reset_threshold on it is min_cwnd. The endpoint window
  * is left alone (Isekai: "no nic congestion window alteration"). */
-static int swift_rp_on_timeout(struct libcc_rp *rp, uint64_t now_ns)
+static int swift_rp_on_timeout(libcc_rp *rp, uint64_t now_ns)
 {
     const swift_cfg *c = cfg_of(rp);
     swift_rp_state *s = st(rp);
@@ -312,9 +312,9 @@ static const libcc_param_desc swift_vars[] = {
 };
 #define SWIFT_N_VARS (sizeof swift_vars / sizeof swift_vars[0])
 
-static void swift_read_vars(const struct libcc_rp *rp, double *v)
+static void swift_read_vars(const libcc_rp *rp, double *v)
 {
-    const swift_rp_state *s = (const swift_rp_state *)(const void *)rp->priv;
+    const swift_rp_state *s = (const swift_rp_state *)libcc_rp_state((libcc_rp *)rp);
     v[0] = s->cwnd;
     v[1] = s->fcwnd;
     v[2] = s->ecwnd;
@@ -324,12 +324,24 @@ static void swift_read_vars(const struct libcc_rp *rp, double *v)
     v[6] = (double)s->endpoint_delay_ns;
     v[7] = (double)s->decreases;
     v[8] = s->srtt_ns;
-    v[9] = (double)rp->rto_ns;
+    v[9] = (double)libcc_rp_rto_ns(rp);
     v[10] = (double)s->retx_cnt;
     v[11] = (double)s->timeouts;
 }
 
-const libcc_algo libcc_algo_swift = {
+static const libcc_rp_ops swift_rp_ops = {
+    .state_size = sizeof(swift_rp_state),
+    .vars = swift_vars,
+    .n_vars = SWIFT_N_VARS,
+    .init = swift_rp_init,
+    .on_ack = swift_rp_on_ack,
+    .on_nack = swift_rp_on_nack,
+    .on_timeout = swift_rp_on_timeout,
+    .read_vars = swift_read_vars,
+};
+
+const libcc_algorithm libcc_algorithm_swift = {
+    .abi_version = LIBCC_ALGORITHM_ABI_VERSION,
     .name = "swift",
     .roles = LIBCC_ROLE_RP | LIBCC_ROLE_NP, /* the NP echoes timestamps and hops */
     .data_int = LIBCC_INT_FORMAT_NONE,
@@ -339,12 +351,5 @@ const libcc_algo libcc_algo_swift = {
     .n_params = sizeof swift_params / sizeof swift_params[0],
     .cfg_init = swift_cfg_init,
     .cfg_size = sizeof(swift_cfg),
-    .rp_state_size = sizeof(swift_rp_state),
-    .rp_vars = swift_vars,
-    .n_rp_vars = SWIFT_N_VARS,
-    .rp_init = swift_rp_init,
-    .rp_on_ack = swift_rp_on_ack,
-    .rp_on_nack = swift_rp_on_nack,
-    .rp_on_timeout = swift_rp_on_timeout,
-    .rp_read_vars = swift_read_vars,
+    .rp = &swift_rp_ops,
 };

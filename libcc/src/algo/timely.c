@@ -95,34 +95,34 @@ static int timely_cfg_init(void *cfg, const double *v, char *err, size_t err_len
     return LIBCC_OK;
 }
 
-static timely_rp_state *st(struct libcc_rp *rp)
+static timely_rp_state *st(libcc_rp *rp)
 {
-    return (timely_rp_state *)(void *)rp->priv;
+    return (timely_rp_state *)(void *)libcc_rp_state(rp);
 }
 
-static void timely_rp_init(struct libcc_rp *rp, uint64_t now_ns)
+static void timely_rp_init(libcc_rp *rp, uint64_t now_ns)
 {
     (void)now_ns;
     timely_rp_state *s = st(rp);
     memset(s, 0, sizeof *s);
-    s->rate = (double)rp->flow.line_rate_bps; /* RDMA flows start at line rate */
+    s->rate = (double)libcc_rp_flow(rp)->line_rate_bps; /* RDMA flows start at line rate */
 }
 
-static void increase(struct libcc_rp *rp, timely_rp_state *s, bool counts)
+static void increase(libcc_rp *rp, timely_rp_state *s, bool counts)
 {
-    const timely_cfg *c = (const timely_cfg *)rp->cfg;
+    const timely_cfg *c = (const timely_cfg *)libcc_rp_config(rp);
     const bool hai = counts && s->hai_count >= c->hai_thresh;
     s->rate += (double)(hai ? c->hai_delta_bps : c->delta_bps);
-    if (s->rate > (double)rp->flow.line_rate_bps)
-        s->rate = (double)rp->flow.line_rate_bps;
+    if (s->rate > (double)libcc_rp_flow(rp)->line_rate_bps)
+        s->rate = (double)libcc_rp_flow(rp)->line_rate_bps;
     if (counts && s->hai_count < UINT32_MAX)
         s->hai_count++;
 }
 
-static void decrease(struct libcc_rp *rp, timely_rp_state *s, double factor)
+static void decrease(libcc_rp *rp, timely_rp_state *s, double factor)
 {
-    const timely_cfg *c = (const timely_cfg *)rp->cfg;
-    const uint64_t m = c->min_rate_bps < rp->flow.line_rate_bps ? c->min_rate_bps : rp->flow.line_rate_bps;
+    const timely_cfg *c = (const timely_cfg *)libcc_rp_config(rp);
+    const uint64_t m = c->min_rate_bps < libcc_rp_flow(rp)->line_rate_bps ? c->min_rate_bps : libcc_rp_flow(rp)->line_rate_bps;
     s->rate *= factor > 0.0 ? factor : 0.0;
     if (s->rate < (double)m)
         s->rate = (double)m;
@@ -130,9 +130,9 @@ static void decrease(struct libcc_rp *rp, timely_rp_state *s, double factor)
 }
 
 /* Algorithm 1 with new_rtt = rtt. */
-static void timely_update(struct libcc_rp *rp, timely_rp_state *s, uint64_t rtt)
+static void timely_update(libcc_rp *rp, timely_rp_state *s, uint64_t rtt)
 {
-    const timely_cfg *c = (const timely_cfg *)rp->cfg;
+    const timely_cfg *c = (const timely_cfg *)libcc_rp_config(rp);
     const double new_rtt_diff = (double)rtt - (double)s->prev_rtt_ns;
     s->rtt_diff = (1.0 - c->alpha) * s->rtt_diff + c->alpha * new_rtt_diff;
     s->gradient = s->rtt_diff / (double)c->min_rtt_ns;
@@ -151,9 +151,9 @@ static void timely_update(struct libcc_rp *rp, timely_rp_state *s, uint64_t rtt)
     }
 }
 
-static int timely_rp_on_ack(struct libcc_rp *rp, uint64_t now_ns, const libcc_ack *ack)
+static int timely_rp_on_ack(libcc_rp *rp, uint64_t now_ns, const libcc_ack *ack)
 {
-    const timely_cfg *c = (const timely_cfg *)rp->cfg;
+    const timely_cfg *c = (const timely_cfg *)libcc_rp_config(rp);
     timely_rp_state *s = st(rp);
     uint64_t rtt;
     if (!libcc_ack_rtt(ack, now_ns, &rtt))
@@ -161,7 +161,7 @@ static int timely_rp_on_ack(struct libcc_rp *rp, uint64_t now_ns, const libcc_ac
     if (c->per_window) {
         if (s->have_prev && ack->seq <= s->last_update_seq)
             return LIBCC_OK; /* the simulator's fast react does nothing */
-        s->last_update_seq = rp->snd_nxt;
+        s->last_update_seq = libcc_rp_snd_nxt(rp);
     }
     s->samples++;
     if (s->have_prev)
@@ -169,7 +169,7 @@ static int timely_rp_on_ack(struct libcc_rp *rp, uint64_t now_ns, const libcc_ac
     /* The first sample only sets prev_rtt: a difference needs two. */
     s->prev_rtt_ns = rtt;
     s->have_prev = 1;
-    rp->rate_bps = libcc_u64_sat(s->rate + 0.5);
+    libcc_rp_set_rate_bps(rp, libcc_sat_u64(s->rate + 0.5));
     return LIBCC_OK;
 }
 
@@ -185,9 +185,9 @@ static const libcc_param_desc timely_vars[] = {
 };
 #define TIMELY_N_VARS (sizeof timely_vars / sizeof timely_vars[0])
 
-static void timely_read_vars(const struct libcc_rp *rp, double *v)
+static void timely_read_vars(const libcc_rp *rp, double *v)
 {
-    const timely_rp_state *s = (const timely_rp_state *)(const void *)rp->priv;
+    const timely_rp_state *s = (const timely_rp_state *)libcc_rp_state((libcc_rp *)rp);
     v[0] = s->rate;
     v[1] = (double)s->prev_rtt_ns;
     v[2] = s->rtt_diff;
@@ -197,7 +197,18 @@ static void timely_read_vars(const struct libcc_rp *rp, double *v)
     v[6] = (double)s->samples;
 }
 
-const libcc_algo libcc_algo_timely = {
+static const libcc_rp_ops timely_rp_ops = {
+    .state_size = sizeof(timely_rp_state),
+    .vars = timely_vars,
+    .n_vars = TIMELY_N_VARS,
+    .init = timely_rp_init,
+    .on_ack = timely_rp_on_ack,
+    .on_nack = timely_rp_on_ack, /* a NACK's echo is an RTT sample too */
+    .read_vars = timely_read_vars,
+};
+
+const libcc_algorithm libcc_algorithm_timely = {
+    .abi_version = LIBCC_ALGORITHM_ABI_VERSION,
     .name = "timely",
     .hpcc_sim_cc_mode = 7, /* the HPCC simulator's CC_MODE (run.py) */
     /* The NP echoes the data's transmit timestamp (core); no switch work. */
@@ -209,13 +220,7 @@ const libcc_algo libcc_algo_timely = {
     .n_params = sizeof timely_params / sizeof timely_params[0],
     .cfg_init = timely_cfg_init,
     .cfg_size = sizeof(timely_cfg),
-    .rp_state_size = sizeof(timely_rp_state),
     .presets = timely_presets,
     .n_presets = sizeof timely_presets / sizeof timely_presets[0],
-    .rp_vars = timely_vars,
-    .n_rp_vars = TIMELY_N_VARS,
-    .rp_init = timely_rp_init,
-    .rp_on_ack = timely_rp_on_ack,
-    .rp_on_nack = timely_rp_on_ack, /* a NACK's echo is an RTT sample too */
-    .rp_read_vars = timely_read_vars,
+    .rp = &timely_rp_ops,
 };

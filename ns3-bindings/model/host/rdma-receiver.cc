@@ -141,7 +141,7 @@ RdmaReceiver::OnData(const RocePacketInfo& info)
     pkt.ecn_ce = ce;
     pkt.is_probe = probe;
     pkt.last_of_flow = info.last;
-    pkt.ints = info.hasInt ? &info.ints : nullptr;
+    pkt.int_list = info.hasInt ? &info.ints : nullptr;
     // Signals the data carries or this NIC adds (libcc_algorithm_info.signals).
     uint32_t signals = m_ctx.signals;
     if (info.hasTxTs)
@@ -259,7 +259,7 @@ RdmaReceiver::SendAck(RdmaRxQueuePair& rx, bool nack, const libcc_np_verdict* ve
             a.hasHops = true;
             a.hops = va.n_hops;
         }
-        const libcc_int_list* echo = verdict->ack.ints;
+        const libcc_int_list* echo = verdict->ack.int_list;
         if (echo && !CopyEchoedHops(*echo, echoFormat, a.intFormat, a.ints))
         {
             // An INT hop that does not encode: send the ACK without hops.

@@ -395,7 +395,7 @@ RdmaSender::OnAck(const RocePacketInfo& info)
     ack.n_flows = info.nFlows;
     ack.ecn_echo = info.ecnEcho;
     ack.is_probe = info.psn == RdmaNicContext::PROBE_PSN;
-    ack.ints = info.hasInt ? &info.ints : nullptr; // read in place, not copied
+    ack.int_list = info.hasInt ? &info.ints : nullptr; // read in place, not copied
     uint64_t now = LibccNow();
     // Signals the ACK carries (libcc_algorithm_info.signals), as libcc names them.
     if (info.hasTxTs)

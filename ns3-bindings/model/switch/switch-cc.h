@@ -226,7 +226,7 @@ SwitchCc::CpPacket(SwitchPort::Entry& e, uint64_t queueBytes, uint64_t portBytes
     pkt.ecn_capable = e.ecnCapable;
     // libcc writes a hop, already in the header's wire format, straight into
     // the frame's list; whether to is its decision (by kind and algorithm).
-    pkt.ints = e.hasInt ? &f.roce.ints : nullptr;
+    pkt.int_list = e.hasInt ? &f.roce.ints : nullptr;
     if (!f.packet && f.roce.hasPint)
     {
         pkt.has = LIBCC_PKT_HAS_PINT;
