@@ -43,7 +43,9 @@ FUZZ_CXX_NAMES := $(patsubst fuzz/fuzz_%.cc,%,$(wildcard fuzz/fuzz_*.cc))
 FUZZ_CXXFLAGS = -std=c++17 $(WARN) -g -O1 $(FUZZ_SAN) $(NS3_INCLUDES) $(NS3_CFLAGS)
 FUZZ_SRCS_rocev2 := ns3-bindings/model/codec/rocev2-codec.cc ns3-bindings/model/codec/rocev2-header.cc
 FUZZ_SRCS_hpcc_files := ns3-bindings/hpcc/hpcc-format.cc ns3-bindings/helper/rdma-topology.cc
-FUZZ_SRCS_hpcc_config := ns3-bindings/hpcc/hpcc-config.cc ns3-bindings/hpcc/hpcc-format.cc ns3-bindings/helper/rdma-topology.cc
+FUZZ_SRCS_hpcc_config := ns3-bindings/hpcc/hpcc-config.cc ns3-bindings/hpcc/hpcc-config-reader.cc \
+                         ns3-bindings/hpcc/hpcc-config-files.cc ns3-bindings/hpcc/hpcc-format.cc \
+                         ns3-bindings/helper/rdma-topology.cc
 FUZZ_NAMES += $(FUZZ_CXX_NAMES)
 FUZZ_BINS += $(FUZZ_CXX_NAMES:%=$(FUZZ_DIR)/bin/fuzz_%)
 
