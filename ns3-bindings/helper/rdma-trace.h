@@ -21,6 +21,8 @@
 //   link.csv    time_ns,node,port,utilization: tracked links' tx share of the
 //               line rate over the last interval
 // and a progress line on stderr (simulated time, wall time) for long runs.
+// The three sampled CSVs are one writer on one sampling clock,
+// RdmaSampledCsvs (rdma-sampled-csv.h).
 // Every output goes through one RdmaTraceSink (rdma-trace-sink.h): per rank
 // in a distributed run, and under one --maxTraceBytes cap.
 
@@ -30,6 +32,7 @@
 #include "hpcc-packet-trace.h"
 #include "hpcc-qlen-writer.h"
 #include "rdma-network.h"
+#include "rdma-sampled-csv.h"
 #include "rdma-trace-sink.h"
 
 #include <chrono>
@@ -158,13 +161,13 @@ class RdmaTraceHelper
     void OnFlowComplete(const RdmaFlowRecord& r);
     static void OnPfcRx(RdmaTraceHelper* self, uint32_t node, uint32_t type, uint32_t ifIndex,
                         uint8_t prio, uint16_t quanta);
-    void Sample();
     void Progress();
 
     RdmaNetwork& m_net;
     RdmaTraceSink m_sink; ///< before the writers, which hold it
     HpccQlenWriter m_qlen;
     HpccPacketTrace m_packetTrace;
+    RdmaSampledCsvs m_samples;
     std::FILE* m_fct = nullptr;
     std::FILE* m_fctCsv = nullptr;
     std::FILE* m_ccVars = nullptr;
@@ -173,36 +176,8 @@ class RdmaTraceHelper
     IdealFctKind m_idealKind = IdealFctKind::OURS;
     std::FILE* m_pfc = nullptr;
     std::FILE* m_pfcCsv = nullptr;
-    std::FILE* m_queue = nullptr;
-    std::FILE* m_rate = nullptr;
-    std::FILE* m_link = nullptr;
     bool m_fctHooked = false;
     bool m_pfcHooked = false;
-    Time m_interval;
-    EventId m_sampleEvent;
-    struct PortRef
-    {
-        Ptr<SwitchNode> sw;
-        uint32_t node;
-        uint32_t port;
-        uint64_t last;
-        bool local; ///< simulated by this rank (always, in one process)
-    };
-    std::vector<PortRef> m_ports;
-    struct LinkRef
-    {
-        Ptr<QbbNetDevice> dev;
-        uint32_t node;
-        uint32_t peer;
-        uint64_t lastTx;
-    };
-    std::vector<LinkRef> m_links;
-    // Flows for rate.csv: not yet started (by start time) and active, so a
-    // sample costs the active flows, not every flow of the run.
-    std::vector<Ptr<RdmaTxQueuePair>> m_pending;
-    size_t m_nextPending = 0;
-    std::vector<Ptr<RdmaTxQueuePair>> m_activeFlows;
-    std::vector<uint32_t> m_activeIndex; ///< each active flow's place in m_pending
     uint64_t m_completed = 0;
     uint64_t m_pauses = 0;
     Time m_stop;
