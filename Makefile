@@ -154,9 +154,11 @@ $(BUILD_INC)/libcc/%.h: libcc/include/libcc/%.h
 	@mkdir -p $(dir $@)
 	cp $< $@
 
+# -rdynamic: the tools link libcc.a, and a plugin they load binds to that
+# copy of libcc (its registry), so they export its symbols.
 $(BUILD)/bin/%: libcc/tools/%.c $(STATIC_LIB) $(LIB_HDRS) $(wildcard libcc/tools/*.h) $(FLAGS_STAMP)
 	@mkdir -p $(dir $@)
-	$(CC) $(C_STD) -D_POSIX_C_SOURCE=200809L -Ilibcc/include $(C_USER) $(LDFLAGS) -o $@ $< $(STATIC_LIB) $(LIBCC_LIBS)
+	$(CC) $(C_STD) -D_POSIX_C_SOURCE=200809L -Ilibcc/include $(C_USER) $(LDFLAGS) -rdynamic -o $@ $< $(STATIC_LIB) $(LIBCC_LIBS)
 
 # ---- pkg-config and CMake files ---------------------------------------------
 # gen_file TEMPLATE OUT PREFIX LIBDIR INCLUDEDIR [RPATH]: fill a template. In the
@@ -355,7 +357,7 @@ bench: deps
 # libcc alone: cost per event of each algorithm's hot paths.
 $(BUILD)/bench/bench_libcc: bench/bench_libcc.c $(STATIC_LIB) $(FLAGS_STAMP)
 	@mkdir -p $(dir $@)
-	$(CC) $(C_STD) -Ilibcc/include $(C_USER) $(LDFLAGS) -o $@ $< $(STATIC_LIB) -lm
+	$(CC) $(C_STD) -Ilibcc/include $(C_USER) $(LDFLAGS) -o $@ $< $(STATIC_LIB) $(LIBCC_LIBS)
 
 bench-libcc: $(BUILD)/bench/bench_libcc
 	@{ echo "# libcc per-event cost"; echo; \

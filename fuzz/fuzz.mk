@@ -33,7 +33,7 @@ $(FUZZ_DIR)/bin/fuzz_replay: $(FUZZ_DIR)/replay-nomain.o
 $(FUZZ_DIR)/bin/fuzz_%: fuzz/fuzz_%.c $(FUZZ_DIR)/libcc-fuzz.a
 	@mkdir -p $(dir $@)
 	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer -Ilibcc/tools -o $@ $< \
-	    $(filter %.o,$^) $(FUZZ_DIR)/libcc-fuzz.a -lm
+	    $(filter %.o,$^) $(FUZZ_DIR)/libcc-fuzz.a $(LIBCC_LIBS)
 
 # C++ harnesses (fuzz/fuzz_<name>.cc) exercise bindings code: the sources
 # listed for each are built instrumented, ns-3's own libraries are linked as
@@ -57,7 +57,7 @@ define FUZZ_CXX_RULE
 $(FUZZ_DIR)/bin/fuzz_$(1): fuzz/fuzz_$(1).cc $(FUZZ_SRCS_$(1):%.cc=$(FUZZ_DIR)/cxx/%.o) $(FUZZ_DIR)/libcc-fuzz.a
 	@mkdir -p $$(dir $$@)
 	$$(FUZZ_CXX) $$(FUZZ_CXXFLAGS) -fsanitize=fuzzer -o $$@ $$< \
-	    $$(filter %.o,$$^) $(FUZZ_DIR)/libcc-fuzz.a $$(NS3_LIBS) -lm
+	    $$(filter %.o,$$^) $(FUZZ_DIR)/libcc-fuzz.a $$(NS3_LIBS) $(LIBCC_LIBS)
 endef
 $(foreach n,$(FUZZ_CXX_NAMES),$(eval $(call FUZZ_CXX_RULE,$(n))))
 -include $(wildcard $(FUZZ_DIR)/cxx/*/*/*.d $(FUZZ_DIR)/cxx/*/*/*/*.d)

@@ -21,6 +21,7 @@
 // 100 us, into the summary: what a flow really got, whether its algorithm
 // sets a rate or a window (a window-bound flow can pace at line rate).
 
+#include "cc-log-writer.h"
 #include "checked-options.h"
 #include "distributed-run.h"
 #include "hpcc-format.h"
@@ -291,6 +292,7 @@ main(int argc, char* argv[])
     Time sample = MicroSeconds(1);
     bool pcap = false;
     bool traces = true;
+    FlowIdSet ccLog;
     PfcDeadlockOptions deadlock;
 
     // Our simulator core: ns-3's event order (same results) at a lower cost
@@ -342,6 +344,8 @@ main(int argc, char* argv[])
     cmd.AddTime("sample", "sampling interval of the CSVs", sample, NanoSeconds(100), Seconds(1));
     cmd.AddBool("pcap", "write pcap files of every device into --out", pcap);
     cmd.AddBool("traces", "write the CSV traces (off for benchmarks)", traces);
+    cmd.AddFlowIds("ccLog", "flows whose libcc decisions go to cc-log.csv in --out "
+                            "(docs/decision-log.md)", ccLog);
     deadlock.AddTo(cmd);
     int rc = cmd.Parse(argc, argv);
     if (rc >= 0)
@@ -406,6 +410,13 @@ main(int argc, char* argv[])
         flows.push_back(f);
     }
     net.AddFlows(flows);
+    CcLogWriter ccLogWriter;
+    if (int st = ccLogWriter.Start("dumbbell", net, ccLog, out + "/cc-log.csv", dist.GetRank(),
+                                   dist.GetSize());
+        st >= 0)
+    {
+        return st;
+    }
     dist.SpeakAgain();
     if (pcap)
     {
@@ -465,11 +476,12 @@ main(int argc, char* argv[])
     std::string report = dist.First(dl->Describe(), dl->GetReportOrder());
     wall = static_cast<double>(dist.Max(static_cast<uint64_t>(wall * 1e6))) / 1e6;
     tr.Close();
+    ccLogWriter.Close();
     if (dist.IsDistributed())
     {
         dist.Barrier(); // every rank's files are closed
         std::string err;
-        if (dist.GetRank() == 0 && !tr.MergeRanks(err))
+        if (dist.GetRank() == 0 && (!tr.MergeRanks(err) || !ccLogWriter.MergeRanks(err)))
         {
             std::cerr << "dumbbell: merging the ranks' outputs: " << err << "\n";
             return 1;

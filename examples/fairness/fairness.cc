@@ -13,6 +13,7 @@
 // Over MPI ranks (docs/distributed.md): the middle switches go to the other
 // ranks, the receiver's goodput is summed over them, rank 0 writes the files.
 
+#include "cc-log-writer.h"
 #include "checked-options.h"
 #include "distributed-run.h"
 #include "fast-simulator-impl.h"
@@ -98,6 +99,7 @@ main(int argc, char* argv[])
     uint32_t nSwitches = 3;
     uint64_t pfcThreshold = 500000;
     std::string out = "out/fairness";
+    FlowIdSet ccLog;
     PfcDeadlockOptions deadlock;
 
     FastSimulatorImpl::Install();
@@ -122,6 +124,8 @@ main(int argc, char* argv[])
     cmd.AddBytes("pfcThreshold", "PFC static threshold per ingress (0: dynamic)", pfcThreshold, 0,
                  1000000000000ull);
     cmd.AddText("out", "output directory", out);
+    cmd.AddFlowIds("ccLog", "flows whose libcc decisions go to cc-log.csv in --out "
+                            "(docs/decision-log.md)", ccLog);
     deadlock.AddTo(cmd);
     int rc = cmd.Parse(argc, argv);
     if (rc >= 0)
@@ -171,6 +175,13 @@ main(int argc, char* argv[])
     g.bytes.resize(nSenders);
     net.GetNic(nSenders)->TraceConnectWithoutContext("RxDeliver",
                                                      MakeBoundCallback(&Goodput::On, &g));
+    CcLogWriter ccLogWriter;
+    if (int st = ccLogWriter.Start("fairness", net, ccLog, out + "/cc-log.csv", dist.GetRank(),
+                                   dist.GetSize());
+        st >= 0)
+    {
+        return st;
+    }
     dist.SpeakAgain();
     RdmaTraceHelper tr(net);
     if (dist.GetRank() == 0)
@@ -200,6 +211,17 @@ main(int argc, char* argv[])
     Ptr<PfcDeadlockDetector> dl = net.GetDeadlockDetector();
     bool deadlocked = dist.Max(dl->IsDeadlocked() ? 1 : 0) != 0;
     std::string report = dist.First(dl->Describe(), dl->GetReportOrder());
+    ccLogWriter.Close();
+    if (dist.IsDistributed())
+    {
+        dist.Barrier(); // every rank's cc-log is closed
+        std::string err;
+        if (dist.GetRank() == 0 && !ccLogWriter.MergeRanks(err))
+        {
+            std::cerr << "fairness: merging the ranks' cc-log: " << err << "\n";
+            return 1;
+        }
+    }
     if (dist.GetRank() > 0)
     {
         Simulator::Destroy();

@@ -10,6 +10,7 @@
 //
 // Bad input files stop the run with an error naming file, line and field.
 
+#include "cc-log-writer.h"
 #include "checked-options.h"
 #include "distributed-run.h"
 #include "fast-simulator-impl.h"
@@ -106,6 +107,7 @@ main(int argc, char* argv[])
     }
     std::string partitionFile;
     bool runStats = false;
+    FlowIdSet ccLog;
     CheckedOptions cmd("rdma-sim", "Run HPCC-simulator topology and flow files with a libcc "
                                    "algorithm; writes fct.txt and pfc.txt in that simulator's "
                                    "formats.");
@@ -122,6 +124,8 @@ main(int argc, char* argv[])
     cmd.AddTime("stop", "stop at this simulated time even if flows remain", stop, NanoSeconds(1),
                 Seconds(1000));
     cmd.AddText("out", "output directory", out);
+    cmd.AddFlowIds("ccLog", "flows whose libcc decisions go to cc-log.csv in --out "
+                            "(docs/decision-log.md)", ccLog);
     cmd.AddTime("sample", "CSV sampling interval", sample, NanoSeconds(100), Seconds(1));
     cmd.AddBool("traces", "write sampled queue/rate/link CSVs, from the first flow's start on",
                 traces);
@@ -445,6 +449,13 @@ main(int argc, char* argv[])
             return 2;
         }
     }
+    CcLogWriter ccLogWriter;
+    if (int st = ccLogWriter.Start("rdma-sim", net, ccLog, out + "/cc-log.csv", dist.GetRank(),
+                                   dist.GetSize());
+        st >= 0)
+    {
+        return st;
+    }
     // From here on errors are a rank's own (its files): every rank speaks.
     dist.SpeakAgain();
     if (pcap)
@@ -590,12 +601,14 @@ main(int argc, char* argv[])
         tr.EndRunAt(static_cast<uint64_t>(endStep), !endStamp.empty());
     }
     tr.Close();
+    ccLogWriter.Close();
     Simulator::Destroy();
     if (dist.IsDistributed())
     {
         dist.Barrier(); // every rank's files are closed
         std::string err;
-        if (dist.GetRank() == 0 && !tr.MergeRanks(err, endStamp))
+        if (dist.GetRank() == 0 &&
+            (!tr.MergeRanks(err, endStamp) || !ccLogWriter.MergeRanks(err, endStamp)))
         {
             std::cerr << "rdma-sim: merging the ranks' outputs: " << err << "\n";
             return 1;

@@ -121,6 +121,9 @@ struct libcc_rp {
     uint64_t snd_nxt;      /* highest seq+bytes seen by on_tx (core keeps it) */
     uint64_t bytes_sent;   /* total bytes given to on_tx */
     const void *cfg;       /* typed config: algo->cfg_size bytes after priv */
+    /* The host's decision logger (decision_log.c); NULL: none, and the only
+     * thing an unlogged event pays for the log is testing this. */
+    struct libcc_rp_log *log;
     /* per-flow module state, ops->state_size bytes; the object is
      * allocated for its algorithm only (libcc_rp_size). */
     _Alignas(LIBCC_PRIV_ALIGN) unsigned char priv[];
@@ -189,6 +192,13 @@ static inline uint32_t libcc_algo_int_hop_bytes(const libcc_algorithm *a)
  * not in fmt's table, list unchanged), LIBCC_ERR_INVALID_ARG (fmt NONE). */
 int libcc_int_list_push_wire(libcc_int_list *list, libcc_int_format fmt, const libcc_int_hop *hop,
                              unsigned max_hops);
+/* Decision log (decision_log.c), for an RP with rp->log set: deliver the
+ * record of the event that just ended (the rate and window already
+ * clamped; old_* from before it) if the module explained itself or they
+ * changed; and release the logger (libcc_rp_del). */
+void libcc_rp_log_deliver(struct libcc_rp *rp, libcc_rp_event event, uint64_t now_ns,
+                          uint64_t old_rate_bps, uint64_t old_window_bytes);
+void libcc_rp_log_free(struct libcc_rp *rp);
 
 /* Parameter internals shared by params.c, registry.c and the object
  * constructors. */
@@ -213,6 +223,7 @@ int libcc_params_build(const libcc_params *params, libcc_common_config *common, 
  * is, and pay no call per access. */
 
 static inline void *libcc_rp_state_in(libcc_rp *rp) { return rp->priv; }
+static inline const void *libcc_rp_state_const_in(const libcc_rp *rp) { return rp->priv; }
 static inline const void *libcc_rp_config_in(const libcc_rp *rp) { return rp->cfg; }
 static inline const libcc_common_config *libcc_rp_common_in(const libcc_rp *rp) { return &rp->common; }
 static inline const libcc_flow_info *libcc_rp_flow_in(const libcc_rp *rp) { return &rp->flow; }
@@ -241,6 +252,7 @@ static inline void libcc_np_set_deadline_ns_in(libcc_np *np, uint64_t d)
 }
 
 static inline void *libcc_cp_state_in(libcc_cp *cp) { return cp->priv; }
+static inline const void *libcc_cp_state_const_in(const libcc_cp *cp) { return cp->priv; }
 static inline const void *libcc_cp_config_in(const libcc_cp *cp) { return cp->cfg; }
 static inline const libcc_common_config *libcc_cp_common_in(const libcc_cp *cp) { return &cp->common; }
 static inline const libcc_cp_info *libcc_cp_get_info_in(const libcc_cp *cp) { return &cp->info; }
@@ -249,6 +261,7 @@ static inline void libcc_cp_set_deadline_ns_in(libcc_cp *cp, uint64_t d) { cp->d
 static inline void libcc_cp_set_max_feedback_in(libcc_cp *cp, size_t n) { cp->max_feedback = n; }
 
 #define libcc_rp_state(rp) libcc_rp_state_in(rp)
+#define libcc_rp_state_const(rp) libcc_rp_state_const_in(rp)
 #define libcc_rp_config(rp) libcc_rp_config_in(rp)
 #define libcc_rp_common(rp) libcc_rp_common_in(rp)
 #define libcc_rp_flow(rp) libcc_rp_flow_in(rp)
@@ -269,6 +282,7 @@ static inline void libcc_cp_set_max_feedback_in(libcc_cp *cp, size_t n) { cp->ma
 #define libcc_np_flow_id(flow) libcc_np_flow_id_in(flow)
 #define libcc_np_set_deadline_ns(np, d) libcc_np_set_deadline_ns_in(np, d)
 #define libcc_cp_state(cp) libcc_cp_state_in(cp)
+#define libcc_cp_state_const(cp) libcc_cp_state_const_in(cp)
 #define libcc_cp_config(cp) libcc_cp_config_in(cp)
 #define libcc_cp_common(cp) libcc_cp_common_in(cp)
 #define libcc_cp_get_info(cp) libcc_cp_get_info_in(cp)

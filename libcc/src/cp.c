@@ -186,6 +186,11 @@ void *(libcc_cp_state)(libcc_cp *cp)
     return libcc_cp_state_in(cp);
 }
 
+const void *(libcc_cp_state_const)(const libcc_cp *cp)
+{
+    return libcc_cp_state_const_in(cp);
+}
+
 const void *(libcc_cp_config)(const libcc_cp *cp)
 {
     return libcc_cp_config_in(cp);

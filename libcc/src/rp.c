@@ -43,9 +43,12 @@ static void rp_clamp(struct libcc_rp *rp)
         rp->window_bytes = rp->flow.mtu_bytes;
 }
 
-static void rp_notify(struct libcc_rp *rp, uint64_t now_ns, const rp_snapshot *before)
+static void rp_notify(struct libcc_rp *rp, uint64_t now_ns, const rp_snapshot *before,
+                      libcc_rp_event event)
 {
     rp_clamp(rp);
+    if (rp->log) /* all an unlogged event pays for the decision log */
+        libcc_rp_log_deliver(rp, event, now_ns, before->rate_bps, before->window_bytes);
     if (rp->rate_bps != before->rate_bps && rp->cbs.rate_changed)
         rp->cbs.rate_changed(rp, now_ns, rp->rate_bps, rp->user_data);
     if (rp->window_bytes != before->window_bytes && rp->cbs.window_changed)
@@ -140,6 +143,8 @@ void libcc_rp_del(libcc_rp *rp)
 {
     if (!rp || rp->magic != RP_MAGIC)
         return;
+    if (rp->log)
+        libcc_rp_log_free(rp);
     rp->magic = RP_DEAD;
     libcc_algo_release(rp->entry);
     if (rp->owned)
@@ -173,7 +178,7 @@ int libcc_rp_on_ack(libcc_rp *rp, uint64_t now_ns, const libcc_ack *ack)
         return rc;
     if (rp->ops->on_ack)
         rc = rp->ops->on_ack(rp, now_ns, ack);
-    rp_notify(rp, now_ns, &s);
+    rp_notify(rp, now_ns, &s, LIBCC_RP_EVENT_ACK);
     return rc;
 }
 
@@ -185,7 +190,7 @@ int libcc_rp_on_nack(libcc_rp *rp, uint64_t now_ns, const libcc_ack *nack)
         return rc;
     if (rp->ops->on_nack)
         rc = rp->ops->on_nack(rp, now_ns, nack);
-    rp_notify(rp, now_ns, &s);
+    rp_notify(rp, now_ns, &s, LIBCC_RP_EVENT_NACK);
     return rc;
 }
 
@@ -197,7 +202,7 @@ int libcc_rp_on_cnp(libcc_rp *rp, uint64_t now_ns)
         return rc;
     if (rp->ops->on_cnp)
         rc = rp->ops->on_cnp(rp, now_ns);
-    rp_notify(rp, now_ns, &s);
+    rp_notify(rp, now_ns, &s, LIBCC_RP_EVENT_CNP);
     return rc;
 }
 
@@ -217,7 +222,7 @@ int libcc_rp_on_tx(libcc_rp *rp, uint64_t now_ns, uint64_t seq, uint32_t bytes, 
         rc = rp->ops->on_tx(rp, now_ns, seq, bytes, &flags);
     if (tx_flags)
         *tx_flags = flags;
-    rp_notify(rp, now_ns, &s);
+    rp_notify(rp, now_ns, &s, LIBCC_RP_EVENT_TX);
     return rc;
 }
 
@@ -229,7 +234,7 @@ int libcc_rp_on_timer(libcc_rp *rp, uint64_t now_ns)
         return rc;
     if (rp->ops->on_timer)
         rc = rp->ops->on_timer(rp, now_ns);
-    rp_notify(rp, now_ns, &s);
+    rp_notify(rp, now_ns, &s, LIBCC_RP_EVENT_TIMER);
     return rc;
 }
 
@@ -243,7 +248,7 @@ int libcc_rp_on_feedback(libcc_rp *rp, uint64_t now_ns, const libcc_feedback *fb
         return rc;
     if (rp->ops->on_feedback)
         rc = rp->ops->on_feedback(rp, now_ns, fb);
-    rp_notify(rp, now_ns, &s);
+    rp_notify(rp, now_ns, &s, LIBCC_RP_EVENT_FEEDBACK);
     return rc;
 }
 
@@ -255,7 +260,7 @@ int libcc_rp_on_timeout(libcc_rp *rp, uint64_t now_ns)
         return rc;
     if (rp->ops->on_timeout)
         rc = rp->ops->on_timeout(rp, now_ns);
-    rp_notify(rp, now_ns, &s);
+    rp_notify(rp, now_ns, &s, LIBCC_RP_EVENT_TIMEOUT);
     return rc;
 }
 
@@ -328,6 +333,11 @@ const libcc_rp_ops libcc_rp_ops_none = {0};
 void *(libcc_rp_state)(libcc_rp *rp)
 {
     return libcc_rp_state_in(rp);
+}
+
+const void *(libcc_rp_state_const)(const libcc_rp *rp)
+{
+    return libcc_rp_state_const_in(rp);
 }
 
 const void *(libcc_rp_config)(const libcc_rp *rp)

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
 #include "checked-options.h"
 
+#include "cc-log-writer.h"
+
 #include "libcc-config.h"
 #include "rdma-network.h"
 
@@ -262,6 +264,17 @@ CheckedOptions::AddText(const std::string& name, const std::string& help, std::s
     Add({name, help, "text", value, false, [p](const std::string& t) {
              *p = t;
              return true;
+         }});
+}
+
+void
+CheckedOptions::AddFlowIds(const std::string& name, const std::string& help, FlowIdSet& value)
+{
+    FlowIdSet* p = &value;
+    Add({name, help, FlowIdSet::Accepted(), value.all ? "all" : "none", false,
+         [p](const std::string& t) {
+             std::string why;
+             return FlowIdSet::Parse(t, *p, why);
          }});
 }
 

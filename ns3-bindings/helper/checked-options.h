@@ -14,6 +14,7 @@ namespace ns3
 {
 
 class RdmaNetwork;
+struct FlowIdSet;
 
 /**
  * \ingroup libcc
@@ -65,6 +66,8 @@ class CheckedOptions
     /// One of `accepted`.
     void AddChoice(const std::string& name, const std::string& help, std::string& value,
                    const std::vector<std::string>& accepted);
+    /// Flow ids: `all`, `none`, or ids and ranges `0-3,7` (FlowIdSet, cc-log-writer.h).
+    void AddFlowIds(const std::string& name, const std::string& help, FlowIdSet& value);
     /// `--algo` (one of libcc's algorithms) and `--cc` (libcc parameter
     /// text, checked when the program creates its LibccConfig); --help then
     /// lists every algorithm's parameters.

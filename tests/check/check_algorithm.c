@@ -17,6 +17,7 @@
 #include <libcc/algorithm.h>
 #include <libcc/libcc.h>
 #include <math.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -88,7 +89,7 @@ static const libcc_param_desc steps_vars[] = {
 
 static void steps_read_vars(const libcc_rp *rp, double *v)
 {
-    const steps_rp *s = libcc_rp_state((libcc_rp *)rp);
+    const steps_rp *s = libcc_rp_state_const(rp);
     v[0] = (double)s->acks;
 }
 
@@ -310,6 +311,222 @@ START_TEST(rp_size_null_covers_registered)
 }
 END_TEST
 
+/* ---- every exported accessor -------------------------------------------- *
+ * "check-access" records what the accessors return into its state, so the
+ * out-of-line versions a plugin calls (this file is not compiled with
+ * libcc's in-line ones) are checked against values set by hand. */
+
+typedef struct access_rp {
+    uint64_t snd_nxt, bytes_sent, max_hops;
+} access_rp;
+
+typedef struct access_cp {
+    uint64_t link_bps;
+} access_cp;
+
+static void access_rp_init(libcc_rp *rp, uint64_t now_ns)
+{
+    (void)now_ns;
+    libcc_rp_set_rto_ns(rp, 7000);
+}
+
+static int access_rp_on_tx(libcc_rp *rp, uint64_t now_ns, uint64_t seq, uint32_t bytes,
+                           unsigned *tx_flags)
+{
+    (void)seq;
+    (void)bytes;
+    (void)tx_flags;
+    access_rp *s = libcc_rp_state(rp);
+    s->snd_nxt = libcc_rp_snd_nxt(rp);
+    s->bytes_sent = libcc_rp_bytes_sent(rp);
+    s->max_hops = libcc_rp_common(rp)->max_hops;
+    libcc_rp_request_probe(rp, now_ns);
+    return LIBCC_OK;
+}
+
+static const libcc_param_desc access_vars[] = {
+    {"snd_nxt", LIBCC_UNIT_BYTES, 0, 0, 0, "libcc_rp_snd_nxt at the last on_tx"},
+    {"bytes_sent", LIBCC_UNIT_BYTES, 0, 0, 0, "libcc_rp_bytes_sent at the last on_tx"},
+    {"max_hops", LIBCC_UNIT_COUNT, 0, 0, 0, "libcc_rp_common's max_hops"},
+};
+
+static void access_read_vars(const libcc_rp *rp, double *v)
+{
+    const access_rp *s = libcc_rp_state_const(rp);
+    v[0] = (double)s->snd_nxt;
+    v[1] = (double)s->bytes_sent;
+    v[2] = (double)s->max_hops;
+}
+
+/* The ACK carries what the NP's accessors say: the flow's id as n_flows,
+ * max_flows x 1000 + ack_interval as rx_window_bytes. */
+static int access_np_on_data(libcc_np *np, libcc_np_flow *flow, uint64_t now_ns,
+                             const libcc_data_pkt *pkt, libcc_np_verdict *verdict)
+{
+    (void)now_ns;
+    (void)pkt;
+    verdict->ack.n_flows = (uint32_t)libcc_np_flow_id(flow);
+    verdict->ack.rx_window_bytes = (uint64_t)libcc_np_get_info(np)->max_flows * 1000 +
+                                   libcc_np_common(np)->ack_interval_pkts;
+    return LIBCC_OK;
+}
+
+static void access_cp_init(libcc_cp *cp)
+{
+    access_cp *s = libcc_cp_state(cp);
+    s->link_bps = libcc_cp_get_info(cp)->link_rate_bps;
+    libcc_cp_set_deadline_ns(cp, 1000);
+    libcc_cp_set_max_feedback(cp, 1);
+}
+
+/* Stamps a packet with a header; asks feedback for one without, at the
+ * rate libcc_cp_tx_bytes gives (to make it visible). */
+static int access_cp_on_dequeue(libcc_cp *cp, uint64_t now_ns, libcc_cp_pkt *pkt)
+{
+    if (!pkt->int_list) {
+        pkt->send_feedback = 1;
+        pkt->feedback_rate_bps = libcc_cp_tx_bytes(cp);
+        return LIBCC_OK;
+    }
+    libcc_int_hop hop;
+    int rc = libcc_cp_int_record(cp, now_ns, pkt->port_queue_bytes, &hop);
+    return rc ? rc : libcc_cp_stamp(cp, pkt, &hop);
+}
+
+/* One feedback entry per period: rand_unit x the link rate, to the flow
+ * whose id is max_hops; the next period 1 us later. */
+static int access_cp_on_timer(libcc_cp *cp, uint64_t now_ns, libcc_cp_feedback *out,
+                              size_t *n_out)
+{
+    const access_cp *s = libcc_cp_state(cp);
+    out[0].flow_id = libcc_cp_common(cp)->max_hops;
+    out[0].rate_bps = (uint64_t)(libcc_cp_rand_unit(cp) * (double)s->link_bps);
+    *n_out = 1;
+    libcc_cp_set_deadline_ns(cp, now_ns + 1000);
+    return LIBCC_OK;
+}
+
+static const libcc_rp_ops access_rp_ops = {
+    .state_size = sizeof(access_rp),
+    .init = access_rp_init,
+    .on_tx = access_rp_on_tx,
+    .vars = access_vars,
+    .n_vars = 3,
+    .read_vars = access_read_vars,
+};
+static const libcc_np_ops access_np_ops = {.on_data = access_np_on_data};
+/* The fraction of the port's rate a queue of that many bytes takes in one
+ * microsecond (read through the const state accessor). */
+static double access_cp_mark_probability(const libcc_cp *cp, uint64_t queue_bytes)
+{
+    const access_cp *s = libcc_cp_state_const(cp);
+    return (double)queue_bytes * 8.0 * 1e6 / (double)s->link_bps;
+}
+
+static const libcc_cp_ops access_cp_ops = {
+    .state_size = sizeof(access_cp),
+    .init = access_cp_init,
+    .on_dequeue = access_cp_on_dequeue,
+    .mark_probability = access_cp_mark_probability,
+    .on_timer = access_cp_on_timer,
+};
+
+static const libcc_algorithm access_algorithm = {
+    .abi_version = LIBCC_ALGORITHM_ABI_VERSION,
+    .name = "check-access",
+    .roles = LIBCC_ROLE_RP | LIBCC_ROLE_NP | LIBCC_ROLE_CP,
+    .data_int = LIBCC_INT_FORMAT_HPCC,
+    .ack_int = LIBCC_INT_FORMAT_HPCC,
+    .signals = LIBCC_SIGNAL_CP_FEEDBACK,
+    .rp = &access_rp_ops,
+    .np = &access_np_ops,
+    .cp = &access_cp_ops,
+};
+
+static void count_probe(libcc_rp *rp, uint64_t now, void *u)
+{
+    (void)rp;
+    (void)now;
+    ++*(int *)u;
+}
+
+static uint64_t half(void *u)
+{
+    (void)u;
+    return UINT64_C(1) << 63; /* (2^63 >> 11) x 2^-53 = 0.5 */
+}
+
+START_TEST(exported_accessors)
+{
+    register_ok(&access_algorithm);
+    libcc_params *p;
+    ck_assert_int_eq(libcc_params_new(&p, "check-access"), LIBCC_OK);
+    ck_assert_int_eq(libcc_params_parse(p, "max_hops=3 ack_interval=2"), LIBCC_OK);
+
+    /* RP: two packets, 1000 B at 0 and 500 B at 1000: snd_nxt 1500, 1500 B
+     * sent; a probe requested by each; the RTO set at init. */
+    int probes = 0;
+    libcc_rp_callbacks cbs = {.send_probe = count_probe};
+    libcc_flow_info flow = {.line_rate_bps = 100 * G};
+    libcc_rp *rp;
+    ck_assert_int_eq(libcc_rp_new(&rp, p, &flow, &cbs, &probes, 0), LIBCC_OK);
+    ck_assert_uint_eq(libcc_rp_rto_ns(rp), 7000);
+    unsigned flags;
+    ck_assert_int_eq(libcc_rp_on_tx(rp, 10, 0, 1000, &flags), LIBCC_OK);
+    ck_assert_int_eq(libcc_rp_on_tx(rp, 20, 1000, 500, &flags), LIBCC_OK);
+    double v[3];
+    ck_assert_int_eq(libcc_rp_read_vars(rp, v, 3), LIBCC_OK);
+    ck_assert(v[0] == 1500 && v[1] == 1500 && v[2] == 3);
+    ck_assert_int_eq(probes, 2);
+    libcc_rp_del(rp);
+
+    /* NP: flow 9 on an NP of 4 flows with ack_interval 2: n_flows 9,
+     * rx_window 4 x 1000 + 2. */
+    libcc_np_info ni = {.max_flows = 4, .line_rate_bps = 100 * G};
+    libcc_np *np;
+    ck_assert_int_eq(libcc_np_new(&np, p, &ni, NULL, NULL), LIBCC_OK);
+    libcc_data_pkt d = {.flow_id = 9, .bytes = 1000};
+    libcc_np_verdict verdict;
+    ck_assert_int_eq(libcc_np_on_data(np, 5, &d, &verdict), LIBCC_OK);
+    ck_assert_uint_eq(verdict.ack.n_flows, 9);
+    ck_assert_uint_eq(verdict.ack.rx_window_bytes, 4002);
+    libcc_np_del(np);
+
+    /* CP on a 100 Gbps port: a dequeued 1000 B packet gets one HPCC hop;
+     * the next sees 1000 B + 8 B of that hop sent before it. */
+    libcc_cp_info ci = {.switch_id = 2, .port_id = 5, .link_rate_bps = 100 * G, .rand = half};
+    libcc_cp *cp;
+    ck_assert_int_eq(libcc_cp_new(&cp, p, &ci), LIBCC_OK);
+    ck_assert_uint_eq(libcc_cp_deadline_ns(cp), 1000);
+    ck_assert_uint_eq(libcc_cp_max_feedback(cp), 1);
+    libcc_int_list l;
+    libcc_int_list_init(&l);
+    libcc_cp_pkt pkt = {.kind = LIBCC_PKT_DATA, .bytes = 1000, .int_list = &l};
+    ck_assert_int_eq(libcc_cp_on_dequeue(cp, 100, &pkt), LIBCC_OK);
+    ck_assert_int_eq(pkt.int_stamped, 1);
+    ck_assert_uint_eq(l.n_hops, 1);
+    /* As HPCC's wire holds it: the port's rate has a code, no switch id. */
+    ck_assert_uint_eq(l.hop[0].bandwidth_bps, 100 * G);
+    libcc_cp_pkt next = {.kind = LIBCC_PKT_DATA, .bytes = 1000};
+    ck_assert_int_eq(libcc_cp_on_dequeue(cp, 200, &next), LIBCC_OK);
+    ck_assert_int_eq(next.send_feedback, 1);
+    ck_assert_uint_eq(next.feedback_rate_bps, 1008);
+    /* The timer: 0.5 x 100 Gbps = 50 Gbps to flow 3 (max_hops), next at 2000. */
+    libcc_cp_feedback fb[1];
+    size_t n;
+    ck_assert_int_eq(libcc_cp_on_timer(cp, 1000, fb, 1, &n), LIBCC_OK);
+    ck_assert_uint_eq(n, 1);
+    ck_assert_uint_eq(fb[0].flow_id, 3);
+    ck_assert_uint_eq(fb[0].rate_bps, 50 * G);
+    ck_assert_uint_eq(libcc_cp_deadline_ns(cp), 2000);
+    /* 6,250 B in 1 us is 50 Gbit/s: half of the 100 Gbit/s port. */
+    ck_assert(libcc_cp_mark_probability(cp, 6250) == 0.5);
+    libcc_cp_del(cp);
+    libcc_params_del(p);
+    unregister_ok("check-access");
+}
+END_TEST
+
 /* ---- refusals ----------------------------------------------------------- */
 
 /* Each case: one change to a valid description, the code and a fragment
@@ -497,7 +714,7 @@ END_TEST
 START_TEST(full_table)
 {
     static libcc_algorithm many[LIBCC_ALGORITHM_MAX];
-    static char names[LIBCC_ALGORITHM_MAX][16];
+    static char names[LIBCC_ALGORITHM_MAX][24];
     const size_t free_slots = LIBCC_ALGORITHM_MAX - n_listed();
     ck_assert_uint_eq(free_slots, LIBCC_ALGORITHM_MAX - 12);
     for (size_t i = 0; i <= free_slots; i++) {
@@ -518,6 +735,48 @@ START_TEST(full_table)
     unregister_ok(names[free_slots]);
     for (size_t i = 1; i < free_slots; i++)
         unregister_ok(names[i]);
+    ck_assert_uint_eq(n_listed(), 12);
+}
+END_TEST
+
+/* Threads registering, using and unregistering algorithms at once: the
+ * registry's lock keeps every slot to one algorithm, so each thread finds
+ * its own algorithm every time and none is lost or doubled. */
+#define RACE_THREADS 4
+#define RACE_ROUNDS 200
+
+static void *race(void *arg)
+{
+    const libcc_algorithm *a = arg;
+    for (int i = 0; i < RACE_ROUNDS; i++) {
+        libcc_params *p;
+        if (libcc_algorithm_register(a, NULL, 0) != LIBCC_OK ||
+            libcc_params_new(&p, a->name) != LIBCC_OK)
+            return (void *)1;
+        const int busy = libcc_algorithm_unregister(a->name);
+        libcc_params_del(p);
+        if (busy != LIBCC_ERR_BUSY || libcc_algorithm_unregister(a->name) != LIBCC_OK)
+            return (void *)1;
+    }
+    return NULL;
+}
+
+START_TEST(concurrent_registration)
+{
+    static libcc_algorithm racers[RACE_THREADS];
+    static char names[RACE_THREADS][24];
+    pthread_t t[RACE_THREADS];
+    for (int i = 0; i < RACE_THREADS; i++) {
+        snprintf(names[i], sizeof names[i], "check-race-%d", i);
+        racers[i] = steps;
+        racers[i].name = names[i];
+        ck_assert_int_eq(pthread_create(&t[i], NULL, race, &racers[i]), 0);
+    }
+    for (int i = 0; i < RACE_THREADS; i++) {
+        void *failed;
+        ck_assert_int_eq(pthread_join(t[i], &failed), 0);
+        ck_assert_msg(failed == NULL, "thread %d saw the registry lose or double its algorithm", i);
+    }
     ck_assert_uint_eq(n_listed(), 12);
 }
 END_TEST
@@ -621,6 +880,16 @@ static const char *plugin(const char *name)
     return plugin_path;
 }
 
+/* Loading plugin `name` gives rc and the message "PATH: reason". */
+static void load_fails(const char *name, int rc, const char *reason)
+{
+    const char *path = plugin(name);
+    char err[512], want[600];
+    ck_assert_int_eq(libcc_plugin_load(path, err, sizeof err), rc);
+    snprintf(want, sizeof want, "%s: %s", path, reason);
+    ck_assert_str_eq(err, want);
+}
+
 static int cnp_calls;
 static uint64_t cnp_flow, np_deadline;
 static int np_deadline_calls;
@@ -693,10 +962,7 @@ START_TEST(plugin_loads_and_its_np_timer_fires)
     ck_assert_uint_eq(libcc_rp_rate_bps(rp), 50 * G);
 
     /* Loaded again: the same file's entry point registers the name again. */
-    ck_assert_int_eq(libcc_plugin_load(path, err, sizeof err), LIBCC_ERR_EXISTS);
-    char want[600];
-    snprintf(want, sizeof want, "%s: algorithm name 'plugin-timer' is already registered", path);
-    ck_assert_str_eq(err, want);
+    load_fails("timer_plugin", LIBCC_ERR_EXISTS, "algorithm name 'plugin-timer' is already registered");
 
     libcc_rp_del(rp);
     libcc_np_del(np);
@@ -708,24 +974,14 @@ END_TEST
 
 START_TEST(plugin_with_other_abi_is_refused)
 {
-    const char *path = plugin("abi_plugin");
-    char err[512];
-    ck_assert_int_eq(libcc_plugin_load(path, err, sizeof err), LIBCC_ERR_ABI_MISMATCH);
-    char want[600];
-    snprintf(want, sizeof want, "%s: built against algorithm ABI 2, this libcc speaks 1", path);
-    ck_assert_str_eq(err, want);
+    load_fails("abi_plugin", LIBCC_ERR_ABI_MISMATCH, "built against algorithm ABI 2, this libcc speaks 1");
     ck_assert(!listed("plugin-future"));
 }
 END_TEST
 
 START_TEST(plugin_without_entry_is_refused)
 {
-    const char *path = plugin("noentry_plugin");
-    char err[512];
-    ck_assert_int_eq(libcc_plugin_load(path, err, sizeof err), LIBCC_ERR_PLUGIN);
-    char want[600];
-    snprintf(want, sizeof want, "%s: no libcc_plugin_init symbol", path);
-    ck_assert_str_eq(err, want);
+    load_fails("noentry_plugin", LIBCC_ERR_PLUGIN, "no libcc_plugin_init symbol");
 }
 END_TEST
 
@@ -769,9 +1025,11 @@ Suite *algorithm_suite(void)
     TCase *t = tcase_create("register");
     tcase_add_test(t, registered_algorithm_works_as_a_builtin);
     tcase_add_test(t, rp_size_null_covers_registered);
+    tcase_add_test(t, exported_accessors);
     tcase_add_loop_test(t, each_bad_description_is_refused, 0, N_CHANGES);
     tcase_add_test(t, boundaries_are_accepted);
     tcase_add_test(t, full_table);
+    tcase_add_test(t, concurrent_registration);
     tcase_add_test(t, new_error_codes_have_text);
     suite_add_tcase(s, t);
     t = tcase_create("unregister");

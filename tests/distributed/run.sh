@@ -4,7 +4,8 @@
 #
 # One simulation over MPI ranks (docs/distributed.md), by rdma-sim under
 # mpirun: 1, 2 and 4 ranks write the same fct.txt, fct.csv, pfc.txt,
-# sampled queue, rate and link CSVs (--traces), qlen.txt and mix.tr, byte
+# sampled queue, rate and link CSVs (--traces), qlen.txt, mix.tr and
+# cc-log.csv (--ccLog=all), byte
 # for byte, as one process in the Node event order, also when
 # --maxTraceBytes cuts the traces; dumbbell and fairness over ranks write
 # one process's files and summary; a link of zero delay between ranks and a
@@ -31,8 +32,9 @@ python3 "$top/examples/gen_flows.py" -c "$top/examples/data/websearch.cdf" -n 16
   -t 0.002 --start 0 --seed 2 -o "$work/flows.txt"
 # qlen.txt from t = 0 (sampled every 100 ns, dumped at t = 0, a multiple
 # of 100 ms, and at the end) and mix.tr of a host in pod 0 and one in pod 3.
+# cc-log.csv of every flow (--ccLog=all): each rank logs its senders' flows.
 run_args=(--fattree=4 --flows="$work/flows.txt" --algo=dcqcn --traces --qlen --qlenMonStart=0
-          --qlenMonEnd=1s --traceNodes=3,12)
+          --qlenMonEnd=1s --traceNodes=3,12 --ccLog=all)
 
 "$bin/rdma-sim" "${run_args[@]}" --out="$work/np1" --ns3::FastSimulatorImpl::EventOrder=Node \
   >"$work/np1.out" 2>&1 || bad "one process exits 0"
@@ -44,7 +46,7 @@ for np in 2 4; do
   fi
   grep -q "^rdma-sim: $np ranks, lookahead 1000 ns" "$work/np$np.out" &&
     ok "-np $np: $np ranks, lookahead = the 1000 ns link delay" || bad "-np $np: rank line"
-  for f in fct.txt fct.csv pfc.txt queue.csv rate.csv link.csv qlen.txt mix.tr; do
+  for f in fct.txt fct.csv pfc.txt queue.csv rate.csv link.csv qlen.txt mix.tr cc-log.csv; do
     if cmp -s "$work/np1/$f" "$work/np$np/$f"; then ok "-np $np: $f = one process's"; else bad "-np $np: $f differs"; fi
   done
   ls "$work/np$np"/*.rank* >/dev/null 2>&1 && bad "-np $np: per-rank files left" || ok "-np $np: per-rank files merged away"
@@ -61,6 +63,9 @@ n_flows=$(head -1 "$work/flows.txt")
 n_fct=$(wc -l <"$work/np1/fct.txt")
 [ "$n_pfc" -gt 0 ] && ok "pfc.txt has $n_pfc lines" || bad "pfc.txt is empty: the test lost its incast"
 [ "$n_fct" -eq "$n_flows" ] && ok "all $n_flows flows in fct.txt" || bad "fct.txt has $n_fct of $n_flows flows"
+# DCQCN cut flows in the incast: cc-log.csv has their CNP decisions.
+n_logged=$(awk -F, 'NR > 1 && $3 == "cnp" { print $2 }' "$work/np1/cc-log.csv" | sort -u | wc -l)
+[ "$n_logged" -gt 1 ] && ok "cc-log.csv: CNP decisions of $n_logged flows" || bad "cc-log.csv: CNP decisions of $n_logged flows"
 # qlen.txt: two dumps (t = 0 and the end), each "time: T" then one line
 # per switch port (20 switches of 4 ports); mix.tr: its header (4 + 11
 # bytes per device of the 16 hosts' and 20 switches' 96 devices + 4) and

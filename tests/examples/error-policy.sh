@@ -65,6 +65,8 @@ bad_values() {
       echo "maybe" "2" ;;
     "one of "*)
       echo "no-such-choice" ;;
+    "all, none, or flow ids"*) # --ccLog: not a list, or flows the run does not have
+      echo "-1" "abc" "1.5" "3-1" "0,,1" "0-" "4294967296" "1000" "0-1000" ;;
   esac
 }
 

@@ -294,6 +294,31 @@ for algo in fncc dcqcn; do
     failed=$((failed + 1))
   fi
 done
+# --ccLog (docs/decision-log.md): the decisions of the flows it names, in
+# cc-log.csv. Both flows at line rate from t=0 into one 100 Gbit/s port:
+# flow 1's first CNP, with DCQCN's cut at the CNP and alpha at its initial
+# 1, halves its rate: old 100 Gbit/s, new 100 x (1 - 1/2) = 50 Gbit/s; no
+# window (-1). Only flow 1 has rows.
+expect dumbbell-cclog 0 "" -- "$bin/dumbbell" --algo=dcqcn --cc=cut_on_cnp=1 --flow1Start=0 \
+  --stop=100us --traces=false --ccLog=1 --out="$work/cclog"
+cclog="$work/cclog/cc-log.csv"
+cclog_rows=$(tail -n +2 "$cclog" 2>/dev/null | wc -l)
+cclog_other=$(tail -n +2 "$cclog" 2>/dev/null | awk -F, '$2 != 1' | wc -l)
+cclog_cnp=$(awk -F, '$3 == "cnp" { print $5 "," $6 "," $7 "," $8; exit }' "$cclog" 2>/dev/null)
+if [ "$(head -1 "$cclog" 2>/dev/null)" = "time_ns,flow_id,event,action,old_rate_bps,new_rate_bps,old_window_bytes,new_window_bytes,inputs" ] &&
+   [ "$cclog_rows" -gt 0 ] && [ "$cclog_other" -eq 0 ] && [ "$cclog_cnp" = "100000000000,50000000000,-1,-1" ]; then
+  echo "ok   dumbbell-cclog-rows ($cclog_rows rows of flow 1)"; passed=$((passed + 1))
+else
+  echo "FAIL dumbbell-cclog-rows: $cclog_rows rows, $cclog_other of other flows, first cnp '$cclog_cnp'"
+  failed=$((failed + 1))
+fi
+expect dumbbell-cclog-no-such-flow 2 "^dumbbell: --ccLog=2: no flow 2: the flows are 0 \.\. 1$" -- \
+  "$bin/dumbbell" --ccLog=2 --stop=10us --traces=false --out="$work/cclog-bad"
+expect dumbbell-cclog-bad-range 2 "^dumbbell: --ccLog=3-1: accepted all, none, or flow ids and ranges" -- \
+  "$bin/dumbbell" --ccLog=3-1 --stop=10us --traces=false --out="$work/cclog-bad"
+expect rdma-sim-cclog-bad-list 2 "^rdma-sim: --ccLog=0,,1: accepted all, none, or flow ids" -- \
+  "$bin/rdma-sim" --ccLog=0,,1 --out="$work/cclog-bad"
+
 # --- rdma-sim --config: the HPCC simulator's config.txt, topology and flow
 # files (docs/hpcc-sim.md), written here in their form: a dumbbell, senders
 # 0 and 1 on switch 3, switch 4, receiver 2; every link 100 Gbps, 1 us.

@@ -75,7 +75,9 @@ typedef struct libcc_rp_ops {
     int (*on_feedback)(libcc_rp *rp, uint64_t now_ns, const libcc_feedback *fb);
     int (*on_timeout)(libcc_rp *rp, uint64_t now_ns);
     /* Named internal variables for plots (libcc_rp_vars): descriptors in
-     * libcc_param_desc form (def/min/max unused) and their reader. */
+     * libcc_param_desc form (def/min/max unused) and their reader (which
+     * only reads: libcc_rp_state((libcc_rp *)rp) is its state). All three
+     * or none. */
     const libcc_param_desc *vars;
     size_t n_vars;
     void (*read_vars)(const libcc_rp *rp, double *values);
@@ -92,6 +94,8 @@ typedef struct libcc_np_ops {
     void (*flow_init)(libcc_np *np, libcc_np_flow *flow, uint64_t now_ns);
     int (*on_data)(libcc_np *np, libcc_np_flow *flow, uint64_t now_ns, const libcc_data_pkt *pkt,
                    libcc_np_verdict *verdict);
+    /* Called at or after the NP's deadline (never early), which the core
+     * has just cleared: set the next one with libcc_np_set_deadline_ns. */
     int (*on_timer)(libcc_np *np, uint64_t now_ns);
 } libcc_np_ops;
 
@@ -183,6 +187,8 @@ typedef int (*libcc_plugin_init_fn)(char *err, size_t err_len);
 
 /* Reaction Point (rate, window, deadline getters are in libcc.h). */
 LIBCC_API void *libcc_rp_state(libcc_rp *rp);
+/* The same state, read-only: for read_vars, which gets a const RP. */
+LIBCC_API const void *libcc_rp_state_const(const libcc_rp *rp);
 LIBCC_API const void *libcc_rp_config(const libcc_rp *rp);
 LIBCC_API const libcc_common_config *libcc_rp_common(const libcc_rp *rp);
 LIBCC_API const libcc_flow_info *libcc_rp_flow(const libcc_rp *rp);
@@ -211,6 +217,8 @@ LIBCC_API void libcc_np_request_cnp(libcc_np *np, uint64_t now_ns, uint64_t flow
 
 /* Congestion Point. */
 LIBCC_API void *libcc_cp_state(libcc_cp *cp);
+/* The same state, read-only: for mark_probability, which gets a const CP. */
+LIBCC_API const void *libcc_cp_state_const(const libcc_cp *cp);
 LIBCC_API const void *libcc_cp_config(const libcc_cp *cp);
 LIBCC_API const libcc_common_config *libcc_cp_common(const libcc_cp *cp);
 LIBCC_API const libcc_cp_info *libcc_cp_get_info(const libcc_cp *cp);

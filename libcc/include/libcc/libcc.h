@@ -404,8 +404,8 @@ LIBCC_API int libcc_rp_init(void *mem, size_t mem_len, const libcc_params *param
 LIBCC_API int libcc_rp_new(libcc_rp **out, const libcc_params *params, const libcc_flow_info *flow,
                            const libcc_rp_callbacks *cbs, void *user_data, uint64_t now_ns);
 /* Free (library memory) or invalidate (host memory: until then the RP
- * keeps its algorithm registered, see libcc_algorithm_unregister). NULL is
- * fine. */
+ * keeps its algorithm registered, see libcc_algorithm_unregister), and
+ * free its decision log if any. NULL is fine. */
 LIBCC_API void libcc_rp_del(libcc_rp *rp);
 
 LIBCC_API int libcc_rp_on_ack(libcc_rp *rp, uint64_t now_ns, const libcc_ack *ack);
@@ -484,8 +484,13 @@ typedef void (*libcc_decision_fn)(const libcc_rp *rp, const libcc_decision *deci
                                   void *user_data);
 
 /* Install (fn non-NULL) or remove (NULL) a decision logger on one RP. With
- * none, algorithms format nothing. May allocate (once, here); the logger
- * must not call back into this RP. */
+ * none, algorithms format nothing. May allocate (once, here; freed on
+ * removal and by libcc_rp_del, which an RP in host memory then needs too);
+ * the logger must not call back into this RP. Installing delivers the INIT
+ * record at once (the rate and window the algorithm started from against
+ * line rate and LIBCC_WINDOW_UNLIMITED; none if it kept those): install
+ * before the first event for it to be the start. Replacing a logger keeps
+ * the log. LIBCC_ERR_INVALID_ARG (not a live RP), LIBCC_ERR_NOMEM. */
 LIBCC_API int libcc_rp_set_decision_log(libcc_rp *rp, libcc_decision_fn fn, void *user_data);
 
 /* ------------------------------------------------------------------ */

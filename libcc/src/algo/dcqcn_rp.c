@@ -155,6 +155,11 @@ static void decrease(libcc_rp *rp, dcqcn_rp_state *s, const dcqcn_cfg *c, uint64
      * anchored here; otherwise the next CNP finds its period on the grid. */
     s->period_cnp = false;
     s->period_end_ns = c->cut_on_cnp && c->monitor_period_ns ? libcc_sat_add(t, c->monitor_period_ns) : NONE;
+    if (libcc_rp_logging(rp)) {
+        const libcc_decision_input in[] = {
+            {"alpha", s->alpha}, {"target_rate", (double)s->rt_bps}, {"decreases", (double)s->n_decreases}};
+        libcc_rp_explain(rp, "cut", in, sizeof in / sizeof in[0]);
+    }
 }
 
 /* [dcqcn:line-cap] Rt + step, saturating at the line rate. */
@@ -198,6 +203,14 @@ static void increase(libcc_rp *rp, dcqcn_rp_state *s, const dcqcn_cfg *c)
     /* [dcqcn:average] Rc = (Rt + Rc) / 2, rounded up, without overflow */
     uint64_t a = s->rc_bps, b = s->rt_bps;
     s->rc_bps = min_u64(a / 2 + b / 2 + (a % 2 + b % 2 + 1) / 2, line);
+    if (libcc_rp_logging(rp)) { /* T and B: the stages completed before this one */
+        const libcc_decision_input in[] = {{"target_rate", (double)s->rt_bps},
+                                           {"T", (double)T},
+                                           {"B", (double)B},
+                                           {"alpha", s->alpha}};
+        libcc_rp_explain(rp, fast ? "fast-recovery" : hyper ? "hyper-increase" : "additive-increase",
+                         in, sizeof in / sizeof in[0]);
+    }
 }
 
 /* [dcqcn:quiescent] back at line rate with nothing outstanding: stop. */
@@ -315,6 +328,11 @@ int libcc_dcqcn_rp_on_cnp(libcc_rp *rp, uint64_t now_ns)
             s->period_end_ns = period_end_after(s, c, now_ns);
         s->period_cnp = true;
     }
+    if (s->period_cnp && libcc_rp_logging(rp)) { /* the cut waits for the period's end */
+        const libcc_decision_input in[] = {{"alpha", s->alpha},
+                                           {"period_end", (double)s->period_end_ns}};
+        libcc_rp_explain(rp, "cut-pending", in, sizeof in / sizeof in[0]);
+    }
     publish(rp, s);
     return LIBCC_OK;
 }
@@ -362,7 +380,7 @@ int libcc_dcqcn_rp_on_timer(libcc_rp *rp, uint64_t now_ns)
 
 void libcc_dcqcn_rp_read_vars(const libcc_rp *rp, double *v)
 {
-    const dcqcn_rp_state *s = (const dcqcn_rp_state *)libcc_rp_state((libcc_rp *)rp);
+    const dcqcn_rp_state *s = (const dcqcn_rp_state *)libcc_rp_state_const(rp);
     /* Every event brings alpha up to its time (advance), so this is alpha as
      * of the last event, a quiescent flow's decay included. */
     v[DCQCN_V_ALPHA] = s->alpha;

@@ -141,6 +141,16 @@ static double floor_rate(const libcc_rp *rp)
     return (double)(m < libcc_rp_flow(rp)->line_rate_bps ? m : libcc_rp_flow(rp)->line_rate_bps);
 }
 
+/* alpha and F (the marked fraction of the last complete window) decide
+ * both the cut and whether there is one. */
+static void explain(libcc_rp *rp, const dctcp_rp_state *s, const char *action)
+{
+    if (!libcc_rp_logging(rp))
+        return;
+    const libcc_decision_input in[] = {{"alpha", s->alpha}, {"F", s->frac}};
+    libcc_rp_explain(rp, action, in, sizeof in / sizeof in[0]);
+}
+
 static int dctcp_rp_on_ack(libcc_rp *rp, uint64_t now_ns, const libcc_ack *ack)
 {
     (void)now_ns;
@@ -188,13 +198,16 @@ static int dctcp_rp_on_ack(libcc_rp *rp, uint64_t now_ns, const libcc_ack *ack)
         s->cwr = 1;
         s->high_seq = libcc_rp_snd_nxt(rp);
         s->cuts++;
+        explain(rp, s, "cut");
     } else if (!s->cwr) { /* additive increase */
         if (c->mode == DCTCP_WINDOW) {
             /* congestion avoidance: one MTU per window of acked data */
             s->cwnd = algo_clamp(s->cwnd + mtu * (double)acked / s->cwnd, mtu, s->w_max);
+            explain(rp, s, "additive-increase");
         } else if (new_batch) {
             const double r = s->rate + (double)c->rate_ai_bps, line = (double)libcc_rp_flow(rp)->line_rate_bps;
             s->rate = r < line ? r : line;
+            explain(rp, s, "additive-increase");
         }
     }
     dctcp_apply(rp, s);
@@ -213,7 +226,7 @@ static const libcc_param_desc dctcp_vars[] = {
 
 static void dctcp_read_vars(const libcc_rp *rp, double *v)
 {
-    const dctcp_rp_state *s = (const dctcp_rp_state *)libcc_rp_state((libcc_rp *)rp);
+    const dctcp_rp_state *s = (const dctcp_rp_state *)libcc_rp_state_const(rp);
     v[0] = s->alpha;
     v[1] = s->frac;
     v[2] = s->rate;

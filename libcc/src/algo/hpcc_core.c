@@ -185,7 +185,7 @@ int hpcc_measure_inflight(hpcc_ctl *c, const libcc_int_list *l, unsigned max_hop
 double hpcc_compute_wind(hpcc_ctl *c, const hpcc_cfg *cfg, bool update_wc)
 {
     double w;
-    if (c->U >= cfg->eta || c->inc_stage >= cfg->max_stage) { /* line 12 */
+    if (hpcc_multiplicative(c, cfg)) { /* line 12 */
         /* line 13, W = Wc/(U/eta) + W_ai. U is 0 on an idle path: the limit
          * is then unbounded, so compare before dividing and cap at W_init. */
         if (c->U * c->w_init <= c->Wc * cfg->eta)
@@ -245,13 +245,35 @@ int hpcc_rp_new_ack(libcc_rp *rp, const libcc_ack *ack, hpcc_update_wc_fn update
     if (m != HPCC_MEASURED)
         return LIBCC_OK; /* first record, history reset or nothing new: W stays */
     const bool update = ack->seq > s->last_update_seq; /* line 22 */
+    const uint32_t lhcs_before = s->lhcs_fired;
     if (update_wc)
         update_wc(rp, s, ack);
+    const bool logging = libcc_rp_logging(rp);
+    const bool mult = logging && hpcc_multiplicative(&s->ctl, cfg);
     double w = hpcc_compute_wind(&s->ctl, cfg, update); /* lines 23 / 26 */
     if (update)
         s->last_update_seq = libcc_rp_snd_nxt(rp); /* line 24 */
     hpcc_rp_apply(rp, &s->ctl, w);
+    if (logging)
+        hpcc_explain(rp, s, s->lhcs_fired != lhcs_before ? "last-hop-speedup"
+                            : mult                        ? "multiplicative"
+                                                          : "additive-increase",
+                     update);
     return LIBCC_OK;
+}
+
+void hpcc_explain(libcc_rp *rp, const hpcc_rp_state *s, const char *action, bool update_wc)
+{
+    /* FNCC's hop detection adds the hottest hop and its u' */
+    const libcc_decision_input in[] = {{"U", s->ctl.U},
+                                       {"W", s->ctl.W},
+                                       {"Wc", s->ctl.Wc},
+                                       {"inc_stage", (double)s->ctl.inc_stage},
+                                       {"update_wc", update_wc ? 1.0 : 0.0},
+                                       {"u_max", s->u_max},
+                                       {"hot_hop", (double)s->hot_hop}};
+    const size_t n = hpcc_rp_cfg(rp)->variant == HPCC_V_FNCC ? 7 : 5;
+    libcc_rp_explain(rp, action, in, n);
 }
 
 const libcc_param_desc hpcc_vars[HPCC_N_VARS + HPCC_N_FNCC_VARS] = {

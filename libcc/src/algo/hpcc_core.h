@@ -108,6 +108,11 @@ enum hpcc_measure {
 int hpcc_measure_inflight(hpcc_ctl *c, const libcc_int_list *l, unsigned max_hops);
 /* ComputeWind (draft lines 11-20) on c->U; returns the bounded W. */
 double hpcc_compute_wind(hpcc_ctl *c, const hpcc_cfg *cfg, bool update_wc);
+/* Whether ComputeWind takes the multiplicative branch (line 12) now. */
+static inline bool hpcc_multiplicative(const hpcc_ctl *c, const hpcc_cfg *cfg)
+{
+    return c->U >= cfg->eta || c->inc_stage >= cfg->max_stage;
+}
 /* Bound a window to [w_min, w_init]. */
 double hpcc_bound_window(const hpcc_ctl *c, double w);
 
@@ -143,7 +148,7 @@ static inline hpcc_rp_state *hpcc_rp_priv(libcc_rp *rp)
 }
 static inline const hpcc_rp_state *hpcc_rp_cpriv(const libcc_rp *rp)
 {
-    return (const hpcc_rp_state *)libcc_rp_state((libcc_rp *)rp);
+    return (const hpcc_rp_state *)libcc_rp_state_const(rp);
 }
 static inline const hpcc_cfg *hpcc_rp_cfg(const libcc_rp *rp)
 {
@@ -155,6 +160,9 @@ void hpcc_rp_init_common(libcc_rp *rp, uint64_t now_ns);
 typedef void (*hpcc_update_wc_fn)(libcc_rp *rp, hpcc_rp_state *s, const libcc_ack *ack);
 /* NewAck (draft lines 21-27) on an ACK's INT list. */
 int hpcc_rp_new_ack(libcc_rp *rp, const libcc_ack *ack, hpcc_update_wc_fn update_wc);
+/* The decision log's record of a ComputeWind (call when libcc_rp_logging):
+ * U, W, Wc, inc_stage and whether Wc moved. */
+void hpcc_explain(libcc_rp *rp, const hpcc_rp_state *s, const char *action, bool update_wc);
 
 /* Variables for plots and traces (names in docs/algorithms/hpcc.md);
  * FNCC exposes HPCC_N_VARS + HPCC_N_FNCC_VARS. */

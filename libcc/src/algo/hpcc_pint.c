@@ -167,10 +167,14 @@ static int pint_rp_on_ack(libcc_rp *rp, uint64_t now_ns, const libcc_ack *ack)
     }
     s->ctl.U = pint_decode(c, ack->pint);
     const bool update = ack->seq > s->last_update_seq;
+    const bool logging = libcc_rp_logging(rp);
+    const bool mult = logging && hpcc_multiplicative(&s->ctl, &c->h);
     const double w = hpcc_compute_wind(&s->ctl, &c->h, update);
     if (update)
         s->last_update_seq = libcc_rp_snd_nxt(rp);
     hpcc_rp_apply(rp, &s->ctl, w);
+    if (logging)
+        hpcc_explain(rp, s, mult ? "multiplicative" : "additive-increase", update);
     return LIBCC_OK;
 }
 

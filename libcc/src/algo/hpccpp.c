@@ -92,6 +92,11 @@ static int pp_rp_on_ack(libcc_rp *rp, uint64_t now_ns, const libcc_ack *ack)
             s->acks++;
             s->ctl.W = hpcc_bound_window(&s->ctl, (double)ack->rx_window_bytes);
             hpcc_rp_apply(rp, &s->ctl, s->ctl.W);
+            if (libcc_rp_logging(rp)) {
+                const libcc_decision_input in[] = {{"rx_window", (double)ack->rx_window_bytes},
+                                                   {"W", s->ctl.W}};
+                libcc_rp_explain(rp, "receiver-window", in, sizeof in / sizeof in[0]);
+            }
         }
     } else {
         if (cfg->receiver_n && ack->n_flows && ack->n_flows != s->n_flows) {

@@ -146,9 +146,19 @@ static void ptcp_update(libcc_rp *rp, ptcp_rp_state *s, const libcc_ack *ack, do
                         ? s->cwnd_old * c->eta / s->gamma_smooth
                         : s->w_max;
     const double keep = c->ewma_on_old ? s->cwnd_old : s->cwnd;
+    const double before = s->cwnd;
     s->cwnd = algo_clamp(c->gamma * (target + beta) + (1.0 - c->gamma) * keep, s->w_min, s->w_max);
     s->updates++;
     ptcp_apply(rp, s);
+    if (libcc_rp_logging(rp)) {
+        const libcc_decision_input in[] = {{"power", s->gamma_smooth},
+                                           {"power_sample", gnorm},
+                                           {"gamma", c->gamma},
+                                           {"target_window", target},
+                                           {"cwnd_old", s->cwnd_old}};
+        libcc_rp_explain(rp, s->cwnd < before ? "decrease" : s->cwnd > before ? "increase" : "hold",
+                         in, sizeof in / sizeof in[0]);
+    }
 }
 
 /* Algorithm 1, NORMPOWER: the largest normalised power over the hops, and
@@ -242,7 +252,7 @@ static const libcc_param_desc ptcp_vars[] = {
 
 static void ptcp_read_vars(const libcc_rp *rp, double *v)
 {
-    const ptcp_rp_state *s = (const ptcp_rp_state *)libcc_rp_state((libcc_rp *)rp);
+    const ptcp_rp_state *s = (const ptcp_rp_state *)libcc_rp_state_const(rp);
     v[0] = s->cwnd;
     v[1] = s->cwnd_old;
     v[2] = s->gamma_smooth;

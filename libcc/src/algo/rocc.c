@@ -313,6 +313,14 @@ static void rocc_apply(libcc_rp *rp, uint64_t at_ns, const rocc_pending *m)
     const rocc_cfg *c = (const rocc_cfg *)libcc_rp_config(rp);
     rocc_rp_state *s = (rocc_rp_state *)(void *)libcc_rp_state(rp);
     const bool same = s->follows && m->switch_id == s->switch_id && m->port_id == s->port_id;
+    if (libcc_rp_logging(rp)) {
+        const libcc_decision_input in[] = {{"fed_back_rate", (double)m->rate_bps},
+                                           {"switch", (double)m->switch_id},
+                                           {"port", (double)m->port_id}};
+        /* another switch's rate counts only when lower than the one followed */
+        const bool take = !s->follows || same || m->rate_bps < libcc_rp_rate_bps(rp);
+        libcc_rp_explain(rp, take ? "take-rate" : "ignore-rate", in, sizeof in / sizeof in[0]);
+    }
     if (s->follows && !same && m->rate_bps >= libcc_rp_rate_bps(rp))
         return;
     s->accepted++;
@@ -352,6 +360,10 @@ static void rocc_run(libcc_rp *rp, uint64_t now_ns)
             const uint64_t line = libcc_rp_flow(rp)->line_rate_bps;
             libcc_rp_set_rate_bps(rp, libcc_rp_rate_bps(rp) > line / 2 ? line : 2 * libcc_rp_rate_bps(rp));
             s->doublings++;
+            if (libcc_rp_logging(rp)) { /* no rate taken for a recovery period */
+                const libcc_decision_input in[] = {{"doublings", (double)s->doublings}};
+                libcc_rp_explain(rp, "double", in, 1);
+            }
             s->limited = libcc_rp_rate_bps(rp) < line;
             s->rise_ns = libcc_sat_add(tr, c->recovery_ns);
         } else {
@@ -400,7 +412,7 @@ static const libcc_param_desc rocc_vars[] = {
 
 static void rocc_read_vars(const libcc_rp *rp, double *v)
 {
-    const rocc_rp_state *s = (const rocc_rp_state *)libcc_rp_state((libcc_rp *)rp);
+    const rocc_rp_state *s = (const rocc_rp_state *)libcc_rp_state_const(rp);
     v[0] = s->limited;
     v[1] = s->switch_id;
     v[2] = s->port_id;

@@ -215,6 +215,18 @@ static void finish(libcc_rp *rp, swift_rp_state *s, uint64_t now_ns, double prev
     swift_apply(rp, s);
 }
 
+/* The delays against their targets decide Swift's windows. */
+static void explain(libcc_rp *rp, const swift_rp_state *s, const char *action)
+{
+    const libcc_decision_input in[] = {{"fabric_delay", (double)s->fabric_delay_ns},
+                                       {"target", s->target_ns},
+                                       {"endpoint_delay", (double)s->endpoint_delay_ns},
+                                       {"fcwnd", s->fcwnd},
+                                       {"ecwnd", s->ecwnd},
+                                       {"retx_cnt", (double)s->retx_cnt}};
+    libcc_rp_explain(rp, action, in, sizeof in / sizeof in[0]);
+}
+
 static bool can_decrease(const swift_rp_state *s, uint64_t now_ns)
 {
     return now_ns - s->t_last_decrease_ns >= s->rtt_ns;
@@ -252,6 +264,12 @@ static int swift_rp_on_ack(libcc_rp *rp, uint64_t now_ns, const libcc_ack *ack)
         s->ecwnd = aimd(c, s->ecwnd, (double)s->endpoint_delay_ns, (double)c->endpoint_target_ns,
                         acked, dec);
     finish(rp, s, now_ns, prev);
+    if (libcc_rp_logging(rp)) {
+        /* by the fabric delay against its target; "hold": above it, but
+         * the window was cut less than an RTT ago */
+        const bool below = (double)s->fabric_delay_ns < s->target_ns;
+        explain(rp, s, below ? "additive-increase" : dec ? "multiplicative-decrease" : "hold");
+    }
     return LIBCC_OK;
 }
 
@@ -265,11 +283,14 @@ static int swift_rp_on_nack(libcc_rp *rp, uint64_t now_ns, const libcc_ack *nack
         s->snd_una = nack->seq;
         s->retx_cnt = 0;
     }
-    if (can_decrease(s, now_ns)) {
+    const bool dec = can_decrease(s, now_ns);
+    if (dec) {
         s->fcwnd *= 1.0 - c->max_mdf;
         s->ecwnd *= 1.0 - c->max_mdf;
     }
     finish(rp, s, now_ns, prev);
+    if (libcc_rp_logging(rp))
+        explain(rp, s, dec ? "nack-decrease" : "hold");
     return LIBCC_OK;
 }
 
@@ -285,14 +306,20 @@ static int swift_rp_on_timeout(libcc_rp *rp, uint64_t now_ns)
     s->timeouts++;
     if (s->retx_cnt < UINT32_MAX)
         s->retx_cnt++;
+    const char *action = "hold";
     if ((double)(now_ns - s->t_last_decrease_ns) >= s->srtt_ns) {
-        if (s->retx_cnt >= c->retx_reset_threshold)
+        if (s->retx_cnt >= c->retx_reset_threshold) {
             s->fcwnd = c->min_cwnd;
-        else if (s->retx_cnt == 1)
+            action = "timeout-reset";
+        } else if (s->retx_cnt == 1) {
             s->fcwnd *= 1.0 - c->max_mdf;
+            action = "timeout-decrease";
+        }
     }
     s->pace_rtt_ns = s->srtt_ns;
     finish(rp, s, now_ns, prev);
+    if (libcc_rp_logging(rp))
+        explain(rp, s, action);
     return LIBCC_OK;
 }
 
@@ -314,7 +341,7 @@ static const libcc_param_desc swift_vars[] = {
 
 static void swift_read_vars(const libcc_rp *rp, double *v)
 {
-    const swift_rp_state *s = (const swift_rp_state *)libcc_rp_state((libcc_rp *)rp);
+    const swift_rp_state *s = (const swift_rp_state *)libcc_rp_state_const(rp);
     v[0] = s->cwnd;
     v[1] = s->fcwnd;
     v[2] = s->ecwnd;

@@ -136,6 +136,7 @@ static void timely_update(libcc_rp *rp, timely_rp_state *s, uint64_t rtt)
     const double new_rtt_diff = (double)rtt - (double)s->prev_rtt_ns;
     s->rtt_diff = (1.0 - c->alpha) * s->rtt_diff + c->alpha * new_rtt_diff;
     s->gradient = s->rtt_diff / (double)c->min_rtt_ns;
+    const uint32_t hai_before = s->hai_count;
     if (rtt < c->t_low_ns) {
         s->region = 1;
         increase(rp, s, c->hai_all_increases);
@@ -148,6 +149,19 @@ static void timely_update(libcc_rp *rp, timely_rp_state *s, uint64_t rtt)
     } else {
         s->region = 4;
         decrease(rp, s, 1.0 - c->beta * s->gradient);
+    }
+    if (libcc_rp_logging(rp)) {
+        /* the increase was HAI when the count had reached the threshold */
+        static const char *const action[] = {"", "increase-below-t-low", "decrease-above-t-high",
+                                             "increase-gradient", "decrease-gradient"};
+        const bool counts = s->region == 3 || (s->region == 1 && c->hai_all_increases);
+        const bool hai = counts && hai_before >= c->hai_thresh;
+        const libcc_decision_input in[] = {{"rtt", (double)rtt},
+                                           {"rtt_diff", s->rtt_diff},
+                                           {"gradient", s->gradient},
+                                           {"hai_count", (double)s->hai_count}};
+        libcc_rp_explain(rp, hai ? "hyper-increase" : action[s->region], in,
+                         sizeof in / sizeof in[0]);
     }
 }
 
@@ -187,7 +201,7 @@ static const libcc_param_desc timely_vars[] = {
 
 static void timely_read_vars(const libcc_rp *rp, double *v)
 {
-    const timely_rp_state *s = (const timely_rp_state *)libcc_rp_state((libcc_rp *)rp);
+    const timely_rp_state *s = (const timely_rp_state *)libcc_rp_state_const(rp);
     v[0] = s->rate;
     v[1] = (double)s->prev_rtt_ns;
     v[2] = s->rtt_diff;

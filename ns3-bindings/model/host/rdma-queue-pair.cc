@@ -28,7 +28,12 @@ RdmaTxQueuePair::GetTypeId()
                                             "Window libcc set for this flow, bytes in flight "
                                             "(UINT64_MAX: unlimited)",
                                             MakeTraceSourceAccessor(&RdmaTxQueuePair::m_window),
-                                            "ns3::TracedValueCallback::Uint64");
+                                            "ns3::TracedValueCallback::Uint64")
+                            .AddTraceSource("CcStart",
+                                            "The flow's libcc Reaction Point was created (flow "
+                                            "id, the RP), before its first event",
+                                            MakeTraceSourceAccessor(&RdmaTxQueuePair::m_ccStart),
+                                            "ns3::RdmaTxQueuePair::CcStartCallback");
     return tid;
 }
 
@@ -83,6 +88,7 @@ RdmaTxQueuePair::StartCc(const libcc_params* params, uint64_t lineRateBps, uint3
     m_rate = m_cc->GetRate();
     m_window = m_cc->GetWindow();
     m_lastProgressNs = LibccNow();
+    m_ccStart(m_flow.flowId, m_cc->Raw());
 }
 
 namespace

@@ -217,6 +217,11 @@ class RdmaTxQueuePair : public Object
     /// what this QP may send: the rate, the window or a probe request.
     Callback<void> m_kick;
 
+    /// CcStart trace: the flow's libcc Reaction Point, just created (at the
+    /// flow's start, before its first event), for hosts that configure it
+    /// further (a decision logger, CcLogWriter).
+    typedef void (*CcStartCallback)(uint32_t flowId, libcc_rp* rp);
+
   private:
     void ProbeRequested();
     bool Advance(uint64_t seq, uint64_t nowNs);
@@ -240,6 +245,7 @@ class RdmaTxQueuePair : public Object
     std::unique_ptr<LibccRp> m_cc;
     TracedValue<uint64_t> m_rate;
     TracedValue<uint64_t> m_window;
+    TracedCallback<uint32_t, libcc_rp*> m_ccStart;
 };
 
 /// The receiving end of one flow.
