@@ -245,9 +245,11 @@ test-conformance: $(BUILD)/bin/libcc-conformance
 # <libcc/algorithm.h>; 0.4-era uses of the renamed INT list field fail to
 # compile.
 # The C programs of README and docs/, built from the pages and run: their
-# output must be the ```output block the page shows (tests/docs).
+# output must be the ```output block the page shows; docs/design.md's map
+# of the folders names every folder of ns3-bindings/ (tests/docs).
 test-docs: lib
 	@$(firstword $(wildcard /usr/bin/python3) python3) tests/docs/check_examples.py $(BUILD) $(BUILD)/docs-examples
+	@$(firstword $(wildcard /usr/bin/python3) python3) tests/docs/check_folder_map.py
 
 test-static: $(LIB_OBJS)
 	@bash tests/static/no-mutable-globals.sh $(LIB_OBJS)
@@ -265,6 +267,14 @@ INST_BIN := $(DESTDIR)$(BINDIR)
 INST_GEN := $(BUILD)/install-files
 
 install: install-lib
+
+# Every file install-lib puts under the prefix, named once: uninstall
+# removes exactly these (test-install checks that nothing is left).
+LIB_INST_FILES := $(addprefix $(INST_INC)/libcc/,$(notdir $(LIB_PUB_HDRS))) \
+                  $(addprefix $(INST_LIB)/,libcc.a libcc.so.$(VERSION) libcc.so.$(SOVERSION) libcc.so) \
+                  $(INST_LIB)/pkgconfig/libcc.pc \
+                  $(addprefix $(INST_LIB)/cmake/libcc/,libccConfig.cmake libccConfigVersion.cmake) \
+                  $(addprefix $(INST_BIN)/,$(notdir $(TOOLS)))
 
 install-lib: lib tools
 	$(call gen_file,libcc/libcc.pc.in,$(INST_GEN)/libcc.pc,$(PREFIX),$(LIBDIR),$(INCLUDEDIR))
@@ -284,10 +294,7 @@ install-lib: lib tools
 # such as include/ns3, which Debian's ns-3 headers share when PREFIX=/usr),
 # then our own directories if they are empty.
 uninstall: uninstall-ns3
-	rm -f $(addprefix $(INST_INC)/libcc/,$(notdir $(LIB_PUB_HDRS)))
-	rm -f $(INST_LIB)/libcc.a $(INST_LIB)/libcc.so.$(VERSION) $(INST_LIB)/libcc.so.$(SOVERSION) $(INST_LIB)/libcc.so
-	rm -f $(INST_LIB)/pkgconfig/libcc.pc $(INST_LIB)/cmake/libcc/libccConfig.cmake $(INST_LIB)/cmake/libcc/libccConfigVersion.cmake
-	rm -f $(addprefix $(INST_BIN)/,$(notdir $(TOOLS)))
+	rm -f $(LIB_INST_FILES)
 	-rmdir $(INST_INC)/libcc $(INST_LIB)/cmake/libcc 2>/dev/null
 	-rmdir $(INST_LIB)/cmake $(INST_LIB)/pkgconfig 2>/dev/null
 

@@ -21,105 +21,6 @@ namespace ns3
 
 NS_LOG_COMPONENT_DEFINE("RdmaNetwork");
 
-TopologySpec
-MakeChainTopology(const std::vector<uint32_t>& senderSwitch, uint32_t nSwitches, uint64_t rateBps,
-                  uint64_t delayNs)
-{
-    uint32_t nSenders = static_cast<uint32_t>(senderSwitch.size());
-    if (nSenders < 1 || nSwitches < 1)
-    {
-        throw std::invalid_argument("chain: need at least one sender and one switch");
-    }
-    TopologySpec t;
-    t.file = "chain";
-    t.nNodes = nSenders + 1 + nSwitches;
-    t.isSwitch.assign(t.nNodes, false);
-    uint32_t sw0 = nSenders + 1;
-    for (uint32_t s = 0; s < nSwitches; s++)
-    {
-        t.isSwitch[sw0 + s] = true;
-    }
-    auto link = [&](uint32_t a, uint32_t b) {
-        t.links.push_back(TopologyLinkSpec{a, b, rateBps, delayNs, 0.0, 0});
-    };
-    for (uint32_t h = 0; h < nSenders; h++)
-    {
-        if (senderSwitch[h] >= nSwitches)
-        {
-            throw std::invalid_argument("chain: sender " + std::to_string(h) + " on switch " +
-                                        std::to_string(senderSwitch[h]) + ", accepted 0.." +
-                                        std::to_string(nSwitches - 1));
-        }
-        link(h, sw0 + senderSwitch[h]);
-    }
-    for (uint32_t s = 0; s + 1 < nSwitches; s++)
-    {
-        link(sw0 + s, sw0 + s + 1);
-    }
-    link(sw0 + nSwitches - 1, nSenders);
-    return t;
-}
-
-TopologySpec
-MakeDumbbellTopology(uint32_t nSenders, uint32_t nSwitches, uint64_t rateBps, uint64_t delayNs)
-{
-    if (nSenders < 1)
-    {
-        throw std::invalid_argument("dumbbell: need at least one sender and one switch");
-    }
-    TopologySpec t =
-        MakeChainTopology(std::vector<uint32_t>(nSenders, 0), nSwitches, rateBps, delayNs);
-    t.file = "dumbbell";
-    return t;
-}
-
-TopologySpec
-MakeFatTreeTopology(uint32_t k, uint64_t rateBps, uint64_t delayNs)
-{
-    if (k < 2 || k % 2 != 0 || k > 64)
-    {
-        throw std::invalid_argument("fat-tree: k must be even, 2..64");
-    }
-    uint32_t half = k / 2;
-    uint32_t hosts = k * k * k / 4;
-    uint32_t edge0 = hosts;
-    uint32_t agg0 = edge0 + k * half;
-    uint32_t core0 = agg0 + k * half;
-    TopologySpec t;
-    t.file = "fat-tree";
-    t.nNodes = core0 + half * half;
-    t.isSwitch.assign(t.nNodes, true);
-    for (uint32_t h = 0; h < hosts; h++)
-    {
-        t.isSwitch[h] = false;
-    }
-    auto link = [&](uint32_t a, uint32_t b) {
-        t.links.push_back(TopologyLinkSpec{a, b, rateBps, delayNs, 0.0, 0});
-    };
-    for (uint32_t h = 0; h < hosts; h++)
-    {
-        link(h, edge0 + h / half);
-    }
-    for (uint32_t p = 0; p < k; p++)
-    {
-        for (uint32_t e = 0; e < half; e++)
-        {
-            for (uint32_t a = 0; a < half; a++)
-            {
-                link(edge0 + p * half + e, agg0 + p * half + a);
-            }
-        }
-        for (uint32_t a = 0; a < half; a++)
-        {
-            for (uint32_t c = 0; c < half; c++)
-            {
-                link(agg0 + p * half + a, core0 + a * half + c);
-            }
-        }
-    }
-    return t;
-}
-
 RdmaNetwork::RdmaNetwork()
     : m_firstNodeId(0)
 {
@@ -652,12 +553,11 @@ RdmaNetwork::AddFlow(const FlowSpec& f, uint32_t flowId)
     {
         // A leaving flow tells its receiver its final size at once (no
         // packet carries it), which cannot cross ranks within a lookahead.
-        throw std::invalid_argument("flow " + std::to_string(flowId) + ": it leaves early (stop " +
-                                    std::to_string(f.stopNs) + " ns) and its hosts " +
-                                    std::to_string(f.src) + " and " + std::to_string(f.dst) +
-                                    " are on ranks " + std::to_string(GetRank(f.src)) + " and " +
-                                    std::to_string(GetRank(f.dst)) +
-                                    ": put them on one rank (--partition)");
+        throw std::invalid_argument(
+            "flow " + std::to_string(flowId) + ": it leaves early (stop " +
+            std::to_string(f.stopNs) + " ns) and its hosts " + std::to_string(f.src) + " and " +
+            std::to_string(f.dst) + " are on ranks " + std::to_string(GetRank(f.src)) + " and " +
+            std::to_string(GetRank(f.dst)) + ": put them on one rank (--partition)");
     }
     PathInfo path;
     try
@@ -725,7 +625,7 @@ RdmaNetwork::AddFlows(const std::vector<FlowSpec>& flows, const std::string& fil
 Ipv4Address
 RdmaNetwork::GetHostAddress(uint32_t hostId) const
 {
-    return Ipv4Address(HpccNodeIp(hostId));
+    return Ipv4Address(RdmaNodeIp(hostId));
 }
 
 void
