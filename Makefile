@@ -94,6 +94,14 @@ CMAKE_PKG := $(BUILD)/lib/cmake/libcc/libccConfig.cmake $(BUILD)/lib/cmake/libcc
 # Command-line tools: libcc/tools/<name>.c -> build/bin/<name>
 TOOL_SRCS := $(wildcard libcc/tools/*.c)
 TOOLS := $(TOOL_SRCS:libcc/tools/%.c=$(BUILD)/bin/%)
+# The property checks libcc-conformance runs and tests/check links too
+# (docs/conformance.md): one implementation for both.
+CONF_SRCS := $(wildcard libcc/tools/conformance/*.c)
+CONF_HDRS := $(wildcard libcc/tools/conformance/*.h)
+TOOL_CFLAGS = $(C_STD) -D_POSIX_C_SOURCE=200809L -Ilibcc/include $(C_USER)
+# The tools carry all of libcc and export its API (-rdynamic): a plugin they
+# load binds to that copy, whatever the tool itself calls.
+TOOL_LIBCC = -rdynamic -Wl,--whole-archive $(STATIC_LIB) -Wl,--no-whole-archive
 
 # Check suites: tests/check/check_<module>.c exports `Suite *<module>_suite(void)`.
 CHECK_SRCS := $(filter-out tests/check/check_main.c,$(wildcard tests/check/check_*.c))
@@ -106,10 +114,12 @@ CHECK_PLUGIN_SRCS := $(wildcard tests/check/plugins/*.c)
 CHECK_PLUGINS := $(CHECK_PLUGIN_SRCS:tests/check/plugins/%.c=$(BUILD)/tests/plugins/%.so)
 CHECK_CFLAGS := $(shell $(PKG_CONFIG) --cflags check 2>/dev/null)
 CHECK_LIBS := $(shell $(PKG_CONFIG) --libs check 2>/dev/null || echo -lcheck) $(LIBCC_LIBS)
-TEST_CFLAGS = $(C_STD) -D_POSIX_C_SOURCE=200809L -Ilibcc/include -Ilibcc/src -Itests/check -I$(BUILD)/gen \
+TEST_CFLAGS = $(C_STD) -D_POSIX_C_SOURCE=200809L \
+              -Ilibcc/include -Ilibcc/src -Itests/check -Ilibcc/tools/conformance \
+              -I$(BUILD)/gen \
               $(C_USER)
 
-.PHONY: all lib tools deps paper test test-docs test-python test-slurm test-static test-check test-check-san test-install test-ns3 test-examples test-errors demo bench bench-libcc \
+.PHONY: all lib tools deps paper test test-docs test-python test-slurm test-static test-check test-check-san test-conformance test-install test-ns3 test-examples test-errors demo bench bench-libcc \
         install install-lib uninstall clean format help test-relocate test-contrib
 
 all: lib tools ns3
@@ -158,7 +168,11 @@ $(BUILD_INC)/libcc/%.h: libcc/include/libcc/%.h
 # copy of libcc (its registry), so they export its symbols.
 $(BUILD)/bin/%: libcc/tools/%.c $(STATIC_LIB) $(LIB_HDRS) $(wildcard libcc/tools/*.h) $(FLAGS_STAMP)
 	@mkdir -p $(dir $@)
-	$(CC) $(C_STD) -D_POSIX_C_SOURCE=200809L -Ilibcc/include $(C_USER) $(LDFLAGS) -rdynamic -o $@ $< $(STATIC_LIB) $(LIBCC_LIBS)
+	$(CC) $(TOOL_CFLAGS) $(LDFLAGS) -o $@ $< $(TOOL_LIBCC) $(LIBCC_LIBS)
+
+$(BUILD)/bin/libcc-conformance: libcc/tools/libcc-conformance.c $(CONF_SRCS) $(CONF_HDRS) $(STATIC_LIB) $(LIB_HDRS) $(FLAGS_STAMP)
+	@mkdir -p $(dir $@)
+	$(CC) $(TOOL_CFLAGS) $(LDFLAGS) -o $@ $< $(CONF_SRCS) $(TOOL_LIBCC) $(LIBCC_LIBS)
 
 # ---- pkg-config and CMake files ---------------------------------------------
 # gen_file TEMPLATE OUT PREFIX LIBDIR INCLUDEDIR [RPATH]: fill a template. In the
@@ -193,17 +207,17 @@ $(BUILD)/gen/check_suites.h: $(CHECK_SRCS) Makefile
 	@for n in $(CHECK_NAMES); do printf 'LIBCC_SUITE(%s)\n' $$n >> $@.tmp; done
 	@mv $@.tmp $@
 
-CHECK_ALL_SRCS = tests/check/check_main.c $(CHECK_SRCS) $(CHECK_HELPERS)
+CHECK_ALL_SRCS = tests/check/check_main.c $(CHECK_SRCS) $(CHECK_HELPERS) $(CONF_SRCS)
 
 $(BUILD)/tests/plugins/%.so: tests/check/plugins/%.c $(LIB_PUB_HDRS) $(FLAGS_STAMP)
 	@mkdir -p $(dir $@)
 	$(CC) $(C_STD) -fPIC -shared -Ilibcc/include $(C_USER) $(LDFLAGS) -o $@ $<
 
-$(BUILD)/tests/check_libcc: $(CHECK_ALL_SRCS) $(BUILD)/gen/check_suites.h $(STATIC_LIB) $(wildcard tests/check/*.h) $(FLAGS_STAMP)
+$(BUILD)/tests/check_libcc: $(CHECK_ALL_SRCS) $(BUILD)/gen/check_suites.h $(STATIC_LIB) $(wildcard tests/check/*.h) $(CONF_HDRS) $(FLAGS_STAMP)
 	@mkdir -p $(dir $@)
 	$(CC) $(TEST_CFLAGS) $(CHECK_CFLAGS) $(LDFLAGS) -rdynamic -o $@ $(CHECK_ALL_SRCS) $(STATIC_LIB) $(CHECK_LIBS)
 
-$(BUILD)/tests/check_libcc_san: $(CHECK_ALL_SRCS) $(BUILD)/gen/check_suites.h $(SAN_LIB) $(wildcard tests/check/*.h) $(FLAGS_STAMP)
+$(BUILD)/tests/check_libcc_san: $(CHECK_ALL_SRCS) $(BUILD)/gen/check_suites.h $(SAN_LIB) $(wildcard tests/check/*.h) $(CONF_HDRS) $(FLAGS_STAMP)
 	@mkdir -p $(dir $@)
 	$(CC) $(TEST_CFLAGS) -O1 $(SAN_FLAGS) $(CHECK_CFLAGS) $(LDFLAGS) -rdynamic -o $@ $(CHECK_ALL_SRCS) $(SAN_LIB) $(CHECK_LIBS)
 
@@ -218,15 +232,24 @@ test-check-san: $(BUILD)/tests/check_libcc_san tools $(CHECK_PLUGINS)
 	CK_FORK=no LIBCC_TOOLS=$(BUILD)/bin LIBCC_SRCDIR=$(CURDIR) LIBCC_TEST_PLUGINS=$(BUILD)/tests/plugins \
 	$(BUILD)/tests/check_libcc_san
 
+# libcc-conformance over every registered algorithm (docs/conformance.md):
+# CONFORMANCE_EVENTS RP events each (NP and CP a quarter), seed 1, about 10 s
+# on one core; a failing run's replay script goes to $(BUILD).
+CONFORMANCE_EVENTS ?= 1000000
+test-conformance: $(BUILD)/bin/libcc-conformance
+	@$(BUILD)/bin/libcc-conformance --events=$(CONFORMANCE_EVENTS) --seed=1 --trace-dir=$(BUILD)
+
 # No global mutable state in libcc but the algorithm registry, checked on
 # the objects themselves; no algorithm name (so no congestion-control
 # decision) in the ns-3 bindings; built-in modules use only the accessors of
 # <libcc/algorithm.h>; 0.4-era uses of the renamed INT list field fail to
 # compile.
 # The C programs of README and docs/, built from the pages and run: their
-# output must be the ```output block the page shows (tests/docs).
+# output must be the ```output block the page shows; docs/design.md's map
+# of the folders names every folder of ns3-bindings/ (tests/docs).
 test-docs: lib
 	@$(firstword $(wildcard /usr/bin/python3) python3) tests/docs/check_examples.py $(BUILD) $(BUILD)/docs-examples
+	@$(firstword $(wildcard /usr/bin/python3) python3) tests/docs/check_folder_map.py
 
 test-static: $(LIB_OBJS)
 	@bash tests/static/no-mutable-globals.sh $(LIB_OBJS)
@@ -244,6 +267,14 @@ INST_BIN := $(DESTDIR)$(BINDIR)
 INST_GEN := $(BUILD)/install-files
 
 install: install-lib
+
+# Every file install-lib puts under the prefix, named once: uninstall
+# removes exactly these (test-install checks that nothing is left).
+LIB_INST_FILES := $(addprefix $(INST_INC)/libcc/,$(notdir $(LIB_PUB_HDRS))) \
+                  $(addprefix $(INST_LIB)/,libcc.a libcc.so.$(VERSION) libcc.so.$(SOVERSION) libcc.so) \
+                  $(INST_LIB)/pkgconfig/libcc.pc \
+                  $(addprefix $(INST_LIB)/cmake/libcc/,libccConfig.cmake libccConfigVersion.cmake) \
+                  $(addprefix $(INST_BIN)/,$(notdir $(TOOLS)))
 
 install-lib: lib tools
 	$(call gen_file,libcc/libcc.pc.in,$(INST_GEN)/libcc.pc,$(PREFIX),$(LIBDIR),$(INCLUDEDIR))
@@ -263,22 +294,21 @@ install-lib: lib tools
 # such as include/ns3, which Debian's ns-3 headers share when PREFIX=/usr),
 # then our own directories if they are empty.
 uninstall: uninstall-ns3
-	rm -f $(addprefix $(INST_INC)/libcc/,$(notdir $(LIB_PUB_HDRS)))
-	rm -f $(INST_LIB)/libcc.a $(INST_LIB)/libcc.so.$(VERSION) $(INST_LIB)/libcc.so.$(SOVERSION) $(INST_LIB)/libcc.so
-	rm -f $(INST_LIB)/pkgconfig/libcc.pc $(INST_LIB)/cmake/libcc/libccConfig.cmake $(INST_LIB)/cmake/libcc/libccConfigVersion.cmake
-	rm -f $(addprefix $(INST_BIN)/,$(notdir $(TOOLS)))
+	rm -f $(LIB_INST_FILES)
 	-rmdir $(INST_INC)/libcc $(INST_LIB)/cmake/libcc 2>/dev/null
 	-rmdir $(INST_LIB)/cmake $(INST_LIB)/pkgconfig 2>/dev/null
 
 # A staging prefix filled by `make install`, and consumers outside the tree
 # using only it: libcc from C and C++ through pkg-config, the bindings
 # through pkg-config and CMake running FNCC on their own topology
-# (tests/install/run.sh); then `make uninstall` must leave no file behind.
+# (tests/install/run.sh), the worked plugin of examples/plugin/ built with
+# its Makefile and CMakeLists.txt and run by the tree's dumbbell (LIBCC_BIN);
+# then `make uninstall` must leave no file behind.
 STAGE := $(abspath $(BUILD))/stage
 test-install:
 	@rm -rf $(STAGE)
 	@$(MAKE) --no-print-directory install PREFIX=$(STAGE)/prefix >/dev/null
-	@bash tests/install/run.sh $(STAGE)/prefix $(BUILD)/install-test \
+	@$(if $(filter 1,$(HAVE_NS3)),LIBCC_BIN=$(abspath $(BUILD))/bin) bash tests/install/run.sh $(STAGE)/prefix $(BUILD)/install-test \
 	  $(MAKE) -C $(CURDIR) --no-print-directory BUILD=$(BUILD)
 
 # A copy of the build tree runs its own libraries and its .pc builds a
@@ -317,7 +347,7 @@ test-contrib:
 
 # ---- the two commands --------------------------------------------------------
 NPROC := $(shell nproc 2>/dev/null || echo 2)
-TEST_SUITES := test-static test-docs test-check test-check-san fuzz-ci test-install test-relocate test-ns3 test-mpi test-distributed test-examples test-errors test-python test-slurm $(NS3_SAN_SUITES)
+TEST_SUITES := test-static test-docs test-check test-check-san test-conformance fuzz-ci test-install test-relocate test-ns3 test-mpi test-distributed test-examples test-errors test-python test-slurm $(NS3_SAN_SUITES)
 
 test: deps
 	@$(MAKE) --no-print-directory -j$(NPROC) all $(NS3_SAN_BUILD)
@@ -338,7 +368,8 @@ test-python: $(NS3_EXAMPLES) tools
 test-slurm: $(NS3_EXAMPLES)
 	@bash tests/slurm/run.sh $(BUILD)/bin
 
-# The FNCC paper's experiments, results in docs/results.md (FULL=1: paper scale).
+# The FNCC paper's experiments, results in docs/results.md (FULL=1: paper scale;
+# PLUGIN=path.so: every run loads a libcc plugin, docs/writing-an-algorithm.md).
 paper: deps
 	@$(MAKE) --no-print-directory -j$(NPROC) all
 	@$(MAKE) --no-print-directory paper-run

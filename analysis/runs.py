@@ -43,9 +43,12 @@ class Run:
     the bin directory; args: its options (an argument "--x=@file" names
     out/exp/file); inputs: files under out/exp that are part of what the run
     is; labels: what the analysis groups by. ranks (an attribute, default
-    1): MPI ranks the run is launched over, not part of what it is."""
+    1): MPI ranks the run is launched over, not part of what it is.
+    plugins (an attribute): absolute paths of the libcc plugins its
+    arguments load (--plugin=...), part of what it is."""
 
     ranks = 1
+    plugins = ()
 
     def __init__(self, exp, name, program, args, inputs=(), **labels):
         self.exp, self.name, self.program, self.args = exp, name, program, list(args)
@@ -119,10 +122,13 @@ def input_hashes(run, out):
 
 
 def params_of(run, out, binary):
-    return {"program": run.program, "binary_sha256": sha256(binary),
-            "libraries_sha256": {os.path.basename(p): sha256(p) for p in own_libraries(binary)},
-            "args": run.args,
-            "inputs": input_hashes(run, out)}
+    params = {"program": run.program, "binary_sha256": sha256(binary),
+              "libraries_sha256": {os.path.basename(p): sha256(p) for p in own_libraries(binary)},
+              "args": run.args,
+              "inputs": input_hashes(run, out)}
+    if run.plugins:  # a rebuilt plugin changes the run; a run without one keeps its params
+        params["plugins_sha256"] = {p: sha256(p) for p in run.plugins}
+    return params
 
 
 def is_done(run, out, binary):

@@ -3,7 +3,7 @@
 """Run a grid of simulations, on this machine or on a Slurm cluster, and
 gather their results into one table.
 
-    sweep.py run GRID.toml [--jobs N] [--bin build/bin] [--ranks N]
+    sweep.py run GRID.toml [--jobs N] [--bin build/bin] [--ranks N] [--plugin PATH.so ...]
     sweep.py run GRID.toml --slurm [--partition P] [--account A] [--time-limit T]
                            [--no-wait] [--sbatch-arg ARG ...]
     sweep.py gather GRID.toml
@@ -16,6 +16,7 @@ The grid file (TOML, docs/sweeps.md):
     program = "rdma-sim"            # a binary of --bin (build/bin)
     out = "out/sweeps"
     bin_step = 5                    # slowdown bins: percent of the flows each (--bin-step)
+    plugin = "aimd-ecn.so"          # libcc plugins every run loads (a path or a list; --plugin)
     [fixed]                         # every run: --name=value
     fattree = 4
     stop = "1s"
@@ -38,6 +39,11 @@ A grid may instead spell its command lines: [sweep] args (templates such as
 tables, [[point]] runs, [full.X] tables for --full, an axis "registered"
 (libcc's algorithms, libcc-replay --list); make paper's grids are written
 so (examples/paper/experiments/, docs/sweeps.md).
+
+Plugins ([sweep] plugin, --plugin, repeatable) are passed to every run as
+--plugin=<absolute path>, their SHA-256 is part of each run's identity (a
+rebuilt plugin runs again), and an axis "registered" takes their algorithms
+too.
 
 "seed" and "load" are flow-generation axes when [flows] is given (they pick
 the flow file) and ordinary options otherwise. "ranks" (in [fixed], as a
@@ -135,6 +141,16 @@ def load_grid(path, full=False):
     if isinstance(step, bool) or not isinstance(step, int) or not 1 <= step <= 100 or 100 % step:
         raise BadGrid("%s: [sweep] bin_step = %s: accepted a whole number that divides 100 "
                       "(1..100)" % (path, step))
+    plug = sw.get("plugin", [])
+    if isinstance(plug, str):
+        plug = [plug]
+    if not isinstance(plug, list) or not all(isinstance(x, str) and x for x in plug):
+        raise BadGrid("%s: [sweep] plugin: accepted the path of a plugin (.so) or a list of them"
+                      % path)
+    if "plugin" in g.get("fixed", {}) or "plugin" in g.get("grid", {}):
+        raise BadGrid("%s: plugin: accepted in [sweep] (every run loads it), not as an option "
+                      "or an axis" % path)
+    sw["plugin"] = plug
     fixed_ranks = g.get("fixed", {}).get("ranks")
     for where, vals in (("[fixed] ranks", [] if fixed_ranks is None else [fixed_ranks]),
                         ("[grid] ranks", g.get("grid", {}).get("ranks", []))):
@@ -212,10 +228,33 @@ def make_template_runs(g, algorithms):
     return runs
 
 
-def make_runs(g, ranks=None, algorithms=None):
+def grid_plugins(g, extra=()):
+    """The plugins every run loads: [sweep] plugin, then extra (--plugin),
+    as absolute paths (relative ones are taken from the current directory,
+    as the tool's other paths are), each once."""
+    plugins = []
+    for p in list(g["sweep"].get("plugin", [])) + list(extra):
+        if not os.path.isfile(p):
+            raise BadGrid("%s: plugin '%s': no such file (build it first: "
+                          "docs/writing-an-algorithm.md)" % (g["_path"], p))
+        if os.path.abspath(p) not in plugins:
+            plugins.append(os.path.abspath(p))
+    return plugins
+
+
+def make_runs(g, ranks=None, algorithms=None, plugins=()):
     """The grid's runs, in a fixed order (the order of the file's axes);
     ranks: --ranks N (None: the file's ranks, else 1); algorithms: what an
-    axis "registered" takes."""
+    axis "registered" takes; plugins: absolute paths every run loads
+    (--plugin=..., before its other arguments)."""
+    runs = make_runs_of(g, ranks, algorithms)
+    for r in runs:
+        r.args = ["--plugin=" + p for p in plugins] + r.args
+        r.plugins = list(plugins)
+    return runs
+
+
+def make_runs_of(g, ranks, algorithms):
     if "args" in g["sweep"]:
         if ranks is not None:
             raise BadGrid("--ranks %d: a grid of [sweep] args templates runs each point once, "
@@ -379,10 +418,11 @@ def submit_slurm(g, runs, out, bindir, a):
     script = os.path.join(d, "array.sh")
     with open(script, "w") as f:
         f.write("#!/bin/bash\n# Written by sweep.py: task i runs run i of %s.\n"
-                "exec %s %s task %s --index \"$SLURM_ARRAY_TASK_ID\" --bin %s%s\n" % (
+                "exec %s %s task %s --index \"$SLURM_ARRAY_TASK_ID\" --bin %s%s%s\n" % (
                     g["_path"], sys.executable, os.path.abspath(__file__),
                     os.path.abspath(g["_path"]), os.path.abspath(bindir),
-                    "" if a.ranks is None else " --ranks %d" % a.ranks))
+                    "" if a.ranks is None else " --ranks %d" % a.ranks,
+                    "".join(" --plugin %s" % os.path.abspath(p) for p in a.plugin)))
     os.chmod(script, 0o755)
     jobs = []
     for n in sorted({r.ranks for r in runs}):
@@ -454,12 +494,12 @@ def gather(g, runs, out, step=None):
         if os.path.exists(fct):
             df = fct_slowdown.read_fct(fct)
             s = np.sort(fct_slowdown.with_slowdown(df).slowdown.to_numpy())
-            if len(s):
+            if len(s):  # a run whose flows never end (the dumbbell's) has no bins
                 row.update({"slowdown_avg": s.mean(), "slowdown_p50": fct_slowdown.pctl(s, 0.5),
                             "slowdown_p95": fct_slowdown.pctl(s, 0.95),
                             "slowdown_p99": fct_slowdown.pctl(s, 0.99)})
-            key = tuple((k, v) for k, v in r.labels.items() if k != "seed")
-            flows_all.setdefault(key, []).append(df)
+                key = tuple((k, v) for k, v in r.labels.items() if k != "seed")
+                flows_all.setdefault(key, []).append(df)
         rows.append(row)
     table = pd.DataFrame(rows)
     base = os.path.join(out, g["sweep"]["name"])
@@ -502,6 +542,9 @@ def main(argv=None):
                          "(overrides [sweep] bin_step; default 5)")
     ap.add_argument("--ranks", type=int, default=None,
                     help="MPI ranks per run (>= 1; rdma-sim, dumbbell, fairness; overrides [fixed] ranks)")
+    ap.add_argument("--plugin", action="append", default=[], metavar="PATH.so",
+                    help="a libcc plugin every run loads (--plugin=PATH, beside [sweep] plugin; "
+                         "repeatable)")
     ap.add_argument("--full", action="store_true", help="merge the grid's [full] tables")
     ap.add_argument("--slurm", action="store_true", help="submit to Slurm as a job array")
     ap.add_argument("--partition", default="", help="Slurm partition")
@@ -521,8 +564,13 @@ def main(argv=None):
         return 2
     try:
         g = load_grid(a.grid, a.full)
+        plugins = grid_plugins(g, a.plugin)
         wants = "registered" in g.get("grid", {}).values()  # else no need to ask libcc
-        runs = make_runs(g, a.ranks, libcc_info.algorithms(a.bin) if wants else None)
+        try:
+            algorithms = libcc_info.algorithms(a.bin, plugins) if wants else None
+        except RuntimeError as e:  # a plugin the programs refuse: bad input
+            raise BadGrid(str(e))
+        runs = make_runs(g, a.ranks, algorithms, plugins)
         out = g["sweep"].get("out", "out/sweeps")
         binary = os.path.join(a.bin, g["sweep"]["program"])
         if a.command in ("run", "task") and not os.access(binary, os.X_OK):

@@ -40,8 +40,10 @@ bench-hops: $(BUILD)/bin/dumbbell $(BUILD)/bin/rdma-sim
 # examples/paper/experiments/): runs under out/paper/, tables and plots into
 # docs/results.md and docs/img/paper/. libcc-replay lists libcc's algorithms.
 # FULL=1: the paper's scale, into out/paper-full/ and docs/results-full.md.
-# Unchanged runs are not run again.
-PAPER_FLAGS := $(if $(FULL),--full,)
+# Unchanged runs are not run again. PLUGIN=path.so (several: space-separated):
+# every run loads it (--plugin), and its algorithms join the all-algos
+# experiments' "every algorithm libcc registers".
+PAPER_FLAGS := $(if $(FULL),--full,) $(foreach p,$(PLUGIN),--plugin $(abspath $(p)))
 PAPER_OUT := $(DEMO_OUT)/paper$(if $(FULL),-full,)
 PAPER_RESULTS := docs/results$(if $(FULL),-full,).md
 paper-run: $(NS3_EXAMPLES) $(BUILD)/bin/libcc-replay

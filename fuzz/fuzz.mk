@@ -41,9 +41,11 @@ $(FUZZ_DIR)/bin/fuzz_%: fuzz/fuzz_%.c $(FUZZ_DIR)/libcc-fuzz.a
 FUZZ_CXX ?= clang++-14
 FUZZ_CXX_NAMES := $(patsubst fuzz/fuzz_%.cc,%,$(wildcard fuzz/fuzz_*.cc))
 FUZZ_CXXFLAGS = -std=c++17 $(WARN) -g -O1 $(FUZZ_SAN) $(NS3_INCLUDES) $(NS3_CFLAGS)
-FUZZ_SRCS_rocev2 := ns3-bindings/model/rocev2-codec.cc ns3-bindings/model/rocev2-header.cc
-FUZZ_SRCS_hpcc_files := ns3-bindings/helper/hpcc-format.cc
-FUZZ_SRCS_hpcc_config := ns3-bindings/helper/hpcc-config.cc ns3-bindings/helper/hpcc-format.cc
+FUZZ_SRCS_rocev2 := ns3-bindings/model/codec/rocev2-codec.cc ns3-bindings/model/codec/rocev2-header.cc
+FUZZ_SRCS_hpcc_files := ns3-bindings/hpcc/hpcc-format.cc ns3-bindings/helper/rdma-topology.cc
+FUZZ_SRCS_hpcc_config := ns3-bindings/hpcc/hpcc-config.cc ns3-bindings/hpcc/hpcc-config-reader.cc \
+                         ns3-bindings/hpcc/hpcc-config-files.cc ns3-bindings/hpcc/hpcc-format.cc \
+                         ns3-bindings/helper/rdma-topology.cc
 FUZZ_NAMES += $(FUZZ_CXX_NAMES)
 FUZZ_BINS += $(FUZZ_CXX_NAMES:%=$(FUZZ_DIR)/bin/fuzz_%)
 
@@ -58,7 +60,7 @@ $(FUZZ_DIR)/bin/fuzz_$(1): fuzz/fuzz_$(1).cc $(FUZZ_SRCS_$(1):%.cc=$(FUZZ_DIR)/c
 	    $$(filter %.o,$$^) $(FUZZ_DIR)/libcc-fuzz.a $$(NS3_LIBS) $(LIBCC_LIBS)
 endef
 $(foreach n,$(FUZZ_CXX_NAMES),$(eval $(call FUZZ_CXX_RULE,$(n))))
--include $(wildcard $(FUZZ_DIR)/cxx/*/*/*.d)
+-include $(wildcard $(FUZZ_DIR)/cxx/*/*/*.d $(FUZZ_DIR)/cxx/*/*/*/*.d)
 
 fuzz-build: $(FUZZ_BINS)
 

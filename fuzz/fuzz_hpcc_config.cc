@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-only
-// The HPCC simulator's config.txt reader (ns3-bindings/helper/hpcc-config.h)
+// The HPCC simulator's config.txt reader (ns3-bindings/hpcc/hpcc-config.h)
 // on arbitrary text: it either returns or throws FileFormatError with a
 // one-line message; nothing else, no crash. What it returns is libcc
 // parameter text libcc takes (every value within its parameter's range),

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 // The HPCC-simulator topology and flow file readers
-// (ns3-bindings/helper/hpcc-format.h) on arbitrary text: each either returns
+// (ns3-bindings/hpcc/hpcc-format.h) on arbitrary text: each either returns
 // what it read or throws FileFormatError with a one-line message;
 // nothing else (no other exception, no crash, no allocation by a claimed
 // count). The first byte picks the reader; a topology that parses is then

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-only
-// The RoCEv2 header codec (ns3-bindings/model/rocev2-codec.h) on arbitrary
+// The RoCEv2 header codec (ns3-bindings/model/codec/rocev2-codec.h) on arbitrary
 // bytes: the parser and the forwarding peek never read past n, and whatever
 // parses writes back to bytes that parse to the same packet (a switch
 // re-encodes what it parsed when it stamps INT or marks CE).

@@ -2,7 +2,7 @@
 # BUILD, CXX, CPPFLAGS, CXXFLAGS, LDFLAGS, WARN, PREFIX_MAP, RPATH_BIN,
 # FLAGS_STAMP, SHARED_LIB, PKG_CONFIG, gen_file and the install directories).
 #
-#   make ns3        $(BUILD)/lib/libns3-libcc.so (every ns3-bindings/{sim,model,helper}/*.cc
+#   make ns3        $(BUILD)/lib/libns3-libcc.so (every .cc of NS3_CODE_DIRS
 #                   but the IP support, linked to libcc.so), $(BUILD)/lib/libns3-libcc-ip.so
 #                   (IP support: helper/rdma-network-ip.cc, linked to ns-3's internet and
 #                   traffic-control modules), the headers as $(BUILD)/include/ns3/*.h plus
@@ -30,7 +30,13 @@ NS3_CORE_LIBS := $(shell $(PKG_CONFIG) --libs $(NS3_CORE_MODULES) 2>/dev/null ||
 NS3_IP_LIBS := $(shell $(PKG_CONFIG) --libs $(NS3_IP_MODULES) 2>/dev/null || echo -lns3-internet -lns3-traffic-control)
 
 NS3_DIR := ns3-bindings
-NS3_INCLUDES := -I$(NS3_DIR)/sim -I$(NS3_DIR)/model -I$(NS3_DIR)/helper -Ilibcc/include
+# The bindings' source folders (docs/design.md draws them): the model by role
+# (the lossless link, the RDMA host, the switch, the RoCEv2 codec), the
+# simulator core, the helpers. Each is an include directory (sources include
+# each other as "x.h", as installed in one ns3/ directory), its .cc files
+# are the library's and its headers are public.
+NS3_CODE_DIRS := sim model/link model/codec model/host model/switch helper hpcc
+NS3_INCLUDES := $(addprefix -I$(NS3_DIR)/,$(NS3_CODE_DIRS)) -Ilibcc/include
 # make NS3_LOG_ENABLE=1: our NS_LOG statements are compiled in (ns-3 drops
 # them unless NS3_LOG_ENABLE is defined). The setting is part of the flags
 # stamp (Makefile), so a change rebuilds every object.
@@ -44,7 +50,7 @@ NS3_CXXFLAGS = -std=c++17 -fPIC -fno-semantic-interposition -fvisibility-inlines
 
 # The IP support: its own library (what needs ns-3's internet module).
 NS3_IP_SRCS := $(NS3_DIR)/helper/rdma-network-ip.cc
-NS3_ALL_SRCS := $(sort $(wildcard $(NS3_DIR)/sim/*.cc $(NS3_DIR)/model/*.cc $(NS3_DIR)/helper/*.cc))
+NS3_ALL_SRCS := $(sort $(foreach d,$(NS3_CODE_DIRS),$(wildcard $(NS3_DIR)/$(d)/*.cc)))
 NS3_SRCS := $(filter-out $(NS3_IP_SRCS),$(NS3_ALL_SRCS))
 NS3_OBJS := $(NS3_SRCS:%.cc=$(BUILD)/ns3/%.o)
 NS3_IP_OBJS := $(NS3_IP_SRCS:%.cc=$(BUILD)/ns3/%.o)
@@ -58,15 +64,14 @@ NS3_PROG_LIBS = $(NS3_LIB) $(SHARED_LIB) $(RPATH_BIN) $(LDFLAGS) $(NS3_CORE_LIBS
 NS3_IP_PROG_LIBS = $(NS3_IP_LIB) $(NS3_PROG_LIBS) $(NS3_LIBS)
 NS3_IP_PROGS := tcp-beside-rdma
 
-# Public headers: every header of sim/, model/, helper/, installed flat as
+# Public headers: every header of NS3_CODE_DIRS, installed flat as
 # ns3/<name>.h (ns-3's module convention; they include each other as "x.h",
 # which resolves in that same directory) plus the module header
 # ns3/libcc-module.h. No name may be one of Debian's ns-3 headers
 # (tests/install/run.sh checks).
-NS3_PUB_HDRS := $(sort $(wildcard $(NS3_DIR)/sim/*.h $(NS3_DIR)/model/*.h $(NS3_DIR)/helper/*.h))
+NS3_PUB_HDRS := $(sort $(foreach d,$(NS3_CODE_DIRS),$(wildcard $(NS3_DIR)/$(d)/*.h)))
 NS3_BUILD_HDRS := $(addprefix $(BUILD_INC)/ns3/,$(notdir $(NS3_PUB_HDRS)))
 NS3_MODULE_HDR := $(BUILD_INC)/ns3/libcc-module.h
-vpath %.h $(NS3_DIR)/sim $(NS3_DIR)/model $(NS3_DIR)/helper
 
 # examples/<name>/<name>.cc -> $(BUILD)/bin/<name>
 NS3_EXAMPLE_NAMES := $(foreach d,$(wildcard examples/*/),$(if $(wildcard $(d)$(notdir $(d:/=)).cc),$(notdir $(d:/=))))
@@ -147,9 +152,15 @@ $(NS3_LOG_IP_LIB): $(NS3_LOG_IP_OBJS) $(NS3_LOG_LIB) $(SHARED_LIB)
 	  $(NS3_CORE_LIBS) $(NS3_IP_LIBS)
 	ln -sf libns3-libcc-ip.so.$(VERSION) $(NS3_LOG_DIR)/libns3-libcc-ip.so.$(SOVERSION)
 
-$(BUILD_INC)/ns3/%.h: %.h
-	@mkdir -p $(dir $@)
-	cp $< $@
+# One rule per header, from where it is now: a vpath search would also
+# find a header's old place through the stale dependency files of a moved
+# header (their phony targets), and copy from there.
+define NS3_HDR_RULE
+$(BUILD_INC)/ns3/$(notdir $(1)): $(1)
+	@mkdir -p $$(dir $$@)
+	cp $$< $$@
+endef
+$(foreach h,$(NS3_PUB_HDRS),$(eval $(call NS3_HDR_RULE,$(h))))
 
 $(NS3_MODULE_HDR): $(NS3_PUB_HDRS) $(NS3_DIR)/ns3.mk
 	@mkdir -p $(dir $@)
@@ -214,38 +225,41 @@ $(NS3_IP_PC): $(NS3_DIR)/ns3-libcc-ip.pc.in $(NS3_DIR)/ns3.mk
 	$(call gen_file,$<,$@,$(PC_BUILD_PREFIX),$${prefix}/lib,$${prefix}/include,-Wl$(comma)-rpath$(comma)$${libdir})
 
 # ---- install (called by the top-level install when ns-3 is there) -----------
+# Every file install-ns3 puts under the prefix, named once: install-ns3
+# installs these names, uninstall-ns3 removes exactly them (test-install
+# checks that nothing is left).
+NS3_INST_LIB_NAMES := libns3-libcc libns3-libcc-ip
+NS3_INST_HDRS := $(addprefix $(INST_INC)/ns3/,$(notdir $(NS3_PUB_HDRS)) libcc-module.h)
+NS3_INST_LIBS := $(foreach l,$(NS3_INST_LIB_NAMES),$(INST_LIB)/$(l).so.$(VERSION))
+NS3_INST_LINKS := $(foreach l,$(NS3_INST_LIB_NAMES),$(INST_LIB)/$(l).so.$(SOVERSION) $(INST_LIB)/$(l).so)
+NS3_INST_PCS := $(INST_LIB)/pkgconfig/ns3-libcc.pc $(INST_LIB)/pkgconfig/ns3-libcc-ip.pc
+NS3_INST_LOG_LIBS := $(foreach l,$(NS3_INST_LIB_NAMES),$(INST_LIB)/libcc-log/$(l).so.$(VERSION))
+NS3_INST_LOG_LINKS := $(foreach l,$(NS3_INST_LIB_NAMES),$(INST_LIB)/libcc-log/$(l).so.$(SOVERSION))
+NS3_INST_FILES := $(NS3_INST_HDRS) $(NS3_INST_LIBS) $(NS3_INST_LINKS) $(NS3_INST_PCS) \
+                  $(NS3_INST_LOG_LIBS) $(NS3_INST_LOG_LINKS)
 install-ns3: $(NS3_LIB) $(NS3_IP_LIB) $(NS3_LOG_LIB) $(NS3_LOG_IP_LIB) $(NS3_BUILD_HDRS) $(NS3_MODULE_HDR)
 	$(call gen_file,$(NS3_DIR)/ns3-libcc.pc.in,$(INST_GEN)/ns3-libcc.pc,$(PREFIX),$(LIBDIR),$(INCLUDEDIR))
 	$(call gen_file,$(NS3_DIR)/ns3-libcc-ip.pc.in,$(INST_GEN)/ns3-libcc-ip.pc,$(PREFIX),$(LIBDIR),$(INCLUDEDIR))
-	install -d $(INST_INC)/ns3 $(INST_LIB)/pkgconfig
+	install -d $(INST_INC)/ns3 $(INST_LIB)/pkgconfig $(INST_LIB)/libcc-log
 	install -m 644 $(NS3_BUILD_HDRS) $(NS3_MODULE_HDR) $(INST_INC)/ns3/
 	install -m 755 $(NS3_LIB) $(NS3_IP_LIB) $(INST_LIB)/
-	ln -sf libns3-libcc.so.$(VERSION) $(INST_LIB)/libns3-libcc.so.$(SOVERSION)
-	ln -sf libns3-libcc.so.$(SOVERSION) $(INST_LIB)/libns3-libcc.so
-	ln -sf libns3-libcc-ip.so.$(VERSION) $(INST_LIB)/libns3-libcc-ip.so.$(SOVERSION)
-	ln -sf libns3-libcc-ip.so.$(SOVERSION) $(INST_LIB)/libns3-libcc-ip.so
-	install -m 644 $(INST_GEN)/ns3-libcc.pc $(INST_GEN)/ns3-libcc-ip.pc $(INST_LIB)/pkgconfig/
-	install -d $(INST_LIB)/libcc-log
 	install -m 755 $(NS3_LOG_LIB) $(NS3_LOG_IP_LIB) $(INST_LIB)/libcc-log/
-	ln -sf libns3-libcc.so.$(VERSION) $(INST_LIB)/libcc-log/libns3-libcc.so.$(SOVERSION)
-	ln -sf libns3-libcc-ip.so.$(VERSION) $(INST_LIB)/libcc-log/libns3-libcc-ip.so.$(SOVERSION)
+	install -m 644 $(INST_GEN)/ns3-libcc.pc $(INST_GEN)/ns3-libcc-ip.pc $(INST_LIB)/pkgconfig/
+	$(foreach l,$(NS3_INST_LIB_NAMES),ln -sf $(l).so.$(VERSION) $(INST_LIB)/$(l).so.$(SOVERSION) && \
+	  ln -sf $(l).so.$(SOVERSION) $(INST_LIB)/$(l).so && \
+	  ln -sf $(l).so.$(VERSION) $(INST_LIB)/libcc-log/$(l).so.$(SOVERSION) &&) true
 
 ifeq ($(HAVE_NS3),1)
 install: install-ns3
 endif
 
 uninstall-ns3:
-	rm -f $(addprefix $(INST_INC)/ns3/,$(notdir $(NS3_PUB_HDRS)) libcc-module.h)
-	rm -f $(INST_LIB)/libns3-libcc.so.$(VERSION) $(INST_LIB)/libns3-libcc.so.$(SOVERSION) $(INST_LIB)/libns3-libcc.so
-	rm -f $(INST_LIB)/libns3-libcc-ip.so.$(VERSION) $(INST_LIB)/libns3-libcc-ip.so.$(SOVERSION) $(INST_LIB)/libns3-libcc-ip.so
-	rm -f $(INST_LIB)/pkgconfig/ns3-libcc.pc $(INST_LIB)/pkgconfig/ns3-libcc-ip.pc
-	rm -f $(addprefix $(INST_LIB)/libcc-log/,libns3-libcc.so.$(VERSION) libns3-libcc.so.$(SOVERSION) \
-	  libns3-libcc-ip.so.$(VERSION) libns3-libcc-ip.so.$(SOVERSION))
+	rm -f $(NS3_INST_FILES)
 	-rmdir $(INST_LIB)/libcc-log 2>/dev/null
 	-rmdir $(INST_INC)/ns3 2>/dev/null
 
 format-ns3:
-	clang-format -i --style=file:$(NS3_DIR)/.clang-format $(NS3_SRCS) $(wildcard $(NS3_DIR)/sim/*.h $(NS3_DIR)/model/*.h $(NS3_DIR)/helper/*.h)
+	clang-format -i --style=file:$(NS3_DIR)/.clang-format $(NS3_ALL_SRCS) $(NS3_PUB_HDRS)
 
 -include $(NS3_OBJS:.o=.d) $(NS3_IP_OBJS:.o=.d) $(NS3_LOG_OBJS:.o=.d) $(NS3_LOG_IP_OBJS:.o=.d) $(GTEST_OBJS:.o=.d) $(NS3_SAN_OBJS:.o=.d) $(NS3_EXAMPLE_NAMES:%=$(BUILD)/ns3/examples/%.d) $(BUILD)/ns3/bench/simbench.d
 

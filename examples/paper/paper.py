@@ -5,7 +5,7 @@ experiment, a CSV of every run's summary, the plots, and the tables of the
 results page.
 
     paper.py [--full] [--jobs N] [--bin build/bin] [--out out/paper]
-             [--only EXP[,EXP...]] [--results docs/results.md]
+             [--only EXP[,EXP...]] [--results docs/results.md] [--plugin PATH.so ...]
 
 Each experiment is a grid in examples/paper/experiments/<name>.toml (the
 sweep tool's format, docs/sweeps.md; `analysis/sweep.py run` runs one
@@ -32,6 +32,10 @@ analyses/report.py. Experiments (out/paper/<name>/):
                   WebSearch flows (same k, seeds and flow files), with traces
                   for the receivers' link utilisation and the queues
   fncc-at-scale   FNCC variants on the large-scale WebSearch flows
+
+--plugin (make paper PLUGIN=path): every run loads the plugin, and its
+algorithms join "every algorithm libcc registers" (the all-algos
+experiments); a grid may name them in its algo list too.
 
 A run is skipped when its directory holds a complete result of the same
 binary (SHA-256) and arguments (params.json). Progress (runs done/total,
@@ -61,13 +65,15 @@ SECTIONS = [dumbbell_rates, pfc_pauses, hop_congestion, fairness, lone_flow, lar
 ALIASES = {"lhcs-rates": "hop-congestion"}
 
 
-def experiment_runs(names, full, algorithms):
-    """The runs of these experiments' grids, in EXPERIMENTS order."""
+def experiment_runs(names, full, algorithms, plugins=()):
+    """The runs of these experiments' grids, in EXPERIMENTS order, each
+    loading the plugins."""
     runs = []
     for name in EXPERIMENTS:
         if name in names:
             g = sweep.load_grid(os.path.join(HERE, "experiments", name + ".toml"), full)
-            runs += sweep.make_runs(g, algorithms=algorithms)
+            runs += sweep.make_runs(g, algorithms=algorithms,
+                                    plugins=sweep.grid_plugins(g, plugins))
     return runs
 
 
@@ -81,6 +87,8 @@ def main():
     ap.add_argument("--out", default="out/paper", help="output directory")
     ap.add_argument("--only", default="", help="comma-separated experiment names")
     ap.add_argument("--results", default="", help="write the results tables (markdown) here")
+    ap.add_argument("--plugin", action="append", default=[], metavar="PATH.so",
+                    help="a libcc plugin every run loads (repeatable)")
     a = ap.parse_args()
     if a.jobs < 1:
         ap.error("--jobs=%d: accepted 1 or more" % a.jobs)
@@ -90,11 +98,17 @@ def main():
         if x not in known:
             ap.error("--only: unknown experiment '%s'; accepted %s" % (x, ", ".join(known)))
     names = {ALIASES.get(x, x) for x in only} if only else set(EXPERIMENTS)
+    for p in a.plugin:
+        if not os.path.isfile(p):
+            ap.error("--plugin=%s: no such file (build it first: docs/writing-an-algorithm.md)" % p)
     common.BIN = a.bin
-    # The algorithms come from libcc's registry, not a list here.
-    algorithms = libcc_info.algorithms(a.bin)
+    # The algorithms come from libcc's registry (and the plugins'), not a list here.
     try:
-        runs = experiment_runs(names, a.full, algorithms)
+        algorithms = libcc_info.algorithms(a.bin, [os.path.abspath(p) for p in a.plugin])
+        runs = experiment_runs(names, a.full, algorithms, a.plugin)
+    except RuntimeError as e:
+        sys.stderr.write("paper: --plugin: %s\n" % e)
+        return 2
     except sweep.BadGrid as e:
         sys.stderr.write("paper: %s (is %s/libcc-replay built? make tools)\n" % (e, a.bin))
         return 1

@@ -106,6 +106,7 @@ extern const libcc_cp_ops libcc_cp_ops_none;
 struct libcc_rp {
     uint32_t magic;
     uint8_t owned; /* allocated by libcc_rp_new */
+    uint8_t busy;  /* inside an op or a callback: calls into this RP are refused */
     const libcc_rp_ops *ops;
     const libcc_algorithm *algo;
     libcc_algo_entry *entry; /* the reference this RP holds */

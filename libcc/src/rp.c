@@ -3,6 +3,7 @@
  * arithmetic, then the callbacks for whatever changed. Keeping the
  * before/after comparison here means no module can forget a callback. */
 #include "cc_internal.h"
+#include "flow.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -55,15 +56,21 @@ static void rp_notify(struct libcc_rp *rp, uint64_t now_ns, const rp_snapshot *b
         rp->cbs.window_changed(rp, now_ns, rp->window_bytes, rp->user_data);
     if (rp->deadline_ns != before->deadline_ns && rp->cbs.deadline_changed)
         rp->cbs.deadline_changed(rp, rp->deadline_ns, rp->user_data);
+    rp->busy = 0;
 }
 
 static int rp_begin(struct libcc_rp *rp, uint64_t now_ns, rp_snapshot *snap)
 {
     if (!rp || rp->magic != RP_MAGIC)
         return LIBCC_ERR_INVALID_ARG;
+    /* A call from inside this RP's own op or callback would run the module
+     * on half-updated state and fire callbacks out of order: refused. */
+    if (rp->busy)
+        return LIBCC_ERR_INVALID_ARG;
     if (now_ns < rp->last_now_ns)
         return LIBCC_ERR_TIME_BACKWARDS;
     rp->last_now_ns = now_ns;
+    rp->busy = 1;
     snap->rate_bps = rp->rate_bps;
     snap->window_bytes = rp->window_bytes;
     snap->deadline_ns = rp->deadline_ns;
@@ -80,15 +87,18 @@ int libcc_rp_init(void *mem, size_t mem_len, const libcc_params *params, const l
     const size_t bytes = libcc_rp_bytes(params->algo);
     if (mem_len < bytes)
         return LIBCC_ERR_BUFFER_TOO_SMALL;
-    if (((uintptr_t)mem % _Alignof(struct libcc_rp)) != 0 || flow->line_rate_bps == 0)
+    if (((uintptr_t)mem % _Alignof(struct libcc_rp)) != 0)
         return LIBCC_ERR_INVALID_ARG;
+    int rc = libcc_flow_check(flow);
+    if (rc)
+        return rc;
 
     struct libcc_rp *rp = mem;
     memset(rp, 0, bytes);
     const libcc_algorithm *a = params->algo;
     rp->ops = a->rp ? a->rp : &libcc_rp_ops_none;
     unsigned char *cfg = rp->priv + libcc_priv_round(rp->ops->state_size);
-    int rc = libcc_params_build(params, &rp->common, cfg, NULL, 0);
+    rc = libcc_params_build(params, &rp->common, cfg, NULL, 0);
     if (rc)
         return rc;
     rp->cfg = cfg;
@@ -107,6 +117,7 @@ int libcc_rp_init(void *mem, size_t mem_len, const libcc_params *params, const l
     /* Released by libcc_rp_del, which an RP in the host's memory needs too. */
     rp->entry = params->entry;
     libcc_algo_ref(rp->entry);
+    rp->busy = 1;
     if (rp->ops->init)
         rp->ops->init(rp, now_ns);
     rp_clamp(rp);
@@ -114,6 +125,7 @@ int libcc_rp_init(void *mem, size_t mem_len, const libcc_params *params, const l
      * values are read with the getters. */
     if (rp->deadline_ns != LIBCC_NO_DEADLINE && rp->cbs.deadline_changed)
         rp->cbs.deadline_changed(rp, rp->deadline_ns, rp->user_data);
+    rp->busy = 0;
     *out = rp;
     return LIBCC_OK;
 }

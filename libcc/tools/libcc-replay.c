@@ -20,6 +20,7 @@
 
 #include <errno.h>
 #include <inttypes.h>
+
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stdbool.h>
@@ -50,6 +51,8 @@ typedef struct options {
     const char *algo;
     const char **params; /* --param texts, in order */
     size_t n_params;
+    const char **plugins; /* --plugin paths, loaded in order before the trace is read */
+    size_t n_plugins;
     setting line_rate, base_rtt, mtu, sample, until, max_steps;
     const char *trace;
     bool help, list, json;
@@ -73,6 +76,10 @@ typedef struct replay {
     hdr_param *hparams;
     size_t n_hparams;
     setting line_rate, base_rtt, mtu, flow_id;
+    setting start_at;   /* @start: the RP's creation time (default 0) */
+    bool manual_timers; /* @timers manual: the trace lists every timer call */
+    unsigned ts_bits, tx_bits; /* @int: wrap widths of the hop lists (default 64) */
+    unsigned long timers_line, int_line;
 
     /* Running. */
     libcc_params *params;
@@ -381,6 +388,39 @@ static uint64_t need_bytes(const replay *r, const char *field, const char *text,
     return v;
 }
 
+/* A flow attribute's row of libcc_flow_params: its unit and range. */
+static const libcc_param_desc *flow_row(const char *name)
+{
+    const libcc_param_desc *t;
+    size_t n;
+    libcc_flow_params(&t, &n);
+    for (size_t i = 0; i < n; i++)
+        if (strcmp(t[i].name, name) == 0)
+            return &t[i];
+    return NULL;
+}
+
+/* A flow attribute from text: whole base units of its row's unit (a bare
+ * number of bytes for the MTU), within the row's range; an MTU of 0 is the
+ * library's default. On failure *why says what is wrong, with the range. */
+static bool flow_value(const libcc_param_desc *d, const char *text, uint64_t *v, char *why,
+                       size_t len)
+{
+    const bool mtu = strcmp(d->name, "mtu") == 0;
+    const char *w;
+    if (!(mtu && integer_u64(text, v)) && !value_u64(d->unit, text, v, &w)) {
+        snprintf(why, len, "%s: expected %s", w, unit_hint(d->unit));
+        return false;
+    }
+    if ((mtu && *v == 0) || ((double)*v >= d->min && (double)*v <= d->max))
+        return true;
+    char lo[48], hi[48];
+    libcc_format_value(d->unit, d->min, lo, sizeof lo);
+    libcc_format_value(d->unit, d->max, hi, sizeof hi);
+    snprintf(why, len, "out of range [%s, %s]%s", lo, hi, mtu ? " (0: the default)" : "");
+    return false;
+}
+
 /* ------------------------------------------------------------------ */
 /* CSV                                                                 */
 /* ------------------------------------------------------------------ */
@@ -459,7 +499,8 @@ static void count_step(replay *r)
 static void advance(replay *r, uint64_t to)
 {
     for (;;) {
-        uint64_t d = r->deadline, s = r->next_sample;
+        /* With @timers manual the trace's own `timer` lines are the calls. */
+        uint64_t d = r->manual_timers ? LIBCC_NO_DEADLINE : r->deadline, s = r->next_sample;
         if ((d == LIBCC_NO_DEADLINE || d > to) && (s == UINT64_MAX || s > to))
             return;
         count_step(r);
@@ -545,15 +586,16 @@ static void directive(replay *r, char *line)
             if (!val)
                 fail(r, "@flow: '%s': expected key=value", kv);
             *val++ = '\0';
-            if (strcmp(kv, "line_rate") == 0) {
-                flow_key(r, &r->line_rate, kv);
-                r->line_rate.value = need_value(r, LIBCC_UNIT_BPS, "@flow line_rate", val);
-            } else if (strcmp(kv, "base_rtt") == 0) {
-                flow_key(r, &r->base_rtt, kv);
-                r->base_rtt.value = need_value(r, LIBCC_UNIT_NS, "@flow base_rtt", val);
-            } else if (strcmp(kv, "mtu") == 0) {
-                flow_key(r, &r->mtu, kv);
-                r->mtu.value = need_bytes(r, "@flow mtu", val, UINT32_MAX);
+            const libcc_param_desc *row = flow_row(kv);
+            if (row) {
+                /* line_rate, base_rtt, mtu: parsed and checked by libcc's own table */
+                setting *st = strcmp(kv, "line_rate") == 0 ? &r->line_rate
+                              : strcmp(kv, "base_rtt") == 0 ? &r->base_rtt
+                                                            : &r->mtu;
+                char why[160];
+                flow_key(r, st, kv);
+                if (!flow_value(row, val, &st->value, why, sizeof why))
+                    fail(r, "@flow %s '%s': %s", kv, val, why);
             } else if (strcmp(kv, "flow_id") == 0) {
                 flow_key(r, &r->flow_id, kv);
                 r->flow_id.value = need_integer(r, "@flow flow_id", val, UINT64_MAX);
@@ -563,8 +605,47 @@ static void directive(replay *r, char *line)
         }
         if (!any)
             fail(r, "@flow: expected key=value (line_rate, base_rtt, mtu, flow_id)");
+    } else if (strcmp(word, "@start") == 0) {
+        char *t = strtok_r(rest, SPACES, &save);
+        if (!t || strtok_r(NULL, SPACES, &save))
+            fail(r, "@start: expected one time, e.g. @start 1ms");
+        flow_key(r, &r->start_at, "@start");
+        r->start_at.value = need_value(r, LIBCC_UNIT_NS, "@start", t);
+    } else if (strcmp(word, "@timers") == 0) {
+        char *m = strtok_r(rest, SPACES, &save);
+        if (!m || strtok_r(NULL, SPACES, &save) || (strcmp(m, "manual") != 0 && strcmp(m, "auto") != 0))
+            fail(r, "@timers: expected auto (fire the RP's timer at its deadlines) or manual "
+                    "(the trace's timer lines are the only timer calls)");
+        if (r->timers_line)
+            fail(r, "@timers: given twice (first on line %lu)", r->timers_line);
+        r->timers_line = r->line;
+        r->manual_timers = strcmp(m, "manual") == 0;
+    } else if (strcmp(word, "@int") == 0) {
+        char *kv;
+        bool any = false;
+        if (r->int_line)
+            fail(r, "@int: given twice (first on line %lu)", r->int_line);
+        r->int_line = r->line;
+        for (kv = strtok_r(rest, SPACES, &save); kv; kv = strtok_r(NULL, SPACES, &save)) {
+            char *val = strchr(kv, '=');
+            any = true;
+            if (!val)
+                fail(r, "@int: '%s': expected key=value", kv);
+            *val++ = '\0';
+            unsigned *bits = strcmp(kv, "ts_bits") == 0 ? &r->ts_bits
+                             : strcmp(kv, "tx_bits") == 0 ? &r->tx_bits
+                                                          : NULL;
+            if (!bits)
+                fail(r, "@int: unknown key '%s' (expected ts_bits, tx_bits)", kv);
+            uint64_t b = need_integer(r, kv, val, 64);
+            if (b == 0)
+                fail(r, "@int %s '%s': expected an integer from 1 to 64", kv, val);
+            *bits = (unsigned)b;
+        }
+        if (!any)
+            fail(r, "@int: expected ts_bits=N and/or tx_bits=N");
     } else {
-        fail(r, "unknown directive '%s' (expected @algo, @param, @flow)", word);
+        fail(r, "unknown directive '%s' (expected @algo, @param, @flow, @start, @timers, @int)", word);
     }
 }
 
@@ -640,7 +721,8 @@ static void start(replay *r)
     flow.mtu_bytes = (uint32_t)pick(o->mtu, r->mtu, 0);
 
     r->deadline = LIBCC_NO_DEADLINE;
-    rv = libcc_rp_new(&r->rp, r->params, &flow, &cbs, r, 0);
+    r->now = r->start_at.value;
+    rv = libcc_rp_new(&r->rp, r->params, &flow, &cbs, r, r->now);
     if (rv != LIBCC_OK)
         fail_at(r, 0, "cannot create the %s reaction point (line_rate %" PRIu64 " bps, base_rtt %" PRIu64
                       " ns, mtu %" PRIu32 " B): %s", algo, flow.line_rate_bps, flow.base_rtt_ns,
@@ -653,9 +735,9 @@ static void start(replay *r)
         r->n_vars = 0;
     }
     r->values = xcalloc(r, r->n_vars, sizeof *r->values);
-    r->next_sample = o->sample.set ? 0 : UINT64_MAX;
+    r->next_sample = o->sample.set ? r->now : UINT64_MAX;
     csv_header(r);
-    csv_row(r, 0, "start");
+    csv_row(r, r->now, "start");
 }
 
 /* ------------------------------------------------------------------ */
@@ -716,6 +798,8 @@ static void parse_ack(replay *r, const char *event, uint64_t t, char **save, lib
 
     memset(ack, 0, sizeof *ack);
     libcc_int_list_init(ints);
+    ints->ts_bits = (uint8_t)r->ts_bits;
+    ints->tx_bits = (uint8_t)r->tx_bits;
     ack->int_list = ints;
     while ((kv = strtok_r(NULL, SPACES, save))) {
         char *val = strchr(kv, '=');
@@ -815,6 +899,9 @@ static bool event(replay *r, char *line)
              ttext, t, r->last_event);
     if (!r->started)
         start(r);
+    if (t < r->start_at.value)
+        fail(r, "time %s (%" PRIu64 " ns) is before @start (%" PRIu64 " ns)", ttext, t,
+             r->start_at.value);
     r->last_event = t;
     if (o->until.set && t > o->until.value) {
         advance(r, o->until.value);
@@ -970,6 +1057,7 @@ static void usage(FILE *f)
           "  --sample INTERVAL    also print a row every INTERVAL, e.g. 1us\n"
           "  --until TIME         stop at TIME; without `end`, run timers up to it\n"
           "  --max-timers N       at most N timer firings + samples (default 1000000)\n"
+          "  --plugin PATH.so     load a plugin's algorithms first (repeatable)\n"
           "  --list               list the algorithms, one a line\n"
           "  --list --json        every algorithm's roles, parameters and presets as JSON\n"
           "  --help               this text; with --algo NAME, its parameters too\n"
@@ -1118,10 +1206,20 @@ static void opt_value(replay *r, setting *s, libcc_unit unit, const char *opt, c
     s->set = true;
 }
 
+/* --line-rate, --base-rtt, --mtu: the same table and ranges as @flow. */
+static void opt_flow(replay *r, setting *s, const char *row, const char *opt, const char *text)
+{
+    char why[160];
+    if (!flow_value(flow_row(row), text, &s->value, why, sizeof why))
+        fail_cli(r, "%s '%s': %s", opt, text, why);
+    s->set = true;
+}
+
 static void parse_args(replay *r, int argc, char **argv)
 {
     options *o = &r->o;
     o->params = xcalloc(r, (size_t)argc, sizeof *o->params);
+    o->plugins = xcalloc(r, (size_t)argc, sizeof *o->plugins);
     o->max_steps.value = DEFAULT_MAX_STEPS;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i], *v = NULL, *eq;
@@ -1164,16 +1262,14 @@ static void parse_args(replay *r, int argc, char **argv)
             o->algo = v;
         } else if (strcmp(opt, "--param") == 0) {
             o->params[o->n_params++] = v;
+        } else if (strcmp(opt, "--plugin") == 0) {
+            o->plugins[o->n_plugins++] = v;
         } else if (strcmp(opt, "--line-rate") == 0) {
-            opt_value(r, &o->line_rate, LIBCC_UNIT_BPS, opt, v);
+            opt_flow(r, &o->line_rate, "line_rate", opt, v);
         } else if (strcmp(opt, "--base-rtt") == 0) {
-            opt_value(r, &o->base_rtt, LIBCC_UNIT_NS, opt, v);
+            opt_flow(r, &o->base_rtt, "base_rtt", opt, v);
         } else if (strcmp(opt, "--mtu") == 0) {
-            if (!integer_u64(v, &o->mtu.value))
-                opt_value(r, &o->mtu, LIBCC_UNIT_BYTES, opt, v);
-            if (o->mtu.value > UINT32_MAX)
-                fail_cli(r, "--mtu '%s': too large", v);
-            o->mtu.set = true;
+            opt_flow(r, &o->mtu, "mtu", opt, v);
         } else if (strcmp(opt, "--sample") == 0) {
             opt_value(r, &o->sample, LIBCC_UNIT_NS, opt, v);
             if (o->sample.value == 0)
@@ -1204,13 +1300,27 @@ static void release(replay *r)
     free(r->algo_dir);
     free(r->values);
     free(r->o.params);
+    free(r->o.plugins);
     free(r->linebuf);
+}
+
+/* Plugins register their algorithms before anything names one: --list,
+ * --help and @algo see them as built-ins. */
+static void load_plugins(replay *r)
+{
+    for (size_t i = 0; i < r->o.n_plugins; i++) {
+        char err[256] = "";
+        const int rv = libcc_plugin_load(r->o.plugins[i], err, sizeof err);
+        if (rv != LIBCC_OK)
+            fail_cli(r, "--plugin '%s': %s", r->o.plugins[i], *err ? err : libcc_strerror(rv));
+    }
 }
 
 static int tool(replay *r, int argc, char **argv, FILE *in)
 {
     const options *o = &r->o;
     parse_args(r, argc, argv);
+    load_plugins(r);
     if (o->help) {
         usage(r->out);
         if (o->algo)
@@ -1257,6 +1367,7 @@ int libcc_replay_main(int argc, char **argv, FILE *in, FILE *out, FILE *err)
     r->out = out;
     r->err = err;
     r->next_sample = UINT64_MAX;
+    r->ts_bits = r->tx_bits = 64;
     if (setjmp(r->jump) == 0)
         status = tool(r, argc, argv, in);
     else

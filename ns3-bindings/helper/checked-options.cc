@@ -132,6 +132,56 @@ AttributeValueType(const std::string& path)
     return info.checker->GetValueTypeName();
 }
 
+// For an attribute path that names nothing: the closest that does, as
+// " (did you mean --X?)", or "". A slip in the attribute's name is looked
+// up among its TypeId's attributes (and its parents'), one in the TypeId's
+// name among every registered TypeId, the LibccConfig::<algorithm> ones of
+// plugins included (LoadPlugins registered them).
+std::string
+AttributeHint(const std::string& path)
+{
+    size_t sep = path.rfind("::");
+    if (sep == std::string::npos)
+    {
+        return "";
+    }
+    const std::string type = path.substr(0, sep);
+    const std::string attribute = path.substr(sep + 2);
+    TypeId tid;
+    std::string guess;
+    if (TypeId::LookupByNameFailSafe(type, &tid))
+    {
+        std::vector<std::string> names;
+        for (TypeId t = tid;; t = t.GetParent())
+        {
+            for (size_t i = 0; i < t.GetAttributeN(); i++)
+            {
+                names.push_back(t.GetAttribute(i).name);
+            }
+            if (t == t.GetParent())
+            {
+                break;
+            }
+        }
+        guess = CheckedOptions::DidYouMean(attribute, names);
+        return guess.empty() ? "" : " (did you mean --" + type + "::" + guess + "?)";
+    }
+    std::vector<std::string> types;
+    for (uint16_t i = 0; i < TypeId::GetRegisteredN(); i++)
+    {
+        types.push_back(TypeId::GetRegistered(i).GetName());
+    }
+    guess = CheckedOptions::DidYouMean(type, types);
+    TypeId found;
+    TypeId::AttributeInformation info;
+    if (guess.empty() || !TypeId::LookupByNameFailSafe(guess, &found) ||
+        !found.LookupAttributeByName(attribute, &info))
+    {
+        return "";
+    }
+    return " (did you mean --" + guess + "::" + attribute + "?)";
+}
+
 } // namespace
 
 CheckedOptions::CheckedOptions(const std::string& program, const std::string& usage)
@@ -282,25 +332,32 @@ void
 CheckedOptions::AddChoice(const std::string& name, const std::string& help, std::string& value,
                           const std::vector<std::string>& accepted)
 {
+    Add(Choice(name, help, value, accepted));
+}
+
+CheckedOptions::Option
+CheckedOptions::Choice(const std::string& name, const std::string& help, std::string& value,
+                       const std::vector<std::string>& accepted)
+{
     std::string list;
     for (const std::string& a : accepted)
     {
         list += (list.empty() ? "" : ", ") + a;
     }
     std::string* p = &value;
-    Option o{name, help, "one of " + list, value, false, [p, accepted](const std::string& t) {
-                 for (const std::string& a : accepted)
-                 {
-                     if (t == a)
-                     {
-                         *p = t;
-                         return true;
-                     }
-                 }
-                 return false;
-             },
-             accepted};
-    Add(o);
+    return Option{name, help, "one of " + list, value, false,
+                  [p, accepted](const std::string& t) {
+                      for (const std::string& a : accepted)
+                      {
+                          if (t == a)
+                          {
+                              *p = t;
+                              return true;
+                          }
+                      }
+                      return false;
+                  },
+                  accepted};
 }
 
 std::string
@@ -349,18 +406,95 @@ CheckedOptions::DidYouMean(const std::string& word, const std::vector<std::strin
     return best;
 }
 
-void
-CheckedOptions::AddCongestionControl(std::string& algo, std::string& cc)
+namespace
+{
+
+std::vector<std::string>
+AlgorithmNames()
 {
     std::vector<std::string> names;
     for (const char* const* a = libcc_algorithms(); *a; a++)
     {
         names.emplace_back(*a);
     }
-    AddChoice("algo", "congestion control (libcc algorithm)", algo, names);
+    return names;
+}
+
+const char* const kAlgoHelp = "congestion control (libcc algorithm)";
+
+} // namespace
+
+void
+CheckedOptions::AddCongestionControl(std::string& algo, std::string& cc)
+{
+    m_algoOption = m_options.size();
+    Add(Choice("algo", kAlgoHelp, algo, AlgorithmNames()));
     AddText("cc", "libcc parameters, name=value[,name=value], units as in the tables below", cc);
+    Add({"plugin",
+         "load a libcc plugin (a shared object exporting libcc_plugin_init, "
+         "docs/writing-an-algorithm.md) before any other option is read: its algorithms then "
+         "work with --algo, --cc, --preset and --help; repeatable",
+         "the path of a .so", "", false, [this](const std::string& t) {
+             if (std::find(m_plugins.begin(), m_plugins.end(), t) == m_plugins.end())
+             {
+                 m_plugins.push_back(t); // loaded already, by LoadPlugins
+             }
+             return true;
+         }});
     m_algo = &algo;
     m_cc = &cc;
+}
+
+int
+CheckedOptions::LoadPlugins(int argc, char** argv)
+{
+    std::vector<std::string> loaded;
+    for (int i = 1; i < argc; i++)
+    {
+        const std::string arg = argv[i];
+        if (arg == "--plugin" || arg == "--plugin=")
+        {
+            std::cerr << m_program << ": --plugin needs a value: --plugin=<the path of a .so>\n";
+            return 2;
+        }
+        if (arg.compare(0, 9, "--plugin=") != 0)
+        {
+            continue;
+        }
+        const std::string path = arg.substr(9);
+        // The same file named twice is loaded once (its algorithms would
+        // be registered twice); two files with one name are refused by
+        // libcc (LIBCC_ERR_EXISTS).
+        if (std::find(loaded.begin(), loaded.end(), path) != loaded.end())
+        {
+            continue;
+        }
+        char err[512] = "";
+        const int rc = libcc_plugin_load(path.c_str(), err, sizeof err);
+        if (rc != LIBCC_OK)
+        {
+            std::cerr << m_program << ": --plugin=" << path << ": "
+                      << (err[0] ? err : libcc_strerror(rc)) << "\n";
+            return 2;
+        }
+        NS_LOG_INFO("--plugin=" << path << " loaded");
+        loaded.push_back(path);
+    }
+    if (!loaded.empty())
+    {
+        // The new algorithms' ns3::LibccConfig::<name> TypeIds (attributes
+        // for --ns3::LibccConfig::<name>::<param>), and --algo's list.
+        LibccConfig::RegisterAll();
+        std::string* algo = m_algo;
+        m_options[m_algoOption] = Choice("algo", kAlgoHelp, *algo, AlgorithmNames());
+    }
+    return -1;
+}
+
+const std::vector<std::string>&
+CheckedOptions::Plugins() const
+{
+    return m_plugins;
 }
 
 bool
@@ -421,7 +555,9 @@ CheckedOptions::SetNs3Value(const std::string& name, const std::string& value) c
         const std::string type = AttributeValueType(name);
         if (type.empty())
         {
-            return Bad(name, value, "no such attribute (see --PrintTypeIds, --PrintAttributes)");
+            return Bad(name, value,
+                       "no such attribute" + AttributeHint(name) +
+                           " (see --PrintTypeIds, --PrintAttributes)");
         }
         const std::string text = Ns3SafeText(type, value, why);
         if (text.empty() || !Config::SetDefaultFailSafe(name, StringValue(text)))
@@ -478,6 +614,16 @@ CheckedOptions::SetNs3Value(const std::string& name, const std::string& value) c
 int
 CheckedOptions::Parse(int argc, char** argv)
 {
+    // Plugins first: an option naming one of their algorithms (--algo,
+    // --ns3::LibccConfig::<name>::...) may come before --plugin, and
+    // --help lists their parameters.
+    if (m_algo)
+    {
+        if (int rc = LoadPlugins(argc, argv); rc >= 0)
+        {
+            return rc;
+        }
+    }
     for (int i = 1; i < argc; i++)
     {
         const std::string arg = argv[i];

@@ -68,10 +68,15 @@ class CheckedOptions
                    const std::vector<std::string>& accepted);
     /// Flow ids: `all`, `none`, or ids and ranges `0-3,7` (FlowIdSet, cc-log-writer.h).
     void AddFlowIds(const std::string& name, const std::string& help, FlowIdSet& value);
-    /// `--algo` (one of libcc's algorithms) and `--cc` (libcc parameter
-    /// text, checked when the program creates its LibccConfig); --help then
-    /// lists every algorithm's parameters.
+    /// `--algo` (one of libcc's algorithms), `--cc` (libcc parameter
+    /// text, checked when the program creates its LibccConfig) and
+    /// `--plugin=PATH.so` (repeatable: libcc_plugin_load, before Parse
+    /// reads any other option, so --algo, --cc, --help and the
+    /// LibccConfig attributes know its algorithms); --help then lists
+    /// every algorithm's parameters.
     void AddCongestionControl(std::string& algo, std::string& cc);
+    /// The --plugin paths Parse read, in order (each loaded once).
+    const std::vector<std::string>& Plugins() const;
 
     /// net.SetCongestionControl(--algo, text) with text = --cc unless
     /// given (dumbbell's preset), before the run: false after a one-line
@@ -108,6 +113,11 @@ class CheckedOptions
     };
 
     void Add(Option o);
+    static Option Choice(const std::string& name, const std::string& help, std::string& value,
+                         const std::vector<std::string>& accepted);
+    /// Loads every --plugin of argv; 2 after a one-line message naming the
+    /// file and libcc's reason, -1 when all loaded.
+    int LoadPlugins(int argc, char** argv);
     /// 2 after a one-line message about --name=value.
     int Bad(const std::string& name, const std::string& value, const std::string& why) const;
     int SetNs3Value(const std::string& name, const std::string& value) const;
@@ -118,6 +128,8 @@ class CheckedOptions
     std::string* m_algo = nullptr; ///< set by AddCongestionControl
     std::string* m_cc = nullptr;
     std::set<std::string> m_given; ///< options Parse read
+    size_t m_algoOption = 0;       ///< index of --algo in m_options
+    std::vector<std::string> m_plugins;
 };
 
 } // namespace ns3

@@ -59,7 +59,7 @@ RdmaNetwork::InstallInternetStack()
     RdmaNic::SetIpPriorityMarker(&MarkIpv4Priority);
     InternetStackHelper stack;
     stack.SetIpv6StackInstall(false); // IPv4 only: the switches route IPv4
-    // Every host address is 11.x.y.1 (HpccNodeIp): one /8 holds them all.
+    // Every host address is 11.x.y.1 (RdmaNodeIp): one /8 holds them all.
     const Ipv4Mask fabricMask("255.0.0.0");
     TrafficControlHelper tc = TrafficControlHelper::Default();
     Ipv4InterfaceContainer ifs;

@@ -21,105 +21,6 @@ namespace ns3
 
 NS_LOG_COMPONENT_DEFINE("RdmaNetwork");
 
-TopologySpec
-MakeChainTopology(const std::vector<uint32_t>& senderSwitch, uint32_t nSwitches, uint64_t rateBps,
-                  uint64_t delayNs)
-{
-    uint32_t nSenders = static_cast<uint32_t>(senderSwitch.size());
-    if (nSenders < 1 || nSwitches < 1)
-    {
-        throw std::invalid_argument("chain: need at least one sender and one switch");
-    }
-    TopologySpec t;
-    t.file = "chain";
-    t.nNodes = nSenders + 1 + nSwitches;
-    t.isSwitch.assign(t.nNodes, false);
-    uint32_t sw0 = nSenders + 1;
-    for (uint32_t s = 0; s < nSwitches; s++)
-    {
-        t.isSwitch[sw0 + s] = true;
-    }
-    auto link = [&](uint32_t a, uint32_t b) {
-        t.links.push_back(TopologyLinkSpec{a, b, rateBps, delayNs, 0.0, 0});
-    };
-    for (uint32_t h = 0; h < nSenders; h++)
-    {
-        if (senderSwitch[h] >= nSwitches)
-        {
-            throw std::invalid_argument("chain: sender " + std::to_string(h) + " on switch " +
-                                        std::to_string(senderSwitch[h]) + ", accepted 0.." +
-                                        std::to_string(nSwitches - 1));
-        }
-        link(h, sw0 + senderSwitch[h]);
-    }
-    for (uint32_t s = 0; s + 1 < nSwitches; s++)
-    {
-        link(sw0 + s, sw0 + s + 1);
-    }
-    link(sw0 + nSwitches - 1, nSenders);
-    return t;
-}
-
-TopologySpec
-MakeDumbbellTopology(uint32_t nSenders, uint32_t nSwitches, uint64_t rateBps, uint64_t delayNs)
-{
-    if (nSenders < 1)
-    {
-        throw std::invalid_argument("dumbbell: need at least one sender and one switch");
-    }
-    TopologySpec t =
-        MakeChainTopology(std::vector<uint32_t>(nSenders, 0), nSwitches, rateBps, delayNs);
-    t.file = "dumbbell";
-    return t;
-}
-
-TopologySpec
-MakeFatTreeTopology(uint32_t k, uint64_t rateBps, uint64_t delayNs)
-{
-    if (k < 2 || k % 2 != 0 || k > 64)
-    {
-        throw std::invalid_argument("fat-tree: k must be even, 2..64");
-    }
-    uint32_t half = k / 2;
-    uint32_t hosts = k * k * k / 4;
-    uint32_t edge0 = hosts;
-    uint32_t agg0 = edge0 + k * half;
-    uint32_t core0 = agg0 + k * half;
-    TopologySpec t;
-    t.file = "fat-tree";
-    t.nNodes = core0 + half * half;
-    t.isSwitch.assign(t.nNodes, true);
-    for (uint32_t h = 0; h < hosts; h++)
-    {
-        t.isSwitch[h] = false;
-    }
-    auto link = [&](uint32_t a, uint32_t b) {
-        t.links.push_back(TopologyLinkSpec{a, b, rateBps, delayNs, 0.0, 0});
-    };
-    for (uint32_t h = 0; h < hosts; h++)
-    {
-        link(h, edge0 + h / half);
-    }
-    for (uint32_t p = 0; p < k; p++)
-    {
-        for (uint32_t e = 0; e < half; e++)
-        {
-            for (uint32_t a = 0; a < half; a++)
-            {
-                link(edge0 + p * half + e, agg0 + p * half + a);
-            }
-        }
-        for (uint32_t a = 0; a < half; a++)
-        {
-            for (uint32_t c = 0; c < half; c++)
-            {
-                link(agg0 + p * half + a, core0 + a * half + c);
-            }
-        }
-    }
-    return t;
-}
-
 RdmaNetwork::RdmaNetwork()
     : m_firstNodeId(0)
 {
@@ -169,6 +70,39 @@ CopyWithAssignments(const libcc_params* from, const std::string& assignments,
     }
     return p;
 }
+/// libcc makes a flow's Reaction Point only inside the ranges of
+/// libcc_flow_params (a base RTT of at most 1 s, ...): a path outside them
+/// is refused here, naming the flow, the attribute and the range, instead
+/// of an exception from the RP when the flow starts. Throws
+/// std::invalid_argument. lineRateBps 0: not known here (a NIC without its
+/// device yet), left to the RP.
+void
+CheckFlowRanges(uint32_t flowId, uint64_t lineRateBps, uint64_t baseRttNs, uint32_t mtuBytes)
+{
+    const libcc_param_desc* table = nullptr;
+    size_t n = 0;
+    libcc_flow_params(&table, &n);
+    for (size_t i = 0; i < n; i++)
+    {
+        const std::string name = table[i].name;
+        const double v = name == "line_rate"  ? static_cast<double>(lineRateBps)
+                         : name == "base_rtt" ? static_cast<double>(baseRttNs)
+                         : name == "mtu"      ? static_cast<double>(mtuBytes)
+                                              : table[i].min;
+        if ((v >= table[i].min && v <= table[i].max) || (name == "line_rate" && lineRateBps == 0))
+        {
+            continue;
+        }
+        char text[48], lo[48], hi[48];
+        libcc_format_value(table[i].unit, v, text, sizeof text);
+        libcc_format_value(table[i].unit, table[i].min, lo, sizeof lo);
+        libcc_format_value(table[i].unit, table[i].max, hi, sizeof hi);
+        throw std::invalid_argument("flow " + std::to_string(flowId) + ": its " + name + " " + text +
+                                    " is outside libcc's range [" + lo + ", " + hi +
+                                    "] (libcc_flow_params)");
+    }
+}
+
 } // namespace
 
 void
@@ -623,12 +557,11 @@ RdmaNetwork::AddFlow(const FlowSpec& f, uint32_t flowId)
     {
         // A leaving flow tells its receiver its final size at once (no
         // packet carries it), which cannot cross ranks within a lookahead.
-        throw std::invalid_argument("flow " + std::to_string(flowId) + ": it leaves early (stop " +
-                                    std::to_string(f.stopNs) + " ns) and its hosts " +
-                                    std::to_string(f.src) + " and " + std::to_string(f.dst) +
-                                    " are on ranks " + std::to_string(GetRank(f.src)) + " and " +
-                                    std::to_string(GetRank(f.dst)) +
-                                    ": put them on one rank (--partition)");
+        throw std::invalid_argument(
+            "flow " + std::to_string(flowId) + ": it leaves early (stop " +
+            std::to_string(f.stopNs) + " ns) and its hosts " + std::to_string(f.src) + " and " +
+            std::to_string(f.dst) + " are on ranks " + std::to_string(GetRank(f.src)) + " and " +
+            std::to_string(GetRank(f.dst)) + ": put them on one rank (--partition)");
     }
     PathInfo path;
     try
@@ -665,6 +598,9 @@ RdmaNetwork::AddFlow(const FlowSpec& f, uint32_t flowId)
     p.baseRttNs = path.baseRttNs;
     p.ccBaseRttNs = m_globalBaseRtt ? GetMaxHpccSimRtt() : 0;
     p.bottleneckBps = path.bottleneckBps;
+    Ptr<QbbNetDevice> srcDev = GetNic(f.src)->GetDevice();
+    CheckFlowRanges(flowId, srcDev ? srcDev->GetDataRate().GetBitRate() : 0,
+                    p.ccBaseRttNs ? p.ccBaseRttNs : p.baseRttNs, GetNic(f.src)->DataWireBytes());
     Ptr<RdmaTxQueuePair> qp = RdmaNic::Connect(GetNic(f.src), GetNic(f.dst), p);
     m_flows.push_back(qp);
     return qp;
@@ -693,7 +629,7 @@ RdmaNetwork::AddFlows(const std::vector<FlowSpec>& flows, const std::string& fil
 Ipv4Address
 RdmaNetwork::GetHostAddress(uint32_t hostId) const
 {
-    return Ipv4Address(HpccNodeIp(hostId));
+    return Ipv4Address(RdmaNodeIp(hostId));
 }
 
 void

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
 //
 // RdmaNetwork: builds a RoCEv2 network of SwitchNodes and RDMA hosts from a
-// topology (HPCC-format file, dumbbell, k-ary fat-tree), installs shortest-path
+// topology (rdma-topology.h: read from an HPCC-format file, or a dumbbell,
+// chain or k-ary fat-tree), installs shortest-path
 // ECMP routes, one libcc algorithm on every host and switch, and flows.
 // Node ids are the topology's ids; hosts get the HPCC simulator's addresses
 // (11.x.y.1) so fct files match that simulator's.
@@ -9,11 +10,11 @@
 #ifndef RDMA_NETWORK_H
 #define RDMA_NETWORK_H
 
-#include "hpcc-format.h"
 #include "libcc-config.h"
 #include "pfc-deadlock-detector.h"
 #include "qbb-net-device.h"
 #include "rdma-nic.h"
+#include "rdma-topology.h"
 #include "switch-node.h"
 
 #include <ns3/ipv4-interface-container.h>
@@ -27,23 +28,6 @@
 
 namespace ns3
 {
-
-/**
- * A chain of switches (ids nSenders+1 ...) ending at one receiver (id
- * nSenders); sender i (id i) attaches to switch senderSwitch[i] of the chain
- * (0: the first). Every link rateBps and delayNs. With all senders on switch
- * 0 it is the dumbbell; a sender joining further on congests a later hop
- * (the FNCC paper's Figure 11: first, middle, last hop).
- */
-TopologySpec MakeChainTopology(const std::vector<uint32_t>& senderSwitch, uint32_t nSwitches,
-                               uint64_t rateBps, uint64_t delayNs);
-/// A dumbbell: nSenders hosts (ids 0..nSenders-1) on the first switch, one
-/// receiver (id nSenders) on the last, nSwitches in a chain (ids after).
-TopologySpec MakeDumbbellTopology(uint32_t nSenders, uint32_t nSwitches, uint64_t rateBps,
-                                  uint64_t delayNs);
-/// A k-ary fat-tree (k even): k^3/4 hosts (ids first), then k^2/2 edge,
-/// k^2/2 aggregation and k^2/4 core switches; every link rateBps, delayNs.
-TopologySpec MakeFatTreeTopology(uint32_t k, uint64_t rateBps, uint64_t delayNs);
 
 class RdmaNetwork
 {

@@ -7,7 +7,7 @@
 #ifndef RDMA_PARTITION_H
 #define RDMA_PARTITION_H
 
-#include "hpcc-format.h"
+#include "rdma-topology.h"
 
 #include <cstdint>
 #include <string>

@@ -8,10 +8,12 @@
 //               as that simulator's (ns-3 loopback at 0), pfc.csv's from 0
 //   qlen file (HPCC format)  per switch port, the cumulative histogram of
 //               its egress bytes in KB, sampled every 100 ns in a window,
-//               dumped at every multiple of 100 ms (and at the end)
+//               dumped at every multiple of 100 ms (and at the end):
+//               HpccQlenWriter (hpcc/hpcc-qlen-writer.h)
 //   packet trace (HPCC mix.tr binary format)  every frame received (Recv)
 //               and sent (Dequ) by the devices of chosen nodes
-//               (analysis/trace_reader.py prints it)
+//               (analysis/trace_reader.py prints it): HpccPacketTrace
+//               (hpcc/hpcc-packet-trace.h)
 //   queue.csv   time_ns,node,port,bytes: egress queue of every switch port,
 //               sampled every interval, a row only when the value changed
 //   rate.csv    time_ns,flow,rate_bps,window_bytes: every active flow, sampled
@@ -19,12 +21,19 @@
 //   link.csv    time_ns,node,port,utilization: tracked links' tx share of the
 //               line rate over the last interval
 // and a progress line on stderr (simulated time, wall time) for long runs.
+// The three sampled CSVs are one writer on one sampling clock,
+// RdmaSampledCsvs (rdma-sampled-csv.h).
+// Every output goes through one RdmaTraceSink (rdma-trace-sink.h): per rank
+// in a distributed run, and under one --maxTraceBytes cap.
 
 #ifndef RDMA_TRACE_H
 #define RDMA_TRACE_H
 
-#include "rank-merge.h"
+#include "hpcc-packet-trace.h"
+#include "hpcc-qlen-writer.h"
 #include "rdma-network.h"
+#include "rdma-sampled-csv.h"
+#include "rdma-trace-sink.h"
 
 #include <chrono>
 #include <cstdio>
@@ -91,16 +100,16 @@ class RdmaTraceHelper
     /// stderr, once together they have written this many bytes (0: no cap).
     void SetMaxTraceBytes(uint64_t bytes)
     {
-        m_maxTraceBytes = bytes;
+        m_sink.SetMaxTraceBytes(bytes);
     }
     /// Bytes the capped outputs wrote so far; whether the cap stopped them.
     uint64_t GetTraceBytes() const
     {
-        return m_traceBytes;
+        return m_sink.GetTraceBytes();
     }
     bool IsTraceCapped() const
     {
-        return m_capped;
+        return m_sink.IsCapped();
     }
     /// Track the utilisation of the egress of node a towards node b.
     void TrackLink(uint32_t a, uint32_t b);
@@ -148,109 +157,27 @@ class RdmaTraceHelper
     bool MergeRanks(std::string& err, const std::string& endStamp = "");
 
   private:
-    /**
-     * An output file: <path>.rank<r> in a distributed run (header kept for
-     * the merge); capped: under --maxTraceBytes, with text lines
-     * (recordBytes 0) or binary records of recordBytes.
-     */
-    std::FILE* OpenOut(const std::string& path, const char* header, bool capped = false,
-                       size_t recordBytes = 0);
-    /// Before each record of an event-driven output (a no-op alone).
-    void Stamp(std::FILE* f) const;
-    /// The cap's warning, once, at the time step that crossed it.
-    void WarnCapped(uint64_t step) const;
-    uint32_t m_rank = 0;
-    uint32_t m_ranks = 1;
-    uint64_t m_lookaheadNs = 0;
-    std::vector<std::pair<std::string, std::string>> m_rankOutputs; ///< path, header
-    std::vector<CappedRankFile> m_cappedOutputs;
-    uint64_t m_setupTraceBytes = 0; ///< spent before the run (mix.tr's header)
-    int64_t m_runEndNs = -1;        ///< EndRunAt's time (-1: the simulator's)
+    int64_t m_runEndNs = -1; ///< EndRunAt's time (-1: the simulator's)
     void OnFlowComplete(const RdmaFlowRecord& r);
-    /// Count bytes written to a capped output; false once over the cap.
-    bool Spend(uint64_t bytes);
-    void QlenSample();
-    /// Over ranks, the last dump comes after the run (trailer stamps).
-    void QlenDump(uint64_t ns, bool final = false);
-    static void OnFrame(RdmaTraceHelper* self, const QbbNetDevice* dev, uint32_t node,
-                        const QbbFrame* frame, bool outgoing);
     static void OnPfcRx(RdmaTraceHelper* self, uint32_t node, uint32_t type, uint32_t ifIndex,
                         uint8_t prio, uint16_t quanta);
-    void Sample();
     void Progress();
 
     RdmaNetwork& m_net;
+    RdmaTraceSink m_sink; ///< before the writers, which hold it
+    HpccQlenWriter m_qlen;
+    HpccPacketTrace m_packetTrace;
+    RdmaSampledCsvs m_samples;
     std::FILE* m_fct = nullptr;
     std::FILE* m_fctCsv = nullptr;
     std::FILE* m_ccVars = nullptr;
     bool m_ccVarsHeader = false;
     void HookFlowComplete();
     IdealFctKind m_idealKind = IdealFctKind::OURS;
-    uint64_t m_maxTraceBytes = 0;
-    uint64_t m_traceBytes = 0;
-    bool m_capped = false;
-    std::FILE* m_qlen = nullptr;
-    Time m_qlenEnd;
-    Time m_qlenInterval;
-    int64_t m_qlenDumpNs = 0;
-    bool m_qlenUndumped = false;
-    EventId m_qlenEvent;
-    struct QlenPort
-    {
-        Ptr<SwitchNode> sw;
-        uint32_t node;
-        uint32_t port;
-        std::vector<uint32_t> countPerKb;
-        uint32_t index; ///< in one process's list of every switch port
-    };
-    std::vector<QlenPort> m_qlenPorts; ///< this rank's switches' ports
-    /// Over ranks: the samples of the last lookahead (KB bin per port),
-    /// which EndRunAt takes back when they came after one process's end.
-    struct QlenRecent
-    {
-        int64_t step;
-        bool undumpedAfter;
-        std::vector<uint32_t> kb;
-    };
-    std::vector<QlenRecent> m_qlenRecent;
-    bool m_qlenUndumpedBefore = false; ///< m_qlenUndumped before m_qlenRecent's first
-    std::FILE* m_tr = nullptr;
-    /// (dst address << 32 | dest QP) of a data or ACK frame -> its flow
-    std::unordered_map<uint64_t, const RdmaFlowParams*> m_trFlows;
     std::FILE* m_pfc = nullptr;
     std::FILE* m_pfcCsv = nullptr;
-    std::FILE* m_queue = nullptr;
-    std::FILE* m_rate = nullptr;
-    std::FILE* m_link = nullptr;
     bool m_fctHooked = false;
     bool m_pfcHooked = false;
-    Time m_interval;
-    EventId m_sampleEvent;
-    struct PortRef
-    {
-        Ptr<SwitchNode> sw;
-        uint32_t node;
-        uint32_t port;
-        uint64_t last;
-        bool local; ///< simulated by this rank (always, in one process)
-    };
-    std::vector<PortRef> m_ports;
-    struct LinkRef
-    {
-        Ptr<QbbNetDevice> dev;
-        uint32_t node;
-        uint32_t peer;
-        uint64_t lastTx;
-    };
-    /// Before each sampled record: its index in one process's loop (a no-op alone).
-    void SampleStamp(std::FILE* f, uint64_t index) const;
-    std::vector<LinkRef> m_links;
-    // Flows for rate.csv: not yet started (by start time) and active, so a
-    // sample costs the active flows, not every flow of the run.
-    std::vector<Ptr<RdmaTxQueuePair>> m_pending;
-    size_t m_nextPending = 0;
-    std::vector<Ptr<RdmaTxQueuePair>> m_activeFlows;
-    std::vector<uint32_t> m_activeIndex; ///< each active flow's place in m_pending
     uint64_t m_completed = 0;
     uint64_t m_pauses = 0;
     Time m_stop;

@@ -522,6 +522,59 @@ START_TEST(cp_refuses_port_rate_int_cannot_carry)
 }
 END_TEST
 
+/* Re-entry (since 0.7.0): a call into an RP from inside one of its own
+ * callbacks is refused with LIBCC_ERR_INVALID_ARG and changes nothing;
+ * another RP may be called; once the callback returned the RP takes calls
+ * again. DCQCN cutting on every CNP: the CNP at 10 ns cuts once (decreases
+ * 1), the nested CNP from rate_changed does not make it 2. */
+typedef struct reenter {
+    libcc_rp *other;
+    int rc_same, rc_other, calls;
+} reenter;
+
+static void reenter_rate(libcc_rp *rp, uint64_t now, uint64_t rate, void *ud)
+{
+    (void)rate;
+    reenter *r = ud;
+    if (r->calls++)
+        return;
+    r->rc_same = libcc_rp_on_cnp(rp, now);
+    r->rc_other = libcc_rp_on_cnp(r->other, now);
+}
+
+START_TEST(rp_refuses_reentry_from_callbacks)
+{
+    libcc_params *p = params_for("dcqcn", "rate_reduce_monitor_period=0ns");
+    reenter r = {NULL, 99, 99, 0};
+    libcc_rp_callbacks cbs = {.rate_changed = reenter_rate};
+    libcc_rp *rp = NULL;
+    ck_assert_int_eq(libcc_rp_new(&r.other, p, &flow100, NULL, NULL, 0), LIBCC_OK);
+    ck_assert_int_eq(libcc_rp_new(&rp, p, &flow100, &cbs, &r, 0), LIBCC_OK);
+    libcc_params_del(p);
+    ck_assert_int_eq(libcc_rp_on_cnp(rp, 10), LIBCC_OK);
+    ck_assert_int_eq(r.calls, 1);
+    ck_assert_int_eq(r.rc_same, LIBCC_ERR_INVALID_ARG);
+    ck_assert_int_eq(r.rc_other, LIBCC_OK);
+    const libcc_param_desc *vars;
+    size_t n;
+    double v[64];
+    ck_assert_int_eq(libcc_rp_vars(rp, &vars, &n), LIBCC_OK);
+    ck_assert_uint_le(n, 64);
+    ck_assert_int_eq(libcc_rp_read_vars(rp, v, n), LIBCC_OK);
+    size_t i = 0;
+    while (i < n && strcmp(vars[i].name, "decreases") != 0)
+        i++;
+    ck_assert_uint_lt(i, n);
+    ck_assert_double_eq(v[i], 1);
+    /* outside the callback the RP takes calls again */
+    ck_assert_int_eq(libcc_rp_on_cnp(rp, 20), LIBCC_OK);
+    ck_assert_int_eq(libcc_rp_read_vars(rp, v, n), LIBCC_OK);
+    ck_assert_double_eq(v[i], 2);
+    libcc_rp_del(rp);
+    libcc_rp_del(r.other);
+}
+END_TEST
+
 Suite *core_suite(void)
 {
     Suite *s = suite_create("core");
@@ -533,6 +586,7 @@ Suite *core_suite(void)
     tcase_add_test(rp, rp_bad_arguments);
     tcase_add_test(rp, rp_refuses_impossible_timestamps);
     tcase_add_test(rp, rp_feedback_event);
+    tcase_add_test(rp, rp_refuses_reentry_from_callbacks);
     suite_add_tcase(s, rp);
     TCase *np = tcase_create("notification_point");
     tcase_add_test(np, np_acks_every_m_packets);

@@ -984,19 +984,21 @@ START_TEST(vars_name_the_dcqcn_state)
 }
 END_TEST
 
-/* An RP on a flow at 2^64-1 bit/s: with initial_alpha=0 the first CNP's cut
- * is Rc (1 - 0/2) = Rc, so the rate stays 2^64-1. (double)Rc is 2^64, whose
- * cast back to an integer is undefined; it must saturate. */
+/* A flow at 2^64-1 bit/s is refused since 0.7.0 (libcc_flow_params: at
+ * most 10 Tbit/s). On the fastest flow accepted, with initial_alpha=0 the
+ * first CNP's cut is Rc (1 - 0/2) = Rc, so the rate stays 1e13 bit/s. */
 START_TEST(test_cut_at_max_line_rate)
 {
     libcc_params *p = dq_params("initial_alpha=0 rate_reduce_monitor_period=0ns");
     libcc_flow_info fi = {.flow_id = 1, .line_rate_bps = UINT64_MAX, .mtu_bytes = 1000};
     libcc_rp *rp = NULL;
+    ck_assert_int_eq(libcc_rp_new(&rp, p, &fi, NULL, NULL, 0), LIBCC_ERR_OUT_OF_RANGE);
+    fi.line_rate_bps = 10000000000000ull;
     ck_assert_int_eq(libcc_rp_new(&rp, p, &fi, NULL, NULL, 0), LIBCC_OK);
     libcc_params_del(p);
     ck_assert_int_eq(libcc_rp_on_cnp(rp, 10), LIBCC_OK);
     ck_assert_double_eq(dq_var(rp, "decreases"), 1);
-    ck_assert_uint_eq(libcc_rp_rate_bps(rp), UINT64_MAX);
+    ck_assert_uint_eq(libcc_rp_rate_bps(rp), 10000000000000ull);
     libcc_rp_del(rp);
 }
 END_TEST

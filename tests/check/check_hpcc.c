@@ -874,24 +874,23 @@ START_TEST(test_docs_params)
 }
 END_TEST
 
-/* A flow whose BDP exceeds 2^64 bytes: line rate and T both 2^64-1, so
- * W_init = 2^64 * 2^64 / 8e9 B, far above what a uint64_t holds. The window
- * saturates (a window that large is no limit: LIBCC_WINDOW_UNLIMITED)
- * instead of an out-of-range double-to-integer cast, which is undefined. On
- * the second ACK U = (1 - 1000/T) + 0 rounds to 1.0 exactly (1000/2^64 is
- * below half an ulp of 1), U >= eta, so W = Wc*eta/U + W_ai = W_init * (0.95
- * + 0.05/100): still saturated, and R = W/T = 0.9505 * line. */
-START_TEST(test_huge_bdp_saturates)
+/* A flow whose BDP would exceed 2^64 bytes (line rate and T both 2^64-1,
+ * W_init = 2^128 / 8e9 B) is refused since 0.7.0: the flow's ranges
+ * (libcc_flow_params) stop it before any arithmetic. The largest flow
+ * accepted, 10 Tbit/s with T = 1 s, has W_init = 1e13 * 1e9 / 8e9 =
+ * 1.25e12 B, which a uint64_t holds exactly, and starts at line rate. */
+START_TEST(test_huge_bdp_refused)
 {
-    libcc_rp *rp = mk_rp_full("hpcc", NULL, UINT64_MAX, UINT64_MAX);
-    ck_assert_uint_eq(libcc_rp_window_bytes(rp), UINT64_MAX);
-    ck_assert_uint_eq(libcc_rp_rate_bps(rp), UINT64_MAX);
-    ck_assert_int_eq(ack1(rp, 1, 1000, 1000, 0, 0), LIBCC_OK);
-    ck_assert_int_eq(ack1(rp, 2, 2000, 2000, 0, 0), LIBCC_OK);
-    ck_assert_double_eq(var(rp, "U"), 1.0);
-    ck_assert_uint_eq(libcc_rp_window_bytes(rp), UINT64_MAX);
-    const double want = 0.9505 * 0x1p64;
-    ck_assert_double_eq_tol((double)libcc_rp_rate_bps(rp), want, want * 1e-12);
+    libcc_params *p = ts_make_params("hpcc", NULL);
+    libcc_flow_info fi = {.flow_id = 1, .line_rate_bps = UINT64_MAX, .base_rtt_ns = UINT64_MAX,
+                          .mtu_bytes = 1000};
+    libcc_rp *rp = NULL;
+    ck_assert_int_eq(libcc_rp_new(&rp, p, &fi, NULL, NULL, 0), LIBCC_ERR_OUT_OF_RANGE);
+    ck_assert_ptr_null(rp);
+    libcc_params_del(p);
+    rp = mk_rp_full("hpcc", NULL, 10000000000000ull, 1000000000ull);
+    ck_assert_uint_eq(libcc_rp_window_bytes(rp), 1250000000000ull);
+    ck_assert_uint_eq(libcc_rp_rate_bps(rp), 10000000000000ull);
     libcc_rp_del(rp);
 }
 END_TEST
@@ -927,7 +926,7 @@ Suite *hpcc_suite(void)
     tcase_add_test(tc, test_garbage_hop_count);
     tcase_add_test(tc, test_garbage_huge_qlen);
     tcase_add_test(tc, test_garbage_fuzz);
-    tcase_add_test(tc, test_huge_bdp_saturates);
+    tcase_add_test(tc, test_huge_bdp_refused);
     suite_add_tcase(s, tc);
     tc = tcase_create("cp_np");
     tcase_add_test(tc, test_cp_stamps_at_dequeue);

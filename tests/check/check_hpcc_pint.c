@@ -8,6 +8,7 @@
 #include "test_support.h"
 
 #include <check.h>
+#include <float.h>
 #include <libcc/libcc.h>
 #include <stdlib.h>
 #include <string.h>
@@ -132,6 +133,22 @@ START_TEST(test_rp_window_from_pint)
 }
 END_TEST
 
+/* The largest field, 65535, at log_base 2: 2^65535 is past a double's
+ * range (2^1024), so U is the largest finite double, never infinity; W =
+ * 150000 * 0.95 / U + 75 = 75 B, raised to one MTU (1000 B), the HPCC floor. */
+START_TEST(test_rp_top_exponent_saturates)
+{
+    libcc_rp *rp = ts_make_rp("hpcc-pint", "log_base=2 max_flows=1", G100, 12000, NULL, NULL);
+    unsigned flags = 0;
+    ck_assert_int_eq(libcc_rp_on_tx(rp, 0, 0, 20000, &flags), LIBCC_OK);
+    ck_assert_int_eq(pint_ack(rp, 10000, 1000, 65535), LIBCC_OK);
+    ck_assert_int_eq(pint_ack(rp, 11000, 2000, 65535), LIBCC_OK);
+    ck_assert_double_eq(ts_rp_var(rp, "U"), DBL_MAX);
+    ck_assert_uint_eq(libcc_rp_window_bytes(rp), 1000);
+    libcc_rp_del(rp);
+}
+END_TEST
+
 /* sample_prob: the fraction of packets carrying the field, by a hash of
  * seq: the same packets in every run; 0 and 1 are none and all. */
 START_TEST(test_sampling)
@@ -175,6 +192,7 @@ Suite *hpcc_pint_suite(void)
     TCase *tc = tcase_create("pint");
     tcase_add_test(tc, test_cp_ewma_and_encoding);
     tcase_add_test(tc, test_rp_window_from_pint);
+    tcase_add_test(tc, test_rp_top_exponent_saturates);
     tcase_add_test(tc, test_sampling);
     suite_add_tcase(s, tc);
     tc = tcase_create("docs");

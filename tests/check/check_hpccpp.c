@@ -401,13 +401,21 @@ START_TEST(test_rx_hpcc_huge_bdp_saturates)
 }
 END_TEST
 
-/* Probe mode with T = 2^64-1: the probe timer T (or 2T) after now lies
- * beyond the clock, so no deadline rather than a wrapped one in the past. */
-START_TEST(test_probe_huge_t_saturates)
+/* Probe mode on a flow with T = 2^64-1 is refused since 0.7.0 (T at most
+ * 1 s, libcc_flow_params). At T = 1 s the first probe goes at 5 ns and,
+ * unanswered, is taken as lost 4T = 4e9 ns later (docs/algorithms/hpcc.md):
+ * the deadline (test_probe_deadline_at_clock_top covers one past the
+ * clock's end). */
+START_TEST(test_probe_huge_t_refused)
 {
-    libcc_rp *rp = ts_make_rp("hpcc++", "telemetry=2", LINE, UINT64_MAX, NULL, NULL);
+    libcc_params *p = ts_make_params("hpcc++", "telemetry=2");
+    libcc_flow_info fi = {.flow_id = 1, .line_rate_bps = LINE, .base_rtt_ns = UINT64_MAX};
+    libcc_rp *rp = NULL;
+    ck_assert_int_eq(libcc_rp_new(&rp, p, &fi, NULL, NULL, 0), LIBCC_ERR_OUT_OF_RANGE);
+    libcc_params_del(p);
+    rp = ts_make_rp("hpcc++", "telemetry=2", LINE, 1000000000ull, NULL, NULL);
     ck_assert_uint_eq(tx_flags(rp, 5, 0), 0);
-    ck_assert_uint_eq(libcc_rp_deadline_ns(rp), LIBCC_NO_DEADLINE);
+    ck_assert_uint_eq(libcc_rp_deadline_ns(rp), 5 + 4000000000ull);
     libcc_rp_del(rp);
 }
 END_TEST
@@ -440,7 +448,7 @@ Suite *hpccpp_suite(void)
     tcase_add_test(tc, test_probe_once_per_rtt);
     tcase_add_test(tc, test_probe_response_updates_window);
     suite_add_tcase(s, tc);
-    tcase_add_test(tc, test_probe_huge_t_saturates);
+    tcase_add_test(tc, test_probe_huge_t_refused);
     tcase_add_test(tc, test_probe_deadline_at_clock_top);
     suite_add_tcase(s, tc);
     tc = tcase_create("rx_hpcc");

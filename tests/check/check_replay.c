@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* libcc-replay (docs/replay.md), run as a separate process on small traces
  * written to temporary files: the timeline it prints and its errors. */
+#include "test_support.h"
+
 #include <check.h>
 #include <dirent.h>
 #include <fcntl.h>
@@ -651,6 +653,151 @@ START_TEST(test_max_time_is_exact)
 }
 END_TEST
 
+/* The flow's attributes are parsed and checked through libcc_flow_params
+ * (base_rtt 0..1 s, line_rate 1 Mbit/s..10 Tbit/s, mtu 64..9216 B or 0):
+ * one line naming the attribute and its range, exit 2 (issue #21: a base
+ * RTT of 1e10 s ran with an infinite window). */
+START_TEST(test_error_flow_ranges)
+{
+    expect_error("@algo none\n@flow line_rate=1Gbps base_rtt=1e10s\n1us cnp\n", NULL, 2,
+                 "@flow base_rtt '1e10s': out of range [0ns, 1s]");
+    expect_error("@algo none\n@flow line_rate=20Tbps\n1us cnp\n", NULL, 2,
+                 "@flow line_rate '20Tbps': out of range");
+    expect_error("@algo none\n@flow line_rate=1Gbps mtu=63\n1us cnp\n", NULL, 2,
+                 "@flow mtu '63': out of range");
+    expect_error("@algo none\n@flow line_rate=1Gbps mtu=9217B\n1us cnp\n", NULL, 2,
+                 "@flow mtu '9217B': out of range");
+    static const char *const cli[] = {"--base-rtt=2s", NULL};
+    tool_run r;
+    run_tool(&r, "@algo none\n@flow line_rate=1Gbps\n1us cnp\n", cli);
+    ck_assert_int_eq(r.status, 2);
+    ck_assert_str_eq(r.err, "libcc-replay: --base-rtt '2s': out of range [0ns, 1s]\n");
+    free_run(&r);
+    /* the edges themselves, and mtu 0 (the default) */
+    run_tool(&r, "@algo none\n@flow line_rate=10Tbps base_rtt=1s mtu=0\n1us cnp\n", NULL);
+    ck_assert_msg(r.status == 0, "%s", r.err);
+    free_run(&r);
+    run_tool(&r, "@algo none\n@flow line_rate=1Mbps base_rtt=0ns mtu=64B\n1us cnp\n", NULL);
+    ck_assert_msg(r.status == 0, "%s", r.err);
+    free_run(&r);
+}
+END_TEST
+
+/* @start: the RP is made at that time (the CSV's first row), an event
+ * before it is an error. */
+START_TEST(test_start_directive)
+{
+    tool_run r;
+    row rows[4];
+    run_tool(&r, "@algo none\n@flow line_rate=1Gbps\n@start 5us\n6us cnp\n7us end\n", NULL);
+    ck_assert_msg(r.status == 0, "%s", r.err);
+    ck_assert_uint_eq(parse_rows(r.out, rows, 4), 3);
+    ck_assert_uint_eq(rows[0].t, 5000);
+    ck_assert_str_eq(rows[0].event, "start");
+    ck_assert_uint_eq(rows[1].t, 6000);
+    free_run(&r);
+    expect_error("@algo none\n@flow line_rate=1Gbps\n@start 5us\n4us cnp\n", NULL, 4, "before @start");
+    expect_error("@algo none\n@start 1us 2us\n", NULL, 2, "@start");
+    expect_error("@algo none\n@start 1us\n@start 2us\n", NULL, 3, "given twice");
+}
+END_TEST
+
+/* @timers manual: the trace's timer lines are the only timer calls (how
+ * libcc-conformance writes a run). DCQCN arms its alpha timer (55 us) at a
+ * CNP, so with automatic timers rows appear between the CNP at 1 us and the
+ * end at 200 us; manual, only the lines given. */
+START_TEST(test_manual_timers)
+{
+    tool_run r;
+    row rows[64];
+    run_tool(&r, "@algo dcqcn\n@flow line_rate=100Gbps\n1us cnp\n200us end\n", NULL);
+    ck_assert_msg(r.status == 0, "%s", r.err);
+    ck_assert_uint_gt(parse_rows(r.out, rows, 64), 3);
+    ck_assert_str_eq(rows[2].event, "timer");
+    free_run(&r);
+    run_tool(&r, "@algo dcqcn\n@flow line_rate=100Gbps\n@timers manual\n1us cnp\n100us timer\n200us end\n",
+             NULL);
+    ck_assert_msg(r.status == 0, "%s", r.err);
+    ck_assert_uint_eq(parse_rows(r.out, rows, 64), 4);
+    ck_assert_str_eq(rows[1].event, "cnp");
+    ck_assert_str_eq(rows[2].event, "timer");
+    ck_assert_uint_eq(rows[2].t, 100000);
+    ck_assert_str_eq(rows[3].event, "end");
+    free_run(&r);
+    expect_error("@algo none\n@timers sometimes\n", NULL, 2, "@timers: expected auto");
+    expect_error("@algo none\n@timers manual\n@timers auto\n", NULL, 3, "given twice");
+}
+END_TEST
+
+/* @int: the wrap widths of every ACK's hop list, 1..64 bits. With 24-bit
+ * ts and 27-bit txBytes, a hop going from ts 16777000 ns, txBytes
+ * 134217000 to ts 500, txBytes 500 advanced 500 + 2^24 - 16777000 = 716 ns
+ * and 500 + 2^27 - 134217000 = 1228 B: HPCC's U after it is the U of the
+ * same hop written unwrapped at full width (16777716 ns, 134218228 B). */
+START_TEST(test_int_directive)
+{
+    tool_run r;
+    run_tool(&r, "@algo hpcc\n@flow line_rate=100Gbps base_rtt=12us\n@int ts_bits=24 tx_bits=27\n"
+                 "1us ack seq=0 hop=100Gbps,16777000ns,134217000,0\n"
+                 "2us ack seq=0 hop=100Gbps,500ns,500,0\n",
+             NULL);
+    ck_assert_msg(r.status == 0, "%s", r.err);
+    const double wrapped = ts_csv_at(r.out, 2000, "ack", "U");
+    free_run(&r);
+    run_tool(&r, "@algo hpcc\n@flow line_rate=100Gbps base_rtt=12us\n"
+                 "1us ack seq=0 hop=100Gbps,16777000ns,134217000,0\n"
+                 "2us ack seq=0 hop=100Gbps,16777716ns,134218228,0\n",
+             NULL);
+    ck_assert_msg(r.status == 0, "%s", r.err);
+    const double unwrapped = ts_csv_at(r.out, 2000, "ack", "U");
+    free_run(&r);
+    ck_assert_double_eq(wrapped, unwrapped);
+    /* u = 1228 B * 8 / 716 ns / 100 Gbit/s; U = 1 * (T - 716)/T + u * 716/T
+     * = (11284 + 98.24) / 12000 = 0.94852 (64-bit counters would read the
+     * wrapped hop as time going backwards and leave U at 1) */
+    ck_assert_double_eq_tol(wrapped, 0.94852, 1e-12);
+    expect_error("@algo none\n@int ts_bits=0\n", NULL, 2, "ts_bits '0'");
+    expect_error("@algo none\n@int tx_bits=65\n", NULL, 2, "tx_bits '65'");
+    expect_error("@algo none\n@int colour=1\n", NULL, 2, "unknown key 'colour'");
+}
+END_TEST
+
+/* --plugin: a file that does not load is one line naming it, exit 2
+ * (before the trace is read: the trace here would be fine). */
+START_TEST(test_error_plugin)
+{
+    static const char *const args[] = {"--plugin=/nonexistent/libcc-plugin.so", NULL};
+    tool_run r;
+    run_tool(&r, "@algo none\n@flow line_rate=1Gbps\n1us cnp\n", args);
+    ck_assert_int_eq(r.status, 2);
+    static const char want[] = "libcc-replay: --plugin '/nonexistent/libcc-plugin.so': ";
+    ck_assert_msg(strncmp(r.err, want, strlen(want)) == 0, "%s", r.err);
+    ck_assert_ptr_eq(strchr(r.err, '\n'), r.err + strlen(r.err) - 1);
+    ck_assert_str_eq(r.out, "");
+    free_run(&r);
+}
+END_TEST
+
+/* --plugin loads before the trace is read: @algo names the plugin's
+ * algorithm ("plugin-timer" of tests/check/plugins/timer_plugin.c, whose RP
+ * halves its rate on a CNP: 100 -> 50 Gbit/s), and --list shows it last. */
+START_TEST(test_plugin_algorithm)
+{
+    const char *dir = getenv("LIBCC_TEST_PLUGINS");
+    char opt[1024];
+    snprintf(opt, sizeof opt, "--plugin=%s/timer_plugin.so", dir ? dir : "build/tests/plugins");
+    const char *const args[] = {opt, NULL};
+    tool_run r;
+    row rows[4];
+    run_tool(&r, "@algo plugin-timer\n@flow line_rate=100Gbps\n1us cnp\n", args);
+    ck_assert_msg(r.status == 0, "%s", r.err);
+    ck_assert_uint_eq(parse_rows(r.out, rows, 4), 2);
+    ck_assert_uint_eq(rows[0].rate, 100000000000ull);
+    ck_assert_uint_eq(rows[1].rate, 50000000000ull);
+    free_run(&r);
+}
+END_TEST
+
 START_TEST(test_usage_errors)
 {
     static const char *const bad_opt[] = {"--frobnicate", "1", NULL};
@@ -859,6 +1006,12 @@ Suite *replay_suite(void)
     tcase_add_test(bad, test_error_nul_byte);
     tcase_add_test(bad, test_error_fractional_base_units);
     tcase_add_test(bad, test_error_repeated_field);
+    tcase_add_test(bad, test_error_flow_ranges);
+    tcase_add_test(ok, test_start_directive);
+    tcase_add_test(ok, test_manual_timers);
+    tcase_add_test(ok, test_int_directive);
+    tcase_add_test(bad, test_error_plugin);
+    tcase_add_test(ok, test_plugin_algorithm);
     tcase_add_test(ok, test_max_time_is_exact);
     tcase_add_test(bad, test_error_timestamp_fields);
     tcase_add_test(ok, test_timestamp_fields_and_feedback_accepted);

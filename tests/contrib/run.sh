@@ -83,7 +83,7 @@ configure() {
     # ns-3 writes build/include/ns3/<name>.h (an #include of the real header)
     # only when it is missing: drop ours so a changed CMakeLists.txt counts.
     local h
-    for h in "$SRC"/ns3-bindings/*/*.h libcc-module.h; do
+    for h in $(find "$SRC/ns3-bindings" -name '*.h') libcc-module.h; do
         rm -f "$NS3/build/include/ns3/$(basename "$h")"
     done
     cd "$NS3" && nice -n 19 ./ns3 configure --enable-modules=libcc --disable-examples --disable-tests \

@@ -4,7 +4,9 @@
 is built against the build tree's libcc, run, and its standard output
 compared, byte for byte, with the ```output block that follows it in the
 same document, so an example and what the text says it prints cannot drift
-from the code. (The C++ program of ns3-bindings.md, fncc-flow.cc, is built
+from the code. A block after a line "<!-- part of: PATH -->" shows a piece
+of the repository's file PATH (the worked plugin of
+writing-an-algorithm.md): it must appear in that file verbatim. (The C++ program of ns3-bindings.md, fncc-flow.cc, is built
 from the page by test-install.)
 
     check_examples.py BUILD WORKDIR [DOC.md ...]
@@ -42,6 +44,29 @@ def examples(path):
     return found
 
 
+PART_OF = re.compile(r"^<!-- part of: (\S+) -->\n```[A-Za-z0-9+_-]*\n(.*?)^```\n", re.M | re.S)
+
+
+def parts(path):
+    """(line, file, piece) for each block marked as a piece of a file."""
+    with open(path) as f:
+        text = f.read()
+    return [(text[:m.start()].count("\n") + 2, m.group(1), m.group(2))
+            for m in PART_OF.finditer(text)]
+
+
+def check_part(doc, line, path, piece):
+    where = "%s:%d" % (os.path.relpath(doc, ROOT), line)
+    try:
+        with open(os.path.join(ROOT, path)) as f:
+            whole = f.read()
+    except OSError as e:
+        return "%s: part of %s: %s" % (where, path, e.strerror)
+    if piece not in whole:
+        return "%s: not a verbatim piece of %s" % (where, path)
+    return None
+
+
 def check(doc, line, code, expected, build, work):
     name = "%s-%d" % (os.path.relpath(doc, ROOT).replace(os.sep, "-").replace(".md", ""), line)
     where = "%s:%d" % (os.path.relpath(doc, ROOT), line)
@@ -76,6 +101,14 @@ def main(argv):
     os.makedirs(work, exist_ok=True)
     passed = failed = 0
     for doc in docs:
+        for line, path, piece in parts(doc):
+            err = check_part(doc, line, path, piece)
+            if err:
+                failed += 1
+                print("FAIL " + err)
+            else:
+                passed += 1
+                print("ok   %s:%d (part of %s)" % (os.path.relpath(doc, ROOT), line, path))
         for line, code, expected in examples(doc):
             err = check(doc, line, code, expected, build, work)
             if err:

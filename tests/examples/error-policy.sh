@@ -74,7 +74,7 @@ bad_values() {
 # new one without a baseline here fails, so none is left out.
 for path in "$bin"/*; do
   prog=$(basename "$path")
-  [ "$prog" = libcc-replay ] && continue
+  case $prog in libcc-replay|libcc-conformance) continue ;; esac
   if ! baseline "$prog" > /dev/null; then
     echo "FAIL $prog: no baseline in error-policy.sh"; failed=$((failed + 1)); continue
   fi
@@ -107,18 +107,25 @@ for path in "$bin"/*; do
   check "$prog" "cc" "--cc=no_such_param=1"
 done
 
+# A libcc tool run with a bad option: exit 2, one stderr line naming it.
+# Usage: libcc_tool_check TOOL OPTION ARG...
+libcc_tool_check() {
+  local tool=$1 opt=$2; shift 2
+  timeout 60 "$bin/$tool" "$@" > /dev/null 2> "$work/err"
+  local rc=$?
+  if [ "$rc" -eq 2 ] && [ "$(wc -l < "$work/err")" -eq 1 ] && grep -qF -- "$opt" "$work/err"; then
+    passed=$((passed + 1))
+  else
+    echo "FAIL $tool $*: exit $rc (want 2, one line naming $opt)"
+    sed 's/^/  | /' "$work/err" | head -3; failed=$((failed + 1))
+  fi
+}
+
 # libcc-replay (space-separated options, libcc's own tool): each option with
 # bad values, on a valid trace.
 trace=$(dirname "$0")/../../examples/traces/hpcc.trace
 while read -r opt bad; do
-  timeout 60 "$bin/libcc-replay" "$opt" "$bad" "$trace" > /dev/null 2> "$work/err"
-  rc=$?
-  if [ "$rc" -eq 2 ] && [ "$(wc -l < "$work/err")" -eq 1 ] && grep -qF -- "$opt" "$work/err"; then
-    passed=$((passed + 1))
-  else
-    echo "FAIL libcc-replay $opt $bad: exit $rc (want 2, one line naming $opt)"
-    sed 's/^/  | /' "$work/err" | head -3; failed=$((failed + 1))
-  fi
+  libcc_tool_check libcc-replay "$opt" "$opt" "$bad" "$trace"
 done <<'EOF'
 --line-rate -1Gbps
 --line-rate 100
@@ -136,6 +143,32 @@ done <<'EOF'
 --param eta=2
 --param nonsense
 --param rpg_threshold=2.5
+--base-rtt 2s
+--line-rate 20Tbps
+--mtu 63
+--plugin /nonexistent/libcc-plugin.so
+EOF
+
+# libcc-conformance (--opt=VALUE): each option with bad values; nothing runs.
+while read -r arg; do
+  # shellcheck disable=SC2086 # some lines are two options
+  libcc_tool_check libcc-conformance "${arg%%=*}" --trace-dir="$work" $arg
+done <<'EOF'
+--algo=reno
+--events=0
+--events=-1
+--events=1.5
+--duration=abc
+--duration=0s
+--duration=-1s
+--seed=-1
+--seed=abc
+--params=eta=0.9
+--params=eta=2 --algo=hpcc
+--plugin=/nonexistent/libcc-plugin.so
+--trace-dir=
+--bogus=1
+--events
 EOF
 
 # Relations between parameters are named before the run, both of them.
@@ -190,6 +223,61 @@ if [ $? -eq 2 ] && [ "$(wc -l < "$work/err")" -eq 1 ] && grep -q -- "--qlenMonEn
 else
   echo "FAIL rdma-sim --qlenMonEnd before --qlenMonStart: not exit 2 naming it"
   failed=$((failed + 1))
+fi
+
+# --plugin: a file that does not load or register is one line naming
+# --plugin=FILE and why, exit 2, before anything runs (the same for every
+# program with --algo). The plugins are built here from libcc's header.
+inc=$(cd "$(dirname "$0")/../../libcc/include" && pwd)
+plugin() { # NAME C-BODY: $work/NAME.so from a C file including <libcc/algorithm.h>
+  printf '#include <libcc/algorithm.h>\n%s\n' "$2" > "$work/$1.c" &&
+    gcc -std=c11 -shared -fPIC -I"$inc" -o "$work/$1.so" "$work/$1.c"
+}
+# register(): one RP-only algorithm NAME built against ABI version ABI.
+register='static const libcc_rp_ops ops = {0};
+static const libcc_algorithm a = {.abi_version = ABI, .name = NAME, .roles = LIBCC_ROLE_RP, .rp = &ops};
+int libcc_plugin_init(char *err, size_t len) { return libcc_algorithm_register(&a, err, len); }'
+plugin noentry 'int not_the_entry(void) { return 0; }'
+plugin clash "#define ABI LIBCC_ALGORITHM_ABI_VERSION
+#define NAME \"dcqcn\"
+$register"
+plugin oldabi "#define ABI (LIBCC_ALGORITHM_ABI_VERSION + 1000u)
+#define NAME \"oldabi\"
+$register"
+plugin badname "#define ABI LIBCC_ALGORITHM_ABI_VERSION
+#define NAME \"Bad Name\"
+$register"
+for prog in dumbbell rdma-sim fairness; do
+  for what in /nonexistent/x.so:nonexistent "$work/flows.txt":flows.txt "$work/noentry.so":noentry.so \
+              "$work/clash.so":dcqcn "$work/oldabi.so":ABI "$work/badname.so":"Bad Name"; do
+    file=${what%%:*} named=${what#*:}
+    check "$prog" "plugin=$file" "--plugin=$file"
+    if ! grep -qF -- "$named" "$work/err"; then
+      echo "FAIL $prog --plugin=$file: '$named' not named"; failed=$((failed + 1))
+    fi
+  done
+  # Before any other option is read: a plugin that fails wins over --help.
+  timeout 60 "$bin/$prog" --help --plugin="$work/noentry.so" > /dev/null 2> "$work/err"
+  if [ $? -eq 2 ] && grep -qF -- "--plugin=$work/noentry.so" "$work/err"; then
+    passed=$((passed + 1))
+  else
+    echo "FAIL $prog --help --plugin=noentry.so: not exit 2 naming the plugin"; failed=$((failed + 1))
+  fi
+done
+
+# A path whose base RTT is beyond libcc's flow range (1 s: a 600 ms link,
+# crossed twice) is refused with the flow file's line before the run, not
+# aborted when the flow starts.
+data=$(dirname "$0")/../../examples/data
+sed 's/^0 3 100Gbps 0.001ms 0$/0 3 100Gbps 600ms 0/' "$data/dumbbell-topology.txt" > "$work/slow-topology.txt"
+timeout 60 "$bin/rdma-sim" --topo="$work/slow-topology.txt" --flows="$data/dumbbell-flows.txt" \
+  --stop=10us --traces=false --out="$work/run-slow" > /dev/null 2> "$work/err"
+if [ $? -eq 2 ] && [ "$(wc -l < "$work/err")" -eq 1 ] &&
+   grep -q "dumbbell-flows.txt:2: flow 0: its base_rtt .* is outside libcc's range \[0ns, 1s\]" "$work/err"; then
+  passed=$((passed + 1))
+else
+  echo "FAIL rdma-sim with a 1.2 s base RTT: not exit 2 naming the flow, base_rtt and its range"
+  sed 's/^/  | /' "$work/err" | head -3; failed=$((failed + 1))
 fi
 
 echo "error-policy: $passed passed, $failed failed"

@@ -548,5 +548,110 @@ expect rdma-sim-config-no-map-row 2 "config_200.txt:53:KMIN_MAP: no row for link
 expect rdma-sim-config-missing 1 "/nonexistent/config.txt: cannot open" -- \
   "$bin/rdma-sim" --config=/nonexistent/config.txt --out="$work/bad"
 
+# ---- A plugin as a built-in (docs/writing-an-algorithm.md) -----------------------
+# examples/plugin/aimd-ecn.c built against the tree's header: each program
+# loads it before reading its options, and its algorithm then works with
+# --algo, --cc, --preset, --help, the LibccConfig attributes, the results
+# writers and over MPI ranks.
+top=$(cd "$(dirname "$0")/../.." && pwd)
+so="$work/aimd-ecn.so"
+if gcc -std=c11 -Wall -Wextra -Werror -shared -fPIC -I"$top/libcc/include" \
+     -o "$so" "$top/examples/plugin/aimd-ecn.c" 2> "$work/plugin-build.err"; then
+  echo "ok   plugin-builds"; passed=$((passed + 1))
+else
+  echo "FAIL plugin-builds"; sed 's/^/  | /' "$work/plugin-build.err" | head -5; failed=$((failed + 1))
+fi
+P=(--plugin="$so")
+# --help lists its parameters, with units and ranges, and its preset.
+"$bin/dumbbell" "${P[@]}" --help > "$work/plugin-help.out" 2>&1
+for want in "aimd-ecn parameters" "ai_rate=2Gbps  \[1bps .. 1Tbps\]" "k=40KB" "preset=tcp"; do
+  if grep -Eq -- "$want" "$work/plugin-help.out"; then
+    echo "ok   plugin-help /$want/"; passed=$((passed + 1))
+  else
+    echo "FAIL plugin-help: no /$want/"; failed=$((failed + 1))
+  fi
+done
+expect plugin-did-you-mean 2 "did you mean aimd-ecn\?" -- \
+  "$bin/dumbbell" "${P[@]}" --algo=aimd-ecm --out="$work/pbad"
+expect plugin-cc-range 2 "parameter 'md' of 'aimd-ecn': 1.5 is out of range \\[0.01, 0.99\\]" -- \
+  "$bin/dumbbell" "${P[@]}" --algo=aimd-ecn --cc=md=1.5 --stop=10us --out="$work/pbad"
+expect plugin-attribute-range 2 "ns3::LibccConfig::aimd-ecn::md" -- \
+  "$bin/dumbbell" "${P[@]}" --algo=aimd-ecn --ns3::LibccConfig::aimd-ecn::md=2 --stop=10us \
+  --out="$work/pbad"
+# A slip in an attribute's type (the algorithm's name) or its own name.
+for slip in aimd-ecm::md aimd-ecn::mdd; do
+  expect "plugin-attribute-did-you-mean-$slip" 2 \
+    "--ns3::LibccConfig::$slip=0.5: no such attribute \(did you mean --ns3::LibccConfig::aimd-ecn::md\?\)" -- \
+    "$bin/dumbbell" "${P[@]}" "--ns3::LibccConfig::$slip=0.5" --out="$work/pbad"
+done
+# --algo before --plugin on the command line: the plugin is loaded first.
+expect plugin-dumbbell 0 "" -- \
+  "$bin/dumbbell" --algo=aimd-ecn --preset=tcp --ns3::LibccConfig::aimd-ecn::ai_rate=1Gbps \
+  "${P[@]}" --stop=100us --traces=false --out="$work/pdumbbell"
+if grep -qx "algorithm=aimd-ecn" "$work/pdumbbell/summary.txt" &&
+   grep -qx "cc=preset=tcp" "$work/pdumbbell/summary.txt"; then
+  echo "ok   plugin-dumbbell-summary"; passed=$((passed + 1))
+else
+  echo "FAIL plugin-dumbbell-summary"; failed=$((failed + 1))
+fi
+# Two flows into one port: AIMD converges to equal shares (Chiu and Jain,
+# 1989): their goodputs over the last 100 us within 5% of each other.
+expect plugin-dumbbell-two 0 "" -- \
+  "$bin/dumbbell" "${P[@]}" --algo=aimd-ecn --stop=2ms --traces=false --out="$work/pdumbbell2"
+if awk -F= '$1 ~ /^flow[01]_goodput_end_gbps$/ {g[n++] = $2}
+     END {d = g[0] - g[1]; if (d < 0) d = -d; exit !(n == 2 && g[0] > 0 && d <= 0.05 * (g[0] + g[1]) / 2)}' \
+     "$work/pdumbbell2/summary.txt"; then
+  echo "ok   plugin-dumbbell-two-fair"; passed=$((passed + 1))
+else
+  echo "FAIL plugin-dumbbell-two-fair: $(grep goodput_end "$work/pdumbbell2/summary.txt" | tr '\n' ' ')"
+  failed=$((failed + 1))
+fi
+# Its decisions in cc-log.csv (--ccLog), each as the rule says, by hand:
+# a cut is md = 0.8 times the rate before (within the 1 bit/s of
+# rounding), an increase 2 Gbit/s more up to the 100 Gbit/s line rate.
+expect plugin-cc-log 0 "" -- \
+  "$bin/dumbbell" "${P[@]}" --algo=aimd-ecn --stop=1ms --traces=false --ccLog=0 --out="$work/pclog"
+if awk -F, 'NR == 1 {for (i = 1; i <= NF; i++) col[$i] = i; next}
+     { o = $col["old_rate_bps"]; n = $col["new_rate_bps"]; a = $col["action"] }
+     a == "cut" { cuts++; d = n - 0.8 * o; if (d < -1 || d > 1) bad++ }
+     a == "additive-increase" { incs++; w = o + 2e9; if (w > 1e11) w = 1e11; d = n - w; if (d < -1 || d > 1) bad++ }
+     END { printf "%d cuts, %d increases, %d off the rule\n", cuts, incs, bad; exit !(cuts > 0 && incs > 0 && bad == 0) }' \
+     "$work/pclog/cc-log.csv" > "$work/pclog.txt" 2>&1; then
+  echo "ok   plugin-cc-log-rule ($(cat "$work/pclog.txt"))"; passed=$((passed + 1))
+else
+  echo "FAIL plugin-cc-log-rule: $(cat "$work/pclog.txt")"; failed=$((failed + 1))
+fi
+printf '2\n0 5 3 100 200000 0\n1 5 3 100 200000 0\n' > "$work/pflows.txt"
+expect plugin-rdma-sim 0 "" -- \
+  "$bin/rdma-sim" "${P[@]}" --algo=aimd-ecn --fattree=4 --flows="$work/pflows.txt" --ccVars=1 \
+  --traces=false --out="$work/prdma"
+# The results writers name its variables as a built-in's.
+if head -1 "$work/prdma/fct-cc.csv" 2>/dev/null | grep -qx "flow,size_bytes,fct_ns,ideal_fct_ns,rate,cuts" &&
+   [ "$(wc -l < "$work/prdma/fct.txt")" -eq 2 ]; then
+  echo "ok   plugin-rdma-sim-writers"; passed=$((passed + 1))
+else
+  echo "FAIL plugin-rdma-sim-writers"; failed=$((failed + 1))
+fi
+expect plugin-fairness 0 "" -- \
+  "$bin/fairness" "${P[@]}" --algo=aimd-ecn --interval=20us --out="$work/pfair"
+# Over 2 MPI ranks every rank loads it: the same fct.txt as one process in
+# the Node event order.
+if command -v mpirun > /dev/null && [ -e "$bin/../lib/libns3-libcc-mpi.so.0" ]; then
+  node=--ns3::FastSimulatorImpl::EventOrder=Node
+  expect plugin-rdma-sim-1rank 0 "" -- \
+    "$bin/rdma-sim" "${P[@]}" --algo=aimd-ecn --fattree=4 --flows="$work/pflows.txt" \
+    --traces=false "$node" --out="$work/prdma1"
+  expect plugin-rdma-sim-2ranks 0 "" -- \
+    bash "$top/scripts/mpirun.sh" -np 2 "$bin/rdma-sim" "${P[@]}" --algo=aimd-ecn --fattree=4 \
+    --flows="$work/pflows.txt" --traces=false "$node" --out="$work/prdma2"
+  if cmp -s "$work/prdma1/fct.txt" "$work/prdma2/fct.txt"; then
+    echo "ok   plugin-rdma-sim-ranks-equal"; passed=$((passed + 1))
+  else
+    echo "FAIL plugin-rdma-sim-ranks-equal: fct.txt differs over 2 ranks"; failed=$((failed + 1))
+  fi
+else
+  echo "FAIL plugin over ranks: no mpirun or libns3-libcc-mpi (make deps, make)"; failed=$((failed + 1))
+fi
+
 echo "examples: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]

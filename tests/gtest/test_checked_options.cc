@@ -2,12 +2,16 @@
 //
 // CheckedOptions' "did you mean": which slips of an option or a choice's
 // name get a suggestion. Distances counted by hand (a swap of two
-// neighbours is one edit; case does not count).
+// neighbours is one edit; case does not count). And --plugin's place:
+// before every other option.
 #include "checked-options.h"
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <string>
+#include <tuple>
+#include <utility>
 #include <vector>
 
 using ns3::CheckedOptions;
@@ -45,4 +49,45 @@ TEST(CheckedOptions, DidYouMeanNothingClose)
 {
     EXPECT_EQ(CheckedOptions::DidYouMean("bandwidth", kOptions), "");
     EXPECT_EQ(CheckedOptions::DidYouMean("x", std::vector<std::string>{}), "");
+}
+
+// --plugin is read before every other option: a file that does not load
+// stops Parse with 2 even after --help or a bad --algo, a bare --plugin
+// needs a value, and a program without --algo has no --plugin.
+TEST(CheckedOptions, PluginLoadsFirst)
+{
+    auto parse = [](std::vector<std::string> args, bool cc) {
+        std::string algo = "dcqcn";
+        std::string text;
+        CheckedOptions opts("t", "test");
+        if (cc)
+        {
+            opts.AddCongestionControl(algo, text);
+        }
+        std::vector<char*> argv{const_cast<char*>("t")};
+        for (std::string& a : args)
+        {
+            argv.push_back(a.data());
+        }
+        ::testing::internal::CaptureStderr();
+        int rc = opts.Parse(static_cast<int>(argv.size()), argv.data());
+        std::string err = ::testing::internal::GetCapturedStderr();
+        return std::make_pair(rc, err);
+    };
+    auto [rc, err] = parse({"--help", "--plugin=/nonexistent/x.so"}, true);
+    EXPECT_EQ(rc, 2);
+    EXPECT_EQ(err.rfind("t: --plugin=/nonexistent/x.so: ", 0), 0u) << err;
+    EXPECT_EQ(std::count(err.begin(), err.end(), '\n'), 1);
+    std::tie(rc, err) = parse({"--algo=no-such", "--plugin=/nonexistent/x.so"}, true);
+    EXPECT_EQ(rc, 2);
+    EXPECT_NE(err.find("--plugin=/nonexistent/x.so"), std::string::npos) << err;
+    for (const char* bare : {"--plugin", "--plugin="})
+    {
+        std::tie(rc, err) = parse({bare}, true);
+        EXPECT_EQ(rc, 2);
+        EXPECT_EQ(err, "t: --plugin needs a value: --plugin=<the path of a .so>\n");
+    }
+    std::tie(rc, err) = parse({"--plugin=/nonexistent/x.so"}, false);
+    EXPECT_EQ(rc, 2);
+    EXPECT_NE(err.find("unknown option --plugin"), std::string::npos) << err;
 }

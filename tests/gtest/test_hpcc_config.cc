@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 //
-// The HPCC simulator's config.txt reader (helper/hpcc-config.h): every key's
+// The HPCC simulator's config.txt reader (hpcc/hpcc-config.h): every key's
 // mapping to our options and libcc parameters, derived by hand from that
 // simulator's scratch/third.cc and rdma-hw.cc (units in the comments), its
 // errors, path resolution; per-link-rate CP parameters and one T for all

@@ -20,15 +20,46 @@ using namespace ns3;
 namespace
 {
 
-// Every file of ns3-bindings/{model,helper,sim} with code (not the headers
-// only ones, nor qbb-frame.cc, the frame pool) and its component.
+// Every file of ns3-bindings/ (but mpi/) with code and its component; not
+// the headers-only ones, nor those with nothing to log (qbb-frame.cc, the
+// frame pool; qbb-net-device-interface.cc, rdma-topology.cc,
+// hpcc-config-reader.cc, hpcc-config-files.cc).
 const std::set<std::string> kOurs = {
-    "CheckedOptions",  "EcmpRouter",          "FastSimulatorImpl", "HpccFormat",    "LibccAgent",
-    "LibccConfig",     "PfcDeadlockDetector", "PfcPauseHeader",    "QbbChannel",    "QbbHelper",
-    "QbbNetDevice",    "RdmaNetwork",         "RdmaNic",           "RdmaReceiver",  "RdmaSender",
-    "RdmaTraceHelper", "RdmaTxQueuePair",     "RoceCodec",         "RoceIntHeader", "RocePacket",
-    "SwitchCc",        "SwitchMmu",           "SwitchNode",        "SwitchPort",
-    "DistributedRun",  "RdmaPartition",       "QbbFrameWire",      "RankMerge",     "CcLogWriter",
+    "CcLogWriter",
+    "CheckedOptions",
+    "DistributedRun",
+    "EcmpRouter",
+    "FastSimulatorImpl",
+    "HpccFormat",
+    "HpccPacketTrace",
+    "HpccQlenWriter",
+    "LibccAgent",
+    "LibccConfig",
+    "PfcDeadlockDetector",
+    "PfcPauseHeader",
+    "QbbChannel",
+    "QbbFrameWire",
+    "QbbHelper",
+    "QbbNetDevice",
+    "QbbPfc",
+    "RankMerge",
+    "RdmaNetwork",
+    "RdmaNic",
+    "RdmaPartition",
+    "RdmaReceiver",
+    "RdmaSampledCsvs",
+    "RdmaSender",
+    "RdmaTraceHelper",
+    "RdmaTraceSink",
+    "RdmaTxQueuePair",
+    "RoceCodec",
+    "RoceIntHeader",
+    "RocePacket",
+    "SwitchCc",
+    "SwitchMmu",
+    "SwitchNode",
+    "SwitchNodeCc",
+    "SwitchPort",
 };
 
 uint64_t

@@ -68,7 +68,7 @@ RouteClockwise(RdmaNetwork& net, uint32_t n)
         for (uint32_t h = 0; h < n; h++)
         {
             uint32_t next = h == i ? h : n + (i + 1) % n;
-            sw->AddRoute(Ipv4Address(HpccNodeIp(h)),
+            sw->AddRoute(Ipv4Address(RdmaNodeIp(h)),
                          net.GetLinkDevice(n + i, next)->GetIfIndex());
         }
     }

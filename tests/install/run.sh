@@ -23,6 +23,16 @@
 # docs/ns3-bindings.md (ns3::libcc-mpi), each run as a 2-rank job through
 # scripts/mpirun.sh, every hand-derived check ok on both ranks.
 #
+# The worked plugin of examples/plugin/ (docs/writing-an-algorithm.md) is
+# built in OUTDIR from its own Makefile (pkg-config) and CMakeLists.txt
+# (find_package(libcc), libcc::headers), against the stage only; with
+# LIBCC_BIN (the tree's ns-3 programs) the dumbbell runs each build: one
+# flow alone, never marked, stays at line rate, derived by hand: a
+# 1000-byte payload is 1094 line bytes (docs/ns3-bindings.md, framing),
+# 87.52 ns at 100 Gbps, which the sender's pacer, waking on the programs'
+# 1 ns time step and never early, spaces by 88 ns: 8000 bits / 88 ns =
+# 90.91 Gbps of goodput.
+#
 # With MAKE (the command running this tree's Makefile), also: an install
 # with DESTDIR and LIBDIR set is the same file list, relocated, and usable;
 # `make uninstall` leaves no file in either prefix (this runs last: STAGE is
@@ -260,6 +270,62 @@ CMK
     ./build/tiny && ./build/tiny-static && ! needs_libcc_so build/tiny-static
 }
 
+# ---- the worked plugin (examples/plugin/) ----------------------------------------
+EXAMPLES=$(cd "$HERE/../../examples" && pwd)
+
+# A plugin defines its entry point and no libcc_* function, and needs no
+# libcc.so: the program that loads it brings libcc.
+plugin_symbols() {
+    local so=$1
+    nm -D --defined-only "$so" | awk '{print $3}' | grep -qx libcc_plugin_init ||
+        { echo "$so does not export libcc_plugin_init"; return 1; }
+    if nm -D --defined-only "$so" | awk '{print $3}' | grep '^libcc_' | grep -vqx libcc_plugin_init; then
+        echo "$so defines libcc functions (libcc built in)"; return 1
+    fi
+    if readelf -d "$so" | grep -q 'NEEDED.*libcc\.so'; then
+        echo "$so needs libcc.so (a second libcc beside the program's)"; return 1
+    fi
+}
+
+# plugin_runs SO DIR: the dumbbell with the plugin, flow0 alone (flow1
+# starts after the end): its goodput over the last 100 us within 0.5% of
+# one 1000-byte payload per 88 ns (above).
+plugin_runs() {
+    local so=$1 d=$2
+    [ -n "${LIBCC_BIN:-}" ] || { echo "plugin built; LIBCC_BIN not set: not run"; return 0; }
+    "$LIBCC_BIN/dumbbell" --plugin="$so" --algo=aimd-ecn --flow1Start=2ms --stop=1ms \
+        --traces=false --out="$d/run" >"$d/run.txt" || { cat "$d/run.txt"; return 1; }
+    awk -F= -v want="$(awk 'BEGIN {printf "%.4f", 1000 * 8 / 88}')" '
+        $1 == "algorithm" {algo = $2}
+        $1 == "flow0_goodput_end_gbps" {g = $2}
+        END {
+            ok = algo == "aimd-ecn" && g >= want * 0.995 && g <= want * 1.005
+            printf "aimd-ecn alone: goodput %s Gbps, by hand %s Gbps: %s\n", g, want, ok ? "ok" : "FAILED"
+            exit !ok
+        }' "$d/run.txt"
+}
+
+plugin_pkgconfig() {
+    local d="$OUT/plugin-pkgconfig"
+    rm -rf "$d" && mkdir -p "$d" && cd "$d" || return 1
+    cp "$EXAMPLES/plugin/aimd-ecn.c" "$EXAMPLES/plugin/Makefile" . || return 1
+    make CFLAGS="-O2 -Werror" >build.log 2>&1 || { cat build.log; return 1; }
+    grep -q -- "-I$STAGE/include" build.log || { echo "not built with the stage's headers:"; cat build.log; return 1; }
+    plugin_symbols aimd-ecn.so && plugin_runs "$d/aimd-ecn.so" "$d"
+}
+
+plugin_cmake() {
+    local d="$OUT/plugin-cmake"
+    rm -rf "$d" && mkdir -p "$d" && cd "$d" || return 1
+    cp "$EXAMPLES/plugin/aimd-ecn.c" "$EXAMPLES/plugin/CMakeLists.txt" . || return 1
+    cmake -S . -B build -DCMAKE_PREFIX_PATH="$STAGE" -DCMAKE_C_FLAGS="-Werror" >cmake.log 2>&1 ||
+        { cat cmake.log; return 1; }
+    cmake --build build --verbose >build.log 2>&1 || { cat build.log; return 1; }
+    grep -q -- "-I$STAGE/include\|-isystem $STAGE/include" build.log ||
+        { echo "not built with the stage's headers:"; cat build.log; return 1; }
+    plugin_symbols build/aimd-ecn.so && plugin_runs "$d/build/aimd-ecn.so" "$d"
+}
+
 # ---- make install DESTDIR= LIBDIR=, make uninstall ------------------------------
 files_of() { (cd "$1" && find . \( -type f -o -type l \) | sort); }
 
@@ -304,6 +370,8 @@ run c++-static cxx_static
 run exports exports
 run doc-example doc_example
 PREFIX_FOR_CMAKE="$STAGE" run c-cmake c_cmake
+run plugin-pkgconfig plugin_pkgconfig
+run plugin-cmake plugin_cmake
 if have_ns3; then
     run ns3-links-libcc ns3_links_libcc
     run ns3-headers ns3_headers

@@ -44,6 +44,18 @@ def calls(bindir):
     return len(p.read_text().splitlines()) if p.exists() else 0
 
 
+def test_runs_whose_flows_never_end_gather_without_bins(env):
+    """The dumbbell's flows are long-lived: its fct.txt stays empty. Gather
+    tabulates its facts and writes no bins (it raised on the empty bins)."""
+    tmp, bindir, grid = env
+    (bindir / "fake").write_text(FAKE.replace('> "$out/fct.txt"', '> /dev/null; : > "$out/fct.txt"'))
+    assert sweep.main(["run", str(grid), "--bin", str(bindir), "--jobs", "1"]) == 0
+    import pandas as pd
+    t = pd.read_csv(tmp / "out" / "t" / "summary.csv")
+    assert list(t.flows) == [1, 1] and "slowdown_avg" not in t
+    assert not (tmp / "out" / "t" / "bins.csv").exists()
+
+
 def test_grid_expands_to_one_run_per_combination(env):
     tmp, bindir, grid = env
     g = sweep.load_grid(str(grid))

@@ -13,6 +13,7 @@
  */
 #include "hpcc_core.h"
 
+#include <float.h>
 #include <math.h>
 #include <string.h>
 
@@ -67,9 +68,14 @@ static int pint_cfg_init(void *cfg, const double *v, char *err, size_t err_len)
 
 #define PINT_MAX_CODE 65535.0
 
+/* An exponent past what a double holds (above 1023 at log_base 2, 14549 at
+ * 1.05: the encoder writes 65535 for any U beyond its range) is more
+ * congestion than U can say: the largest finite U, not an infinity that
+ * libcc_rp_read_vars would hand the host (found by libcc-conformance). */
 static double pint_decode(const pint_cfg *c, uint16_t p)
 {
-    return pow(c->log_base, (double)p) / c->max_flows;
+    const double u = pow(c->log_base, (double)p) / c->max_flows;
+    return u <= DBL_MAX ? u : DBL_MAX;
 }
 
 /* The exponent of U*max_flows (at least 1), rounded up with probability

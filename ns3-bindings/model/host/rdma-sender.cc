@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 #include "rdma-sender.h"
 
-#include "rdma-nic.h"
+#include "rdma-nic-context.h"
 
 #include <ns3/log.h>
 #include <ns3/simulator.h>
@@ -33,8 +33,8 @@ class RdmaSender::WakeEvent : public FastEvent
     RdmaSender* m_sender; //!< raw: Dispose cancels pending wake-ups
 };
 
-RdmaSender::RdmaSender(RdmaNic* nic)
-    : m_nic(nic)
+RdmaSender::RdmaSender(RdmaNicContext& ctx)
+    : m_ctx(ctx)
     , m_rr(0)
     , m_wakeAtPs(UINT64_MAX)
     , m_wakeSeq(0)
@@ -75,13 +75,13 @@ RdmaSender::AddQueuePair(const RdmaFlowParams& flow, uint32_t peerQpn)
 {
     uint32_t qpn = static_cast<uint32_t>(m_tx.size());
     Ptr<RdmaTxQueuePair> qp = CreateObject<RdmaTxQueuePair>();
-    qp->Setup(flow, qpn, peerQpn, m_nic->m_payload);
-    qp->m_kick = MakeCallback(&RdmaNic::Kick, m_nic);
+    qp->Setup(flow, qpn, peerQpn, m_ctx.payload);
+    qp->m_kick = MakeCallback(&RdmaNicContext::Kick, &m_ctx);
     m_tx.push_back(qp);
     m_byPeer[(static_cast<uint64_t>(flow.dstIp) << 32) | peerQpn] = qpn;
     // A distributed run builds every flow on every rank (queue pair numbers
     // agree) and starts it only on the rank that simulates its sender.
-    Ptr<Node> node = m_nic->m_node;
+    Ptr<Node> node = m_ctx.node;
     if (node && node->GetSystemId() != Simulator::GetSystemId())
     {
         return qp;
@@ -109,13 +109,13 @@ RdmaSender::AddQueuePair(const RdmaFlowParams& flow, uint32_t peerQpn)
 void
 RdmaSender::StartFlow(RdmaTxQueuePair* qp)
 {
-    m_nic->EnsureCc();
-    qp->StartCc(m_nic->m_cc->GetParams(), m_nic->m_dev->GetDataRate().GetBitRate(),
-                m_nic->DataWireBytes());
+    m_ctx.EnsureCc();
+    qp->StartCc(m_ctx.cc->GetParams(), m_ctx.dev->GetDataRate().GetBitRate(),
+                m_ctx.DataWireBytes());
     m_active.push_back(qp);
     NS_LOG_INFO("flow " << qp->GetFlow().flowId << " starts, " << qp->GetFlow().sizeBytes
                         << " bytes");
-    m_nic->Kick();
+    m_ctx.Kick();
 }
 
 void
@@ -145,7 +145,7 @@ RdmaSender::LeaveFlow(RdmaTxQueuePair* qp)
         qp->CompleteNow(LibccNow());
         FinishFlow(qp);
     }
-    m_nic->Kick();
+    m_ctx.Kick();
 }
 
 void
@@ -166,13 +166,13 @@ RdmaSender::FinishFlow(RdmaTxQueuePair* qp)
     RdmaFlowRecord rec;
     rec.flow = qp->GetFlow();
     rec.fctNs = qp->GetFinishNs() - rec.flow.startNs;
-    rec.payloadBytes = m_nic->m_payload;
-    rec.overheadBytes = m_nic->DataOverheadBytes();
+    rec.payloadBytes = m_ctx.payload;
+    rec.overheadBytes = m_ctx.DataOverheadBytes();
     rec.retransmittedBytes = qp->GetRetransmittedBytes();
     rec.timeouts = qp->GetTimeouts();
     if (qp->GetCc())
     {
-        m_nic->m_counters.ccErrors += qp->GetCc()->GetErrors();
+        m_ctx.counters.ccErrors += qp->GetCc()->GetErrors();
         size_t n = 0;
         if (libcc_rp_vars(qp->GetCc()->Raw(), &rec.ccVarDescs, &n) == LIBCC_OK && n > 0)
         {
@@ -182,7 +182,7 @@ RdmaSender::FinishFlow(RdmaTxQueuePair* qp)
     }
     qp->StopCc();
     NS_LOG_INFO("flow " << rec.flow.flowId << " complete, FCT " << rec.fctNs << " ns");
-    m_nic->m_flowComplete(rec);
+    (*m_ctx.flowComplete)(rec);
 }
 
 // The fields a flow's data and probe packets share: same 5-tuple (so ECMP
@@ -192,13 +192,13 @@ RdmaSender::FillFlowFields(RocePacketInfo& info, RocePktType type, const RdmaTxQ
 {
     const RdmaFlowParams& f = qp.GetFlow();
     info.type = type;
-    info.src = m_nic->m_ipBits;
+    info.src = m_ctx.ipBits;
     info.dst = RoceAddr(f.dstIp);
     info.sport = f.sport;
     info.prio = f.prio;
     info.ecn = ROCE_ECN_ECT0;
     info.destQp = qp.GetPeerQpn();
-    if (m_nic->m_signals & LIBCC_SIGNAL_ACK_TX_TS)
+    if (m_ctx.signals & LIBCC_SIGNAL_ACK_TX_TS)
     {
         info.hasTxTs = true; // the NIC stamps the packet as it starts to leave
         info.txTsNs = LibccNow();
@@ -213,17 +213,17 @@ RdmaSender::MakeProbe(RdmaTxQueuePair& qp)
     QbbFramePtr fr = QbbFrameNew();
     RocePacketInfo& pr = fr->roce;
     FillFlowFields(pr, RocePktType::PROBE, qp);
-    pr.psn = RdmaNic::PROBE_PSN;
+    pr.psn = RdmaNicContext::PROBE_PSN;
     pr.seq = qp.GetSndNxt();
     pr.payloadBytes = 0;
-    pr.hasInt = m_nic->m_dataHasInt;
-    pr.intFormat = m_nic->m_dataIntFormat;
+    pr.hasInt = m_ctx.dataHasInt;
+    pr.intFormat = m_ctx.dataIntFormat;
     if (pr.hasInt)
     {
         RoceIntHeader::InitWireList(pr.intFormat, pr.ints);
     }
     fr->ipBytes = RocePacketBytes(pr);
-    m_nic->m_counters.probesSent++;
+    m_ctx.counters.probesSent++;
     return fr;
 }
 
@@ -237,14 +237,14 @@ RdmaSender::MakeData(RdmaTxQueuePair& qp, uint64_t nowPs)
     QbbFramePtr fr = QbbFrameNew();
     RocePacketInfo& info = fr->roce;
     FillFlowFields(info, RocePktType::DATA, qp);
-    info.psn = static_cast<uint32_t>((seq / m_nic->m_payload) % RdmaNic::PROBE_PSN);
+    info.psn = static_cast<uint32_t>((seq / m_ctx.payload) % RdmaNicContext::PROBE_PSN);
     info.last = seq + payload == f.sizeBytes;
     info.seq = seq;
     info.payloadBytes = payload;
-    info.hasInt = m_nic->m_dataHasInt && (flags & LIBCC_TX_REQUEST_INT) != 0;
-    info.intFormat = m_nic->m_dataIntFormat;
+    info.hasInt = m_ctx.dataHasInt && (flags & LIBCC_TX_REQUEST_INT) != 0;
+    info.intFormat = m_ctx.dataIntFormat;
     info.hasPint =
-        (m_nic->m_signals & LIBCC_SIGNAL_DATA_PINT) != 0 && (flags & LIBCC_TX_REQUEST_PINT) != 0;
+        (m_ctx.signals & LIBCC_SIGNAL_DATA_PINT) != 0 && (flags & LIBCC_TX_REQUEST_PINT) != 0;
     if (info.hasInt)
     {
         RoceIntHeader::InitWireList(info.intFormat, info.ints);
@@ -252,9 +252,9 @@ RdmaSender::MakeData(RdmaTxQueuePair& qp, uint64_t nowPs)
     fr->ipBytes = RocePacketBytes(info);
     bool retx = qp.IsRetransmission();
     qp.OnSent(payload, QbbNetDevice::WireBytes(fr->ipBytes), nowPs);
-    m_nic->m_txData(f.flowId, seq, payload, retx);
+    (*m_ctx.txData)(f.flowId, seq, payload, retx);
     ArmRto(&qp);
-    m_nic->m_counters.dataSent++;
+    m_ctx.counters.dataSent++;
     return fr;
 }
 
@@ -331,7 +331,7 @@ RdmaSender::Wake(uint64_t seq)
         return; // superseded by an earlier wake-up, or already served
     }
     m_wakeAtPs = UINT64_MAX;
-    m_nic->Kick();
+    m_ctx.Kick();
 }
 
 void
@@ -361,13 +361,13 @@ RdmaSender::RtoFired(RdmaTxQueuePair* qp)
     uint64_t now = LibccNow();
     if (qp->CheckTimeout(now, RtoNs(qp)))
     {
-        m_nic->m_counters.timeouts++;
+        m_ctx.counters.timeouts++;
         NS_LOG_INFO("flow " << qp->GetFlow().flowId << " timeout: back to " << qp->GetSndUna());
         if (LibccRp* cc = qp->GetCc())
         {
             cc->OnTimeout();
         }
-        m_nic->Kick();
+        m_ctx.Kick();
     }
     ArmRto(qp);
 }
@@ -377,7 +377,7 @@ RdmaSender::RtoNs(const RdmaTxQueuePair* qp) const
 {
     const LibccRp* cc = qp->GetCc();
     uint64_t rto = cc ? cc->GetRto() : 0;
-    return rto != 0 ? rto : static_cast<uint64_t>(m_nic->m_rto.GetNanoSeconds());
+    return rto != 0 ? rto : static_cast<uint64_t>(m_ctx.rto.GetNanoSeconds());
 }
 
 void
@@ -385,7 +385,7 @@ RdmaSender::OnAck(const RocePacketInfo& info)
 {
     if (info.destQp >= m_tx.size())
     {
-        m_nic->m_counters.badPackets++;
+        m_ctx.counters.badPackets++;
         return;
     }
     RdmaTxQueuePair* qp = PeekPointer(m_tx[info.destQp]);
@@ -394,7 +394,7 @@ RdmaSender::OnAck(const RocePacketInfo& info)
     ack.rx_window_bytes = info.rxWindow;
     ack.n_flows = info.nFlows;
     ack.ecn_echo = info.ecnEcho;
-    ack.is_probe = info.psn == RdmaNic::PROBE_PSN;
+    ack.is_probe = info.psn == RdmaNicContext::PROBE_PSN;
     ack.int_list = info.hasInt ? &info.ints : nullptr; // read in place, not copied
     uint64_t now = LibccNow();
     // Signals the ACK carries (libcc_algorithm_info.signals), as libcc names them.
@@ -422,19 +422,20 @@ RdmaSender::OnAck(const RocePacketInfo& info)
     bool done;
     if (info.type == RocePktType::NACK)
     {
-        m_nic->m_counters.nacksRcvd++;
+        m_ctx.counters.nacksRcvd++;
+        NS_LOG_LOGIC("flow " << qp->GetFlow().flowId << " NACK: go back to " << info.ackSeq);
         done = qp->OnNack(ack, now);
     }
     else
     {
-        m_nic->m_counters.acksRcvd++;
+        m_ctx.counters.acksRcvd++;
         done = qp->OnAck(ack, now);
     }
     if (done)
     {
         FinishFlow(qp);
     }
-    m_nic->Kick();
+    m_ctx.Kick();
 }
 
 void
@@ -442,12 +443,13 @@ RdmaSender::OnCnp(uint32_t qpn)
 {
     if (qpn >= m_tx.size())
     {
-        m_nic->m_counters.badPackets++;
+        m_ctx.counters.badPackets++;
         return;
     }
-    m_nic->m_counters.cnpsRcvd++;
+    m_ctx.counters.cnpsRcvd++;
+    NS_LOG_LOGIC("flow " << m_tx[qpn]->GetFlow().flowId << " CNP");
     m_tx[qpn]->OnCnp();
-    m_nic->Kick(); // the rate may have changed the pacing
+    m_ctx.Kick(); // the rate may have changed the pacing
 }
 
 void
@@ -456,16 +458,19 @@ RdmaSender::OnFeedback(const RocePacketInfo& info)
     auto it = m_byPeer.find((static_cast<uint64_t>(info.src.Get()) << 32) | info.destQp);
     if (it == m_byPeer.end())
     {
-        m_nic->m_counters.badPackets++;
+        m_ctx.counters.badPackets++;
         return;
     }
-    m_nic->m_counters.feedbackRcvd++;
+    m_ctx.counters.feedbackRcvd++;
+    NS_LOG_LOGIC("flow " << m_tx[it->second]->GetFlow().flowId << " feedback: " << info.fbRateBps
+                         << " bit/s from switch " << info.fbSwitchId << " port "
+                         << info.fbPortId);
     libcc_feedback fb{};
     fb.rate_bps = info.fbRateBps;
     fb.switch_id = info.fbSwitchId;
     fb.port_id = info.fbPortId;
     m_tx[it->second]->OnFeedback(fb);
-    m_nic->Kick();
+    m_ctx.Kick();
 }
 
 } // namespace ns3

@@ -7,7 +7,8 @@
 //   SwitchMmu  (switch-mmu.h)   shared buffer accounting, PFC thresholds
 //   SwitchCc   (switch-cc.h)    one libcc Congestion Point per egress port
 // and does the rest: admission, PFC PAUSE/RESUME out of the ingress port,
-// drop and queue traces.
+// drop and queue traces (switch-node.cc); the congestion points' set-up and
+// timers are switch-node-cc.cc's.
 #ifndef SWITCH_NODE_H
 #define SWITCH_NODE_H
 

@@ -9,7 +9,7 @@
 // device asks the source for the next packet, telling it which priorities are
 // paused. PAUSE frames the node asks for (SendPfc) are MAC control frames and
 // go out ahead of anything the source offers, but never preempt a frame
-// already on the wire.
+// already on the wire. PFC's state and logic are a QbbPfc (qbb-pfc.h).
 //
 // What crosses the link is a QbbFrame (qbb-frame.h): an IPv4 packet (no
 // Ethernet framing, which counts as line time only) as parsed RoCEv2 header
@@ -34,8 +34,8 @@
 #ifndef QBB_NET_DEVICE_H
 #define QBB_NET_DEVICE_H
 
-#include "fifo-ring.h"
 #include "qbb-frame.h"
+#include "qbb-pfc.h"
 
 #include "ns3/callback.h"
 #include "ns3/data-rate.h"
@@ -56,9 +56,6 @@ namespace ns3
 {
 
 class QbbChannel;
-
-/// Number of IEEE 802.1Qbb priorities.
-constexpr uint32_t QBB_N_PRIO = 8;
 
 /**
  * The owner of a QbbNetDevice's egress queues (plain interface, not an
@@ -333,8 +330,6 @@ class QbbNetDevice : public NetDevice
     Ptr<Packet> MakeFrame(Ptr<const Packet> packet, bool macControl, bool outgoing,
                           bool withFcs) const;
     Mac48Address PeerMac();
-    void PauseExpired(uint8_t prio);
-    void HandlePause(Ptr<Packet> frame);
     /// A frame as pcap (PromiscSniffer) and a PhyTx/PhyRx trace see it
     /// (Ethernet header; FCS for the trace).
     void Tap(QbbFrame& frame, bool outgoing, const TracedCallback<Ptr<const Packet>>& trace);
@@ -362,32 +357,21 @@ class QbbNetDevice : public NetDevice
     /// Time steps per second, taken at the first frame (the resolution is
     /// fixed by then): Seconds(1) is a 128-bit multiply per call.
     uint64_t m_stepsPerSecond = 0;
-    /// A PFC PAUSE was ever received: until then no priority can be paused
-    /// and TransmitNext skips reading the clock.
-    bool m_pauseSeen = false;
     /// The transmit-complete event, one object scheduled again for every
     /// frame that needs it (a device has one frame on the line at a time)
     /// instead of an event allocated and freed per frame.
     Ptr<TxDoneEvent> m_txDone;
     Mac48Address m_peerMac;
     bool m_peerMacKnown;
-    /// PAUSE frames waiting for the line; a ring, allocated at the first
-    /// one (a std::deque allocates 576 bytes per device up front).
-    FifoRing<QbbFramePtr> m_pfcQueue;
-    /// Time step each priority's pause ends: steps, not Times, which ns-3
-    /// records one by one (Time::Mark) while the resolution may change.
-    std::array<int64_t, QBB_N_PRIO> m_pausedUntil;
-    std::array<EventId, QBB_N_PRIO> m_pauseEvent;
-    std::array<uint64_t, QBB_N_PRIO> m_pausesSent;
-    std::array<uint64_t, QBB_N_PRIO> m_pausesRcvd;
-    std::array<uint64_t, QBB_N_PRIO> m_resumesSent;
-    std::array<uint64_t, QBB_N_PRIO> m_resumesRcvd;
     uint64_t m_txBytes;
     uint64_t m_rxBytes;
     uint64_t m_txPackets;
 
     TracedCallback<uint8_t, uint16_t> m_pfcTxTrace;
     TracedCallback<uint8_t, uint16_t> m_pfcRxTrace;
+    /// PAUSE frames to send, the peer's pauses, their counters (after the
+    /// two traces it fires).
+    QbbPfc m_pfc;
     TracedCallback<Ptr<const Packet>> m_txTrace; //!< frame starts on the wire (with FCS)
     TracedCallback<Ptr<const Packet>> m_rxTrace; //!< frame fully received (with FCS)
 

@@ -24,23 +24,6 @@ NS_LOG_COMPONENT_DEFINE("HpccFormat");
 namespace
 {
 
-std::string
-Describe(const std::string& file, uint32_t line, const std::string& field, const std::string& msg)
-{
-    std::ostringstream os;
-    os << file;
-    if (line > 0)
-    {
-        os << ":" << line;
-    }
-    if (!field.empty())
-    {
-        os << ": field '" << field << "'";
-    }
-    os << ": " << msg;
-    return os.str();
-}
-
 struct Line
 {
     uint32_t number;
@@ -264,26 +247,6 @@ class Checker
 };
 
 } // namespace
-
-FileFormatError::FileFormatError(const std::string& file, uint32_t line, const std::string& field,
-                                 const std::string& message)
-    : std::runtime_error(Describe(file, line, field, message))
-    , m_file(file)
-    , m_line(line)
-    , m_field(field)
-{
-}
-
-uint32_t
-TopologySpec::NumSwitches() const
-{
-    uint32_t n = 0;
-    for (bool s : isSwitch)
-    {
-        n += s ? 1 : 0;
-    }
-    return n;
-}
 
 bool
 ParseRate(const std::string& text, uint64_t& bps)

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 #include "rdma-receiver.h"
 
-#include "rdma-nic.h"
+#include "rdma-nic-context.h"
 
 #include <ns3/log.h>
 
@@ -40,8 +40,8 @@ CopyEchoedHops(const libcc_int_list& from, uint8_t fromFormat, uint8_t format, l
 
 } // namespace
 
-RdmaReceiver::RdmaReceiver(RdmaNic* nic)
-    : m_nic(nic)
+RdmaReceiver::RdmaReceiver(RdmaNicContext& ctx)
+    : m_ctx(ctx)
     , m_npCapacity(0)
 {
 }
@@ -90,27 +90,27 @@ RdmaReceiver::EnsureNp()
     {
         return;
     }
-    m_nic->EnsureCc();
+    m_ctx.EnsureCc();
     libcc_np_info ni{};
     ni.max_flows = std::max<uint32_t>(m_rx.size(), m_npCapacity * 2);
     ni.max_flows = std::max<uint32_t>(ni.max_flows, 1);
     m_npCapacity = ni.max_flows;
-    ni.line_rate_bps = m_nic->m_dev->GetDataRate().GetBitRate();
+    ni.line_rate_bps = m_ctx.dev->GetDataRate().GetBitRate();
     uint64_t rtt = 0;
     for (const auto& rx : m_rx)
     {
         rtt = std::max(rtt, rx.flow.baseRttNs);
     }
     ni.base_rtt_ns = rtt;
-    m_np = std::make_unique<LibccNp>(m_nic->m_cc->GetParams(), ni,
+    m_np = std::make_unique<LibccNp>(m_ctx.cc->GetParams(), ni,
                                      MakeCallback(&RdmaReceiver::SendCnp, this),
-                                     MakeCallback(&RdmaNic::Kick, m_nic));
+                                     MakeCallback(&RdmaNicContext::Kick, &m_ctx));
 }
 
 void
 RdmaReceiver::OnData(const RocePacketInfo& info)
 {
-    RdmaNic::Counters& counters = m_nic->m_counters;
+    RdmaNicCounters& counters = m_ctx.counters;
     if (info.destQp >= m_rx.size())
     {
         counters.badPackets++;
@@ -131,7 +131,7 @@ RdmaReceiver::OnData(const RocePacketInfo& info)
     }
     if (v == RdmaRxQueuePair::IN_ORDER)
     {
-        m_nic->m_rxDeliver(rx.flow.flowId, info.seq, info.payloadBytes);
+        (*m_ctx.rxDeliver)(rx.flow.flowId, info.seq, info.payloadBytes);
     }
     EnsureNp();
     libcc_data_pkt pkt{};
@@ -143,7 +143,7 @@ RdmaReceiver::OnData(const RocePacketInfo& info)
     pkt.last_of_flow = info.last;
     pkt.int_list = info.hasInt ? &info.ints : nullptr;
     // Signals the data carries or this NIC adds (libcc_algorithm_info.signals).
-    uint32_t signals = m_nic->m_signals;
+    uint32_t signals = m_ctx.signals;
     if (info.hasTxTs)
     {
         pkt.has |= LIBCC_PKT_HAS_TX_TS;
@@ -175,8 +175,10 @@ RdmaReceiver::OnData(const RocePacketInfo& info)
     if (v == RdmaRxQueuePair::GAP)
     {
         uint64_t now = LibccNow();
-        if (rx.NackDue(now, m_nic->m_nackInterval.GetNanoSeconds()))
+        if (rx.NackDue(now, m_ctx.nackInterval.GetNanoSeconds()))
         {
+            NS_LOG_LOGIC("flow " << rx.flow.flowId << " gap: NACK for " << rx.expected
+                                 << ", got " << info.seq);
             rx.nackSeq = rx.expected;
             rx.nackNs = now;
             SendAck(rx, true, &verdict, ce, info.psn, info.intFormat);
@@ -187,7 +189,8 @@ RdmaReceiver::OnData(const RocePacketInfo& info)
     // of the message, a probe): the NIC does not decide it again.
     if (verdict.send_ack)
     {
-        SendAck(rx, false, &verdict, ce, probe ? RdmaNic::PROBE_PSN : info.psn, info.intFormat);
+        SendAck(rx, false, &verdict, ce, probe ? RdmaNicContext::PROBE_PSN : info.psn,
+                info.intFormat);
     }
     if (!probe && rx.expected >= rx.flow.sizeBytes && !rx.done)
     {
@@ -203,10 +206,10 @@ RdmaReceiver::FillControlFields(RocePacketInfo& info, RocePktType type,
                                 const RdmaRxQueuePair& rx) const
 {
     info.type = type;
-    info.src = m_nic->m_ipBits;
+    info.src = m_ctx.ipBits;
     info.dst = RoceAddr(rx.flow.srcIp);
     info.sport = rx.flow.sport;
-    info.prio = m_nic->m_ackPrio;
+    info.prio = m_ctx.ackPrio;
     info.ecn = ROCE_ECN_NOT_ECT;
     info.destQp = rx.peerQpn;
 }
@@ -223,7 +226,7 @@ RdmaReceiver::SendAck(RdmaRxQueuePair& rx, bool nack, const libcc_np_verdict* ve
     // An ACK's wire format always has an INT header, empty unless libcc
     // echoes hops or (FNCC) switches stamp it on the way back.
     a.hasInt = true;
-    a.intFormat = m_nic->m_ackIntFormat;
+    a.intFormat = m_ctx.ackIntFormat;
     a.ecnEcho = ce;
     // The wrap widths a parser of this INT header reports, whatever the
     // echoed list says: the ACK carries only the hops.
@@ -251,7 +254,7 @@ RdmaReceiver::SendAck(RdmaRxQueuePair& rx, bool nack, const libcc_np_verdict* ve
             a.hasPint = true;
             a.pint = va.pint;
         }
-        if (m_nic->m_signals & LIBCC_SIGNAL_ACK_HOPS)
+        if (m_ctx.signals & LIBCC_SIGNAL_ACK_HOPS)
         {
             a.hasHops = true;
             a.hops = va.n_hops;
@@ -261,19 +264,19 @@ RdmaReceiver::SendAck(RdmaRxQueuePair& rx, bool nack, const libcc_np_verdict* ve
         {
             // An INT hop that does not encode: send the ACK without hops.
             a.ints.n_hops = 0;
-            m_nic->m_counters.ccErrors++;
+            m_ctx.counters.ccErrors++;
         }
     }
     fr->ipBytes = RocePacketBytes(a);
     if (nack)
     {
-        m_nic->m_counters.nacksSent++;
+        m_ctx.counters.nacksSent++;
     }
     else
     {
-        m_nic->m_counters.acksSent++;
+        m_ctx.counters.acksSent++;
     }
-    m_nic->EnqueueControl(std::move(fr));
+    m_ctx.EnqueueControl(std::move(fr));
 }
 
 void
@@ -287,9 +290,9 @@ RdmaReceiver::SendCnp(uint64_t rxQpn)
     QbbFramePtr fr = QbbFrameNew();
     FillControlFields(fr->roce, RocePktType::CNP, m_rx[rxQpn]);
     fr->ipBytes = RocePacketBytes(fr->roce);
-    m_nic->m_counters.cnpsSent++;
+    m_ctx.counters.cnpsSent++;
     NS_LOG_LOGIC("CNP for receive QP " << rxQpn);
-    m_nic->EnqueueControl(std::move(fr));
+    m_ctx.EnqueueControl(std::move(fr));
 }
 
 } // namespace ns3

@@ -3,98 +3,23 @@
 // Readers and writers for the plain-text formats of the HPCC ns-3 simulator
 // (topology, flow, fct and pfc files; see docs/ns3-bindings.md), so inputs
 // written for that simulator run here unchanged and its analysis scripts read
-// our outputs. A bad input raises FileFormatError naming file, line and field;
-// a file that cannot be read raises FileIoError (a FileFormatError too).
+// our outputs. The readers fill the network's own types (rdma-topology.h); a
+// bad input raises FileFormatError naming file, line and field; a file that
+// cannot be read raises FileIoError (a FileFormatError too).
 
 #ifndef LIBCC_HPCC_FORMAT_H
 #define LIBCC_HPCC_FORMAT_H
 
+#include "rdma-topology.h"
+
 #include <cstdint>
 #include <cstdio>
-#include <stdexcept>
 #include <string>
 #include <utility>
 #include <vector>
 
 namespace ns3
 {
-
-/// A malformed input file: what(), file(), line() (1-based; 0 = whole file),
-/// field() (the column's name, "" when the line as a whole is wrong).
-class FileFormatError : public std::runtime_error
-{
-  public:
-    FileFormatError(const std::string& file, uint32_t line, const std::string& field,
-                    const std::string& message);
-    const std::string& File() const
-    {
-        return m_file;
-    }
-    uint32_t Line() const
-    {
-        return m_line;
-    }
-    const std::string& Field() const
-    {
-        return m_field;
-    }
-
-  private:
-    std::string m_file;
-    uint32_t m_line;
-    std::string m_field;
-};
-
-/// The file could not be opened or read (an I/O failure, exit status 1 in
-/// the tools; docs/errors.md), as opposed to a bad line in it. File() names
-/// it, Line() is 0.
-class FileIoError : public FileFormatError
-{
-  public:
-    FileIoError(const std::string& file, const std::string& message)
-        : FileFormatError(file, 0, "", message)
-    {
-    }
-};
-
-struct TopologyLinkSpec
-{
-    uint32_t a;
-    uint32_t b;
-    uint64_t rateBps;
-    uint64_t delayNs;
-    double errorRate; ///< share of frames lost at random on receive, [0, 1)
-    uint32_t line;    ///< where it was declared, for later error messages
-};
-
-/// The topology file: "N S L", the S switch ids, L links "a b rate delay err".
-struct TopologySpec
-{
-    uint32_t nNodes = 0;
-    std::vector<bool> isSwitch; ///< indexed by node id
-    std::vector<TopologyLinkSpec> links;
-    std::string file;
-    /// Harmless oddities the reader tolerated, as the HPCC simulator does
-    /// ("file:line: ..."), for the program to print.
-    std::vector<std::string> warnings;
-
-    uint32_t NumSwitches() const;
-};
-
-/// One flow: "src dst pg dport size start_s".
-struct FlowSpec
-{
-    uint32_t src;
-    uint32_t dst;
-    uint32_t pg;
-    uint32_t dport;
-    uint64_t sizeBytes;
-    uint64_t startNs;
-    uint32_t line;
-    /// When the flow leaves: it sends nothing new from then on and completes
-    /// once what it sent is acknowledged (0: it runs until sizeBytes are sent).
-    uint64_t stopNs = 0;
-};
 
 /// Parse a rate "100Gbps" (a decimal number as libcc_parse_value reads it,
 /// then bps, kbps/Kbps, Mbps, Gbps or Tbps) into bits/s; false unless it is
@@ -130,12 +55,12 @@ std::string ReadHpccTextFile(const std::string& path);
 std::vector<std::pair<uint32_t, std::vector<std::string>>> SplitHpccTextLines(
     const std::string& text, const std::string& file);
 
-/// The HPCC simulator's host address for a node id: 11.x.y.1 as a 32-bit
-/// value (printed %08x in fct files).
+/// The HPCC simulator's host address for a node id: 11.x.y.1, the same as
+/// ours (RdmaNodeIp).
 inline uint32_t
 HpccNodeIp(uint32_t id)
 {
-    return 0x0b000001u + ((id / 256) * 0x00010000u) + ((id % 256) * 0x00000100u);
+    return RdmaNodeIp(id);
 }
 
 /// One fct line: "sip dip sport dport size start_ns fct_ns standalone_fct_ns".

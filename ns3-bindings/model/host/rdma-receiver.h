@@ -19,12 +19,12 @@
 namespace ns3
 {
 
-class RdmaNic;
+struct RdmaNicContext;
 
 class RdmaReceiver
 {
   public:
-    explicit RdmaReceiver(RdmaNic* nic);
+    explicit RdmaReceiver(RdmaNicContext& ctx);
     ~RdmaReceiver();
     RdmaReceiver(const RdmaReceiver&) = delete;
     RdmaReceiver& operator=(const RdmaReceiver&) = delete;
@@ -59,7 +59,7 @@ class RdmaReceiver
     void SendCnp(uint64_t rxQpn);
     void FillControlFields(RocePacketInfo& info, RocePktType type, const RdmaRxQueuePair& rx) const;
 
-    RdmaNic* m_nic; //!< the owner (raw: it owns this object)
+    RdmaNicContext& m_ctx; //!< what it shares with its RdmaNic, which owns both
     std::vector<RdmaRxQueuePair> m_rx;
     std::unique_ptr<LibccNp> m_np;
     uint32_t m_npCapacity;

@@ -30,10 +30,12 @@ RdmaNic::GetTypeId()
             .AddConstructor<RdmaNic>()
             .AddAttribute("PayloadSize",
                           "Payload bytes of a full data packet (the MTU's payload), bytes",
-                          UintegerValue(1000), MakeUintegerAccessor(&RdmaNic::m_payload),
+                          UintegerValue(1000),
+                          MakeUintegerAccessor(&RdmaNic::SetPayloadSize, &RdmaNic::GetPayloadSize),
                           MakeUintegerChecker<uint32_t>(1, 9000))
             .AddAttribute("AckPriority", "Priority (0..7) of ACK, NACK and CNP packets",
-                          UintegerValue(0), MakeUintegerAccessor(&RdmaNic::m_ackPrio),
+                          UintegerValue(0),
+                          MakeUintegerAccessor(&RdmaNic::SetAckPriority, &RdmaNic::GetAckPriority),
                           MakeUintegerChecker<uint8_t>(0, 7))
             .AddAttribute("IpPriority",
                           "Priority (0..7) the node's own IPv4 packets (InternetStackHelper "
@@ -48,15 +50,18 @@ RdmaNic::GetTypeId()
                           QueueSizeValue(QueueSize("100p")),
                           MakeQueueSizeAccessor(&RdmaNic::SetIpQueueSize, &RdmaNic::GetIpQueueSize),
                           MakeQueueSizeChecker())
-            .AddAttribute("RetransmitTimeout",
-                          "Go back to the first unacknowledged byte when nothing was "
-                          "acknowledged for this long while data is outstanding, unless the "
-                          "flow's congestion control sets its own (libcc_rp_rto_ns), time",
-                          TimeValue(MilliSeconds(1)), MakeTimeAccessor(&RdmaNic::m_rto),
-                          MakeTimeChecker(MicroSeconds(1)))
+            .AddAttribute(
+                "RetransmitTimeout",
+                "Go back to the first unacknowledged byte when nothing was "
+                "acknowledged for this long while data is outstanding, unless the "
+                "flow's congestion control sets its own (libcc_rp_rto_ns), time",
+                TimeValue(MilliSeconds(1)),
+                MakeTimeAccessor(&RdmaNic::SetRetransmitTimeout, &RdmaNic::GetRetransmitTimeout),
+                MakeTimeChecker(MicroSeconds(1)))
             .AddAttribute("NackInterval",
                           "Minimum time between two NACKs for the same missing byte, time",
-                          TimeValue(MicroSeconds(100)), MakeTimeAccessor(&RdmaNic::m_nackInterval),
+                          TimeValue(MicroSeconds(100)),
+                          MakeTimeAccessor(&RdmaNic::SetNackInterval, &RdmaNic::GetNackInterval),
                           MakeTimeChecker(Time(0)))
             .AddAttribute(
                 "QueuePairList",
@@ -84,18 +89,56 @@ RdmaNic::GetTypeId()
 }
 
 RdmaNic::RdmaNic()
-    : m_dataHasInt(false)
-    , m_dataIntFormat(RoceIntHeader::FORMAT_HPCC)
-    , m_ackIntFormat(RoceIntHeader::FORMAT_HPCC)
-    , m_signals(0)
-    , m_sender(this)
-    , m_receiver(this)
-    , m_ctrlBytes(0)
-    , m_payload(1000)
-    , m_ackPrio(0)
+    : m_sender(m_ctx)
+    , m_receiver(m_ctx)
     , m_ipPrio(0)
     , m_ipQueueSize("100p")
 {
+    m_ctx.flowComplete = &m_flowComplete;
+    m_ctx.rxDeliver = &m_rxDeliver;
+    m_ctx.txData = &m_txData;
+}
+
+void
+RdmaNic::SetPayloadSize(uint32_t bytes)
+{
+    m_ctx.payload = bytes;
+}
+
+void
+RdmaNic::SetAckPriority(uint8_t prio)
+{
+    m_ctx.ackPrio = prio;
+}
+
+uint8_t
+RdmaNic::GetAckPriority() const
+{
+    return m_ctx.ackPrio;
+}
+
+void
+RdmaNic::SetRetransmitTimeout(Time rto)
+{
+    m_ctx.rto = rto;
+}
+
+Time
+RdmaNic::GetRetransmitTimeout() const
+{
+    return m_ctx.rto;
+}
+
+void
+RdmaNic::SetNackInterval(Time interval)
+{
+    m_ctx.nackInterval = interval;
+}
+
+Time
+RdmaNic::GetNackInterval() const
+{
+    return m_ctx.nackInterval;
 }
 
 RdmaNic::~RdmaNic() = default;
@@ -106,17 +149,17 @@ RdmaNic::DoDispose()
     NS_LOG_FUNCTION(this);
     m_sender.Dispose();
     m_receiver.Dispose();
-    m_ctrl.clear();
+    m_ctx.ctrl.clear();
     m_ipQueue = nullptr;
     m_ipQueued = 0;
-    if (m_dev)
+    if (m_ctx.dev)
     {
-        m_dev->SetEgressSource(nullptr);
-        m_dev->SetFrameReceiver(nullptr);
+        m_ctx.dev->SetEgressSource(nullptr);
+        m_ctx.dev->SetFrameReceiver(nullptr);
     }
-    m_dev = nullptr;
-    m_node = nullptr;
-    m_cc = nullptr;
+    m_ctx.dev = nullptr;
+    m_ctx.node = nullptr;
+    m_ctx.cc = nullptr;
     Object::DoDispose();
 }
 
@@ -124,10 +167,10 @@ void
 RdmaNic::Setup(Ptr<Node> node, Ptr<QbbNetDevice> dev, Ipv4Address ip)
 {
     NS_LOG_FUNCTION(this << node << dev << ip);
-    m_node = node;
-    m_dev = dev;
+    m_ctx.node = node;
+    m_ctx.dev = dev;
     m_ip = ip;
-    m_ipBits = RoceAddr(ip);
+    m_ctx.ipBits = RoceAddr(ip);
     dev->SetEgressSource(this);
     dev->SetFrameReceiver(this);
     // The node's IP traffic: a device queue the stack's traffic control
@@ -148,52 +191,70 @@ void
 RdmaNic::SetCcConfig(Ptr<LibccConfig> cfg)
 {
     NS_LOG_FUNCTION(this << cfg);
-    m_cc = cfg;
+    m_ctx.SetCc(cfg);
+}
+
+void
+RdmaNicContext::SetCc(Ptr<LibccConfig> cfg)
+{
+    cc = cfg;
     libcc_algorithm_info ai{};
     if (cfg)
     {
         libcc_algorithm_info_get(cfg->GetAlgorithm().c_str(), &ai);
     }
-    m_dataHasInt = ai.data_int != LIBCC_INT_FORMAT_NONE;
-    m_dataIntFormat = RoceIntHeader::WireFormat(ai.data_int);
-    m_ackIntFormat = RoceIntHeader::WireFormat(ai.ack_int);
-    m_signals = ai.signals;
+    dataHasInt = ai.data_int != LIBCC_INT_FORMAT_NONE;
+    dataIntFormat = RoceIntHeader::WireFormat(ai.data_int);
+    ackIntFormat = RoceIntHeader::WireFormat(ai.ack_int);
+    signals = ai.signals;
 }
 
 void
-RdmaNic::EnsureCc()
+RdmaNicContext::EnsureCc()
 {
-    if (!m_cc)
+    if (!cc)
     {
-        SetCcConfig(LibccConfig::Create("none"));
+        SetCc(LibccConfig::Create("none"));
     }
 }
 
 RocePacketInfo
-RdmaNic::WithSignals(RocePktType type) const
+RdmaNicContext::WithSignals(RocePktType type) const
 {
     // The fields a type does not carry are not counted (RoceSignalBytes).
     RocePacketInfo p;
     p.type = type;
-    p.hasTxTs = (m_signals & LIBCC_SIGNAL_ACK_TX_TS) != 0;
-    p.hasNicTs = (m_signals & LIBCC_SIGNAL_ACK_NIC_TS) != 0;
-    p.hasPint = (m_signals & LIBCC_SIGNAL_DATA_PINT) != 0;
-    p.hasHops = (m_signals & LIBCC_SIGNAL_ACK_HOPS) != 0;
+    p.hasTxTs = (signals & LIBCC_SIGNAL_ACK_TX_TS) != 0;
+    p.hasNicTs = (signals & LIBCC_SIGNAL_ACK_NIC_TS) != 0;
+    p.hasPint = (signals & LIBCC_SIGNAL_DATA_PINT) != 0;
+    p.hasHops = (signals & LIBCC_SIGNAL_ACK_HOPS) != 0;
     return p;
+}
+
+uint32_t
+RdmaNicContext::DataWireBytes() const
+{
+    RocePacketInfo d = WithSignals(RocePktType::DATA);
+    d.payloadBytes = payload;
+    return QbbNetDevice::WireBytes(RocePacketBytes(d));
+}
+
+uint32_t
+RdmaNicContext::DataOverheadBytes() const
+{
+    return DataWireBytes() - payload;
 }
 
 uint32_t
 RdmaNic::DataWireBytes() const
 {
-    RocePacketInfo d = WithSignals(RocePktType::DATA);
-    d.payloadBytes = m_payload;
-    return QbbNetDevice::WireBytes(RocePacketBytes(d));
+    return m_ctx.DataWireBytes();
 }
 
 uint32_t
 RdmaNic::DataOverheadBytes() const
 {
-    return DataWireBytes() - m_payload;
+    return m_ctx.DataOverheadBytes();
 }
 
 uint32_t
@@ -207,7 +268,7 @@ RdmaNic::AckWireBytes()
 uint32_t
 RdmaNic::GetAckWireBytes() const
 {
-    return QbbNetDevice::WireBytes(RocePacketBytes(WithSignals(RocePktType::ACK)));
+    return QbbNetDevice::WireBytes(RocePacketBytes(m_ctx.WithSignals(RocePktType::ACK)));
 }
 
 Ptr<RdmaTxQueuePair>
@@ -230,26 +291,17 @@ RdmaNic::Connect(Ptr<RdmaNic> src, Ptr<RdmaNic> dst, const RdmaFlowParams& flowI
     return qp;
 }
 
-void
-RdmaNic::Kick()
-{
-    if (m_dev)
-    {
-        m_dev->TriggerTransmit();
-    }
-}
-
 uint64_t
 RdmaNic::GetQueueBytes(uint8_t prio) const
 {
-    return (prio == m_ackPrio ? m_ctrlBytes : 0) +
+    return (prio == m_ctx.ackPrio ? m_ctx.ctrlBytes : 0) +
            (prio == m_ipPrio && m_ipQueue ? m_ipQueue->GetNBytes() : 0);
 }
 
 bool
 RdmaNic::HasPending() const
 {
-    return !m_ctrl.empty() || m_sender.HasActive() || m_ipQueued != 0;
+    return !m_ctx.ctrl.empty() || m_sender.HasActive() || m_ipQueued != 0;
 }
 
 void
@@ -290,7 +342,8 @@ RdmaNic::EnqueuePacket(Ptr<Packet> packet)
     }
     if (!m_ipQueue->Enqueue(packet))
     {
-        m_counters.ipDrops++;
+        NS_LOG_LOGIC("IP packet of " << packet->GetSize() << " bytes dropped: IP queue full");
+        m_ctx.counters.ipDrops++;
         return false;
     }
     m_ipQueued++;
@@ -305,31 +358,24 @@ RdmaNic::DequeueIp(uint8_t& prioOut)
     Ptr<Packet> p = m_ipQueue->Dequeue();
     m_ipQueued--;
     m_ipServed += p->GetSize();
-    m_counters.ipSent++;
+    m_ctx.counters.ipSent++;
     prioOut = m_ipPrio;
     return QbbFrameFromPacket(p, false);
-}
-
-void
-RdmaNic::EnqueueControl(QbbFramePtr f)
-{
-    m_ctrlBytes += f->ipBytes;
-    m_ctrl.push_back(std::move(f));
 }
 
 QbbFramePtr
 RdmaNic::DequeueFrame(const std::array<bool, QBB_N_PRIO>& paused, uint8_t& prioOut)
 {
-    if (!m_ctrl.empty() && !paused[m_ackPrio])
+    if (!m_ctx.ctrl.empty() && !paused[m_ctx.ackPrio])
     {
-        QbbFramePtr f = std::move(m_ctrl.front());
-        m_ctrl.pop_front();
-        m_ctrlBytes -= f->ipBytes;
+        QbbFramePtr f = std::move(m_ctx.ctrl.front());
+        m_ctx.ctrl.pop_front();
+        m_ctx.ctrlBytes -= f->ipBytes;
         if (f->roce.hasNicTs)
         {
             f->roce.remoteTxNs = LibccNow(); // the ACK leaves the NIC now
         }
-        prioOut = m_ackPrio;
+        prioOut = m_ctx.ackPrio;
         return f;
     }
     // RDMA data and IP share the line byte-fairly: the class served less
@@ -374,16 +420,16 @@ RdmaNic::ReceiveFrame(QbbNetDevice*, QbbFramePtr frame)
     if (!RocePeekKey(frame->packet, key) ||
         (key.proto == 17 && (key.dport == ROCEV2_UDP_PORT || key.sport == ROCEV2_UDP_PORT)))
     {
-        m_counters.badPackets++; // not IPv4, or RoCEv2 that does not parse
+        m_ctx.counters.badPackets++; // not IPv4, or RoCEv2 that does not parse
         return;
     }
     // The stack edits what it receives: give it its own copy.
     Ptr<Packet> p = frame->packet->Copy();
     frame.reset();
-    m_counters.ipRcvd++;
-    if (m_dev)
+    m_ctx.counters.ipRcvd++;
+    if (m_ctx.dev)
     {
-        m_dev->ForwardUp(p);
+        m_ctx.dev->ForwardUp(p);
     }
 }
 
@@ -395,9 +441,9 @@ RdmaNic::Dispatch(const RocePacketInfo& info)
     case RocePktType::DATA:
     case RocePktType::PROBE:
         m_receiver.OnData(info);
-        if (!m_ctrl.empty())
+        if (!m_ctx.ctrl.empty())
         {
-            Kick(); // an ACK, NACK or CNP was queued
+            m_ctx.Kick(); // an ACK, NACK or CNP was queued
         }
         break;
     case RocePktType::ACK:
@@ -411,7 +457,7 @@ RdmaNic::Dispatch(const RocePacketInfo& info)
         m_sender.OnFeedback(info);
         break;
     default:
-        m_counters.badPackets++;
+        m_ctx.counters.badPackets++;
         break;
     }
 }

@@ -7,7 +7,8 @@
 //                go-back-N, retransmission timeout, HPCC++ probes
 //   RdmaReceiver (rdma-receiver.h)  in-order delivery per queue pair,
 //                libcc's Notification Point, ACK / NACK / CNP
-// and owns what both use: the device, the congestion control, the control
+// and owns what both use, handed to them as an RdmaNicContext
+// (rdma-nic-context.h): the device, the congestion control, the control
 // queue (ACK, NACK and CNP go out before data), counters and traces.
 //
 // The NIC also carries the node's own IPv4 traffic (InternetStackHelper on
@@ -27,6 +28,7 @@
 
 #include "libcc-config.h"
 #include "qbb-net-device.h"
+#include "rdma-nic-context.h"
 #include "rdma-queue-pair.h"
 #include "rdma-receiver.h"
 #include "rdma-sender.h"
@@ -51,7 +53,7 @@ class RdmaNic : public Object, public QbbEgressSource, public QbbFrameReceiver
   public:
     /// BTH PSN of HPCC++ probes and of the ACKs answering them: how the
     /// sender tells a probe response from a data ACK. Data PSNs skip it.
-    static constexpr uint32_t PROBE_PSN = 0xffffff;
+    static constexpr uint32_t PROBE_PSN = RdmaNicContext::PROBE_PSN;
 
     static TypeId GetTypeId();
     RdmaNic();
@@ -61,7 +63,7 @@ class RdmaNic : public Object, public QbbEgressSource, public QbbFrameReceiver
     void Setup(Ptr<Node> node, Ptr<QbbNetDevice> dev, Ipv4Address ip);
     Ptr<QbbNetDevice> GetDevice() const
     {
-        return m_dev;
+        return m_ctx.dev;
     }
     Ipv4Address GetAddress() const
     {
@@ -73,7 +75,7 @@ class RdmaNic : public Object, public QbbEgressSource, public QbbFrameReceiver
     void SetCcConfig(Ptr<LibccConfig> cfg);
     Ptr<LibccConfig> GetCcConfig() const
     {
-        return m_cc;
+        return m_ctx.cc;
     }
 
     /// Open a flow from src to dst (both NICs, out-of-band set-up like
@@ -93,11 +95,11 @@ class RdmaNic : public Object, public QbbEgressSource, public QbbFrameReceiver
     /// libcc_algorithm_info.signals of the algorithm this NIC runs.
     uint32_t GetSignals() const
     {
-        return m_signals;
+        return m_ctx.signals;
     }
     uint32_t GetPayloadSize() const
     {
-        return m_payload;
+        return m_ctx.payload;
     }
 
     // QbbEgressSource
@@ -153,28 +155,10 @@ class RdmaNic : public Object, public QbbEgressSource, public QbbFrameReceiver
         return m_receiver.GetQueuePair(qpn);
     }
 
-    struct Counters
-    {
-        uint64_t dataSent = 0;
-        uint64_t probesSent = 0;
-        uint64_t dataRcvd = 0;
-        uint64_t acksSent = 0;
-        uint64_t nacksSent = 0;
-        uint64_t cnpsSent = 0;
-        uint64_t acksRcvd = 0;
-        uint64_t nacksRcvd = 0;
-        uint64_t cnpsRcvd = 0;
-        uint64_t feedbackRcvd = 0; ///< congestion points' rate feedback packets
-        uint64_t timeouts = 0;
-        uint64_t badPackets = 0; ///< malformed RoCEv2 or unknown queue pair
-        uint64_t ccErrors = 0;   ///< calls libcc refused
-        uint64_t ipSent = 0;     ///< IPv4 packets of the node's stack sent
-        uint64_t ipRcvd = 0;     ///< IPv4 packets (not RoCEv2) handed up to the stack
-        uint64_t ipDrops = 0;    ///< IPv4 packets refused: IP queue full
-    };
+    using Counters = RdmaNicCounters;
     const Counters& GetCounters() const
     {
-        return m_counters;
+        return m_ctx.counters;
     }
 
     /// Signature of "FlowComplete".
@@ -188,40 +172,25 @@ class RdmaNic : public Object, public QbbEgressSource, public QbbFrameReceiver
     void DoDispose() override;
 
   private:
-    friend class RdmaSender;
-    friend class RdmaReceiver;
-
     void ReceiveFrame(QbbNetDevice* dev, QbbFramePtr frame) override;
     void Dispatch(const RocePacketInfo& info);
-    /// Queue an ACK, NACK or CNP; the device is triggered by the caller.
-    void EnqueueControl(QbbFramePtr f);
-    /// Let the device send what is now allowed (libcc-agent.h's re-entry
-    /// policy: never called from inside a libcc call).
-    void Kick();
-    /// Use "none" if no congestion control was set (a flow starts or arrives).
-    void EnsureCc();
-    /// An empty packet of type carrying the signal fields this NIC's algorithm names.
-    RocePacketInfo WithSignals(RocePktType type) const;
     /// The next IP packet as a frame (the queue is not empty).
     QbbFramePtr DequeueIp(uint8_t& prioOut);
+    // Accessors of the attributes kept in m_ctx.
+    void SetPayloadSize(uint32_t bytes);
+    void SetAckPriority(uint8_t prio);
+    uint8_t GetAckPriority() const;
+    void SetRetransmitTimeout(Time rto);
+    Time GetRetransmitTimeout() const;
+    void SetNackInterval(Time interval);
+    Time GetNackInterval() const;
 
-    Ptr<Node> m_node;
-    Ptr<QbbNetDevice> m_dev;
     Ipv4Address m_ip;
-    RoceAddr m_ipBits; ///< m_ip as frames carry it (no call into ns-3 per packet)
-    Ptr<LibccConfig> m_cc;
-    /// Whether data asking for INT (and probes) carry an INT header, and the
-    /// formats (RoceIntHeader::FORMAT_*) of theirs and of every ACK/NACK's.
-    bool m_dataHasInt;
-    uint8_t m_dataIntFormat;
-    uint8_t m_ackIntFormat;
-    /// LIBCC_SIGNAL_* the algorithm asks packets to carry.
-    uint32_t m_signals;
-
+    /// The device, libcc's description, attributes, counters, control
+    /// queue: what the sender and receiver share with the NIC.
+    RdmaNicContext m_ctx;
     RdmaSender m_sender;
     RdmaReceiver m_receiver;
-    std::deque<QbbFramePtr> m_ctrl;
-    uint64_t m_ctrlBytes;
     static IpPriorityMarker s_ipPriorityMarker;
     Ptr<Queue<Packet>> m_ipQueue;
     /// Packets in m_ipQueue: QueueBase::IsEmpty is a call into ns-3 per frame.
@@ -230,15 +199,10 @@ class RdmaNic : public Object, public QbbEgressSource, public QbbFrameReceiver
     /// class behind; a class with nothing to send is brought level.
     uint64_t m_rdmaServed = 0;
     uint64_t m_ipServed = 0;
-    Counters m_counters;
 
-    // attributes
-    uint32_t m_payload;
-    uint8_t m_ackPrio;
+    // attributes (the others are m_ctx's)
     uint8_t m_ipPrio;
     QueueSize m_ipQueueSize;
-    Time m_rto;
-    Time m_nackInterval;
 
     TracedCallback<const RdmaFlowRecord&> m_flowComplete;
     TracedCallback<uint32_t, uint64_t, uint32_t> m_rxDeliver;

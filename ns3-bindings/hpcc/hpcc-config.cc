@@ -1,10 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
 
-#include "hpcc-config.h"
+#include "hpcc-config-reader.h"
 
 #include "libcc/libcc.h"
-
-#include <sys/stat.h>
 
 #include <algorithm>
 #include <cctype>
@@ -23,193 +21,9 @@ namespace ns3
 namespace
 {
 
-// That simulator's CC_MODE values: which libcc algorithm each is comes from
-// libcc (libcc_algorithm_info.hpcc_sim_cc_mode), not from a name here.
-struct Mode
-{
-    uint32_t mode;
-    const char* simName;   ///< what that simulator's run.py calls it
-    const char* algorithm; ///< libcc's algorithm with this mode
-};
-
-/// run.py's label of a mode, for messages.
-const char*
-SimModeName(uint32_t mode)
-{
-    switch (mode)
-    {
-    case 1:
-        return "DCQCN";
-    case 3:
-        return "HPCC";
-    case 7:
-        return "TIMELY";
-    case 8:
-        return "DCTCP";
-    case 10:
-        return "HPCC-PINT";
-    default:
-        return "?";
-    }
-}
-
-/// Every algorithm libcc registers with a CC_MODE, by mode.
-const std::vector<Mode>&
-Modes()
-{
-    static const std::vector<Mode> modes = [] {
-        std::vector<Mode> m;
-        for (const char* const* a = libcc_algorithms(); *a; a++)
-        {
-            libcc_algorithm_info info;
-            if (libcc_algorithm_info_get(*a, &info) == LIBCC_OK && info.hpcc_sim_cc_mode != 0)
-            {
-                m.push_back({info.hpcc_sim_cc_mode, SimModeName(info.hpcc_sim_cc_mode), *a});
-            }
-        }
-        std::sort(m.begin(), m.end(), [](const Mode& x, const Mode& y) { return x.mode < y.mode; });
-        return m;
-    }();
-    return modes;
-}
-
-const Mode*
-FindMode(uint32_t mode)
-{
-    for (const Mode& m : Modes())
-    {
-        if (m.mode == mode)
-        {
-            return &m;
-        }
-    }
-    return nullptr;
-}
-
-/// "1 (DCQCN -> dcqcn), 3 (HPCC -> hpcc), ..." for messages.
-std::string
-AcceptedModes()
-{
-    std::string s;
-    for (const Mode& m : Modes())
-    {
-        s += (s.empty() ? "" : ", ") + std::to_string(m.mode) + " (" + m.simName + " -> " +
-             m.algorithm + ")";
-    }
-    return s;
-}
-
-// libcc's largest rate and byte values of the timely, dctcp and hpcc-pint
-// parameters the keys set (their descriptor tables): a larger value the
-// simulator would take is a key we cannot honour.
-constexpr uint64_t kLibccMaxRateBps = 1000000000000ull; // 1 Tbit/s
-constexpr uint64_t kLibccMaxKBytes = 1000000000ull;     // dctcp k: 1 GB
-
-struct Item
-{
-    uint32_t line;
-    std::string key;
-    std::vector<std::string> values;
-};
-
-class Reader
-{
-  public:
-    Reader(const std::string& name, bool ignore)
-        : m_name(name)
-        , m_ignore(ignore)
-    {
-    }
-
-    [[noreturn]] void Fail(const Item& it, const std::string& msg) const
-    {
-        throw FileFormatError(m_name, it.line, it.key, msg);
-    }
-
-    /// A key or value we cannot honour: an error, or one warning line.
-    void Unsupported(HpccConfig& cfg, const Item& it, const std::string& why) const
-    {
-        std::string msg = m_name + ":" + std::to_string(it.line) + ":" + it.key + ": " + why;
-        if (!m_ignore)
-        {
-            throw FileFormatError(m_name, it.line, it.key,
-                                  why + " (--configIgnoreUnsupported runs without it)");
-        }
-        cfg.warnings.push_back(msg);
-    }
-
-    uint64_t Whole(const Item& it, size_t i, uint64_t min, uint64_t max) const
-    {
-        const std::string& s = it.values.at(i);
-        errno = 0;
-        char* end = nullptr;
-        unsigned long long v = std::strtoull(s.c_str(), &end, 10);
-        if (s.empty() || s[0] < '0' || s[0] > '9' || *end != '\0' || errno == ERANGE || v < min ||
-            v > max)
-        {
-            Fail(it, "'" + s + "' is not accepted: a whole number, " + std::to_string(min) +
-                         " .. " + std::to_string(max));
-        }
-        return v;
-    }
-
-    double Real(const Item& it, size_t i, double min, double max, const std::string& unit) const
-    {
-        const std::string& s = it.values.at(i);
-        char* end = nullptr;
-        double v = std::strtod(s.c_str(), &end);
-        bool ok = !s.empty() &&
-                  (std::isdigit(static_cast<unsigned char>(s[0])) || s[0] == '.' || s[0] == '-') &&
-                  *end == '\0' && std::isfinite(v) && v >= min && v <= max;
-        if (!ok)
-        {
-            std::ostringstream os;
-            os << "'" << s << "' is not accepted: a decimal number" << unit << ", " << min << " .. "
-               << max;
-            Fail(it, os.str());
-        }
-        return v;
-    }
-
-    bool Flag(const Item& it) const
-    {
-        return Whole(it, 0, 0, 1) != 0;
-    }
-
-    uint64_t Rate(const Item& it, size_t i) const
-    {
-        uint64_t bps;
-        if (!ParseHpccRate(it.values.at(i), bps))
-        {
-            Fail(it, "'" + it.values.at(i) +
-                         "' is not accepted: a rate like 50Mb/s or 100Mbps, whole bits/s, "
-                         "1bps .. 10Tb/s");
-        }
-        return bps;
-    }
-
-    /// A time in microseconds (that simulator's unit for the DCQCN timers)
-    /// as whole ns.
-    uint64_t Micros(const Item& it, double minUs) const
-    {
-        double us = Real(it, 0, minUs, 1e7, " of microseconds");
-        double ns = us * 1000.0;
-        if (std::fabs(ns - std::round(ns)) > 1e-6)
-        {
-            Fail(it, "'" + it.values[0] + "' is not a whole number of nanoseconds");
-        }
-        return static_cast<uint64_t>(std::llround(ns));
-    }
-
-    const std::string& Name() const
-    {
-        return m_name;
-    }
-
-  private:
-    std::string m_name;
-    bool m_ignore;
-};
+using Item = HpccConfigItem;
+using Reader = HpccConfigReader;
+using Mode = HpccCcMode;
 
 std::string
 Bytes(uint64_t b)
@@ -235,24 +49,6 @@ Real(double v)
     char buf[64];
     std::snprintf(buf, sizeof buf, "%.17g", v);
     return buf;
-}
-
-bool
-Exists(const std::string& p)
-{
-    struct stat st;
-    return !p.empty() && stat(p.c_str(), &st) == 0;
-}
-
-std::string
-DirOf(const std::string& p)
-{
-    auto slash = p.find_last_of('/');
-    if (slash == std::string::npos)
-    {
-        return ".";
-    }
-    return slash == 0 ? "/" : p.substr(0, slash);
 }
 
 /// DCTCP's K of one link rate from its KMIN/KMAX/PMAX row. SwitchMmu::
@@ -288,69 +84,6 @@ DctcpK(HpccConfig& cfg, const Reader& r, const HpccRateThresholds& t, uint64_t r
 }
 
 } // namespace
-
-bool
-ParseHpccRate(const std::string& text, uint64_t& bps)
-{
-    // ns-3's DataRate units (bits and bytes, SI and binary are not its:
-    // k/K = 1000), as that simulator's files write them.
-    static const struct
-    {
-        const char* unit;
-        double mult;
-    } kUnits[] = {{"Tb/s", 1e12}, {"Tbps", 1e12}, {"Gb/s", 1e9},  {"Gbps", 1e9},  {"Mb/s", 1e6},
-                  {"Mbps", 1e6},  {"kb/s", 1e3},  {"kbps", 1e3},  {"Kb/s", 1e3},  {"Kbps", 1e3},
-                  {"b/s", 1},     {"bps", 1},     {"TB/s", 8e12}, {"TBps", 8e12}, {"GB/s", 8e9},
-                  {"GBps", 8e9},  {"MB/s", 8e6},  {"MBps", 8e6},  {"kB/s", 8e3},  {"kBps", 8e3},
-                  {"KB/s", 8e3},  {"KBps", 8e3},  {"B/s", 8},     {"Bps", 8},     {"", 1}};
-    for (const auto& u : kUnits)
-    {
-        size_t n = std::strlen(u.unit);
-        if (text.size() <= n || text.compare(text.size() - n, n, u.unit) != 0)
-        {
-            continue;
-        }
-        std::string num = text.substr(0, text.size() - n);
-        if (num.empty() || !(std::isdigit(static_cast<unsigned char>(num[0])) || num[0] == '.'))
-        {
-            return false;
-        }
-        char* end = nullptr;
-        double v = std::strtod(num.c_str(), &end);
-        if (*end != '\0' || !std::isfinite(v))
-        {
-            return false;
-        }
-        double b = v * u.mult;
-        if (b < 1 || b > 1e13 || std::fabs(b - std::round(b)) > 1e-3)
-        {
-            return false;
-        }
-        bps = static_cast<uint64_t>(std::llround(b));
-        return true;
-    }
-    return false;
-}
-
-std::string
-ResolveHpccPath(const std::string& path, const std::string& configFile, bool output)
-{
-    if (path.empty() || path[0] == '/')
-    {
-        return path;
-    }
-    std::string dir = DirOf(configFile);
-    std::vector<std::string> bases = {"", dir + "/", DirOf(dir) + "/"};
-    for (const std::string& b : bases)
-    {
-        std::string candidate = b + path;
-        if (output ? Exists(DirOf(candidate)) : Exists(candidate))
-        {
-            return candidate;
-        }
-    }
-    return path;
-}
 
 HpccConfig
 ParseHpccConfig(const std::string& text, const std::string& name, bool ignoreUnsupported)
@@ -395,13 +128,13 @@ ParseHpccConfig(const std::string& text, const std::string& name, bool ignoreUns
         const Item& it = *byKey["CC_MODE"];
         expectCount(it, 1);
         cfg.ccMode = static_cast<uint32_t>(r.Whole(it, 0, 0, UINT32_MAX));
-        if (!FindMode(cfg.ccMode))
+        if (!FindHpccCcMode(cfg.ccMode))
         {
             r.Fail(it, "'" + it.values[0] +
-                           "' is not a mode of that simulator; accepted: " + AcceptedModes());
+                           "' is not a mode of that simulator; accepted: " + AcceptedHpccCcModes());
         }
     }
-    const Mode& mode = *FindMode(cfg.ccMode);
+    const Mode& mode = *FindHpccCcMode(cfg.ccMode);
     cfg.algorithm = mode.algorithm;
     const bool dcqcn = cfg.ccMode == 1;
     const bool hpcc = cfg.ccMode == 3;
@@ -904,68 +637,6 @@ ParseHpccConfig(const std::string& text, const std::string& name, bool ignoreUns
         cfg.ccParams += (cfg.ccParams.empty() ? "" : " ") + p;
     }
     return cfg;
-}
-
-HpccConfig
-ReadHpccConfig(const std::string& path, bool ignoreUnsupported)
-{
-    HpccConfig cfg = ParseHpccConfig(ReadHpccTextFile(path), path, ignoreUnsupported);
-    for (std::string* p : {&cfg.topologyFile, &cfg.flowFile, &cfg.traceFile})
-    {
-        *p = ResolveHpccPath(*p, path, false);
-    }
-    for (std::string* p :
-         {&cfg.fctOutputFile, &cfg.pfcOutputFile, &cfg.traceOutputFile, &cfg.qlenMonFile})
-    {
-        *p = ResolveHpccPath(*p, path, true);
-    }
-    return cfg;
-}
-
-std::vector<uint32_t>
-ReadHpccTraceNodes(const std::string& path, uint32_t nNodes)
-{
-    // third.cc: "n" then n node ids (over any lines); ids past the last
-    // node are skipped; what follows the n ids is never read.
-    auto lines = SplitHpccTextLines(ReadHpccTextFile(path), path);
-    std::vector<std::pair<uint32_t, std::string>> words;
-    for (auto& l : lines)
-    {
-        for (auto& w : l.second)
-        {
-            words.emplace_back(l.first, w);
-        }
-    }
-    auto whole = [&](size_t i, const char* field) -> uint64_t {
-        const std::string& w = words[i].second;
-        if (w.empty() || w.size() > 9 || w.find_first_not_of("0123456789") != std::string::npos)
-        {
-            throw FileFormatError(path, words[i].first, field,
-                                  "'" + w + "' is not a whole number in decimal digits");
-        }
-        return std::stoull(w);
-    };
-    if (words.empty())
-    {
-        throw FileFormatError(path, 0, "count", "empty trace file (expected the node count)");
-    }
-    uint64_t n = whole(0, "count");
-    if (words.size() < n + 1)
-    {
-        throw FileFormatError(path, words.back().first, "node_id",
-                              "file ends after " + std::to_string(words.size() - 1) + " of " +
-                                  std::to_string(n) + " node ids");
-    }
-    std::vector<uint32_t> ids;
-    for (uint64_t i = 1; i <= n; i++)
-    {
-        uint64_t id = whole(i, "node_id");
-        if (id < nNodes)
-        {
-            ids.push_back(static_cast<uint32_t>(id));
-        }
-    }
-    return ids;
 }
 
 std::string

@@ -25,12 +25,12 @@
 namespace ns3
 {
 
-class RdmaNic;
+struct RdmaNicContext;
 
 class RdmaSender
 {
   public:
-    explicit RdmaSender(RdmaNic* nic);
+    explicit RdmaSender(RdmaNicContext& ctx);
     ~RdmaSender();
     RdmaSender(const RdmaSender&) = delete;
     RdmaSender& operator=(const RdmaSender&) = delete;
@@ -82,7 +82,7 @@ class RdmaSender
     /// The pacing wake-up scheduled as number seq fired.
     void Wake(uint64_t seq);
 
-    RdmaNic* m_nic; //!< the owner (raw: it owns this object)
+    RdmaNicContext& m_ctx; //!< what it shares with its RdmaNic, which owns both
     std::vector<Ptr<RdmaTxQueuePair>> m_tx;
     /// Local queue pair by (peer IPv4 << 32 | peer queue pair): how a
     /// switch's feedback, which knows the flow only by its data packets,

@@ -2,7 +2,6 @@
 #include "qbb-net-device.h"
 
 #include "event-pool.h"
-#include "pfc-header.h"
 #include "qbb-channel.h"
 #include "sim-fast.h"
 
@@ -104,14 +103,10 @@ QbbNetDevice::QbbNetDevice()
     , m_txDonePending(false)
     , m_txCarry(0)
     , m_peerMacKnown(false)
-    , m_pausedUntil{}
-    , m_pausesSent{}
-    , m_pausesRcvd{}
-    , m_resumesSent{}
-    , m_resumesRcvd{}
     , m_txBytes(0)
     , m_rxBytes(0)
     , m_txPackets(0)
+    , m_pfc(this, m_pfcTxTrace, m_pfcRxTrace)
 {
 }
 
@@ -139,14 +134,10 @@ void
 QbbNetDevice::DoDispose()
 {
     NS_LOG_FUNCTION(this);
-    for (auto& e : m_pauseEvent)
-    {
-        e.Cancel();
-    }
+    m_pfc.Dispose();
     m_node = nullptr;
     m_channel = nullptr;
     m_source = nullptr;
-    m_pfcQueue.Clear();
     m_qbbRx = QbbReceiveCallback();
     m_frameRx = nullptr;
     m_rxCallback = NetDevice::ReceiveCallback();
@@ -188,13 +179,13 @@ QbbNetDevice::SetFrameReceiver(QbbFrameReceiver* receiver)
 bool
 QbbNetDevice::IsPaused(uint8_t prio) const
 {
-    return prio < QBB_N_PRIO && m_pausedUntil[prio] > SimNowStep();
+    return prio < QBB_N_PRIO && m_pfc.GetPausedUntil(prio) > SimNowStep();
 }
 
 Time
 QbbNetDevice::GetPausedUntil(uint8_t prio) const
 {
-    return prio < QBB_N_PRIO ? TimeStep(m_pausedUntil[prio]) : Time(0);
+    return prio < QBB_N_PRIO ? TimeStep(m_pfc.GetPausedUntil(prio)) : Time(0);
 }
 
 DataRate
@@ -242,25 +233,25 @@ QbbNetDevice::GetTxDoneEvents() const
 uint64_t
 QbbNetDevice::GetPausesSent(uint8_t prio) const
 {
-    return prio < QBB_N_PRIO ? m_pausesSent[prio] : 0;
+    return prio < QBB_N_PRIO ? m_pfc.GetPausesSent(prio) : 0;
 }
 
 uint64_t
 QbbNetDevice::GetPausesReceived(uint8_t prio) const
 {
-    return prio < QBB_N_PRIO ? m_pausesRcvd[prio] : 0;
+    return prio < QBB_N_PRIO ? m_pfc.GetPausesReceived(prio) : 0;
 }
 
 uint64_t
 QbbNetDevice::GetResumesSent(uint8_t prio) const
 {
-    return prio < QBB_N_PRIO ? m_resumesSent[prio] : 0;
+    return prio < QBB_N_PRIO ? m_pfc.GetResumesSent(prio) : 0;
 }
 
 uint64_t
 QbbNetDevice::GetResumesReceived(uint8_t prio) const
 {
-    return prio < QBB_N_PRIO ? m_resumesRcvd[prio] : 0;
+    return prio < QBB_N_PRIO ? m_pfc.GetResumesReceived(prio) : 0;
 }
 
 uint64_t
@@ -335,20 +326,7 @@ QbbNetDevice::SendPfc(uint8_t prio, uint16_t quanta)
     {
         return;
     }
-    PfcPauseHeader pfc;
-    pfc.SetQuanta(prio, quanta);
-    Ptr<Packet> body = Create<Packet>();
-    body->AddHeader(pfc);
-    m_pfcQueue.Push(QbbFrameFromPacket(body, true));
-    if (quanta > 0)
-    {
-        m_pausesSent[prio]++;
-    }
-    else
-    {
-        m_resumesSent[prio]++;
-    }
-    m_pfcTxTrace(prio, quanta);
+    m_pfc.Queue(prio, quanta);
     TriggerTransmit();
 }
 
@@ -397,13 +375,7 @@ QbbNetDevice::TransmitNext(int64_t now)
         return;
     }
     std::array<bool, QBB_N_PRIO> paused{};
-    if (m_pauseSeen)
-    {
-        for (uint32_t p = 0; p < QBB_N_PRIO; p++)
-        {
-            paused[p] = m_pausedUntil[p] > now;
-        }
-    }
+    m_pfc.GetPaused(now, paused);
     uint8_t prio = 0;
     // The source may make us send PFC (an XON) while asking: it must queue
     // behind this frame instead of re-entering TransmitNext.
@@ -422,11 +394,11 @@ QbbNetDevice::TransmitNext(int64_t now)
 bool
 QbbNetDevice::StartQueuedPfc(int64_t now)
 {
-    if (m_pfcQueue.Empty())
+    if (!m_pfc.HasQueued())
     {
         return false;
     }
-    QbbFramePtr pfc = m_pfcQueue.Pop();
+    QbbFramePtr pfc = m_pfc.PopQueued();
     StartFrame(std::move(pfc), PAUSE_WIRE_BYTES, now);
     return true;
 }
@@ -462,12 +434,14 @@ QbbNetDevice::StartFrame(QbbFramePtr frame, uint32_t wireBytes, int64_t now)
     {
         // Out of line and cold, as the traces below: inline, their code
         // made the common path save and restore more registers.
-        txSteps = [this, bits, rate]() __attribute__((cold, noinline)) {
+        txSteps = [ this, bits, rate ]() __attribute__((cold, noinline))
+        {
             unsigned __int128 num =
                 static_cast<unsigned __int128>(bits) * m_stepsPerSecond + m_txCarry;
             m_txCarry = static_cast<uint64_t>(num % rate);
             return static_cast<int64_t>(num / rate);
-        }();
+        }
+        ();
     }
     m_txEnd = now + txSteps;
 
@@ -475,7 +449,8 @@ QbbNetDevice::StartFrame(QbbFramePtr frame, uint32_t wireBytes, int64_t now)
     m_txPackets++;
     if (!m_frameTrace.IsEmpty() || !m_sniffer.IsEmpty() || !m_txTrace.IsEmpty())
     {
-        [this](QbbFrame& f) __attribute__((cold, noinline)) {
+        [this](QbbFrame & f) __attribute__((cold, noinline))
+        {
             if (!m_frameTrace.IsEmpty())
             {
                 m_frameTrace(&f, true);
@@ -484,10 +459,11 @@ QbbNetDevice::StartFrame(QbbFramePtr frame, uint32_t wireBytes, int64_t now)
             {
                 Tap(f, true, m_txTrace);
             }
-        }(*frame);
+        }
+        (*frame);
     }
     m_channel->Transmit(std::move(frame), this, txSteps);
-    if (!m_pfcQueue.Empty() || (m_source && m_source->HasPending()))
+    if (m_pfc.HasQueued() || (m_source && m_source->HasPending()))
     {
         ScheduleTxDone(now);
     }
@@ -529,6 +505,7 @@ QbbNetDevice::ReceiveFrame(QbbFramePtr frame)
     // (the HPCC simulator's ReceiveErrorModel, before its PFC handling).
     if (m_rxErrorRate > 0 && m_rxErrorRng->GetValue() < m_rxErrorRate)
     {
+        NS_LOG_LOGIC("frame of " << frame->ipBytes << " bytes lost on the link (ReceiveErrorRate)");
         m_rxErrorDrops++;
         return;
     }
@@ -536,22 +513,38 @@ QbbNetDevice::ReceiveFrame(QbbFramePtr frame)
     // made the common path save and restore more registers.
     if (!m_frameTrace.IsEmpty())
     {
-        [this](QbbFrame* f) __attribute__((cold, noinline)) { m_frameTrace(f, false); }(frame.get());
+        [this](QbbFrame * f) __attribute__((cold, noinline))
+        {
+            m_frameTrace(f, false);
+        }
+        (frame.get());
     }
     bool macControl = frame->macControl;
     m_rxBytes += macControl ? PAUSE_WIRE_BYTES : WireBytes(frame->ipBytes);
     if (!m_sniffer.IsEmpty() || !m_rxTrace.IsEmpty())
     {
-        [this](QbbFrame& f) __attribute__((cold, noinline)) { Tap(f, false, m_rxTrace); }(*frame);
+        [this](QbbFrame & f) __attribute__((cold, noinline))
+        {
+            Tap(f, false, m_rxTrace);
+        }
+        (*frame);
     }
     if (macControl)
     {
-        [this](QbbFrame& f) __attribute__((cold, noinline)) { HandlePause(f.packet); }(*frame);
+        [this](QbbFrame & f) __attribute__((cold, noinline))
+        {
+            if (m_pfc.Receive(f.packet))
+            {
+                TriggerTransmit();
+            }
+        }
+        (*frame);
         return;
     }
     if (!m_promiscCallback.IsNull())
     {
-        [this](QbbFrame& f) __attribute__((cold, noinline)) {
+        [this](QbbFrame & f) __attribute__((cold, noinline))
+        {
             // A Packet only for a listener: our own receivers take the frame as fields.
             Ptr<Packet> packet = f.TracedPacket();
             if (packet)
@@ -559,7 +552,8 @@ QbbNetDevice::ReceiveFrame(QbbFramePtr frame)
                 m_promiscCallback(this, packet, ETHERTYPE_IPV4, PeerMac(), m_address,
                                   NetDevice::PACKET_HOST);
             }
-        }(*frame);
+        }
+        (*frame);
     }
     if (frame->traced)
     {
@@ -571,7 +565,8 @@ QbbNetDevice::ReceiveFrame(QbbFramePtr frame)
         return;
     }
     // A Packet-based receiver (tests, ns-3's own code above a device).
-    [this](QbbFramePtr f) __attribute__((cold, noinline)) {
+    [this](QbbFramePtr f) __attribute__((cold, noinline))
+    {
         if (m_qbbRx.IsNull() && m_rxCallback.IsNull())
         {
             return;
@@ -590,7 +585,8 @@ QbbNetDevice::ReceiveFrame(QbbFramePtr frame)
         {
             m_rxCallback(this, packet, ETHERTYPE_IPV4, PeerMac());
         }
-    }(std::move(frame));
+    }
+    (std::move(frame));
 }
 
 bool
@@ -639,221 +635,6 @@ uint64_t
 QbbNetDevice::GetRxErrorDrops() const
 {
     return m_rxErrorDrops;
-}
-
-void
-QbbNetDevice::HandlePause(Ptr<Packet> frame)
-{
-    NS_LOG_FUNCTION(this << frame);
-    if (frame->GetSize() < PfcPauseHeader::BODY_BYTES)
-    {
-        return;
-    }
-    PfcPauseHeader pfc;
-    frame->RemoveHeader(pfc);
-    if (pfc.GetOpcode() != PfcPauseHeader::OPCODE_PFC)
-    {
-        return; // 802.3x global PAUSE and other MAC control opcodes are not modelled
-    }
-    Time now = Simulator::Now();
-    bool resumed = false;
-    for (uint8_t p = 0; p < QBB_N_PRIO; p++)
-    {
-        if (!pfc.IsEnabled(p))
-        {
-            continue;
-        }
-        uint16_t q = pfc.GetQuanta(p);
-        m_pauseSeen = true;
-        m_pfcRxTrace(p, q);
-        m_pauseEvent[p].Cancel();
-        if (q == 0)
-        {
-            m_resumesRcvd[p]++;
-            m_pausedUntil[p] = now.GetTimeStep();
-            resumed = true;
-        }
-        else
-        {
-            m_pausesRcvd[p]++;
-            // A pause quantum is 512 bit times at this link's rate.
-            Time d = BitTime(static_cast<uint64_t>(q) * 512);
-            m_pausedUntil[p] = (now + d).GetTimeStep();
-            m_pauseEvent[p] = Simulator::Schedule(d, &QbbNetDevice::PauseExpired, this, p);
-        }
-    }
-    if (resumed)
-    {
-        TriggerTransmit();
-    }
-}
-
-void
-QbbNetDevice::PauseExpired(uint8_t prio)
-{
-    (void)prio;
-    TriggerTransmit();
-}
-
-// ---- NetDevice boilerplate ---------------------------------------------------
-
-void
-QbbNetDevice::SetIfIndex(const uint32_t index)
-{
-    m_ifIndex = index;
-}
-
-Ptr<Channel>
-QbbNetDevice::GetChannel() const
-{
-    return m_channel;
-}
-
-void
-QbbNetDevice::SetAddress(Address address)
-{
-    m_address = Mac48Address::ConvertFrom(address);
-}
-
-Address
-QbbNetDevice::GetAddress() const
-{
-    return m_address;
-}
-
-bool
-QbbNetDevice::SetMtu(const uint16_t mtu)
-{
-    m_mtu = mtu;
-    return true;
-}
-
-uint16_t
-QbbNetDevice::GetMtu() const
-{
-    return m_mtu;
-}
-
-bool
-QbbNetDevice::IsLinkUp() const
-{
-    return m_channel != nullptr;
-}
-
-void
-QbbNetDevice::AddLinkChangeCallback(Callback<void> callback)
-{
-    (void)callback;
-}
-
-bool
-QbbNetDevice::IsBroadcast() const
-{
-    return true;
-}
-
-Address
-QbbNetDevice::GetBroadcast() const
-{
-    return Mac48Address::GetBroadcast();
-}
-
-bool
-QbbNetDevice::IsMulticast() const
-{
-    return false;
-}
-
-Address
-QbbNetDevice::GetMulticast(Ipv4Address multicastGroup) const
-{
-    return Mac48Address::GetMulticast(multicastGroup);
-}
-
-Address
-QbbNetDevice::GetMulticast(Ipv6Address addr) const
-{
-    return Mac48Address::GetMulticast(addr);
-}
-
-bool
-QbbNetDevice::IsPointToPoint() const
-{
-    // ns-3's MPI engines take their lookahead from the Delay of the
-    // channels of point-to-point devices whose peer is on another rank, so
-    // a link between ranks says so; any other stays a broadcast-like
-    // device, as ns-3's global routing needs (it would look for IPv4 on a
-    // point-to-point peer, and a switch has none).
-    return m_channel && m_channel->JoinsTwoRanks();
-}
-
-bool
-QbbNetDevice::IsBridge() const
-{
-    return false;
-}
-
-bool
-QbbNetDevice::Send(Ptr<Packet> packet, const Address& dest, uint16_t protocolNumber)
-{
-    (void)dest; // one peer per link: every frame goes to it
-    if (protocolNumber != ETHERTYPE_IPV4 || packet->GetSize() > m_mtu || !m_channel || !m_source ||
-        !m_source->EnqueuePacket(packet))
-    {
-        m_macTxDropTrace(packet);
-        return false;
-    }
-    m_macTxTrace(packet);
-    TriggerTransmit();
-    return true;
-}
-
-bool
-QbbNetDevice::SendFrom(Ptr<Packet> packet, const Address& source, const Address& dest,
-                       uint16_t protocolNumber)
-{
-    if (source != Address(m_address))
-    {
-        m_macTxDropTrace(packet);
-        return false;
-    }
-    return Send(packet, dest, protocolNumber);
-}
-
-Ptr<Node>
-QbbNetDevice::GetNode() const
-{
-    return m_node;
-}
-
-void
-QbbNetDevice::SetNode(Ptr<Node> node)
-{
-    m_node = node;
-}
-
-bool
-QbbNetDevice::NeedsArp() const
-{
-    return false;
-}
-
-void
-QbbNetDevice::SetReceiveCallback(NetDevice::ReceiveCallback cb)
-{
-    m_rxCallback = cb;
-}
-
-void
-QbbNetDevice::SetPromiscReceiveCallback(PromiscReceiveCallback cb)
-{
-    m_promiscCallback = cb;
-}
-
-bool
-QbbNetDevice::SupportsSendFrom() const
-{
-    return false;
 }
 
 } // namespace ns3
