@@ -10,6 +10,7 @@
 #include "ns3/trace-source-accessor.h"
 
 #include <algorithm>
+#include <cstring>
 #include <iomanip>
 #include <map>
 #include <sstream>
@@ -86,6 +87,8 @@ PfcDeadlockDetector::DoDispose()
     }
     Disconnect();
     m_ports.clear();
+    m_local.clear();
+    m_pending.clear();
     Object::DoDispose();
 }
 
@@ -112,6 +115,8 @@ PfcDeadlockDetector::Install(const std::vector<Ptr<SwitchNode>>& switches)
     }
     Disconnect();
     m_ports.clear();
+    m_local.clear();
+    m_pending.clear();
     m_switchPorts.clear();
     std::map<uint32_t, uint32_t> swIndexOfNode;
     Time now = Simulator::Now();
@@ -130,8 +135,13 @@ PfcDeadlockDetector::Install(const std::vector<Ptr<SwitchNode>>& switches)
             st.sw = sw;
             st.swIndex = si;
             st.port = p;
-            st.dequeued = sw->GetDequeuedFrames(p);
+            st.local = sw->GetSystemId() == Simulator::GetSystemId();
+            st.dequeued = st.local ? sw->GetDequeuedFrames(p) : 0;
             st.lastMoveAt = now;
+            if (st.local)
+            {
+                m_local.push_back(static_cast<uint32_t>(m_ports.size()));
+            }
             m_ports.push_back(st);
         }
         m_switchPorts.emplace_back(first, static_cast<uint32_t>(m_ports.size()));
@@ -152,13 +162,29 @@ PfcDeadlockDetector::Install(const std::vector<Ptr<SwitchNode>>& switches)
             st.peerPort = peer->GetIfIndex();
         }
     }
+    for (PortState& st : m_ports)
+    {
+        if (st.peerSwIndex == UINT32_MAX)
+        {
+            continue;
+        }
+        auto range = m_switchPorts[st.peerSwIndex];
+        for (uint32_t w = range.first; w < range.second; w++)
+        {
+            if (m_ports[w].port == st.peerPort)
+            {
+                st.peerIndex = w;
+            }
+        }
+    }
     m_installedAt = now;
     m_installed = true;
     m_done = false;
     m_catchUp = true; // no check ran since Install
     bool paused = false;
-    for (const PortState& st : m_ports)
+    for (uint32_t i : m_local)
     {
+        const PortState& st = m_ports[i];
         Ptr<QbbNetDevice> dev = st.sw->GetPort(st.port);
         dev->TraceConnectWithoutContext("PfcRx",
                                         MakeCallback(&PfcDeadlockDetector::OnPfcRx, this));
@@ -169,6 +195,41 @@ PfcDeadlockDetector::Install(const std::vector<Ptr<SwitchNode>>& switches)
     {
         Arm();
     }
+}
+
+void
+PfcDeadlockDetector::EnableRanks(uint32_t portId)
+{
+    FastSimulatorImpl* fast =
+        PeekPointer(DynamicCast<FastSimulatorImpl>(Simulator::GetImplementation()));
+    if (!fast || !fast->GetRankLink() || fast->GetRankLink()->GetSize() < 2)
+    {
+        return; // one process: every switch is ours, each check searches alone
+    }
+    // A view must reach every rank before any has run to its time: a
+    // lookahead or more later. The smallest delay of a watched link
+    // between ranks is that (the lookahead is the smallest of all cut
+    // links'); with none cut no cycle crosses ranks. Every rank has every
+    // switch's ports, so all agree on it.
+    int64_t delay = INT64_MAX;
+    for (const PortState& p : m_ports)
+    {
+        Ptr<QbbChannel> ch = DynamicCast<QbbChannel>(p.sw->GetPort(p.port)->GetChannel());
+        if (ch && ch->JoinsTwoRanks() && p.peerSwIndex != UINT32_MAX)
+        {
+            delay = std::min(delay, ch->GetDelay().GetTimeStep());
+        }
+    }
+    if (delay == INT64_MAX || delay <= 0)
+    {
+        return;
+    }
+    m_viewDelay = delay;
+    m_ranks = fast;
+    m_rankCount = fast->GetRankLink()->GetSize();
+    m_rankPortId = portId;
+    m_rankPort.m_det = this;
+    fast->RegisterRemotePort(portId, &m_rankPort);
 }
 
 bool
@@ -227,26 +288,39 @@ PfcDeadlockDetector::Stuck(const PortState& p, uint8_t prio, Time now) const
            p.sw->GetPort(p.port)->IsPaused(prio);
 }
 
+PfcDeadlockDetector::View
+PfcDeadlockDetector::LocalView(Time now) const
+{
+    View g;
+    g.stuck.assign(m_ports.size(), 0);
+    g.xoff.assign(m_ports.size(), 0);
+    for (uint32_t i : m_local)
+    {
+        const PortState& p = m_ports[i];
+        for (uint8_t prio = 0; prio < QBB_N_PRIO; prio++)
+        {
+            g.stuck[i] |= Stuck(p, prio, now) ? 1u << prio : 0u;
+            g.xoff[i] |= p.sw->GetMmu().IsXoff(p.port, prio) ? 1u << prio : 0u;
+        }
+    }
+    return g;
+}
+
 std::vector<uint32_t>
-PfcDeadlockDetector::WaitsFor(uint32_t v, uint8_t prio, Time now) const
+PfcDeadlockDetector::WaitsFor(const View& g, uint32_t v, uint8_t prio) const
 {
     // Stuck queues of the same priority on the switch that holds v's
     // traffic back (its ingress from v's switch is XOFF for prio).
     std::vector<uint32_t> out;
     const PortState& pv = m_ports[v];
-    if (pv.peerSwIndex == UINT32_MAX)
+    if (pv.peerIndex == UINT32_MAX || !(g.xoff[pv.peerIndex] & (1u << prio)))
     {
         return out;
     }
     auto range = m_switchPorts[pv.peerSwIndex];
-    if (range.first == range.second ||
-        !m_ports[range.first].sw->GetMmu().IsXoff(pv.peerPort, prio))
-    {
-        return out;
-    }
     for (uint32_t w = range.first; w < range.second; w++)
     {
-        if (Stuck(m_ports[w], prio, now))
+        if (g.stuck[w] & (1u << prio))
         {
             out.push_back(w);
         }
@@ -255,7 +329,7 @@ PfcDeadlockDetector::WaitsFor(uint32_t v, uint8_t prio, Time now) const
 }
 
 std::vector<PfcDeadlockDetector::Queue>
-PfcDeadlockDetector::FindCycle(Time now) const
+PfcDeadlockDetector::FindCycle(const View& g) const
 {
     // Depth-first over (port, priority) vertices; a vertex met again on the
     // current path closes a cycle.
@@ -271,11 +345,11 @@ PfcDeadlockDetector::FindCycle(Time now) const
         std::vector<uint8_t> color(n, 0); // 0 new, 1 on the path, 2 done
         for (uint32_t start = 0; start < n; start++)
         {
-            if (color[start] != 0 || !Stuck(m_ports[start], prio, now))
+            if (color[start] != 0 || !(g.stuck[start] & (1u << prio)))
             {
                 continue;
             }
-            std::vector<Frame> path{{start, WaitsFor(start, prio, now), 0}};
+            std::vector<Frame> path{{start, WaitsFor(g, start, prio), 0}};
             color[start] = 1;
             while (!path.empty())
             {
@@ -305,12 +379,107 @@ PfcDeadlockDetector::FindCycle(Time now) const
                 if (color[w] == 0)
                 {
                     color[w] = 1;
-                    path.push_back(Frame{w, WaitsFor(w, prio, now), 0});
+                    path.push_back(Frame{w, WaitsFor(g, w, prio), 0});
                 }
             }
         }
     }
     return {};
+}
+
+void
+PfcDeadlockDetector::Found(Time t, std::vector<Queue> cycle)
+{
+    m_cycle = std::move(cycle);
+    m_detectedAt = t;
+    NS_LOG_WARN(Describe());
+    m_deadlockTrace(t, m_cycle);
+    if (m_stopOnDeadlock)
+    {
+        Simulator::Stop();
+    }
+    // A deadlock does not resolve itself: nothing more to watch.
+    m_done = true;
+    m_event.Cancel();
+    if (m_armEvent)
+    {
+        m_armEvent->Cancel();
+    }
+    m_armed = false;
+}
+
+void
+PfcDeadlockDetector::AddView(uint64_t t, uint64_t ts, uint64_t key, const uint8_t* data,
+                             uint32_t len)
+{
+    // A view: (port index, stuck priorities, XOFF priorities) per port
+    // that has either, as 4 + 1 + 1 bytes.
+    Pending& p = m_pending[t];
+    if (p.view.stuck.empty())
+    {
+        p.view.stuck.assign(m_ports.size(), 0);
+        p.view.xoff.assign(m_ports.size(), 0);
+    }
+    for (uint32_t at = 0; at + 6 <= len; at += 6)
+    {
+        uint32_t i;
+        std::memcpy(&i, data + at, 4);
+        if (i >= m_ports.size())
+        {
+            NS_FATAL_ERROR("PfcDeadlockDetector: a peer rank's view names port " << i << " of "
+                                                                                  << m_ports.size());
+        }
+        p.view.stuck[i] |= data[at + 4];
+        p.view.xoff[i] |= data[at + 5];
+    }
+    if (p.searchScheduled)
+    {
+        return;
+    }
+    p.searchScheduled = true;
+    EventImpl* ev = MakeEvent(&PfcDeadlockDetector::SearchUnion, this, t);
+    if (key == UINT64_MAX)
+    {
+        Simulator::ScheduleWithContext(Simulator::NO_CONTEXT,
+                                       TimeStep(static_cast<int64_t>(ts)) - Simulator::Now(), ev);
+    }
+    else
+    {
+        m_ranks->InsertKeyed(ts, key, Simulator::NO_CONTEXT, ev);
+    }
+}
+
+void
+PfcDeadlockDetector::RankPort::Deliver(uint64_t ts, uint64_t key, const uint8_t* data, uint32_t len)
+{
+    uint64_t t;
+    if (len < sizeof t)
+    {
+        NS_FATAL_ERROR("PfcDeadlockDetector: " << len << " bytes from a peer rank are not a view");
+    }
+    std::memcpy(&t, data, sizeof t);
+    m_det->AddView(t, ts, key, data + sizeof t, len - static_cast<uint32_t>(sizeof t));
+}
+
+void
+PfcDeadlockDetector::SearchUnion(uint64_t t)
+{
+    auto it = m_pending.find(t);
+    if (it == m_pending.end())
+    {
+        return;
+    }
+    View g = std::move(it->second.view);
+    m_pending.erase(it);
+    if (m_done)
+    {
+        return; // an earlier check's union had a cycle
+    }
+    std::vector<Queue> cycle = FindCycle(g);
+    if (!cycle.empty())
+    {
+        Found(TimeStep(static_cast<int64_t>(t)), std::move(cycle));
+    }
 }
 
 void
@@ -321,8 +490,9 @@ PfcDeadlockDetector::Check()
     Time now = Simulator::Now();
     bool anyStuck = false;
     bool anyPaused = false;
-    for (PortState& p : m_ports)
+    for (uint32_t i : m_local)
     {
+        PortState& p = m_ports[i];
         anyPaused = anyPaused || AnyPaused(*p.sw->GetPort(p.port));
         uint64_t d = p.sw->GetDequeuedFrames(p.port);
         if (d != p.dequeued)
@@ -341,21 +511,47 @@ PfcDeadlockDetector::Check()
         }
     }
     m_catchUp = false;
-    if (anyStuck)
+    if (anyStuck && !m_ranks)
     {
-        m_cycle = FindCycle(now);
-        if (!m_cycle.empty())
+        std::vector<Queue> cycle = FindCycle(LocalView(now));
+        if (!cycle.empty())
         {
-            m_detectedAt = now;
-            NS_LOG_WARN(Describe());
-            m_deadlockTrace(now, m_cycle);
-            if (m_stopOnDeadlock)
-            {
-                Simulator::Stop();
-            }
-            m_done = true;
-            return; // a deadlock does not resolve itself: nothing more to watch
+            Found(now, std::move(cycle));
+            return;
         }
+    }
+    else if (anyStuck)
+    {
+        // A cycle may run through other ranks' switches: every rank gets
+        // this view a lookahead from now (no rank has run that far yet)
+        // and searches the union of the views it got for this check.
+        View g = LocalView(now);
+        std::vector<uint8_t> msg(sizeof(uint64_t));
+        uint64_t t = static_cast<uint64_t>(now.GetTimeStep());
+        std::memcpy(msg.data(), &t, sizeof t);
+        for (uint32_t i : m_local)
+        {
+            if (g.stuck[i] | g.xoff[i])
+            {
+                size_t at = msg.size();
+                msg.resize(at + 6);
+                std::memcpy(msg.data() + at, &i, 4);
+                msg[at + 4] = g.stuck[i];
+                msg[at + 5] = g.xoff[i];
+            }
+        }
+        uint64_t ts = t + static_cast<uint64_t>(m_viewDelay);
+        uint32_t me = Simulator::GetSystemId();
+        for (uint32_t r = 0; r < m_rankCount; r++)
+        {
+            if (r != me)
+            {
+                m_ranks->SendRemote(r, m_rankPortId, ts, Simulator::NO_CONTEXT, msg.data(),
+                                    static_cast<uint32_t>(msg.size()));
+            }
+        }
+        AddView(t, ts, UINT64_MAX, msg.data() + sizeof t,
+                static_cast<uint32_t>(msg.size() - sizeof t));
     }
     // Only while there is something else to simulate: the check alone must
     // not keep a run without a stop time going forever. With no port

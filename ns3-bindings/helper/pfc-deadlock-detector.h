@@ -26,11 +26,22 @@
 // that priority. A cycle in that graph is a deadlock: it is reported (trace
 // source "Deadlock", GetCycle, Describe) and, with StopOnDeadlock, the
 // simulation stops.
+//
+// Over ranks (FastSimulatorImpl with a rank link) every rank installs the
+// detector on all switches (every rank builds the whole topology) and
+// checks its own. A cycle may cross ranks, so a check that finds stuck
+// queues does not search alone: it sends what it sees (each of its ports'
+// stuck and XOFF priorities) to every other rank, to arrive a lookahead
+// later, and keeps a copy; at that time every rank that holds any such
+// view searches their union, the graph one process would have searched
+// at the check's time, and so finds the same cycle, dated at the check.
+// Ranks exchange nothing while no watched queue is stuck anywhere.
 
 #ifndef PFC_DEADLOCK_DETECTOR_H
 #define PFC_DEADLOCK_DETECTOR_H
 
 #include "checked-options.h"
+#include "fast-simulator-impl.h"
 #include "switch-node.h"
 
 #include "ns3/event-id.h"
@@ -38,6 +49,7 @@
 #include "ns3/object.h"
 #include "ns3/traced-callback.h"
 
+#include <map>
 #include <string>
 #include <vector>
 
@@ -68,8 +80,13 @@ class PfcDeadlockDetector : public Object
     PfcDeadlockDetector();
     ~PfcDeadlockDetector() override;
 
-    /// Watch these switches (all of a network's) from now on.
+    /// Watch these switches (all of a network's, in the same order on
+    /// every rank) from now on; only this rank's are read.
     void Install(const std::vector<Ptr<SwitchNode>>& switches);
+    /// Over ranks: peers' views of stuck queues arrive at this rank-link
+    /// port id (the same on every rank, used by nothing else). Call after
+    /// Install, before Run; without it each rank searches only its own.
+    void EnableRanks(uint32_t portId);
 
     bool IsDeadlocked() const
     {
@@ -80,8 +97,8 @@ class PfcDeadlockDetector : public Object
     {
         return m_detectedAt;
     }
-    /// Which report one process makes of several (over ranks, each
-    /// rank's detector watching its own switches): the detection's time
+    /// Which report one process makes of several (over ranks, where the
+    /// ranks that searched a union found the same): the detection's time
     /// step, UINT64_MAX without a deadlock (DistributedRun::First).
     uint64_t GetReportOrder() const
     {
@@ -111,6 +128,21 @@ class PfcDeadlockDetector : public Object
     void DoDispose() override;
 
   private:
+    /// Per watched port (index into m_ports): priorities whose egress
+    /// queue is stuck, priorities whose ingress is XOFF. One rank's view,
+    /// or the union of every rank's.
+    struct View
+    {
+        std::vector<uint8_t> stuck;
+        std::vector<uint8_t> xoff;
+    };
+    /// Receives a peer's View (rank-link messages).
+    class RankPort : public FastRemotePort
+    {
+      public:
+        PfcDeadlockDetector* m_det = nullptr;
+        void Deliver(uint64_t ts, uint64_t key, const uint8_t* data, uint32_t len) override;
+    };
     struct PortState
     {
         Ptr<SwitchNode> sw;
@@ -120,6 +152,8 @@ class PfcDeadlockDetector : public Object
         Time lastMoveAt;       //!< last check at which the port had sent more
         uint32_t peerSwIndex = UINT32_MAX; //!< the switch at the far end (UINT32_MAX: a host)
         uint32_t peerPort = 0;             //!< that switch's port facing us
+        uint32_t peerIndex = UINT32_MAX;   //!< that port's index in m_ports
+        bool local = true;                 //!< its switch runs on this rank
     };
 
     void Check();
@@ -133,11 +167,35 @@ class PfcDeadlockDetector : public Object
     /// The first grid point (Install + k x CheckInterval) after t.
     Time NextGridPoint(Time t) const;
     bool Stuck(const PortState& p, uint8_t prio, Time now) const;
+    /// This rank's view at now (its own ports only).
+    View LocalView(Time now) const;
     /// The stuck queues stuck queue v (of priority prio) waits for.
-    std::vector<uint32_t> WaitsFor(uint32_t v, uint8_t prio, Time now) const;
-    std::vector<Queue> FindCycle(Time now) const;
+    std::vector<uint32_t> WaitsFor(const View& g, uint32_t v, uint8_t prio) const;
+    std::vector<Queue> FindCycle(const View& g) const;
+    /// A cycle was found in the view of check time t: report it, stop.
+    void Found(Time t, std::vector<Queue> cycle);
+    /// Search the union of the views of check time step t (a lookahead ago).
+    void SearchUnion(uint64_t t);
+    /// Merge a view of check time step t, arriving at ts; schedule the
+    /// search at ts once (key: a peer's event key, or UINT64_MAX: ours).
+    void AddView(uint64_t t, uint64_t ts, uint64_t key, const uint8_t* data, uint32_t len);
 
     std::vector<PortState> m_ports;
+    /// Indices of this rank's ports in m_ports.
+    std::vector<uint32_t> m_local;
+    /// Over ranks: the simulator, its rank count, the port id; views of
+    /// each check time step waiting for their search.
+    FastSimulatorImpl* m_ranks = nullptr;
+    uint32_t m_rankCount = 1;
+    uint32_t m_rankPortId = 0;
+    int64_t m_viewDelay = 0; //!< time steps from a check to the search of its views
+    RankPort m_rankPort;
+    struct Pending
+    {
+        View view;
+        bool searchScheduled = false;
+    };
+    std::map<uint64_t, Pending> m_pending;
     /// The watched ports' devices, whose PfcRx trace arms the check.
     std::vector<Ptr<QbbNetDevice>> m_devices;
     /// Per watched switch: its ports' range [first, second) in m_ports.

@@ -326,16 +326,20 @@ RdmaNetwork::Build(const TopologySpec& topo)
         nic->SetCcConfig(m_cc);
     }
     BuildRoutes();
+    // Every switch, on every rank in the same order: the detector reads
+    // its own rank's and searches cycles through the others' with them.
     std::vector<Ptr<SwitchNode>> switches;
     for (uint32_t id = 0; id < n; id++)
     {
-        if (topo.isSwitch[id] && IsLocal(id))
+        if (topo.isSwitch[id])
         {
             switches.push_back(GetSwitch(id));
         }
     }
     m_deadlock = m_deadlockFactory.Create<PfcDeadlockDetector>();
     m_deadlock->Install(switches);
+    // Rank-link ports 0 .. 2 links - 1 are the cut links' (above).
+    m_deadlock->EnableRanks(2 * static_cast<uint32_t>(topo.links.size()));
 }
 
 void

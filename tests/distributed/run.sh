@@ -174,11 +174,17 @@ ring=(--topo="$work/ring.txt" --flows="$work/ring-flows.txt" --algo=none --pfcTh
   >"$work/ring1.out" 2>&1
 mpi -np 2 "$bin/rdma-sim" "${ring[@]}" --partition="$work/ring-part.txt" --out="$work/ring2" \
   >"$work/ring2.out" 2>&1 || bad "deadlock over 2 ranks: exit status"
-report=$(grep 'PFC deadlock at' "$work/ring1.out")
-if [ -n "$report" ] && [ "$(grep -c 'PFC deadlock at' "$work/ring2.out")" -eq 1 ] &&
-   [ "$(grep 'PFC deadlock at' "$work/ring2.out")" = "$report" ] &&
-   [ "$(grep '^flows=' "$work/ring2.out")" = "$(grep '^flows=' "$work/ring1.out")" ] &&
-   cmp -s "$work/ring1/pfc.txt" "$work/ring2/pfc.txt"; then
+# Run $2 (over ranks) printed one deadlock report, run $1's (one process),
+# and the same summary and pfc.txt.
+same_deadlock() {
+  local report
+  report=$(grep 'PFC deadlock at' "$work/$1.out")
+  [ -n "$report" ] && [ "$(grep -c 'PFC deadlock at' "$work/$2.out")" -eq 1 ] &&
+    [ "$(grep 'PFC deadlock at' "$work/$2.out")" = "$report" ] &&
+    [ "$(grep '^flows=' "$work/$2.out")" = "$(grep '^flows=' "$work/$1.out")" ] &&
+    cmp -s "$work/$1/pfc.txt" "$work/$2/pfc.txt"
+}
+if same_deadlock ring1 ring2; then
   ok "deadlock found by rank 1: one report, one process's; summary and pfc.txt too"
 else
   bad "deadlock over 2 ranks ($work/ring1.out, $work/ring2.out)"
@@ -202,6 +208,30 @@ if [ $rc1 -eq 3 ] && [ $rc2 -eq 3 ] && [ $same -eq 1 ] &&
   ok "deadlock stop over 2 ranks: exit 3, summary and traces cut at one process's 60 us"
 else
   bad "deadlock stop over 2 ranks: exit $rc1/$rc2 ($work/rstop1.out, $work/rstop2.out)"
+fi
+
+# The same ring cut in two (switches 5, 6 and their hosts on rank 0,
+# switches 7, 8, 9 and theirs on rank 1): the cycle runs through both
+# ranks, so neither sees all of it; the union of their views must give
+# one process's report (printed once), and the stop at its 60 us (exit 3).
+{ for n in 0 1 5 6; do echo "$n 0"; done; for n in 2 3 4 7 8 9; do echo "$n 1"; done; } \
+  >"$work/ring-cut.txt"
+mpi -np 2 "$bin/rdma-sim" "${ring[@]}" --partition="$work/ring-cut.txt" --out="$work/rcut2" \
+  >"$work/rcut2.out" 2>&1 || bad "deadlock across ranks: exit status"
+if same_deadlock ring1 rcut2; then
+  ok "deadlock across ranks (cycle cut twice): one report, one process's"
+else
+  bad "deadlock across ranks ($work/ring1.out, $work/rcut2.out)"
+fi
+mpi -np 2 "$bin/rdma-sim" "${ring_stop[@]}" --partition="$work/ring-cut.txt" --out="$work/rcstop2" \
+  >"$work/rcstop2.out" 2>&1
+rc2=$?
+same=1
+for f in pfc.txt queue.csv rate.csv link.csv; do cmp -s "$work/rstop1/$f" "$work/rcstop2/$f" || same=0; done
+if [ $rc2 -eq 3 ] && [ $same -eq 1 ] && same_deadlock rstop1 rcstop2; then
+  ok "deadlock stop across ranks: exit 3, report, summary and traces as one process's at 60 us"
+else
+  bad "deadlock stop across ranks: exit $rc2 ($work/rstop1.out, $work/rcstop2.out)"
 fi
 
 # An input error: one line (rank 0's), every rank exits 2.
