@@ -155,18 +155,11 @@ done
 
 # The PFC deadlock report: printed once, by rank 0, as one process prints
 # it, though rank 1 found it. A ring of five switches (5..9), host i on
-# switch 5+i, each sending to host i+2 (tests/examples/run.sh): the ring
+# switch 5+i, each sending to host i+2 (tests/examples/ring.sh): the ring
 # deadlocks; host 0 alone on rank 0, the ring on rank 1; the run goes on
 # to --stop (--deadlockContinue), so the files are one process's too.
-{
-  echo "10 5 10"; echo "5 6 7 8 9"
-  for i in 0 1 2 3 4; do echo "$i $((5 + i)) 100Gbps 0.001ms 0"; done
-  for i in 0 1 2 3 4; do echo "$((5 + i)) $((5 + (i + 1) % 5)) 100Gbps 0.001ms 0"; done
-} >"$work/ring.txt"
-{
-  echo 5
-  for i in 0 1 2 3 4; do echo "$i $(((i + 2) % 5)) 3 100 10000000 0"; done
-} >"$work/ring-flows.txt"
+. "$(dirname "$0")/../examples/ring.sh"
+write_ring "$work"
 { echo "0 0"; for n in 1 2 3 4 5 6 7 8 9; do echo "$n 1"; done; } >"$work/ring-part.txt"
 ring=(--topo="$work/ring.txt" --flows="$work/ring-flows.txt" --algo=none --pfcThreshold=20000
       --deadlockStall=50us --stop=1ms --deadlockContinue=1)
