@@ -6,6 +6,8 @@
  * reasons for each bound. */
 #include "flow.h"
 
+#include <stdio.h>
+
 enum { FLOW_LINE_RATE, FLOW_BASE_RTT, FLOW_MTU, FLOW_COUNT };
 
 static const libcc_param_desc flow_params[FLOW_COUNT] = {
@@ -25,18 +27,42 @@ void libcc_flow_params(const libcc_param_desc **table, size_t *count)
         *count = FLOW_COUNT;
 }
 
-static int in_range(int row, double v)
+/* The one-line reason for row's value v, into err (if any). */
+static int refuse(int rc, int row, double v, char *err, size_t len)
 {
-    return v >= flow_params[row].min && v <= flow_params[row].max;
+    if (err && len) {
+        const libcc_param_desc *d = &flow_params[row];
+        char text[48], lo[48], hi[48];
+        libcc_format_value(d->unit, v, text, sizeof text);
+        libcc_format_value(d->unit, d->min, lo, sizeof lo);
+        libcc_format_value(d->unit, d->max, hi, sizeof hi);
+        if (rc == LIBCC_ERR_INVALID_ARG)
+            snprintf(err, len, "%s is missing (0); accepted [%s, %s]", d->name, lo, hi);
+        else
+            snprintf(err, len, "%s %s is outside [%s, %s]", d->name, text, lo, hi);
+    }
+    return rc;
 }
 
-int libcc_flow_check(const libcc_flow_info *flow)
+int libcc_flow_check(const libcc_flow_info *flow, char *err, size_t len)
 {
-    if (flow->line_rate_bps == 0)
+    if (!flow) {
+        if (err && len)
+            snprintf(err, len, "no flow");
         return LIBCC_ERR_INVALID_ARG;
-    if (!in_range(FLOW_LINE_RATE, (double)flow->line_rate_bps) ||
-        !in_range(FLOW_BASE_RTT, (double)flow->base_rtt_ns) ||
-        (flow->mtu_bytes != 0 && !in_range(FLOW_MTU, (double)flow->mtu_bytes)))
-        return LIBCC_ERR_OUT_OF_RANGE;
+    }
+    const double v[FLOW_COUNT] = {[FLOW_LINE_RATE] = (double)flow->line_rate_bps,
+                                  [FLOW_BASE_RTT] = (double)flow->base_rtt_ns,
+                                  [FLOW_MTU] = (double)flow->mtu_bytes};
+    if (flow->line_rate_bps == 0)
+        return refuse(LIBCC_ERR_INVALID_ARG, FLOW_LINE_RATE, 0, err, len);
+    for (int row = 0; row < FLOW_COUNT; row++) {
+        if (row == FLOW_MTU && flow->mtu_bytes == 0)
+            continue; /* 0 stands for the default */
+        if (!(v[row] >= flow_params[row].min && v[row] <= flow_params[row].max))
+            return refuse(LIBCC_ERR_OUT_OF_RANGE, row, v[row], err, len);
+    }
+    if (err && len)
+        err[0] = '\0';
     return LIBCC_OK;
 }

@@ -89,7 +89,7 @@ int libcc_rp_init(void *mem, size_t mem_len, const libcc_params *params, const l
         return LIBCC_ERR_BUFFER_TOO_SMALL;
     if (((uintptr_t)mem % _Alignof(struct libcc_rp)) != 0)
         return LIBCC_ERR_INVALID_ARG;
-    int rc = libcc_flow_check(flow);
+    int rc = libcc_flow_check(flow, NULL, 0);
     if (rc)
         return rc;
 

@@ -72,34 +72,23 @@ CopyWithAssignments(const libcc_params* from, const std::string& assignments,
 }
 /// libcc makes a flow's Reaction Point only inside the ranges of
 /// libcc_flow_params (a base RTT of at most 1 s, ...): a path outside them
-/// is refused here, naming the flow, the attribute and the range, instead
-/// of an exception from the RP when the flow starts. Throws
-/// std::invalid_argument. lineRateBps 0: not known here (a NIC without its
-/// device yet), left to the RP.
+/// is refused here, naming the flow with libcc's reason (the attribute, its
+/// value and range), instead of an exception from the RP when the flow
+/// starts. Throws std::invalid_argument. lineRateBps 0: not known here (a
+/// NIC without its device yet), left to the RP.
 void
 CheckFlowRanges(uint32_t flowId, uint64_t lineRateBps, uint64_t baseRttNs, uint32_t mtuBytes)
 {
-    const libcc_param_desc* table = nullptr;
-    size_t n = 0;
-    libcc_flow_params(&table, &n);
-    for (size_t i = 0; i < n; i++)
+    libcc_flow_info fi{};
+    fi.flow_id = flowId;
+    fi.line_rate_bps = lineRateBps;
+    fi.base_rtt_ns = baseRttNs;
+    fi.mtu_bytes = mtuBytes;
+    char why[160];
+    if (libcc_flow_check(&fi, why, sizeof why) == LIBCC_ERR_OUT_OF_RANGE)
     {
-        const std::string name = table[i].name;
-        const double v = name == "line_rate"  ? static_cast<double>(lineRateBps)
-                         : name == "base_rtt" ? static_cast<double>(baseRttNs)
-                         : name == "mtu"      ? static_cast<double>(mtuBytes)
-                                              : table[i].min;
-        if ((v >= table[i].min && v <= table[i].max) || (name == "line_rate" && lineRateBps == 0))
-        {
-            continue;
-        }
-        char text[48], lo[48], hi[48];
-        libcc_format_value(table[i].unit, v, text, sizeof text);
-        libcc_format_value(table[i].unit, table[i].min, lo, sizeof lo);
-        libcc_format_value(table[i].unit, table[i].max, hi, sizeof hi);
-        throw std::invalid_argument("flow " + std::to_string(flowId) + ": its " + name + " " + text +
-                                    " is outside libcc's range [" + lo + ", " + hi +
-                                    "] (libcc_flow_params)");
+        throw std::invalid_argument("flow " + std::to_string(flowId) + ": its " + why +
+                                    " (libcc_flow_params)");
     }
 }
 

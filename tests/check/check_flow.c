@@ -84,6 +84,44 @@ START_TEST(test_rp_init_in_place)
 }
 END_TEST
 
+static int check(uint64_t line, uint64_t rtt, uint32_t mtu, char *why, size_t len)
+{
+    libcc_flow_info fi = {.flow_id = 7, .line_rate_bps = line, .base_rtt_ns = rtt, .mtu_bytes = mtu};
+    return libcc_flow_check(&fi, why, len);
+}
+
+/* libcc_flow_check: the verdict libcc_rp_init gives, and the reason with the
+ * attribute, its value and its range in libcc_format_value's words (the
+ * largest unit not above the value: 9216 B is 9.216KB, 999,999 bit/s is
+ * 999.999Kbps). */
+START_TEST(test_check_names_the_attribute)
+{
+    const uint64_t G = 1000000000ull;
+    char why[128];
+    ck_assert_int_eq(check(100 * G, 12000, 1000, why, sizeof why), LIBCC_OK);
+    ck_assert_str_eq(why, "");
+    ck_assert_int_eq(check(100 * G, 2 * G, 1000, why, sizeof why), LIBCC_ERR_OUT_OF_RANGE);
+    ck_assert_str_eq(why, "base_rtt 2s is outside [0ns, 1s]");
+    ck_assert_int_eq(check(100 * G, 12000, 63, why, sizeof why), LIBCC_ERR_OUT_OF_RANGE);
+    ck_assert_str_eq(why, "mtu 63B is outside [64B, 9.216KB]");
+    ck_assert_int_eq(check(999999, 12000, 1000, why, sizeof why), LIBCC_ERR_OUT_OF_RANGE);
+    ck_assert_str_eq(why, "line_rate 999.999Kbps is outside [1Mbps, 10Tbps]");
+    /* Two at fault: the first in libcc_flow_params' order is named. */
+    ck_assert_int_eq(check(20000 * G, 2 * G, 1, why, sizeof why), LIBCC_ERR_OUT_OF_RANGE);
+    ck_assert_str_eq(why, "line_rate 20Tbps is outside [1Mbps, 10Tbps]");
+    ck_assert_int_eq(check(0, 12000, 1000, why, sizeof why), LIBCC_ERR_INVALID_ARG);
+    ck_assert_str_eq(why, "line_rate is missing (0); accepted [1Mbps, 10Tbps]");
+    /* 0 MTU is the default, not out of range; no buffer is fine; a short
+     * one is cut, not overrun. */
+    ck_assert_int_eq(check(100 * G, 12000, 0, NULL, 0), LIBCC_OK);
+    char tiny[9] = "xxxxxxxx";
+    ck_assert_int_eq(check(100 * G, 2 * G, 1000, tiny, 5), LIBCC_ERR_OUT_OF_RANGE);
+    ck_assert_str_eq(tiny, "base");
+    ck_assert_int_eq(tiny[5], 'x');
+    ck_assert_int_eq(libcc_flow_check(NULL, why, sizeof why), LIBCC_ERR_INVALID_ARG);
+}
+END_TEST
+
 Suite *flow_suite(void)
 {
     Suite *s = suite_create("flow");
@@ -91,6 +129,7 @@ Suite *flow_suite(void)
     tcase_add_test(tc, test_table);
     tcase_add_test(tc, test_rp_edges);
     tcase_add_test(tc, test_rp_init_in_place);
+    tcase_add_test(tc, test_check_names_the_attribute);
     suite_add_tcase(s, tc);
     return s;
 }
