@@ -321,11 +321,9 @@ void
 CheckedOptions::AddFlowIds(const std::string& name, const std::string& help, FlowIdSet& value)
 {
     FlowIdSet* p = &value;
+    auto why = std::make_shared<std::string>();
     Add({name, help, FlowIdSet::Accepted(), value.all ? "all" : "none", false,
-         [p](const std::string& t) {
-             std::string why;
-             return FlowIdSet::Parse(t, *p, why);
-         }});
+         [p, why](const std::string& t) { return FlowIdSet::Parse(t, *p, *why); }, {}, why});
 }
 
 void
@@ -680,8 +678,9 @@ CheckedOptions::Parse(int argc, char** argv)
         if (!found->set(hasValue ? value : "true"))
         {
             const std::string guess = DidYouMean(value, found->choices);
+            const std::string reason = found->why && !found->why->empty() ? *found->why + "; " : "";
             return Bad(name, value,
-                       (guess.empty() ? "" : "did you mean " + guess + "? ") + "accepted " +
+                       reason + (guess.empty() ? "" : "did you mean " + guess + "? ") + "accepted " +
                            found->accepted);
         }
         m_given.insert(name);

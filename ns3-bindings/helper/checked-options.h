@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <set>
 #include <string>
 #include <vector>
@@ -110,6 +111,9 @@ class CheckedOptions
         /// Stores the value from text; false if the text is not accepted.
         std::function<bool(const std::string&)> set;
         std::vector<std::string> choices = {}; ///< AddChoice's accepted values (did you mean)
+        /// What set() found wrong, if it says (a parser with reasons): put
+        /// before "accepted ..." in the message.
+        std::shared_ptr<std::string> why = nullptr;
     };
 
     void Add(Option o);

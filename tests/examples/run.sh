@@ -304,9 +304,9 @@ else
 fi
 expect dumbbell-cclog-no-such-flow 2 "^dumbbell: --ccLog=2: no flow 2: the flows are 0 \.\. 1$" -- \
   "$bin/dumbbell" --ccLog=2 --stop=10us --traces=false --out="$work/cclog-bad"
-expect dumbbell-cclog-bad-range 2 "^dumbbell: --ccLog=3-1: accepted all, none, or flow ids and ranges" -- \
+expect dumbbell-cclog-bad-range 2 "^dumbbell: --ccLog=3-1: range 3-1 ends before it starts; accepted all, none, or flow ids and ranges" -- \
   "$bin/dumbbell" --ccLog=3-1 --stop=10us --traces=false --out="$work/cclog-bad"
-expect rdma-sim-cclog-bad-list 2 "^rdma-sim: --ccLog=0,,1: accepted all, none, or flow ids" -- \
+expect rdma-sim-cclog-bad-list 2 "^rdma-sim: --ccLog=0,,1: an empty item; accepted all, none, or flow ids" -- \
   "$bin/rdma-sim" --ccLog=0,,1 --out="$work/cclog-bad"
 
 # --- rdma-sim --config: the HPCC simulator's config.txt, topology and flow
