@@ -164,6 +164,27 @@ TEST_F(QbbLinkTest, LineEndIsAnEventOnlyWithSomethingBehindTheFrame)
     EXPECT_EQ(l.da->GetTxPackets(), 5u);
 }
 
+TEST_F(QbbLinkTest, DisposedDeviceGetsNoTransmitComplete)
+{
+    // Three frames at t = 0: frame 1 is on the line until 87.52 ns with
+    // frames behind it, so its end is a pending event. The device is disposed
+    // at 50 ns: when that event fires, the device (kept alive by its channel,
+    // which ns-3's ChannelList keeps) has no source and no channel and must
+    // start nothing. Frame 1 is on the wire and arrives at 87.52 ns + 1 us;
+    // frames 2 and 3 never start.
+    Link l("100Gbps", MicroSeconds(1));
+    for (int i = 0; i < 3; i++)
+    {
+        Simulator::Schedule(Time(0), &TestHost::Send, &l.ha,
+                            MakeData("10.0.0.1", "10.0.0.2", 1000, 1000), 3);
+    }
+    Simulator::Schedule(NanoSeconds(50), [&]() { l.da->Dispose(); });
+    Simulator::Run();
+    ASSERT_EQ(l.hb.rx.size(), 1u);
+    EXPECT_EQ(l.hb.rx[0].t, Ps(DATA1000_PS_100G + 1000000));
+    EXPECT_EQ(l.da->GetTxPackets(), 1u);
+}
+
 TEST_F(QbbLinkTest, PauseHoldsOnlyItsPriorityForQuantaTimes512BitTimes)
 {
     Link l("100Gbps", MicroSeconds(1));
