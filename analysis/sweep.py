@@ -71,6 +71,7 @@ or a file cannot be written; 2 for a bad grid file or option.
 import argparse
 import difflib
 import itertools
+import json
 import os
 import re
 import subprocess
@@ -381,17 +382,35 @@ def check_options(g, binary):
 
 
 def make_flow_files(runs, out):
-    """Each run's flow file (run.flow_spec, from [flows]) unless it exists:
-    runs sharing one are given it once."""
+    """Each run's flow file (run.flow_spec, from [flows]), runs sharing one
+    given it once. A file is kept only if the spec it was made from,
+    recorded beside it in <file>.spec.json, is this one: the name alone
+    (load and seed, say) does not tell a 20 ms window from a 50 ms one."""
+    made = {}
     for r in runs:
         spec = getattr(r, "flow_spec", None)
         if spec is None:
             continue
         path = os.path.normpath(os.path.join(out, r.exp, r.inputs[0]))
-        if os.path.exists(path):
+        record = json.dumps(spec, sort_keys=True)
+        if path in made:
+            if made[path][1] != record:
+                raise BadGrid("[flows] file: runs %s and %s name one file %s with different "
+                              "specs; put the differing label in the file name"
+                              % (made[path][0], r.name, path))
             continue
+        made[path] = (r.name, record)
+        try:
+            with open(path + ".spec.json") as f:
+                if os.path.exists(path) and f.read() == record:
+                    continue
+        except OSError:
+            pass
         gen_flow_file(path, cdf_path(spec["cdf"]), spec["hosts"], spec["load"],
                       spec["bandwidth"], spec["time"], spec["seed"], spec["start"])
+        with open(path + ".spec.json.tmp", "w") as f:
+            f.write(record)
+        os.replace(path + ".spec.json.tmp", path + ".spec.json")
 
 
 # ---- Slurm ------------------------------------------------------------------------

@@ -24,7 +24,7 @@ analyses/report.py. Experiments (out/paper/<name>/):
   large-scale     Figs 14, 15: fat tree, 100 Gbps, 1.5 us links, WebSearch and
                   FB_Hadoop at 50% load, FCT slowdown per size bin; quick:
                   k=4 (16 hosts), 20 ms of arrivals, 2 seeds; --full: k=8
-                  (128 hosts), 50 ms, 5 seeds (the paper's scale)
+                  (128 hosts), 5 seeds (the paper's scale), 20 ms
   all-algos-dumbbell  every algorithm libcc registers (libcc-replay --list),
                   default parameters, on Fig 9's dumbbell at 100 Gbps:
                   1 ms as the paper, and 10 ms for how long sharing takes
@@ -45,22 +45,24 @@ be written, 2 for bad arguments.
 import argparse
 import os
 import sys
+import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
 if ROOT not in sys.path:  # the analysis package, from the repository's top
     sys.path.insert(0, ROOT)
 from analysis import libcc_info, sweep  # noqa: E402
-from analysis.runs import run_all  # noqa: E402
+from analysis.runs import is_done, run_all  # noqa: E402
 from analyses import (all_algos, common, dumbbell_rates, fairness, fncc_at_scale,  # noqa: E402
-                      hop_congestion, large_scale, lone_flow, pfc_pauses, report)
+                      hop_congestion, large_scale, lone_flow, pfc_pauses, report,
+                      run_times)
 
 # The grids, in the order they run.
 EXPERIMENTS = ["dumbbell-rates", "pfc-pauses", "hop-congestion", "lone-flow", "fairness",
                "large-scale", "all-algos-dumbbell", "all-algos-fattree", "fncc-at-scale"]
 # The results page's sections, in order.
 SECTIONS = [dumbbell_rates, pfc_pauses, hop_congestion, fairness, lone_flow, large_scale,
-            fncc_at_scale, all_algos]
+            fncc_at_scale, all_algos, run_times]
 # --only names without a grid of their own: the grid whose runs they read.
 ALIASES = {"lhcs-rates": "hop-congestion"}
 
@@ -90,6 +92,7 @@ def main():
     ap.add_argument("--plugin", action="append", default=[], metavar="PATH.so",
                     help="a libcc plugin every run loads (repeatable)")
     a = ap.parse_args()
+    t0 = time.monotonic()
     if a.jobs < 1:
         ap.error("--jobs=%d: accepted 1 or more" % a.jobs)
     known = sorted(set(EXPERIMENTS) | set(ALIASES))
@@ -116,7 +119,12 @@ def main():
         if not os.access(os.path.join(a.bin, prog), os.X_OK):
             sys.stderr.write("paper: %s/%s is missing: build with `make`\n" % (a.bin, prog))
             return 1
-    sweep.make_flow_files(runs, a.out)
+    try:
+        sweep.make_flow_files(runs, a.out)
+    except sweep.BadGrid as e:
+        sys.stderr.write("paper: %s\n" % e)
+        return 2
+    reused = sum(is_done(r, a.out, os.path.join(a.bin, r.program)) for r in runs)
     errors = run_all(runs, a.out, a.bin, a.jobs, tag="paper")
     for e in errors:
         sys.stderr.write("paper: %s\n" % e)
@@ -127,7 +135,9 @@ def main():
         print("\n".join(md))
         return 0
     try:
-        report.write(md, a.out, a.results, a.full)
+        report.write(md, a.out, a.results, a.full,
+                     {"wall_s": time.monotonic() - t0, "runs": len(runs), "reused": reused,
+                      "jobs": a.jobs})
     except OSError as e:
         sys.stderr.write("paper: cannot write %s: %s\n" % (a.results, e))
         return 1

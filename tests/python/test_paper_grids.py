@@ -106,6 +106,42 @@ def test_flow_file_template(tmp_path):
         assert int(lines[0]) == len(lines) - 1 > 0
 
 
+FLOWS_GRID = ('[sweep]\nname = "t"\nprogram = "p"\nrun_name = "{w}"\nargs = ["--flows=@{_flows}"]\n'
+              '[grid]\nw = [%s]\n[flows]\nfile = "%s"\ncdf = "websearch.cdf"\nhosts = 4\n'
+              'load = 0.5\nbandwidth = "100e9"\ntime = "{w}"\nseed = 1\n')
+
+
+def test_flow_file_remade_when_its_spec_changes(tmp_path):
+    # One file name, two windows: 2 then 10 ms of arrivals from t = 0. The
+    # file of the first window must not serve the second (the sweep once
+    # reused it: the name was the same).
+    out = str(tmp_path / "out")
+    path = tmp_path / "out" / "t" / "f.txt"
+    def starts(text):
+        return [float(line.split()[5]) for line in text.splitlines()[1:]]
+
+    sweep.make_flow_files(sweep.make_runs(grid(tmp_path, FLOWS_GRID % ("0.002", "f.txt"))), out)
+    short = path.read_text()
+    sweep.make_flow_files(sweep.make_runs(grid(tmp_path, FLOWS_GRID % ("0.01", "f.txt"))), out)
+    long = path.read_text()
+    assert max(starts(short)) < 0.002 < max(starts(long)) < 0.01
+    # The same spec again: the file is kept (its inode and time unchanged).
+    before = os.stat(path)
+    sweep.make_flow_files(sweep.make_runs(grid(tmp_path, FLOWS_GRID % ("0.01", "f.txt"))), out)
+    assert os.stat(path).st_mtime_ns == before.st_mtime_ns and os.stat(path).st_ino == before.st_ino
+    # A file without its record (written by an older sweep) is made again.
+    os.remove(str(path) + ".spec.json")
+    path.write_text("0\n")
+    sweep.make_flow_files(sweep.make_runs(grid(tmp_path, FLOWS_GRID % ("0.01", "f.txt"))), out)
+    assert path.read_text() == long
+
+
+def test_flow_file_shared_by_two_specs_is_refused(tmp_path):
+    g = grid(tmp_path, FLOWS_GRID % ("0.0004, 0.002", "f.txt"))
+    with pytest.raises(sweep.BadGrid, match=r"runs 0.0004 and 0.002 name one file .*f.txt"):
+        sweep.make_flow_files(sweep.make_runs(g), str(tmp_path / "out"))
+
+
 def paper_runs(name, full=False, algorithms=TWELVE):
     return sweep.make_runs(sweep.load_grid(os.path.join(EXP, name + ".toml"), full),
                            algorithms=algorithms)
@@ -129,8 +165,22 @@ def test_paper_large_scale_scales():
     assert full[0].args == ["--fattree=8", "--fattreeDelay=1.5us", "--algo=dcqcn",
                             "--traces=false", "--stop=1s", "--flows=@flows/websearch-k8-s1.txt",
                             "--cc=preset=paper"]
-    assert full[0].flow_spec["hosts"] == "128" and full[0].flow_spec["time"] == "0.05"
+    assert full[0].flow_spec["hosts"] == "128" and full[0].flow_spec["time"] == "0.02"
     assert quick[2].args[-1] == "--ccVars=1" and quick[2].labels["algo"] == "fncc"
+
+
+def test_paper_fncc_at_scale_full_is_lhcs_off_on_the_large_scale_files():
+    # --full asks the paper-scale question alone: FNCC with LHCS off, 5 seeds,
+    # on the very flow files of large-scale's k=8 WebSearch runs (one spec,
+    # so make_flow_files accepts the sharing).
+    full = paper_runs("fncc-at-scale", True)
+    assert [r.name for r in full] == ["lhcs0-s%d" % s for s in range(1, 6)]
+    assert full[0].inputs == ["../large-scale/flows/websearch-k8-s1.txt"]
+    ls = [r for r in paper_runs("large-scale", True) if r.labels["workload"] == "websearch"]
+    assert full[0].flow_spec == ls[0].flow_spec
+    # all-algos-fattree has no full scale: k=4 at --full too.
+    assert paper_runs("all-algos-fattree", True)[0].inputs == \
+        ["../large-scale/flows/websearch-k4-s1.txt"]
 
 
 def test_paper_all_algos_take_the_registry():

@@ -8,6 +8,7 @@ import pandas as pd
 
 import paper_numbers as paper
 from analysis import fct_slowdown
+from analyses import run_times
 from analyses.common import ALGOS
 
 WORKLOADS = ("websearch", "hadoop")
@@ -49,7 +50,9 @@ def analyse(runs, out):
                "`gen_flows.py --load 0.5` over %g ms of arrivals, seeds %s pooled (flows: %s). "
                "Slowdown per 5%% size bin as the HPCC simulator's analysis computes it "
                "(`analysis/fct_slowdown.py`)." % (k, k ** 3 // 4, window * 1e3,
-                                                  ",".join(map(str, seeds)), counts), ""]
+                                                  ",".join(map(str, seeds)), counts)
+               + run_times.sentence([r for r in lr if r.labels["workload"] == wl], out,
+                                    "large-scale"), ""]
         if wl == "websearch":
             big = {a: float(np.median(pooled[a][pooled[a]["size"] > 1000000].slowdown))
                    for a in ALGOS if (pooled[a]["size"] > 1000000).any()}

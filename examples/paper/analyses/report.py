@@ -27,11 +27,19 @@ its defaults. The last
 section runs every algorithm libcc registers, with its defaults, on the
 dumbbell and the fat tree.
 
-The quick scale (the default) takes about four minutes on 2 cores; FULL=1
-adds the paper's time scale for the fairness experiment and runs the large
-scale at k=8 (128 hosts), 50 ms of arrivals, 5 seeds (several hours on 2
-cores: run it on a cluster with `examples/paper/paper.py --full` per
-experiment, or the sweep tool, docs/sweeps.md). Two questions the paper
+The quick scale (the default) takes about four minutes on 2 cores. FULL=1
+(results-full.md) runs the paper's scale where the paper has one: Figures
+14 and 15 at k=8 (128 hosts), 100 Gbps, 1.5 us links, 50% load, 5 seeds,
+over 20 ms of arrivals (the paper does not give its window), FNCC with
+its last-hop speedup off on the same k=8 flows, and the fairness
+experiment's 100 ms phases; the other experiments, every-algorithm fat
+tree included, are the quick scale's. On a cluster, run the experiments
+apart with `examples/paper/paper.py --full --only EXP`, or the sweep tool
+(docs/sweeps.md). This page's `make paper` made %(made)d of its %(runs)d runs
+(%(reused)d were complete from an earlier one) in %(wall)s of wall time,
+%(jobs)d at a time on %(cores)d cores; each experiment's run times are in
+the last section.
+Two questions the paper
 leaves open are answered with measurements below: why a lone HPCC or FNCC
 flow settles near 0.91 of the line rather than eta = 0.95, and why FNCC's
 last-hop speedup slows large WebSearch flows at scale here.
@@ -57,10 +65,16 @@ def publish_images(text, out, results):
 
 
 
-def write(md, out, results, full):
+def write(md, out, results, full, invocation):
     """docs/results.md (or results): the header and the sections md (lines),
-    the plots copied beside it."""
+    the plots copied beside it. invocation: this make paper's wall_s, runs,
+    reused (complete before it) and jobs."""
     text = publish_images("\n".join(md) + "\n", out, results)
     with open(results, "w") as f:
+        w = invocation["wall_s"]
         f.write(HEADER % {"full": "--full" if full else "(quick)",
+                          "wall": "%.0f min" % (w / 60) if w >= 60 else "%.0f s" % w,
+                          "made": invocation["runs"] - invocation["reused"],
+                          "runs": invocation["runs"], "reused": invocation["reused"],
+                          "jobs": invocation["jobs"], "cores": os.cpu_count(),
                           "date": time.strftime("%Y-%m-%d")} + text)
