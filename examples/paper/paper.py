@@ -126,6 +126,10 @@ def main():
         return 2
     reused = sum(is_done(r, a.out, os.path.join(a.bin, r.program)) for r in runs)
     errors = run_all(runs, a.out, a.bin, a.jobs, tag="paper")
+    if reused < len(runs) and not errors:
+        report.record_invocation(a.out, {"made": len(runs) - reused, "runs": len(runs),
+                                         "reused": reused, "wall_s": time.monotonic() - t0,
+                                         "jobs": a.jobs})
     for e in errors:
         sys.stderr.write("paper: %s\n" % e)
     if errors:
@@ -135,9 +139,7 @@ def main():
         print("\n".join(md))
         return 0
     try:
-        report.write(md, a.out, a.results, a.full,
-                     {"wall_s": time.monotonic() - t0, "runs": len(runs), "reused": reused,
-                      "jobs": a.jobs})
+        report.write(md, a.out, a.results, a.full)
     except OSError as e:
         sys.stderr.write("paper: cannot write %s: %s\n" % (a.results, e))
         return 1

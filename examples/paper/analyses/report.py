@@ -6,6 +6,8 @@ import re
 import shutil
 import time
 
+import pandas as pd
+
 HEADER = """<!-- SPDX-License-Identifier: GPL-2.0-only -->
 <!-- Written by `make paper` (examples/paper/paper.py %(full)s) on %(date)s; do not edit. -->
 # The FNCC paper, reproduced
@@ -23,9 +25,8 @@ paper's fourth baseline, with libcc's defaults: its reference model's and
 Cisco's patent's rule and gains, and libcc's choices for the queue thresholds
 q_ref, q_mid and q_max, which neither source gives (docs/algorithms/rocc.md,
 with their sensitivity). Every algorithm's page names the source of each of
-its defaults. The last
-section runs every algorithm libcc registers, with its defaults, on the
-dumbbell and the fat tree.
+its defaults. The section before the run times runs every algorithm libcc
+registers, with its defaults, on the dumbbell and the fat tree.
 
 The quick scale (the default) takes about four minutes on 2 cores. FULL=1
 (results-full.md) runs the paper's scale where the paper has one: Figures
@@ -35,14 +36,11 @@ its last-hop speedup off on the same k=8 flows, and the fairness
 experiment's 100 ms phases; the other experiments, every-algorithm fat
 tree included, are the quick scale's. On a cluster, run the experiments
 apart with `examples/paper/paper.py --full --only EXP`, or the sweep tool
-(docs/sweeps.md). This page's `make paper` made %(made)d of its %(runs)d runs
-(%(reused)d were complete from an earlier one) in %(wall)s of wall time,
-%(jobs)d at a time on %(cores)d cores; each experiment's run times are in
-the last section.
+(docs/sweeps.md). %(made)s
 Two questions the paper
 leaves open are answered with measurements below: why a lone HPCC or FNCC
-flow settles near 0.91 of the line rather than eta = 0.95, and why FNCC's
-last-hop speedup slows large WebSearch flows at scale here.
+flow settles near 0.91 of the line rather than eta = 0.95, and what FNCC's
+last-hop speedup does to large WebSearch flows at scale.
 
 """
 
@@ -65,16 +63,35 @@ def publish_images(text, out, results):
 
 
 
-def write(md, out, results, full, invocation):
+INVOCATIONS = "invocations.csv"
+
+
+def record_invocation(out, inv):
+    """Append one make paper that made runs to out/invocations.csv: its date,
+    runs made and reused, wall time, jobs and cores."""
+    path = os.path.join(out, INVOCATIONS)
+    row = dict(date=time.strftime("%Y-%m-%dT%H:%M:%S"), cores=os.cpu_count(), **inv)
+    cols = ["date", "made", "reused", "runs", "wall_s", "jobs", "cores"]
+    pd.DataFrame([row], columns=cols).to_csv(path, mode="a", index=False, float_format="%.0f",
+                                            header=not os.path.exists(path))
+
+
+def made_sentence(out):
+    """What the last make paper that made runs took (out/invocations.csv)."""
+    try:
+        inv = pd.read_csv(os.path.join(out, INVOCATIONS)).iloc[-1]
+    except (OSError, IndexError, pd.errors.EmptyDataError):
+        return "The runs were complete before this page was written (no invocation recorded)."
+    return ("The last `make paper` that made runs for this page (%s) made %d of its %d runs "
+            "(%d were complete from an earlier one) in %.0f min of wall time, %d at a time on "
+            "%d cores; each experiment's run times are in the last section."
+            % (inv.date, inv.made, inv.runs, inv.reused, inv.wall_s / 60, inv.jobs, inv.cores))
+
+
+def write(md, out, results, full):
     """docs/results.md (or results): the header and the sections md (lines),
-    the plots copied beside it. invocation: this make paper's wall_s, runs,
-    reused (complete before it) and jobs."""
+    the plots copied beside it."""
     text = publish_images("\n".join(md) + "\n", out, results)
     with open(results, "w") as f:
-        w = invocation["wall_s"]
-        f.write(HEADER % {"full": "--full" if full else "(quick)",
-                          "wall": "%.0f min" % (w / 60) if w >= 60 else "%.0f s" % w,
-                          "made": invocation["runs"] - invocation["reused"],
-                          "runs": invocation["runs"], "reused": invocation["reused"],
-                          "jobs": invocation["jobs"], "cores": os.cpu_count(),
+        f.write(HEADER % {"full": "--full" if full else "(quick)", "made": made_sentence(out),
                           "date": time.strftime("%Y-%m-%d")} + text)
