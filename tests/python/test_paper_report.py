@@ -53,3 +53,16 @@ def test_run_times_per_experiment(tmp_path, monkeypatch):
         " Its 3 runs took 12.0 min of wall time one after another (median 240 s per run, "
         "longest 360 s; one process each).")
     assert os.path.exists(os.path.join(out, "run-times.csv"))
+
+
+def test_results_page_header_is_written(tmp_path):
+    # The header is a %-template: a stray "%" in its prose (it once said
+    # "50% load") fails here, not after an hour of runs.
+    out, page = str(tmp_path / "out"), str(tmp_path / "results-full.md")
+    os.makedirs(out)
+    report.record_invocation(out, {"made": 3, "runs": 3, "reused": 0, "wall_s": 120, "jobs": 2})
+    report.write(["## A section", "", "text"], out, page, True)
+    text = open(page).read()
+    assert "examples/paper/paper.py --full" in text and "50% load" in text
+    assert "made 3 of its 3 runs (0 were complete from an earlier one) in 2 min" in text
+    assert text.endswith("## A section\n\ntext\n")

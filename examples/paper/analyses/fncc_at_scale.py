@@ -141,9 +141,10 @@ def answer(by, b, resets):
                    "WebSearch flows at its alpha = 1.05. The paper does not say whether u' is "
                    "smoothed or what N counts beyond 'concurrent flows'; read literally (per-ACK "
                    "u', every active flow) LHCS %s at this scale. libcc keeps the paper's "
-                   "alpha = 1.05 as the default; `--cc=alpha=2` is the measured alternative."
+                   "alpha = 1.05 as the default; `--cc=alpha=2` is the measured alternative%s."
                    % ("costs large flows (LHCS off is faster)" if off_better
-                      else "does not explain it (LHCS off is no faster)"))
+                      else "does not explain it (LHCS off is no faster)",
+                      "" if "fncc alpha2" in by else " (at the quick scale: results.md)"))
     else:
         out.append("- **The paper's gain for large WebSearch flows holds at this scale** "
                    "(FNCC's median slowdown above 1 MB is below HPCC's).")

@@ -13,7 +13,7 @@ HEADER = """<!-- SPDX-License-Identifier: GPL-2.0-only -->
 # The FNCC paper, reproduced
 
 Every table below is written by `make paper` from runs it makes itself
-(`make paper FULL=1` writes the paper's scale into results-full.md); each
+(`make paper FULL=1` writes the paper's scale into [results-full.md](results-full.md)); each
 run's directory under `out/paper[-full]/<experiment>/<run>/` holds its `params.json` (binary hash and
 arguments), `summary.txt` and CSV files, and `out/paper/<experiment>/summary.csv`
 has one row per run. The paper's numbers come from
@@ -29,8 +29,8 @@ its defaults. The section before the run times runs every algorithm libcc
 registers, with its defaults, on the dumbbell and the fat tree.
 
 The quick scale (the default) takes about four minutes on 2 cores. FULL=1
-(results-full.md) runs the paper's scale where the paper has one: Figures
-14 and 15 at k=8 (128 hosts), 100 Gbps, 1.5 us links, 50% load, 5 seeds,
+([results-full.md](results-full.md)) runs the paper's scale where the paper has one: Figures
+14 and 15 at k=8 (128 hosts), 100 Gbps, 1.5 us links, 50%% load, 5 seeds,
 over 20 ms of arrivals (the paper does not give its window), FNCC with
 its last-hop speedup off on the same k=8 flows, and the fairness
 experiment's 100 ms phases; the other experiments, every-algorithm fat
