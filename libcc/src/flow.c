@@ -4,7 +4,7 @@
  * made, before any arithmetic runs on it (issue #21: a 1e10 s base RTT ran
  * with an infinite window). docs/libcc-api.md#flow-attributes gives the
  * reasons for each bound. */
-#include "flow.h"
+#include <libcc/libcc.h>
 
 #include <stdio.h>
 

@@ -3,7 +3,6 @@
  * arithmetic, then the callbacks for whatever changed. Keeping the
  * before/after comparison here means no module can forget a callback. */
 #include "cc_internal.h"
-#include "flow.h"
 
 #include <stdlib.h>
 #include <string.h>
