@@ -200,11 +200,12 @@ def execute(run, out, binary, slurm=False):
     return run, True, None
 
 
-def run_all(runs, out, bindir, jobs, tag="runs"):
+def run_all(runs, out, bindir, jobs, tag="runs", made=None):
     """Every run, in order, with progress (done/total, ETA) on stderr, as
     many at once as fit in a budget of jobs processes: a run over N ranks
     takes N of it (each rank is a process on a core). Returns the error
-    messages of the runs that failed."""
+    messages of the runs that failed; the runs it ran (not found complete)
+    are appended to made, if given."""
     for r in runs:
         if r.ranks > jobs:
             raise ValueError("%s/%s: %d ranks exceed the budget of %d" % (r.exp, r.name, r.ranks,
@@ -224,6 +225,8 @@ def run_all(runs, out, bindir, jobs, tag="runs"):
                 used -= busy.pop(fut)
                 k += 1
                 run, ran, err = fut.result()
+                if ran and made is not None:
+                    made.append(run)
                 if err:
                     errors.append(err)
                 el = time.monotonic() - t0

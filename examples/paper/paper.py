@@ -52,7 +52,7 @@ ROOT = os.path.dirname(os.path.dirname(HERE))
 if ROOT not in sys.path:  # the analysis package, from the repository's top
     sys.path.insert(0, ROOT)
 from analysis import libcc_info, sweep  # noqa: E402
-from analysis.runs import is_done, run_all  # noqa: E402
+from analysis.runs import run_all  # noqa: E402
 from analyses import (all_algos, common, dumbbell_rates, fairness, fncc_at_scale,  # noqa: E402
                       hop_congestion, large_scale, lone_flow, pfc_pauses, report,
                       run_times)
@@ -124,12 +124,12 @@ def main():
     except sweep.BadGrid as e:
         sys.stderr.write("paper: %s\n" % e)
         return 2
-    reused = sum(is_done(r, a.out, os.path.join(a.bin, r.program)) for r in runs)
-    errors = run_all(runs, a.out, a.bin, a.jobs, tag="paper")
-    if reused < len(runs) and not errors:
-        report.record_invocation(a.out, {"made": len(runs) - reused, "runs": len(runs),
-                                         "reused": reused, "wall_s": time.monotonic() - t0,
-                                         "jobs": a.jobs})
+    made = []
+    errors = run_all(runs, a.out, a.bin, a.jobs, tag="paper", made=made)
+    if made and not errors:
+        report.record_invocation(a.out, {"made": len(made), "runs": len(runs),
+                                         "reused": len(runs) - len(made),
+                                         "wall_s": time.monotonic() - t0, "jobs": a.jobs})
     for e in errors:
         sys.stderr.write("paper: %s\n" % e)
     if errors:

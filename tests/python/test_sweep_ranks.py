@@ -171,7 +171,13 @@ def test_local_runs_times_ranks_stay_within_jobs(tmp_path, monkeypatch):
     rs = [runs.Run("e", "r%d" % i, "rdma-sim", []) for i in range(5)]
     for r, n in zip(rs, (2, 1, 1, 2, 1)):
         r.ranks = n
-    assert runs.run_all(rs, str(tmp_path / "out"), str(bindir), 3) == []
+    made = []
+    assert runs.run_all(rs, str(tmp_path / "out"), str(bindir), 3, made=made) == []
+    assert sorted(r.name for r in made) == ["r0", "r1", "r2", "r3", "r4"]
+    # Again: every run is complete, none is made.
+    again = []
+    assert runs.run_all(rs, str(tmp_path / "out"), str(bindir), 3, made=again) == []
+    assert again == []
     events = []
     for line in (bindir / "calls").read_text().splitlines():
         kind, t, n = line.split()
