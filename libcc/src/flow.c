@@ -54,14 +54,18 @@ int libcc_flow_check(const libcc_flow_info *flow, char *err, size_t len)
     const double v[FLOW_COUNT] = {[FLOW_LINE_RATE] = (double)flow->line_rate_bps,
                                   [FLOW_BASE_RTT] = (double)flow->base_rtt_ns,
                                   [FLOW_MTU] = (double)flow->mtu_bytes};
-    if (flow->line_rate_bps == 0)
-        return refuse(LIBCC_ERR_INVALID_ARG, FLOW_LINE_RATE, 0, err, len);
     for (int row = 0; row < FLOW_COUNT; row++) {
-        if (row == FLOW_MTU && flow->mtu_bytes == 0)
-            continue; /* 0 stands for the default */
+        /* A missing value is not out of range: MTU 0 stands for the default;
+         * line rate 0 is reported after the others, so that a caller that
+         * does not know the rate yet (the bindings before a NIC has its
+         * device) still hears which present value is wrong. */
+        if (v[row] == 0 && (row == FLOW_MTU || row == FLOW_LINE_RATE))
+            continue;
         if (!(v[row] >= flow_params[row].min && v[row] <= flow_params[row].max))
             return refuse(LIBCC_ERR_OUT_OF_RANGE, row, v[row], err, len);
     }
+    if (flow->line_rate_bps == 0)
+        return refuse(LIBCC_ERR_INVALID_ARG, FLOW_LINE_RATE, 0, err, len);
     if (err && len)
         err[0] = '\0';
     return LIBCC_OK;

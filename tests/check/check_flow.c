@@ -111,6 +111,13 @@ START_TEST(test_check_names_the_attribute)
     ck_assert_str_eq(why, "line_rate 20Tbps is outside [1Mbps, 10Tbps]");
     ck_assert_int_eq(check(0, 12000, 1000, why, sizeof why), LIBCC_ERR_INVALID_ARG);
     ck_assert_str_eq(why, "line_rate is missing (0); accepted [1Mbps, 10Tbps]");
+    /* A missing line rate is reported only when nothing present is out of
+     * range: a caller that cannot know the rate yet (the ns-3 NIC before its
+     * device) still learns of the bad base RTT. */
+    ck_assert_int_eq(check(0, 2 * G, 1000, why, sizeof why), LIBCC_ERR_OUT_OF_RANGE);
+    ck_assert_str_eq(why, "base_rtt 2s is outside [0ns, 1s]");
+    ck_assert_int_eq(check(0, 12000, 10000, why, sizeof why), LIBCC_ERR_OUT_OF_RANGE);
+    ck_assert_str_eq(why, "mtu 10KB is outside [64B, 9.216KB]");
     /* 0 MTU is the default, not out of range; no buffer is fine; a short
      * one is cut, not overrun. */
     ck_assert_int_eq(check(100 * G, 12000, 0, NULL, 0), LIBCC_OK);

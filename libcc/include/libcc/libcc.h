@@ -504,9 +504,11 @@ LIBCC_API int libcc_rp_set_decision_log(libcc_rp *rp, libcc_decision_fn fn, void
 LIBCC_API void libcc_flow_params(const libcc_param_desc **table, size_t *count);
 
 /* Check a flow's attributes as libcc_rp_init does, without making an RP:
- * LIBCC_OK; LIBCC_ERR_INVALID_ARG (line_rate 0: none given, or flow NULL);
- * LIBCC_ERR_OUT_OF_RANGE (the first field, in libcc_flow_params' order,
- * outside its row). On an error a one-line reason naming the attribute, its
+ * LIBCC_OK; LIBCC_ERR_OUT_OF_RANGE (the first field, in libcc_flow_params'
+ * order, outside its row; a line_rate of 0 is missing, not out of range);
+ * else LIBCC_ERR_INVALID_ARG (line_rate 0: none given, or flow NULL). So a
+ * caller that does not know the line rate yet still hears of a bad base_rtt
+ * or mtu. On an error a one-line reason naming the attribute, its
  * value and its range, e.g. "base_rtt 2s is outside [0ns, 1s]", goes
  * into err (may be NULL; cut to len). For callers that name the flow. */
 LIBCC_API int libcc_flow_check(const libcc_flow_info *flow, char *err, size_t len);
