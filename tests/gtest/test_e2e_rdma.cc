@@ -547,6 +547,39 @@ TEST(E2eFlowLeaves, AFlowWithAStopTimeEndsWithWhatItSent)
     Simulator::Destroy();
 }
 
+TEST(E2eFlowStart, FlowsStartAtTheirOwnTimesInTheOrderAdded)
+{
+    // A NIC's flows wait for their start in its own timer queue, not as an
+    // event each: added out of time order they still start at their times,
+    // and two of one time start in the order added. One-packet flows (1000
+    // bytes) from host 0 to host 1 over one switch, 100 Gbps, 1 us links,
+    // "none" (line rate). Alone, a flow's FCT is the path's base RTT:
+    // 2 x (2 x 1000 + (1094 + 96) x 8 / 100) = 4190.4 ns -> 4190. The second
+    // of two starting together leaves one data packet (87.52 ns) later:
+    // 4277.92 -> 4277.
+    RdmaNetwork net;
+    net.SetCongestionControl("none");
+    net.Build(MakeDumbbellTopology(1, 1, G100, 1000));
+    DeliveryCheck dc;
+    FlowDone fd;
+    Drops dr;
+    HookAll(net, &dc, &fd, &dr);
+    net.AddFlow(FlowSpec{0, 1, 3, 100, 1000, 30000, 0}, 0); // A, at 30 us
+    net.AddFlow(FlowSpec{0, 1, 3, 100, 1000, 10000, 0}, 1); // B, at 10 us
+    net.AddFlow(FlowSpec{0, 1, 3, 100, 1000, 10000, 0}, 2); // C, at 10 us, after B
+    Simulator::Stop(MilliSeconds(1));
+    Simulator::Run();
+    ASSERT_EQ(fd.recs.size(), 3u);
+    EXPECT_EQ(fd.recs[0].flow.flowId, 1u);
+    EXPECT_EQ(fd.recs[0].fctNs, 4190u);
+    EXPECT_EQ(fd.recs[1].flow.flowId, 2u);
+    EXPECT_EQ(fd.recs[1].fctNs, 4277u);
+    EXPECT_EQ(fd.recs[2].flow.flowId, 0u);
+    EXPECT_EQ(fd.recs[2].fctNs, 4190u);
+    EXPECT_EQ(dc.violations, 0u);
+    Simulator::Destroy();
+}
+
 TEST(E2eFlowRecord, CarriesLibccsVariablesAtTheEnd)
 {
     // A lone FNCC flow on the 1-switch dumbbell: the record names libcc's

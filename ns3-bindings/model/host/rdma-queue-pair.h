@@ -201,14 +201,14 @@ class RdmaTxQueuePair : public Object
         m_probePending = false;
     }
 
-    /// Scheduling state owned by RdmaNic.
-    EventId m_rtoEvent;
-    /// m_rtoEvent is pending (asked per data packet sent: a flag, not a
-    /// Simulator::IsExpired call through the wrapper each time).
+    /// Scheduling state owned by RdmaSender: a timeout check is armed
+    /// (asked per data packet sent: a flag), as number m_rtoGen in the
+    /// sender's timer queue; disarming moves the number on.
     bool m_rtoArmed = false;
-    /// The flow's start and leave, scheduled in the sending node's context
-    /// (ScheduleWithContext hands out no EventId: the event itself, to cancel).
-    Ptr<EventImpl> m_startEvent;
+    uint32_t m_rtoGen = 0;
+    /// The flow's leave, scheduled in the sending node's context
+    /// (ScheduleWithContext hands out no EventId: the event itself, to
+    /// cancel). Its start waits in RdmaSender's start queue instead.
     Ptr<EventImpl> m_stopEvent;
     /// Tells the receiving queue pair (its number, the flow's new size) that
     /// this flow left; set by RdmaNic::Connect.

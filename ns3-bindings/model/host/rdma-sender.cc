@@ -38,6 +38,8 @@ RdmaSender::RdmaSender(RdmaNicContext& ctx)
     , m_rr(0)
     , m_wakeAtPs(UINT64_MAX)
     , m_wakeSeq(0)
+    , m_starts(this, &RdmaSender::StartDue)
+    , m_rtos(this, &RdmaSender::RtoFired)
 {
 }
 
@@ -48,20 +50,16 @@ RdmaSender::Dispose()
 {
     m_wakePool.Clear(); // a pending one must not call into a disposed NIC
     m_wakeAtPs = UINT64_MAX;
+    m_starts.Clear();
+    m_rtos.Clear();
     for (auto& qp : m_tx)
     {
-        qp->m_rtoEvent.Cancel();
-        qp->m_rtoArmed = false;
-        for (Ptr<EventImpl>* ev : {&qp->m_startEvent, &qp->m_stopEvent})
+        DisarmRto(PeekPointer(qp));
+        if (qp->m_stopEvent)
         {
-            if (*ev)
-            {
-                (*ev)->Cancel();
-                *ev = nullptr;
-            }
+            qp->m_stopEvent->Cancel();
+            qp->m_stopEvent = nullptr;
         }
-        // An EventId keeps its event (and what the event holds) alive.
-        qp->m_rtoEvent = EventId();
         qp->m_kick = Callback<void>();
         qp->m_leaveNotify = Callback<void, uint32_t, uint64_t>();
         qp->StopCc();
@@ -86,24 +84,37 @@ RdmaSender::AddQueuePair(const RdmaFlowParams& flow, uint32_t peerQpn)
     {
         return qp;
     }
-    uint64_t now = LibccNow();
-    Time delay = NanoSeconds(flow.startNs > now ? flow.startNs - now : 0);
     // In the sending node's context, as ns-3 starts an Application: what the
     // flow schedules then is that node's (its events' order keys, logs).
-    // Raw pointers: an event holding Ptrs, kept by the queue pair, would make
-    // a reference cycle. The NIC owns the queue pair and cancels the event on
-    // dispose.
-    uint32_t ctx = node ? node->GetId() : Simulator::GetContext();
-    // MakeEvent's reference goes to the queue, the Ptr takes its own.
-    qp->m_startEvent = MakeEvent(&RdmaSender::StartFlow, this, PeekPointer(qp));
-    Simulator::ScheduleWithContext(ctx, delay, PeekPointer(qp->m_startEvent));
+    uint32_t ctx = NodeContext();
+    m_starts.Add(flow.startNs, PeekPointer(qp), 0, ctx);
     if (flow.stopNs != 0)
     {
+        uint64_t now = LibccNow();
+        // Raw pointers: an event holding Ptrs, kept by the queue pair, would
+        // make a reference cycle. The NIC owns the queue pair and cancels the
+        // event on dispose.
         Time leave = NanoSeconds(flow.stopNs > now ? flow.stopNs - now : 0);
         qp->m_stopEvent = MakeEvent(&RdmaSender::LeaveFlow, this, PeekPointer(qp));
         Simulator::ScheduleWithContext(ctx, leave, PeekPointer(qp->m_stopEvent));
     }
     return qp;
+}
+
+uint32_t
+RdmaSender::NodeContext() const
+{
+    Ptr<Node> node = m_ctx.node;
+    return node ? node->GetId() : Simulator::GetContext();
+}
+
+void
+RdmaSender::StartDue(RdmaTxQueuePair* qp, uint32_t)
+{
+    if (!qp->IsFinished()) // else it left before its start (LeaveFlow)
+    {
+        StartFlow(qp);
+    }
 }
 
 void
@@ -127,8 +138,8 @@ RdmaSender::LeaveFlow(RdmaTxQueuePair* qp)
     }
     if (std::find(m_active.begin(), m_active.end(), qp) == m_active.end())
     {
-        // Leaving before its start: it never starts, and reports nothing.
-        qp->m_startEvent->Cancel();
+        // Leaving before its start: it never starts (StartDue skips a
+        // finished one), and reports nothing.
         qp->Leave();
         qp->CompleteNow(LibccNow());
         return;
@@ -151,8 +162,7 @@ RdmaSender::LeaveFlow(RdmaTxQueuePair* qp)
 void
 RdmaSender::FinishFlow(RdmaTxQueuePair* qp)
 {
-    qp->m_rtoEvent.Cancel();
-    qp->m_rtoArmed = false;
+    DisarmRto(qp);
     auto it = std::find(m_active.begin(), m_active.end(), qp);
     if (it != m_active.end())
     {
@@ -346,17 +356,26 @@ RdmaSender::ArmRto(RdmaTxQueuePair* qp)
     {
         return;
     }
-    uint64_t now = LibccNow();
-    qp->m_rtoEvent =
-        Simulator::Schedule(NanoSeconds(at > now ? at - now : 0), &RdmaSender::RtoFired, this, qp);
     qp->m_rtoArmed = true;
+    m_rtos.Add(at, qp, ++qp->m_rtoGen, NodeContext());
 }
 
 void
-RdmaSender::RtoFired(RdmaTxQueuePair* qp)
+RdmaSender::DisarmRto(RdmaTxQueuePair* qp)
 {
-    // The check is lazy: ACK progress only moves a timestamp, and this event
-    // re-arms itself for the new expiry instead of being re-scheduled per ACK.
+    qp->m_rtoArmed = false;
+    qp->m_rtoGen++;
+}
+
+void
+RdmaSender::RtoFired(RdmaTxQueuePair* qp, uint32_t gen)
+{
+    if (gen != qp->m_rtoGen || !qp->m_rtoArmed)
+    {
+        return; // disarmed (finished) since
+    }
+    // The check is lazy: ACK progress only moves a timestamp, and the check
+    // re-arms itself for the new expiry instead of being moved per ACK.
     qp->m_rtoArmed = false;
     uint64_t now = LibccNow();
     if (qp->CheckTimeout(now, RtoNs(qp)))

@@ -4,12 +4,14 @@
 // (round robin); each sends when libcc's pacing rate and window allow, goes
 // back N on a NACK or a retransmission timeout, and sends the HPCC++ probes
 // libcc asks for. Pacing wake-ups are pooled events (one pending at a time,
-// for the earliest queue pair that waits).
+// for the earliest queue pair that waits); flow starts and timeout checks
+// wait in the NIC's own timer queues (qp-timer-queue.h), one event each.
 
 #ifndef RDMA_SENDER_H
 #define RDMA_SENDER_H
 
 #include "event-pool.h"
+#include "qp-timer-queue.h"
 #include "qbb-frame.h"
 #include "qbb-net-device.h"
 #include "rdma-queue-pair.h"
@@ -74,13 +76,20 @@ class RdmaSender
     QbbFramePtr MakeData(RdmaTxQueuePair& qp, uint64_t nowPs);
     void FillFlowFields(RocePacketInfo& info, RocePktType type, const RdmaTxQueuePair& qp) const;
     void ArmRto(RdmaTxQueuePair* qp);
-    void RtoFired(RdmaTxQueuePair* qp);
+    /// The timeout check armed as number gen came due (m_rtos).
+    void RtoFired(RdmaTxQueuePair* qp, uint32_t gen);
+    /// Stop qp's timeout check (its entry in m_rtos is left to lapse).
+    void DisarmRto(RdmaTxQueuePair* qp);
     /// The flow's retransmission timeout (ns): libcc's for its algorithm,
     /// else the NIC's RetransmissionTimeout attribute.
     uint64_t RtoNs(const RdmaTxQueuePair* qp) const;
     void WakeAt(uint64_t ps);
     /// The pacing wake-up scheduled as number seq fired.
     void Wake(uint64_t seq);
+    /// qp's start came (m_starts).
+    void StartDue(RdmaTxQueuePair* qp, uint32_t unused);
+    /// The node's context, for what the sender schedules for itself.
+    uint32_t NodeContext() const;
 
     RdmaNicContext& m_ctx; //!< what it shares with its RdmaNic, which owns both
     std::vector<Ptr<RdmaTxQueuePair>> m_tx;
@@ -99,6 +108,12 @@ class RdmaSender
     EventPool<WakeEvent> m_wakePool;
     uint64_t m_wakeAtPs; ///< the pending wake-up's time, UINT64_MAX if none
     uint64_t m_wakeSeq;
+
+    /// Flows not started yet, by start time (then in the order added).
+    QpTimerQueue<RdmaSender> m_starts;
+    /// Armed timeout checks, by time; an entry whose number is not its
+    /// queue pair's m_rtoGen any more lapses.
+    QpTimerQueue<RdmaSender> m_rtos;
 };
 
 } // namespace ns3
