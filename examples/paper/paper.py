@@ -125,7 +125,7 @@ def main():
         sys.stderr.write("paper: %s\n" % e)
         return 2
     made = []
-    errors = run_all(runs, a.out, a.bin, a.jobs, tag="paper", made=made)
+    errors = run_all(sweep.longest_first(runs), a.out, a.bin, a.jobs, tag="paper", made=made)
     if made and not errors:
         report.record_invocation(a.out, {"made": len(made), "runs": len(runs),
                                          "reused": len(runs) - len(made),

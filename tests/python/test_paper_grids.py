@@ -183,6 +183,25 @@ def test_paper_fncc_at_scale_full_is_lhcs_off_on_the_large_scale_files():
         ["../large-scale/flows/websearch-k4-s1.txt"]
 
 
+def test_longest_runs_first():
+    # A k=8 run offers 128 hosts x 0.5 x 100 Gbit/s x 20 ms = 1.28e11 bits,
+    # a k=4 one 16 x 0.5 x 100e9 x 0.02 = 1.6e10; a run without generated
+    # flows 0. make paper FULL=1 starts every k=8 run before any other, and
+    # keeps the grids' order among equals.
+    full = paper_runs("large-scale", True)
+    assert sweep.offered_bits(full[0]) == pytest.approx(1.28e11)
+    assert sweep.offered_bits(paper_runs("large-scale")[0]) == pytest.approx(1.6e10)
+    r = sweep.Run("e", "n", "prog", [])
+    r.flow_spec = {"hosts": "4", "load": 0.25, "bandwidth": "25G", "time": "0.001"}
+    assert sweep.offered_bits(r) == pytest.approx(4 * 0.25 * 25e9 * 0.001)
+    runs = (paper_runs("dumbbell-rates", True) + paper_runs("all-algos-fattree", True) + full
+            + paper_runs("fncc-at-scale", True))
+    order = sweep.longest_first(runs)
+    k8 = [x.name for x in order[:35]]
+    assert k8 == [x.name for x in full] + ["lhcs0-s%d" % i for i in range(1, 6)]
+    assert order[-1].name == paper_runs("dumbbell-rates", True)[-1].name
+
+
 def test_paper_all_algos_take_the_registry():
     r = paper_runs("all-algos-dumbbell")
     assert [x.name for x in r[:2]] == ["none-1ms", "none-10ms"] and len(r) == 24
