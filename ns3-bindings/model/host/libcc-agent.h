@@ -44,6 +44,22 @@ NowPs()
     return static_cast<uint64_t>(SimNowPs());
 }
 
+/// The delay from now to atPs (0 if it has passed), rounded up to a whole
+/// time step when the resolution is coarser than ps: what is scheduled with
+/// it never runs before atPs (a pacer's next departure, a NIC timer).
+inline Time
+DelayUntilPs(uint64_t atPs)
+{
+    uint64_t nowPs = NowPs();
+    uint64_t delayPs = atPs > nowPs ? atPs - nowPs : 0;
+    Time delay = PicoSeconds(delayPs);
+    if (static_cast<uint64_t>(delay.GetPicoSeconds()) < delayPs)
+    {
+        delay += TimeStep(1);
+    }
+    return delay;
+}
+
 /// One flow's Reaction Point. Not copyable; lives as long as its queue pair.
 class LibccRp
 {

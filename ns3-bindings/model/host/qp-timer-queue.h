@@ -109,16 +109,9 @@ template <typename Owner> class QpTimerQueue
             return;
         }
         m_atPs = m_heap.front().atPs;
-        uint64_t nowPs = NowPs();
-        uint64_t delayPs = m_atPs > nowPs ? m_atPs - nowPs : 0;
-        Time delay = PicoSeconds(delayPs);
-        if (static_cast<uint64_t>(delay.GetPicoSeconds()) < delayPs)
-        {
-            delay += TimeStep(1); // coarser than ps: never early
-        }
         TimerEvent* ev = m_pool.Take([this] { return Create<TimerEvent>(this); });
         ev->m_seq = ++m_armed;
-        ScheduleReused(m_context, delay, ev);
+        ScheduleReused(m_context, DelayUntilPs(m_atPs), ev);
     }
 
     /// The event armed as number seq fired: run what is due, arm the next.

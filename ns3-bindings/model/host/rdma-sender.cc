@@ -320,17 +320,10 @@ RdmaSender::WakeAt(uint64_t ps)
         return; // the pending wake-up comes first
     }
     m_wakeAtPs = ps;
-    uint64_t nowPs = NowPs();
-    uint64_t delayPs = ps > nowPs ? ps - nowPs : 0;
-    Time delay = PicoSeconds(delayPs);
-    if (static_cast<uint64_t>(delay.GetPicoSeconds()) < delayPs)
-    {
-        // Coarser resolution than ps: round up, never wake before the pacer allows.
-        delay += TimeStep(1);
-    }
     WakeEvent* ev = m_wakePool.Take([this] { return Create<WakeEvent>(this); });
     ev->m_seq = ++m_wakeSeq;
-    ScheduleReused(SimContext(), delay, ev);
+    // Never before the pacer allows, whatever the time resolution.
+    ScheduleReused(SimContext(), DelayUntilPs(ps), ev);
 }
 
 void
