@@ -70,6 +70,7 @@ or a file cannot be written; 2 for a bad grid file or option.
 """
 import argparse
 import difflib
+import importlib.util
 import itertools
 import json
 import os
@@ -84,7 +85,7 @@ import pandas as pd
 if __package__ in (None, ""):  # run as analysis/sweep.py: the package is the folder above
     sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 from analysis import fct_slowdown, libcc_info  # noqa: E402
-from analysis.runs import (EVENT_ORDER, EVENT_ORDER_RANKS, RANKED_PROGRAMS, Run,  # noqa: E402
+from analysis.runs import (EVENT_ORDER, EVENT_ORDER_RANKS, RANKED_PROGRAMS, ROOT, Run,  # noqa: E402
                   execute, find_cdf, gen_flow_file, is_done, read_summary, recorded_as, run_all)
 
 try:
@@ -413,6 +414,19 @@ def make_flow_files(runs, out):
         os.replace(path + ".spec.json.tmp", path + ".spec.json")
 
 
+def gen_flows():
+    """examples/gen_flows.py as a module (its parsers: the flow files'
+    specs are what it reads)."""
+    mod = sys.modules.get("gen_flows")
+    if mod is None:
+        path = os.path.join(ROOT, "examples", "gen_flows.py")
+        spec = importlib.util.spec_from_file_location("gen_flows", path)
+        mod = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(mod)
+        sys.modules["gen_flows"] = mod
+    return mod
+
+
 def offered_bits(run):
     """The bits a run's generated flows offer (hosts x load x bandwidth x
     time of its [flows] spec), 0 for a run without one: what its run time
@@ -420,12 +434,10 @@ def offered_bits(run):
     spec = getattr(run, "flow_spec", None)
     if spec is None:
         return 0.0
-    bw = str(spec["bandwidth"])
-    scale = {"G": 1e9, "M": 1e6, "K": 1e3}.get(bw[-1:].upper(), None)
     try:
-        rate = float(bw[:-1]) * scale if scale else float(bw)
+        rate = gen_flows().bandwidth(str(spec["bandwidth"]))
         return float(spec["hosts"]) * float(spec["load"]) * rate * float(spec["time"])
-    except ValueError:
+    except (ValueError, argparse.ArgumentTypeError):
         return 0.0
 
 
