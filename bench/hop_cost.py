@@ -13,15 +13,16 @@ a device starts on its line: data, ACK, NACK, CNP, PAUSE), and prints
     run_instructions=<Ir inside Run()>
     link_frames=<frames>
     instructions_per_hop=<the two divided>
-    peak_rss_mb=<the program's peak RSS outside valgrind, VmHWM>
+    peak_rss_mb=<the program's peak RSS outside valgrind (GNU time), median of 9 runs>
 
 --table runs the two scenes of docs/performance.md (the hpcc dumbbell and a
 k=4 fat tree) and writes their table between '<!-- hops:begin -->' and
 '<!-- hops:end -->' of DOC.md, beside the ns-3.18 HPCC simulator's figures,
 then the peak RSS table of rss_scale.py (fat trees up to 1,024 hosts).
 
-The RSS comes from a plain run of PROGRAM before (valgrind's own memory
-would hide it), under GNU time (/usr/bin/time, %M: the kernel's peak RSS).
+The RSS comes from plain runs of PROGRAM before (valgrind's own memory
+would hide it), under GNU time (/usr/bin/time, %M: the kernel's peak RSS),
+the median of 9.
 """
 import os
 import re
@@ -92,7 +93,7 @@ def table(bindir, doc):
                 subprocess.run([sys.executable, os.path.join(HERE, "..", "examples", "gen_flows.py")]
                                + [a.format(tmp=tmp) for a in flows], check=True)
             prog = [os.path.join(bindir, cmd[0])] + [a.format(tmp=tmp) for a in cmd[1:]]
-            rss = peak_rss_mb(prog)
+            rss = peak_rss_mb(prog, runs=9)
             total, frames = callgrind("valgrind", prog, tmp)
             rows.append((name, frames, total, total / frames, hpcc, rss))
     lines = [BEGIN,
@@ -100,7 +101,7 @@ def table(bindir, doc):
              "written by `make bench` (bench/hop_cost.py).",
              "",
              "| scene | frames on links | instructions in Run() | per packet-hop "
-             "| HPCC simulator per packet-hop | peak RSS MB |",
+             "| HPCC simulator per packet-hop | peak RSS MB (median of 9 runs) |",
              "|---|---:|---:|---:|---:|---:|"]
     for name, frames, total, per, hpcc, rss in rows:
         lines.append("| %s | %d | %d | %.0f | %d | %.1f |" % (name, frames, total, per, hpcc, rss))
@@ -129,7 +130,7 @@ def main():
     if not args or args[0] != "--" or len(args) < 2:
         sys.exit(__doc__)
     prog = args[1:]
-    rss = peak_rss_mb(prog)
+    rss = peak_rss_mb(prog, runs=9)
     with tempfile.TemporaryDirectory() as tmp:
         total, frames = callgrind(valgrind, prog, keep or tmp)
     print("run_instructions=%d" % total)

@@ -29,6 +29,7 @@
 #include "libcc-config.h"
 #include "fast-simulator-impl.h"
 #include "rdma-network.h"
+#include "quick-exit.h"
 #include "rdma-partition.h"
 #include "rdma-trace.h"
 
@@ -269,10 +270,8 @@ EffectiveCcParams(const std::string& algo, const std::string& preset, const std:
 // Above any shared buffer a switch has today, and far from uint64_t's top.
 constexpr uint64_t kMaxBufferBytes = 1000000000000ull;
 
-} // namespace
-
 int
-main(int argc, char* argv[])
+Main(int argc, char* argv[])
 {
     std::string algo = "dcqcn";
     std::string ccParams;
@@ -600,4 +599,13 @@ main(int argc, char* argv[])
     }
     Simulator::Destroy();
     return deadlocked && !deadlock.keepRunning ? 3 : 0;
+}
+
+} // namespace
+
+int
+main(int argc, char* argv[])
+{
+    // Every object of the run is gone when Main returns.
+    QuickExit(Main(argc, argv));
 }

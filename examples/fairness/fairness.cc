@@ -18,6 +18,7 @@
 #include "distributed-run.h"
 #include "fast-simulator-impl.h"
 #include "libcc-config.h"
+#include "quick-exit.h"
 #include "rdma-network.h"
 #include "rdma-trace.h"
 
@@ -85,10 +86,8 @@ Jain(const std::vector<double>& x)
     return s2 > 0 ? s * s / (x.size() * s2) : 1.0;
 }
 
-} // namespace
-
 int
-main(int argc, char* argv[])
+Main(int argc, char* argv[])
 {
     std::string algo = "fncc";
     std::string ccParams;
@@ -303,4 +302,13 @@ main(int argc, char* argv[])
     }
     Simulator::Destroy();
     return deadlocked && !deadlock.keepRunning ? 3 : 0;
+}
+
+} // namespace
+
+int
+main(int argc, char* argv[])
+{
+    // Every object of the run is gone when Main returns.
+    QuickExit(Main(argc, argv));
 }

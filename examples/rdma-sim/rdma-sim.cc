@@ -17,6 +17,7 @@
 #include "hpcc-config.h"
 #include "hpcc-format.h"
 #include "libcc-config.h"
+#include "quick-exit.h"
 #include "rdma-network.h"
 #include "rank-merge.h"
 #include "rdma-partition.h"
@@ -55,10 +56,8 @@ struct StopWhenDone
     }
 };
 
-} // namespace
-
 int
-main(int argc, char* argv[])
+Main(int argc, char* argv[])
 {
     std::string topoFile;
     std::string flowFile;
@@ -643,4 +642,13 @@ main(int argc, char* argv[])
                   << (unfinishedIsError ? " (--unfinishedIsError)" : "") << "\n";
     }
     return unfinished == 0 || deadlocked || !unfinishedIsError ? 0 : 1;
+}
+
+} // namespace
+
+int
+main(int argc, char* argv[])
+{
+    // Every object of the run is gone when Main returns.
+    QuickExit(Main(argc, argv));
 }
