@@ -6,7 +6,7 @@
 #   make bench   the dumbbell for 2 ms per algorithm: wall time, packets per wall
 #                second, peak RSS; and instructions per packet-hop (callgrind) on the
 #                dumbbell and a k=4 fat tree; both written into docs/performance.md
-#   make layout  the hot-function list of libns3-libcc.so's layout (callgrind; valgrind)
+#   make layout  the hot-section list of libns3-libcc.so's layout (callgrind; valgrind)
 
 .PHONY: demo-run bench-run bench-hops layout paper-run
 
@@ -37,12 +37,12 @@ bench-hops: $(BUILD)/bin/dumbbell $(BUILD)/bin/rdma-sim
 	@command -v valgrind >/dev/null || { echo "bench-hops: no valgrind (apt-get install valgrind): skipped"; exit 0; }; \
 	$(DEMO_PYTHON) bench/hop_cost.py --table $(BUILD)/bin docs/performance.md
 
-# The functions typical runs execute, which ns3-bindings/ns3.mk puts together
+# The code sections typical runs execute, which ns3-bindings/ns3.mk puts together
 # in libns3-libcc.so's text (docs/performance.md, Memory); rerun after large
 # changes to the bindings (test_hot_layout.py says when the list went stale).
 layout: $(BUILD)/bin/dumbbell $(BUILD)/bin/rdma-sim $(BUILD)/bin/libcc-replay
 	@command -v valgrind >/dev/null || { echo "layout: needs valgrind (apt-get install valgrind)"; exit 1; }
-	$(DEMO_PYTHON) bench/hot_functions.py $(BUILD)/bin $(NS3_LAYOUT)
+	$(DEMO_PYTHON) bench/hot_sections.py $(BUILD)/bin $(NS3_LAYOUT)
 
 # The FNCC paper's experiments (examples/paper/paper.py, the grids in
 # examples/paper/experiments/): runs under out/paper/, tables and plots into

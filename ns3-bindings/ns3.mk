@@ -49,18 +49,15 @@ NS3_LOG_DEFS := $(if $(filter-out 0,$(NS3_LOG_ENABLE)),-DNS3_LOG_ENABLE)
 NS3_CXXFLAGS = -std=c++17 -fPIC -fno-semantic-interposition -fvisibility-inlines-hidden -fno-plt -ffunction-sections \
                $(WARN) $(PREFIX_MAP) -MMD -MP $(NS3_INCLUDES) $(NS3_LOG_DEFS) $(CPPFLAGS) $(CXXFLAGS)
 
-# Hot functions first (docs/performance.md, Memory): libns3-libcc.so is linked
-# by gold with the functions typical runs execute (NS3_LAYOUT, written by
-# `make layout`) at the start of its text, the rest after. The kernel maps a
-# library's file pages 64 KB around each page a process touches: run code
-# spread over the whole text made all 0.8 MB of it resident. Without gold
-# (binutils' ld.gold) the library is linked as usual, only larger in memory.
-NS3_LAYOUT := $(NS3_DIR)/layout/hot-functions.txt
-NS3_LAYOUT_ORDER := $(BUILD)/ns3/section-order.txt
-HAVE_GOLD := $(shell $(CXX) -fuse-ld=gold -Wl,--version 2>/dev/null | grep -q 'GNU gold' && echo 1)
-ifeq ($(HAVE_GOLD),1)
-NS3_LAYOUT_LDFLAGS := -fuse-ld=gold -Wl,--section-ordering-file=$(NS3_LAYOUT_ORDER)
-endif
+# Hot code first (docs/performance.md, Memory): libns3-libcc.so is linked
+# with ld's own default script plus, first in its .text, the input sections
+# typical runs execute (NS3_LAYOUT, written by `make layout`; the script by
+# layout/hot-first.awk). The kernel maps a library's file pages 64 KB around
+# each page a process touches: run code spread over the whole text made all
+# 0.9 MB of it resident. A linker that prints no default script (lld, gold)
+# links the library as before, with a warning.
+NS3_LAYOUT := $(NS3_DIR)/layout/hot-sections.txt
+NS3_LAYOUT_SCRIPT := $(BUILD)/ns3/hot-first.ld
 
 # The IP support: its own library (what needs ns-3's internet module).
 NS3_IP_SRCS := $(NS3_DIR)/helper/rdma-network-ip.cc
@@ -138,18 +135,16 @@ $(BUILD)/ns3/tests/gtest/%.o: tests/gtest/%.cc $(FLAGS_STAMP)
 	@mkdir -p $(dir $@)
 	$(CXX) $(NS3_CXXFLAGS) $(NS3_CFLAGS) $(GTEST_CFLAGS) -c $< -o $@
 
-# gold's ordering file names input sections: a function's own (.text.NAME;
-# .text.startup.NAME for a static initialiser; .text.unlikely.NAME for the
-# cold part NAME.cold that GCC split from it). gold puts the sections it
-# names after the others, so the run's code ends the text next to .rodata.
-$(NS3_LAYOUT_ORDER): $(NS3_LAYOUT)
+$(NS3_LAYOUT_SCRIPT): $(NS3_LAYOUT) $(NS3_DIR)/layout/hot-first.awk $(FLAGS_STAMP)
 	@mkdir -p $(dir $@)
-	@awk '!/^#/ && NF { if (sub(/\.cold$$/, "", $$1)) print ".text.unlikely." $$1; \
-	  else { print ".text." $$1; print ".text.startup." $$1 } }' $< > $@
+	@$(CXX) $(CXXFLAGS) $(LDFLAGS) -shared -Wl,--verbose -o $@.so -x c++ /dev/null 2>/dev/null \
+	  | awk -v list=$(NS3_LAYOUT) -f $(NS3_DIR)/layout/hot-first.awk > $@ \
+	  || { echo "warning: the linker printed no default script: libns3-libcc.so is linked without its hot-first layout"; : > $@; }
+	@rm -f $@.so
 
-$(NS3_LIB): $(NS3_OBJS) $(SHARED_LIB) $(if $(HAVE_GOLD),$(NS3_LAYOUT_ORDER))
+$(NS3_LIB): $(NS3_OBJS) $(SHARED_LIB) $(NS3_LAYOUT_SCRIPT)
 	@mkdir -p $(dir $@)
-	$(CXX) $(CXXFLAGS) $(LDFLAGS) $(NS3_LAYOUT_LDFLAGS) -shared -Wl,-soname,libns3-libcc.so.$(SOVERSION) -Wl,-Bsymbolic-functions \
+	$(CXX) $(CXXFLAGS) $(LDFLAGS) $$([ -s $(NS3_LAYOUT_SCRIPT) ] && echo -Wl,-T,$(NS3_LAYOUT_SCRIPT)) -shared -Wl,-soname,libns3-libcc.so.$(SOVERSION) -Wl,-Bsymbolic-functions \
 	  -Wl,--no-undefined -Wl,-rpath,'$$ORIGIN' -o $@ $(NS3_OBJS) $(SHARED_LIB) $(NS3_CORE_LIBS)
 	ln -sf libns3-libcc.so.$(VERSION) $(BUILD)/lib/libns3-libcc.so.$(SOVERSION)
 	ln -sf libns3-libcc.so.$(SOVERSION) $(BUILD)/lib/libns3-libcc.so

@@ -1,23 +1,28 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0-only
-"""The functions of libns3-libcc.so that typical runs execute, for its layout.
+"""The code sections of libns3-libcc.so that typical runs execute, for its layout.
 
-    hot_functions.py [--valgrind=valgrind] BIN_DIR OUT.txt     (make layout)
+    hot_sections.py [--valgrind=valgrind] BIN_DIR OUT.txt     (make layout)
 
 Runs the scenes below under callgrind (--dump-instr: every instruction
 executed, set-up and tear-down included), maps each executed address of
 libns3-libcc.so to the function holding it (nm: every name at that address,
-aliases included: a constructor's C1 and C2, GCC's .localalias) and writes
-their mangled names, one a line: first those every scene ran, then those
-fewer scenes ran, each group by name.
+aliases included: a constructor's C1 and C2, GCC's .localalias), and each
+function to the input section the compiler put it in (-ffunction-sections:
+.text.NAME, or .text.unlikely.NAME for a function declared cold and for
+the cold part NAME.cold split from NAME, .text.startup.NAME for a static
+initialiser; read from the library's objects beside BIN_DIR). Writes those
+section names, one a line: first those every scene ran, then those fewer
+scenes ran, each group by name.
 
-The build links the library with the list first in its text
-(ns3-bindings/ns3.mk, gold's --section-ordering-file): the kernel maps a
-library's file pages 64 KB around each page a process touches, so run code
-spread over the whole text made all of it resident (docs/performance.md,
-Memory). A stale list costs memory only, never correctness: a function not
-listed lands after the listed ones. tests/python/test_hot_layout.py checks
-that the list still names the library's functions.
+The build links the library with these sections first in its text, in an
+output section of their own (ns3-bindings/ns3.mk: .text.hot): the kernel
+maps a library's file pages 64 KB around each page a process touches, so
+run code spread over the whole text made all of it resident
+(docs/performance.md, Memory). A stale list costs memory only, never
+correctness: a section not listed lands in .text as before.
+tests/python/test_hot_layout.py checks that the list still names the
+library's code.
 """
 import bisect
 import collections
@@ -32,10 +37,11 @@ import hop_cost  # noqa: E402
 
 LIB = "libns3-libcc.so"
 HEADER = """\
-# The functions of libns3-libcc.so that typical runs execute, put first in its
-# text by ns3-bindings/ns3.mk (docs/performance.md, Memory). Written by
-# `make layout` (bench/hot_functions.py): do not edit by hand.
+# The code sections of libns3-libcc.so that typical runs execute, put first in
+# its text by ns3-bindings/ns3.mk (docs/performance.md, Memory). Written by
+# `make layout` (bench/hot_sections.py): do not edit by hand.
 """
+PREFIXES = (".text.unlikely.", ".text.startup.", ".text.hot.", ".text.exit.", ".text.")
 
 
 def algorithms(bindir):
@@ -99,6 +105,39 @@ def functions_at(syms, offsets):
     return names
 
 
+def code_sections(objdir):
+    """function name -> the input sections holding it, over every object
+    file under objdir: one for a comdat function, one per object for a
+    local one of the same name in several (GCC's .constprop clones)."""
+    where = collections.defaultdict(set)
+    for top, _, files in os.walk(objdir):
+        for name in files:
+            if not name.endswith(".o"):
+                continue
+            out = subprocess.run(["readelf", "-SW", os.path.join(top, name)], check=True,
+                                 capture_output=True, text=True).stdout
+            for m in re.finditer(r"\] (\.text\.\S+)", out):
+                section = m.group(1)
+                prefix = next(p for p in PREFIXES if section.startswith(p))
+                where[section[len(prefix):]].add(section)
+    return where
+
+
+def sections_of(names, where):
+    """The sections holding the functions names. .text.unlikely.NAME holds
+    NAME.cold, the part GCC split from NAME, or NAME itself if NAME has no
+    other section (declared cold)."""
+    out = set()
+    for name in names:
+        if name.endswith(".cold"):
+            out.add(".text.unlikely." + name[:-len(".cold")])
+            continue
+        own = where.get(name, set())
+        warm = {s for s in own if not s.startswith(".text.unlikely.")}
+        out |= warm or own
+    return out
+
+
 def main():
     args = sys.argv[1:]
     valgrind = "valgrind"
@@ -109,6 +148,7 @@ def main():
     bindir, dest = args
     lib = os.path.realpath(os.path.join(bindir, "..", "lib", LIB))
     syms = symbols(lib)
+    where = code_sections(os.path.join(bindir, "..", "ns3", "ns3-bindings"))
     runs = collections.Counter()
     todo = scenes(bindir)
     with tempfile.TemporaryDirectory() as tmp:
@@ -119,12 +159,13 @@ def main():
                                + [a.format(tmp=tmp) for a in flows], check=True)
             prog = [os.path.join(bindir, cmd[0])] + [a.format(tmp=tmp) for a in cmd[1:]]
             print("[%d/%d] %s" % (n, len(todo), " ".join(prog)), file=sys.stderr)
-            runs.update(functions_at(syms, executed(valgrind, prog, os.path.join(tmp, "cg.out"))))
-    order = sorted(runs, key=lambda name: (-runs[name], name))
+            names = functions_at(syms, executed(valgrind, prog, os.path.join(tmp, "cg.out")))
+            runs.update(sections_of(names, where))
+    order = sorted(runs, key=lambda section: (-runs[section], section))
     with open(dest, "w") as f:
         f.write(HEADER)
-        f.write("".join(name + "\n" for name in order))
-    print("%s: %d functions from %d runs" % (dest, len(order), len(todo)), file=sys.stderr)
+        f.write("".join(section + "\n" for section in order))
+    print("%s: %d sections from %d runs" % (dest, len(order), len(todo)), file=sys.stderr)
 
 
 if __name__ == "__main__":
