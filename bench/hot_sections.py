@@ -162,6 +162,12 @@ def main():
             names = functions_at(syms, executed(valgrind, prog, os.path.join(tmp, "cg.out")))
             runs.update(sections_of(names, where))
     order = sorted(runs, key=lambda section: (-runs[section], section))
+    if len(order) < 100:
+        # A run executes hundreds of the library's functions: this few means
+        # callgrind did not attribute its code to the library (a library
+        # whose code is outside .text), and the list would undo the layout.
+        sys.exit("hot_sections.py: only %d sections of %s executed: list not written"
+                 % (len(order), LIB))
     with open(dest, "w") as f:
         f.write(HEADER)
         f.write("".join(section + "\n" for section in order))
