@@ -16,9 +16,9 @@ namespace ns3
  * the libraries' teardown (their static destructors and atexit handlers),
  * which only frees memory the kernel takes back anyway and, to do it, maps
  * in code of every library: 0.3 MB of a small run's peak RSS
- * (docs/performance.md, Memory). Our programs end through it as
- * `return QuickExit(Main(argc, argv))`-style wrappers; a program that
- * still has work in destructors must not call it.
+ * (docs/performance.md, Memory). Our programs' main is
+ * `QuickExit(Main(argc, argv))`, Main holding every object of the run; a
+ * program that still has work in destructors must not call it.
  */
 [[noreturn]] inline void
 QuickExit(int status)
