@@ -85,14 +85,20 @@ BEGIN = "<!-- hops:begin -->"
 END = "<!-- hops:end -->"
 
 
+def scene_program(bindir, cmd, flows, tmp):
+    """A scene's command line, its {tmp} filled in, after writing its flow
+    file (gen_flows.py with the arguments flows) if it has one."""
+    if flows:
+        subprocess.run([sys.executable, os.path.join(HERE, "..", "examples", "gen_flows.py")]
+                       + [a.format(tmp=tmp) for a in flows], check=True)
+    return [os.path.join(bindir, cmd[0])] + [a.format(tmp=tmp) for a in cmd[1:]]
+
+
 def table(bindir, doc):
     rows = []
     with tempfile.TemporaryDirectory() as tmp:
         for name, hpcc, cmd, flows in SCENES:
-            if flows:
-                subprocess.run([sys.executable, os.path.join(HERE, "..", "examples", "gen_flows.py")]
-                               + [a.format(tmp=tmp) for a in flows], check=True)
-            prog = [os.path.join(bindir, cmd[0])] + [a.format(tmp=tmp) for a in cmd[1:]]
+            prog = scene_program(bindir, cmd, flows, tmp)
             rss = peak_rss_mb(prog, runs=9)
             total, frames = callgrind("valgrind", prog, tmp)
             rows.append((name, frames, total, total / frames, hpcc, rss))

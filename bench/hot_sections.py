@@ -105,6 +105,13 @@ def functions_at(syms, offsets):
     return names
 
 
+def function_of(section):
+    """The function an input section holds: .text.unlikely.NAME holds NAME
+    (declared cold) or NAME.cold (split from NAME)."""
+    prefix = next(p for p in PREFIXES if section.startswith(p))
+    return section[len(prefix):]
+
+
 def code_sections(objdir):
     """function name -> the input sections holding it, over every object
     file under objdir: one for a comdat function, one per object for a
@@ -117,9 +124,7 @@ def code_sections(objdir):
             out = subprocess.run(["readelf", "-SW", os.path.join(top, name)], check=True,
                                  capture_output=True, text=True).stdout
             for m in re.finditer(r"\] (\.text\.\S+)", out):
-                section = m.group(1)
-                prefix = next(p for p in PREFIXES if section.startswith(p))
-                where[section[len(prefix):]].add(section)
+                where[function_of(m.group(1))].add(m.group(1))
     return where
 
 
@@ -153,11 +158,7 @@ def main():
     todo = scenes(bindir)
     with tempfile.TemporaryDirectory() as tmp:
         for n, (cmd, flows) in enumerate(todo, 1):
-            if flows:
-                subprocess.run([sys.executable, os.path.join(hop_cost.HERE, "..", "examples",
-                                                             "gen_flows.py")]
-                               + [a.format(tmp=tmp) for a in flows], check=True)
-            prog = [os.path.join(bindir, cmd[0])] + [a.format(tmp=tmp) for a in cmd[1:]]
+            prog = hop_cost.scene_program(bindir, cmd, flows, tmp)
             print("[%d/%d] %s" % (n, len(todo), " ".join(prog)), file=sys.stderr)
             names = functions_at(syms, executed(valgrind, prog, os.path.join(tmp, "cg.out")))
             runs.update(sections_of(names, where))

@@ -3,15 +3,18 @@
 Memory) and the programs' QuickExit."""
 import os
 import subprocess
+import sys
 
 import pytest
 
 from tests.python.conftest import ROOT
 
+sys.path.insert(0, os.path.join(ROOT, "bench"))
+from hot_sections import function_of, symbols  # noqa: E402
+
 BIN = os.environ.get("LIBCC_BIN", os.path.join(ROOT, "build", "bin"))
 LIB = os.path.join(BIN, "..", "lib", "libns3-libcc.so")
 LIST = os.path.join(ROOT, "ns3-bindings", "layout", "hot-sections.txt")
-PREFIXES = (".text.unlikely.", ".text.startup.", ".text.hot.", ".text.exit.", ".text.")
 
 needs_lib = pytest.mark.skipif(not os.path.exists(LIB), reason="bindings not built")
 
@@ -23,21 +26,7 @@ def listed():
 
 def functions(lib):
     """name -> (address, size) of every function nm sees in lib."""
-    out = subprocess.run(["nm", "-S", "--defined-only", lib], check=True,
-                         capture_output=True, text=True).stdout
-    funcs = {}
-    for line in out.splitlines():
-        parts = line.split()
-        if len(parts) == 4 and parts[2] in "tTwW":
-            funcs[parts[3].removesuffix(".localalias")] = (int(parts[0], 16), int(parts[1], 16))
-    return funcs
-
-
-def function_of(section):
-    """The function an input section holds: .text.unlikely.NAME holds NAME
-    (declared cold) or NAME.cold (split from NAME)."""
-    prefix = next(p for p in PREFIXES if section.startswith(p))
-    return section[len(prefix):]
+    return {name: (start, size) for start, size, names in symbols(lib) for name in names}
 
 
 def text_section(lib):
