@@ -172,7 +172,9 @@ FastSimulatorImpl::RunLoop(EventHeap<E>& heap, uint64_t limitTs)
         {
             return;
         }
-        E next = heap.PopMin();
+        // Taken, not popped: the event's first schedule takes its place in
+        // the heap (EventHeap::TakeMin).
+        E next = heap.TakeMin();
         // Cancelled events are popped, counted and become "current" exactly
         // as in Default: IsExpired and GetEventCount depend on it.
         m_eventCount++;
@@ -207,6 +209,7 @@ FastSimulatorImpl::RunLoop(EventHeap<E>& heap, uint64_t limitTs)
             InsertForeign();
         }
     }
+    heap.Settle();
 }
 
 void

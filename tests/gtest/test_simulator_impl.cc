@@ -259,6 +259,116 @@ TEST_F(FastSimulatorImpl, QueueGrowsPastItsInitialCapacity)
     }
 }
 
+// EventHeap's taken root (Run fires the least entry in place; the event's
+// first schedule replaces it): the heap alone, entries (ts, key).
+namespace
+{
+ns3::UidEntry
+HeapEntry(uint64_t ts, uint64_t key, ns3::EventImpl* impl = nullptr)
+{
+    return ns3::UidEntry{ts, key, impl};
+}
+
+std::vector<uint64_t>
+DrainTimes(ns3::EventHeap<ns3::UidEntry>& heap)
+{
+    std::vector<uint64_t> ts;
+    while (heap.Size() != 0)
+    {
+        ts.push_back(heap.PopMin().ts);
+    }
+    return ts;
+}
+} // namespace
+
+TEST(EventHeap, TakenRootIsReplacedByTheFirstPush)
+{
+    ns3::EventHeap<ns3::UidEntry> heap(4);
+    for (uint64_t ts : {50, 10, 40, 20, 30})
+    {
+        heap.Push(HeapEntry(ts, ts));
+    }
+    EXPECT_EQ(heap.TakeMin().ts, 10u);
+    EXPECT_EQ(heap.Size(), 4u); // the taken root is not counted
+    heap.Push(HeapEntry(25, 25)); // takes the root's place
+    EXPECT_EQ(heap.Size(), 5u);
+    heap.Push(HeapEntry(5, 5)); // an ordinary push: the root was replaced
+    EXPECT_EQ(DrainTimes(heap), (std::vector<uint64_t>{5, 20, 25, 30, 40, 50}));
+}
+
+TEST(EventHeap, TakenRootIsPoppedByTheNextTakeOrTop)
+{
+    ns3::EventHeap<ns3::UidEntry> heap(8);
+    for (uint64_t ts : {3, 1, 2})
+    {
+        heap.Push(HeapEntry(ts, ts));
+    }
+    EXPECT_EQ(heap.TakeMin().ts, 1u);
+    EXPECT_EQ(heap.TakeMin().ts, 2u);
+    EXPECT_EQ(heap.Size(), 1u);
+    EXPECT_EQ(heap.Top().ts, 3u); // Top pops the taken 2 first
+    EXPECT_EQ(heap.Size(), 1u);
+    EXPECT_EQ(heap.TakeMin().ts, 3u);
+    EXPECT_EQ(heap.Size(), 0u);
+    heap.Settle();
+    EXPECT_EQ(heap.Size(), 0u);
+    heap.Push(HeapEntry(7, 7)); // replaces nothing: the taken 3 was settled
+    EXPECT_EQ(DrainTimes(heap), (std::vector<uint64_t>{7}));
+}
+
+TEST(EventHeap, TiesAtOneTimeBreakByKeyAcrossTakes)
+{
+    // Five events at one time, keys 5..1, taken one by one while each
+    // taken root is replaced by an event at the same time with a larger
+    // key: keys come out 1, 2, 3, 4, 5 and then the replacements 11, 12.
+    ns3::EventHeap<ns3::UidEntry> heap(2);
+    for (uint64_t key = 5; key >= 1; --key)
+    {
+        heap.Push(HeapEntry(100, key));
+    }
+    std::vector<uint64_t> keys;
+    keys.push_back(heap.TakeMin().key);
+    heap.Push(HeapEntry(100, 11));
+    keys.push_back(heap.TakeMin().key);
+    heap.Push(HeapEntry(100, 12));
+    while (heap.Size() != 0)
+    {
+        keys.push_back(heap.TakeMin().key);
+    }
+    EXPECT_EQ(keys, (std::vector<uint64_t>{1, 2, 3, 4, 5, 11, 12}));
+}
+
+TEST(EventHeap, RemoveAndReleaseLeaveTheTakenEventsReferenceAlone)
+{
+    // Each entry owns one reference; a taken root's was handed to Run()
+    // (which drops it after firing), so Remove and ReleaseAll must not
+    // drop it again.
+    Ptr<ns3::EventImpl> a(ns3::MakeEvent([] {}), false);
+    Ptr<ns3::EventImpl> b(ns3::MakeEvent([] {}), false);
+    Ptr<ns3::EventImpl> c(ns3::MakeEvent([] {}), false);
+    ns3::EventHeap<ns3::UidEntry> heap(4);
+    uint64_t key = 0;
+    for (ns3::EventImpl* e : {PeekPointer(a), PeekPointer(b), PeekPointer(c)})
+    {
+        e->Ref();
+        heap.Push(HeapEntry(10 * (key + 1), (key + 1) << 32, e));
+        key++;
+    }
+    EXPECT_EQ(a->GetReferenceCount(), 2u);
+    ns3::UidEntry taken = heap.TakeMin();
+    EXPECT_EQ(taken.impl, PeekPointer(a));
+    taken.impl->Unref(); // as Run() does once the event ran
+    EXPECT_TRUE(heap.Remove(2, PeekPointer(b)));
+    b->Unref(); // Remove hands the entry's reference to the caller
+    EXPECT_FALSE(heap.Remove(1, PeekPointer(a))); // taken: no longer queued
+    EXPECT_EQ(heap.Size(), 1u);
+    heap.ReleaseAll();
+    EXPECT_EQ(a->GetReferenceCount(), 1u);
+    EXPECT_EQ(b->GetReferenceCount(), 1u);
+    EXPECT_EQ(c->GetReferenceCount(), 1u);
+    EXPECT_EQ(heap.Size(), 0u);
+}
+
 TEST_F(FastSimulatorImpl, QueueReleasesEveryEvent)
 {
     // Each event holds a copy of token; use_count() tells whether the queue
