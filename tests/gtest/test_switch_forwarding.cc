@@ -206,6 +206,35 @@ TEST_F(SwitchForwardingTest, ControlClassOvertakesQueuedData)
     EXPECT_EQ(st.sw->GetDrops(), 0u);
 }
 
+TEST_F(SwitchForwardingTest, PortPeakQueueBytesAndItsReset)
+{
+    // H0 (100G) -> SW -> H1 (10G), four 1056-byte DATA packets back to back
+    // at t = 0: 1074 frame bytes (14 + 1056 + 4) each, 87.52 ns of line at
+    // 100G, 875.2 ns at 10G. They reach SW at 1087.52, 1175.04, 1262.56 and
+    // 1350.08 ns; the first leaves at once, so SW's port 1 holds 1074, 2148,
+    // then 3222 bytes, and frees 1074 at 1962.72, 2837.92 and 3713.12 ns.
+    Star st({"100Gbps", "10Gbps"});
+    for (int i = 0; i < 4; i++)
+    {
+        Simulator::Schedule(Time(0), &TestHost::Send, &st.H(0),
+                            MakeData("10.0.0.1", "10.0.0.2", 1000 + i, 1000), 3);
+    }
+    uint64_t at1300 = 0, at1400 = 0;
+    Simulator::Schedule(NanoSeconds(1300), [&]() { at1300 = st.sw->GetPortPeakQueueBytes(1); });
+    Simulator::Schedule(NanoSeconds(1400), [&]() { at1400 = st.sw->GetPortPeakQueueBytes(1); });
+    // A new window at 2 us starts from what the port holds then (2148),
+    // not from 0: the peak of the window is at its start.
+    Simulator::Schedule(NanoSeconds(2000), [&]() { st.sw->ResetPortPeakQueueBytes(1); });
+    Simulator::Run();
+    EXPECT_EQ(at1300, 2u * 1074);
+    EXPECT_EQ(at1400, 3u * 1074);
+    EXPECT_EQ(st.sw->GetPortPeakQueueBytes(1), 2u * 1074);
+    EXPECT_EQ(st.sw->GetPortQueueBytes(1), 0u);
+    EXPECT_EQ(st.sw->GetPortPeakQueueBytes(7), 0u); // no such port
+    st.sw->ResetPortPeakQueueBytes(7);              // a no-op
+    ASSERT_EQ(st.H(1).rx.size(), 4u);
+}
+
 TEST_F(SwitchForwardingTest, PacketWithoutRouteIsDroppedAndCounted)
 {
     Star st({"100Gbps", "100Gbps"});

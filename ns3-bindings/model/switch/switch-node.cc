@@ -653,6 +653,21 @@ SwitchNode::GetPortQueueBytes(uint32_t port) const
 }
 
 uint64_t
+SwitchNode::GetPortPeakQueueBytes(uint32_t port) const
+{
+    return port < m_ports.size() && m_ports[port] ? m_ports[port]->GetPeakPortBytes() : 0;
+}
+
+void
+SwitchNode::ResetPortPeakQueueBytes(uint32_t port)
+{
+    if (port < m_ports.size() && m_ports[port])
+    {
+        m_ports[port]->ResetPeakPortBytes();
+    }
+}
+
+uint64_t
 SwitchNode::GetDequeuedFrames(uint32_t port) const
 {
     return port < m_ports.size() && m_ports[port] ? m_ports[port]->GetDequeuedFrames() : 0;

@@ -118,6 +118,12 @@ class SwitchNode : public Node, public QbbFrameReceiver, private SwitchPort::Own
     uint64_t GetQueueBytes(uint32_t port, uint8_t prio) const;
     /// Bytes in all queues of a port.
     uint64_t GetPortQueueBytes(uint32_t port) const;
+    /// The most bytes a port's queues held together since the start or the
+    /// last ResetPortPeakQueueBytes (0 for no such port).
+    uint64_t GetPortPeakQueueBytes(uint32_t port) const;
+    /// Start a port's peak anew from the bytes it holds now (a measurement
+    /// window; a no-op for no such port).
+    void ResetPortPeakQueueBytes(uint32_t port);
     /// Frames a port has sent from its queues so far (PAUSE frames not counted).
     uint64_t GetDequeuedFrames(uint32_t port) const;
     /// When a port last sent a frame from its queues (0 if never).

@@ -20,6 +20,7 @@
 #include "ns3/object.h"
 #include "ns3/traced-callback.h"
 
+#include <algorithm>
 #include <array>
 #include <cstdint>
 
@@ -67,6 +68,17 @@ class SwitchPort : public Object, public QbbEgressSource
     uint64_t GetPortBytes() const
     {
         return m_total;
+    }
+    /// The most bytes its queues held together since the start or the last
+    /// ResetPeakPortBytes (kept at each enqueue: no trace callback per frame).
+    uint64_t GetPeakPortBytes() const
+    {
+        return m_peakTotal;
+    }
+    /// Start a new peak from the bytes queued now.
+    void ResetPeakPortBytes()
+    {
+        m_peakTotal = m_total;
     }
     /// Frames the port has handed to its device so far.
     uint64_t GetDequeuedFrames() const
@@ -116,6 +128,7 @@ class SwitchPort : public Object, public QbbEgressSource
     std::array<std::array<FifoRing<Entry>, 2>, QBB_N_PRIO> m_q;
     std::array<uint64_t, QBB_N_PRIO> m_bytes{};
     uint64_t m_total = 0;
+    uint64_t m_peakTotal = 0;
     uint64_t m_dequeued = 0;
     int64_t m_lastDequeueStep = 0;
     uint8_t m_rrNext = 0;
@@ -135,6 +148,7 @@ SwitchPort::Enqueue(Entry e, uint8_t prio, bool control)
     m_nonEmpty[cls] |= 1u << prio;
     m_bytes[prio] += bytes;
     m_total += bytes;
+    m_peakTotal = std::max(m_peakTotal, m_total);
 }
 
 inline uint64_t
