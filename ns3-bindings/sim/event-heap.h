@@ -109,8 +109,7 @@ struct NodeEntry
 /// A heap of E in m_v[0, m_size): children of i are 4i+1..4i+4. The vector
 /// only grows (its size is the capacity), so a push is a compare and a
 /// store, not emplace_back's construct-then-overwrite. Each entry owns one
-/// reference to its impl (the owner releases them: ReleaseAll), except a
-/// taken root (TakeMin).
+/// reference to its impl (the owner releases them: ReleaseAll).
 template <typename E> class EventHeap
 {
   public:
@@ -119,14 +118,12 @@ template <typename E> class EventHeap
           m_size(0)
     {
     }
-    /// Entries not taken.
     size_t Size() const
     {
-        return m_size - m_taken;
+        return m_size;
     }
-    const E& Top()
+    const E& Top() const
     {
-        Settle();
         return m_v[0];
     }
     /// Strict (ts, key) order, branch-free (cmp + sbb).
@@ -138,102 +135,26 @@ template <typename E> class EventHeap
     /// Inline (with SiftUp) so that sim-fast.h's schedule has no call.
     void Push(const E& e)
     {
-        if (m_taken)
-        {
-            // The event being run schedules: e takes the root's place, one
-            // walk down instead of the pop's and then the push's sift-up.
-            m_taken = false;
-            Refill(m_size, e);
-            return;
-        }
         if (__builtin_expect(m_size == m_v.size(), 0))
         {
             Grow();
         }
         SiftUp(m_size++, e);
     }
-    /**
-     * The least entry, for Run() to fire: it stays at the root, taken (not
-     * counted, owning no reference), until the first Push replaces it (the
-     * usual case: an arrival schedules the next, a frame's end the next
-     * frame's) or the next TakeMin, Top, Remove or Settle pops it.
-     * Inlined into Run(): a call returns the Entry through memory.
-     */
-    [[gnu::always_inline]] E TakeMin()
-    {
-        Settle();
-        m_taken = true;
-        return m_v[0];
-    }
-    /// Pop a taken root that no Push replaced.
-    [[gnu::always_inline]] void Settle()
-    {
-        if (m_taken)
-        {
-            m_taken = false;
-            size_t n = --m_size;
-            if (n != 0)
-            {
-                Refill(n, m_v[n]);
-            }
-        }
-    }
-    /// TakeMin and Settle: the least entry, out of the heap.
-    E PopMin()
-    {
-        E top = TakeMin();
-        Settle();
-        return top;
-    }
-    /// Take out the entry of this uid and impl (linear: Remove is rare);
-    /// false if none. The caller owns the entry's reference then.
-    bool Remove(uint32_t uid, const EventImpl* impl)
-    {
-        Settle();
-        for (size_t i = 0; i < m_size; ++i)
-        {
-            if (m_v[i].Uid() == uid && UntagImpl(m_v[i].impl) == impl)
-            {
-                E last = m_v[--m_size];
-                if (i < m_size)
-                {
-                    if (i > 0 && Before(last, m_v[(i - 1) / 4]))
-                    {
-                        SiftUp(i, last);
-                    }
-                    else
-                    {
-                        SiftDown(i, last);
-                    }
-                }
-                return true;
-            }
-        }
-        return false;
-    }
-    /// Drop every entry, releasing its reference.
-    void ReleaseAll()
-    {
-        Settle();
-        for (size_t i = 0; i < m_size; ++i)
-        {
-            UntagImpl(m_v[i].impl)->Unref();
-        }
-        m_size = 0;
-        std::vector<E>().swap(m_v);
-    }
-
-  private:
-    /**
-     * Fill the root's hole of a heap of n entries with e. Floyd's way: walk
-     * the hole from the root to a leaf along the smallest children without
-     * comparing them to e (which nearly always belongs near the bottom: the
-     * heap's last entry, or an event scheduled ahead of the rest), then let
-     * e rise.
-     */
-    [[gnu::always_inline]] void Refill(size_t n, E e)
+    /// Inlined into Run(): a call returns the Entry through memory.
+    [[gnu::always_inline]] E PopMin()
     {
         E* h = m_v.data();
+        E top = h[0];
+        size_t n = --m_size;
+        E last = h[n];
+        if (n == 0)
+        {
+            return top;
+        }
+        // Floyd's pop: walk the hole from the root to a leaf along the
+        // smallest children without comparing them to last (which nearly
+        // always belongs near the bottom anyway), then let last rise.
         size_t hole = 0;
         for (;;)
         {
@@ -270,8 +191,46 @@ template <typename E> class EventHeap
             h[hole] = h[best];
             hole = best;
         }
-        SiftUp(hole, e);
+        SiftUp(hole, last);
+        return top;
     }
+    /// Take out the entry of this uid and impl (linear: Remove is rare);
+    /// false if none. The caller owns the entry's reference then.
+    bool Remove(uint32_t uid, const EventImpl* impl)
+    {
+        for (size_t i = 0; i < m_size; ++i)
+        {
+            if (m_v[i].Uid() == uid && UntagImpl(m_v[i].impl) == impl)
+            {
+                E last = m_v[--m_size];
+                if (i < m_size)
+                {
+                    if (i > 0 && Before(last, m_v[(i - 1) / 4]))
+                    {
+                        SiftUp(i, last);
+                    }
+                    else
+                    {
+                        SiftDown(i, last);
+                    }
+                }
+                return true;
+            }
+        }
+        return false;
+    }
+    /// Drop every entry, releasing its reference.
+    void ReleaseAll()
+    {
+        for (size_t i = 0; i < m_size; ++i)
+        {
+            UntagImpl(m_v[i].impl)->Unref();
+        }
+        m_size = 0;
+        std::vector<E>().swap(m_v);
+    }
+
+  private:
     void SiftUp(size_t i, E e)
     {
         // Move the hole up instead of swapping: one store per level.
@@ -323,8 +282,7 @@ template <typename E> class EventHeap
     }
 
     std::vector<E> m_v;
-    size_t m_size; ///< the taken root included
-    bool m_taken = false;
+    size_t m_size;
 };
 
 } // namespace ns3

@@ -64,8 +64,8 @@ FastSimulatorImpl::Install()
 }
 
 FastSimulatorImpl::FastSimulatorImpl()
-    : m_uidHeap(1024)
-    , m_nodeHeap(0)
+    : m_uidQueue(1024, WheelShift())
+    , m_nodeQueue(0, WheelShift())
     , m_currentTs(0)
     , m_eventCount(0)
     , m_currentUid(EventId::UID::INVALID)
@@ -81,6 +81,20 @@ FastSimulatorImpl::FastSimulatorImpl()
 
 FastSimulatorImpl::~FastSimulatorImpl() = default;
 
+unsigned
+FastSimulatorImpl::WheelShift()
+{
+    // Buckets of about a nanosecond (1.024 ns at ps resolution): the
+    // fabric's events are rarely closer (docs/simulator-impl.md, The queue).
+    uint64_t perNs = static_cast<uint64_t>(NanoSeconds(1).GetTimeStep());
+    unsigned shift = 0;
+    while ((uint64_t(1) << shift) < perNs && shift < 63)
+    {
+        shift++;
+    }
+    return shift;
+}
+
 void
 FastSimulatorImpl::DoDispose()
 {
@@ -89,8 +103,8 @@ FastSimulatorImpl::DoDispose()
         s_running = nullptr;
     }
     // Events never run still hold the queue's reference.
-    m_uidHeap.ReleaseAll();
-    m_nodeHeap.ReleaseAll();
+    m_uidQueue.ReleaseAll();
+    m_nodeQueue.ReleaseAll();
     std::lock_guard<std::mutex> lock(m_foreignMutex);
     for (const Foreign& f : m_foreign)
     {
@@ -163,7 +177,7 @@ FastSimulatorImpl::UnitConv::Set(Time::Unit unit)
 
 template <typename E, bool Distributed>
 void
-FastSimulatorImpl::RunLoop(EventHeap<E>& heap, uint64_t limitTs)
+FastSimulatorImpl::RunLoop(EventWheel<E>& heap, uint64_t limitTs)
 {
     constexpr bool NodeOrder = std::is_same<E, NodeEntry>::value;
     while (heap.Size() != 0 && !m_stop)
@@ -172,9 +186,7 @@ FastSimulatorImpl::RunLoop(EventHeap<E>& heap, uint64_t limitTs)
         {
             return;
         }
-        // Taken, not popped: the event's first schedule takes its place in
-        // the heap (EventHeap::TakeMin).
-        E next = heap.TakeMin();
+        E next = heap.PopMin();
         // Cancelled events are popped, counted and become "current" exactly
         // as in Default: IsExpired and GetEventCount depend on it.
         m_eventCount++;
@@ -209,7 +221,6 @@ FastSimulatorImpl::RunLoop(EventHeap<E>& heap, uint64_t limitTs)
             InsertForeign();
         }
     }
-    heap.Settle();
 }
 
 void
@@ -241,11 +252,11 @@ FastSimulatorImpl::Run()
     }
     else if (m_nodeOrder)
     {
-        RunLoop<NodeEntry, false>(m_nodeHeap, UINT64_MAX);
+        RunLoop<NodeEntry, false>(m_nodeQueue, UINT64_MAX);
     }
     else
     {
-        RunLoop<UidEntry, false>(m_uidHeap, UINT64_MAX);
+        RunLoop<UidEntry, false>(m_uidQueue, UINT64_MAX);
     }
 }
 
@@ -286,7 +297,7 @@ FastSimulatorImpl::RunDistributed()
         }
         voted = voted || m_stop;
         m_stop = false;
-        FastRankLink::Summary mine{m_nodeHeap.Size() != 0 ? m_nodeHeap.Top().ts : UINT64_MAX,
+        FastRankLink::Summary mine{m_nodeQueue.Size() != 0 ? m_nodeQueue.Top().ts : UINT64_MAX,
                                    voted ? 1u : 0u};
         mine.nextTs = std::min(mine.nextTs, m_outboxMinTs);
         m_link->Exchange(m_outbox, mine, in, all);
@@ -316,7 +327,7 @@ FastSimulatorImpl::RunDistributed()
         }
         m_windows++;
         Clock::time_point t1 = Clock::now();
-        RunLoop<NodeEntry, true>(m_nodeHeap, limit);
+        RunLoop<NodeEntry, true>(m_nodeQueue, limit);
         m_computeSeconds += secondsSince(t1);
     }
 }
@@ -364,9 +375,9 @@ FastSimulatorImpl::SetOrder(Order order)
                        "scheduled or run");
     }
     m_nodeOrder = node;
-    if (node && m_nodeHeap.Size() == 0)
+    if (node && m_nodeQueue.Size() == 0)
     {
-        m_nodeHeap = EventHeap<NodeEntry>(1024);
+        m_nodeQueue = EventWheel<NodeEntry>(1024, WheelShift());
     }
 }
 
@@ -415,7 +426,7 @@ FastSimulatorImpl::SendRemote(uint32_t rank, uint32_t port, uint64_t ts, uint32_
 void
 FastSimulatorImpl::InsertKeyed(uint64_t ts, uint64_t key, uint32_t context, EventImpl* event)
 {
-    m_nodeHeap.Push(NodeEntry{ts, key, event, m_uid++, context});
+    m_nodeQueue.Push(NodeEntry{ts, key, event, m_uid++, context});
 }
 
 uint64_t*
@@ -553,7 +564,7 @@ FastSimulatorImpl::Remove(const EventId& id)
     // Linear: Remove is rare (most code Cancels). uid alone is unique within
     // one simulator; impl also guards against an id from an earlier one.
     EventImpl* impl = id.PeekEventImpl();
-    if (m_nodeOrder ? m_nodeHeap.Remove(id.GetUid(), impl) : m_uidHeap.Remove(id.GetUid(), impl))
+    if (m_nodeOrder ? m_nodeQueue.Remove(id.GetUid(), impl) : m_uidQueue.Remove(id.GetUid(), impl))
     {
         impl->Cancel();
         impl->Unref();

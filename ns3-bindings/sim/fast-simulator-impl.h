@@ -36,7 +36,7 @@
 #ifndef FAST_SIMULATOR_IMPL_H
 #define FAST_SIMULATOR_IMPL_H
 
-#include "event-heap.h"
+#include "event-wheel.h"
 
 #include "ns3/event-id.h"
 #include "ns3/event-impl.h"
@@ -292,7 +292,7 @@ class FastSimulatorImpl final : public SimulatorImpl
     }
     /// The counter of who (grown to hold it), or the global one for NO_CONTEXT.
     [[gnu::cold, gnu::noinline]] uint64_t* SeqOf(uint32_t who);
-    template <typename E, bool Distributed> void RunLoop(EventHeap<E>& heap, uint64_t limitTs);
+    template <typename E, bool Distributed> void RunLoop(EventWheel<E>& queue, uint64_t limitTs);
     void Deliver(const std::vector<uint8_t>& in);
     void RunDistributed();
 
@@ -303,19 +303,21 @@ class FastSimulatorImpl final : public SimulatorImpl
     {
         if (__builtin_expect(m_nodeOrder, 0))
         {
-            m_nodeHeap.Push(NodeEntry{ts, TakeKey(context), event, m_uid++, context});
+            m_nodeQueue.Push(NodeEntry{ts, TakeKey(context), event, m_uid++, context});
             return;
         }
-        m_uidHeap.Push(UidEntry{ts, (uint64_t(m_uid++) << 32) | context, event});
+        m_uidQueue.Push(UidEntry{ts, (uint64_t(m_uid++) << 32) | context, event});
     }
     /// Events queued, in whichever heap the order uses.
     size_t QueueSize() const
     {
-        return m_nodeOrder ? m_nodeHeap.Size() : m_uidHeap.Size();
+        return m_nodeOrder ? m_nodeQueue.Size() : m_uidQueue.Size();
     }
     [[noreturn, gnu::cold, gnu::noinline]] static void NegativeDelaySteps(int64_t delaySteps);
 
     static FastSimulatorImpl* s_running; ///< See Running()
+    /// log2 of the event wheel's bucket width in time steps (about 1 ns).
+    static unsigned WheelShift();
 
     /// ScheduleWithContext from another thread, waiting for Run().
     struct Foreign
@@ -346,9 +348,9 @@ class FastSimulatorImpl final : public SimulatorImpl
     UnitConv m_ns;
     UnitConv m_ps;
 
-    /// The queue: m_uidHeap in the Uid order, m_nodeHeap in the Node order.
-    EventHeap<UidEntry> m_uidHeap;
-    EventHeap<NodeEntry> m_nodeHeap;
+    /// The queue: m_uidQueue in the Uid order, m_nodeQueue in the Node order.
+    EventWheel<UidEntry> m_uidQueue;
+    EventWheel<NodeEntry> m_nodeQueue;
     std::list<EventId> m_destroyEvents; ///< Run FIFO by Destroy(); each holds the queue's ref
     uint64_t m_currentTs;
     uint64_t m_eventCount;

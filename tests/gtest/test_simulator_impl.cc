@@ -24,6 +24,7 @@
 #include <memory>
 #include <string>
 #include <thread>
+#include <utility>
 #include <vector>
 
 // The fixture carries the suite name, so ns3::FastSimulatorImpl is spelled
@@ -259,8 +260,7 @@ TEST_F(FastSimulatorImpl, QueueGrowsPastItsInitialCapacity)
     }
 }
 
-// EventHeap's taken root (Run fires the least entry in place; the event's
-// first schedule replaces it): the heap alone, entries (ts, key).
+// EventHeap alone (the wheel's far part): entries (ts, key).
 namespace
 {
 ns3::UidEntry
@@ -268,105 +268,186 @@ HeapEntry(uint64_t ts, uint64_t key, ns3::EventImpl* impl = nullptr)
 {
     return ns3::UidEntry{ts, key, impl};
 }
+} // namespace
 
-std::vector<uint64_t>
-DrainTimes(ns3::EventHeap<ns3::UidEntry>& heap)
+TEST(EventHeap, PopsByTimeThenKeyAndGrows)
 {
-    std::vector<uint64_t> ts;
+    // Capacity 2, seven entries: it grows. Two ties at 20 break by key.
+    ns3::EventHeap<ns3::UidEntry> heap(2);
+    for (auto [ts, key] : std::vector<std::pair<uint64_t, uint64_t>>{
+             {50, 1}, {20, 9}, {40, 2}, {20, 3}, {10, 4}, {30, 5}, {60, 6}})
+    {
+        heap.Push(HeapEntry(ts, key));
+    }
+    std::vector<std::pair<uint64_t, uint64_t>> got;
     while (heap.Size() != 0)
     {
-        ts.push_back(heap.PopMin().ts);
+        ns3::UidEntry e = heap.PopMin();
+        got.emplace_back(e.ts, e.key);
+    }
+    EXPECT_EQ(got, (std::vector<std::pair<uint64_t, uint64_t>>{
+                       {10, 4}, {20, 3}, {20, 9}, {30, 5}, {40, 2}, {50, 1}, {60, 6}}));
+}
+
+// EventWheel: 4096 buckets of 2^shift steps in front of an EventHeap. With
+// shift 4 a bucket is 16 steps and the wheel spans 65,536 steps from the
+// bucket of the last event taken.
+namespace
+{
+using Wheel = ns3::EventWheel<ns3::UidEntry>;
+
+std::vector<uint64_t>
+DrainTimes(Wheel& wheel)
+{
+    std::vector<uint64_t> ts;
+    while (wheel.Size() != 0)
+    {
+        ts.push_back(wheel.PopMin().ts);
     }
     return ts;
 }
 } // namespace
 
-TEST(EventHeap, TakenRootIsReplacedByTheFirstPush)
+TEST(EventWheel, NearEventsInTheWheelFarOnesInTheHeapOneOrder)
 {
-    ns3::EventHeap<ns3::UidEntry> heap(4);
-    for (uint64_t ts : {50, 10, 40, 20, 30})
+    Wheel wheel(4, 4);
+    // 65,535 is in the last bucket the wheel holds from bucket 0 (4095 *
+    // 16 = 65,520 .. 65,535); 65,536 is one bucket beyond.
+    for (uint64_t ts : {65536, 3, 65535, 100000, 17, 16})
     {
-        heap.Push(HeapEntry(ts, ts));
+        wheel.Push(HeapEntry(ts, ts));
     }
-    EXPECT_EQ(heap.TakeMin().ts, 10u);
-    EXPECT_EQ(heap.Size(), 4u); // the taken root is not counted
-    heap.Push(HeapEntry(25, 25)); // takes the root's place
-    EXPECT_EQ(heap.Size(), 5u);
-    heap.Push(HeapEntry(5, 5)); // an ordinary push: the root was replaced
-    EXPECT_EQ(DrainTimes(heap), (std::vector<uint64_t>{5, 20, 25, 30, 40, 50}));
+    EXPECT_EQ(wheel.Size(), 6u);
+    EXPECT_EQ(wheel.WheelSize(), 4u); // 3, 16, 17, 65,535
+    EXPECT_EQ(DrainTimes(wheel), (std::vector<uint64_t>{3, 16, 17, 65535, 65536, 100000}));
 }
 
-TEST(EventHeap, TakenRootIsPoppedByTheNextTakeOrTop)
+TEST(EventWheel, ACrowdedBucketSpillsIntoTheHeapInOrder)
 {
-    ns3::EventHeap<ns3::UidEntry> heap(8);
-    for (uint64_t ts : {3, 1, 2})
+    // Eight entries of one bucket (ts 32..47), pushed latest first: each
+    // new one is the least, so it goes in front without a walk. Then eight
+    // more of that bucket pushed in increasing order: an entry whose place
+    // is more than 4 links down goes to the heap. The order is exact.
+    Wheel wheel(4, 4);
+    for (uint64_t ts = 47; ts >= 40; --ts)
     {
-        heap.Push(HeapEntry(ts, ts));
+        wheel.Push(HeapEntry(ts, ts));
     }
-    EXPECT_EQ(heap.TakeMin().ts, 1u);
-    EXPECT_EQ(heap.TakeMin().ts, 2u);
-    EXPECT_EQ(heap.Size(), 1u);
-    EXPECT_EQ(heap.Top().ts, 3u); // Top pops the taken 2 first
-    EXPECT_EQ(heap.Size(), 1u);
-    EXPECT_EQ(heap.TakeMin().ts, 3u);
-    EXPECT_EQ(heap.Size(), 0u);
-    heap.Settle();
-    EXPECT_EQ(heap.Size(), 0u);
-    heap.Push(HeapEntry(7, 7)); // replaces nothing: the taken 3 was settled
-    EXPECT_EQ(DrainTimes(heap), (std::vector<uint64_t>{7}));
+    EXPECT_EQ(wheel.WheelSize(), 8u);
+    for (uint64_t ts = 32; ts < 40; ++ts)
+    {
+        wheel.Push(HeapEntry(ts, ts)); // 32 goes first; 33 after 1 link, ...
+    }
+    // 32..36 walk 0..4 links: wheel; 37, 38, 39 would walk 5, 6, 7: heap.
+    EXPECT_EQ(wheel.WheelSize(), 13u);
+    EXPECT_EQ(wheel.Size(), 16u);
+    std::vector<uint64_t> want;
+    for (uint64_t ts = 32; ts < 48; ++ts)
+    {
+        want.push_back(ts);
+    }
+    EXPECT_EQ(DrainTimes(wheel), want);
 }
 
-TEST(EventHeap, TiesAtOneTimeBreakByKeyAcrossTakes)
+TEST(EventWheel, TiesAtOneTimeBreakByKey)
 {
-    // Five events at one time, keys 5..1, taken one by one while each
-    // taken root is replaced by an event at the same time with a larger
-    // key: keys come out 1, 2, 3, 4, 5 and then the replacements 11, 12.
-    ns3::EventHeap<ns3::UidEntry> heap(2);
-    for (uint64_t key = 5; key >= 1; --key)
+    Wheel wheel(4, 4);
+    for (uint64_t key : {3, 1, 2})
     {
-        heap.Push(HeapEntry(100, key));
+        wheel.Push(HeapEntry(50, key));
     }
     std::vector<uint64_t> keys;
-    keys.push_back(heap.TakeMin().key);
-    heap.Push(HeapEntry(100, 11));
-    keys.push_back(heap.TakeMin().key);
-    heap.Push(HeapEntry(100, 12));
-    while (heap.Size() != 0)
+    while (wheel.Size() != 0)
     {
-        keys.push_back(heap.TakeMin().key);
+        keys.push_back(wheel.PopMin().key);
     }
-    EXPECT_EQ(keys, (std::vector<uint64_t>{1, 2, 3, 4, 5, 11, 12}));
+    EXPECT_EQ(keys, (std::vector<uint64_t>{1, 2, 3}));
 }
 
-TEST(EventHeap, RemoveAndReleaseLeaveTheTakenEventsReferenceAlone)
+TEST(EventWheel, RunsAroundItsRingAsTimeAdvances)
 {
-    // Each entry owns one reference; a taken root's was handed to Run()
-    // (which drops it after firing), so Remove and ReleaseAll must not
-    // drop it again.
-    Ptr<ns3::EventImpl> a(ns3::MakeEvent([] {}), false);
-    Ptr<ns3::EventImpl> b(ns3::MakeEvent([] {}), false);
-    Ptr<ns3::EventImpl> c(ns3::MakeEvent([] {}), false);
-    ns3::EventHeap<ns3::UidEntry> heap(4);
-    uint64_t key = 0;
-    for (ns3::EventImpl* e : {PeekPointer(a), PeekPointer(b), PeekPointer(c)})
+    // Each entry taken schedules one 40,000 steps later (2,500 buckets):
+    // after two the wheel's buckets have gone round its 4096 slots; the
+    // times come out in order and every one stays in the wheel.
+    Wheel wheel(4, 4);
+    wheel.Push(HeapEntry(5, 1));
+    wheel.Push(HeapEntry(7, 2));
+    std::vector<uint64_t> ts;
+    uint64_t key = 3;
+    for (int i = 0; i < 10; i++)
     {
-        e->Ref();
-        heap.Push(HeapEntry(10 * (key + 1), (key + 1) << 32, e));
-        key++;
+        ns3::UidEntry e = wheel.PopMin();
+        ts.push_back(e.ts);
+        wheel.Push(HeapEntry(e.ts + 40000, key++));
+        EXPECT_EQ(wheel.WheelSize(), 2u);
     }
-    EXPECT_EQ(a->GetReferenceCount(), 2u);
-    ns3::UidEntry taken = heap.TakeMin();
-    EXPECT_EQ(taken.impl, PeekPointer(a));
-    taken.impl->Unref(); // as Run() does once the event ran
-    EXPECT_TRUE(heap.Remove(2, PeekPointer(b)));
-    b->Unref(); // Remove hands the entry's reference to the caller
-    EXPECT_FALSE(heap.Remove(1, PeekPointer(a))); // taken: no longer queued
-    EXPECT_EQ(heap.Size(), 1u);
-    heap.ReleaseAll();
-    EXPECT_EQ(a->GetReferenceCount(), 1u);
-    EXPECT_EQ(b->GetReferenceCount(), 1u);
-    EXPECT_EQ(c->GetReferenceCount(), 1u);
-    EXPECT_EQ(heap.Size(), 0u);
+    EXPECT_EQ(ts, (std::vector<uint64_t>{5, 7, 40005, 40007, 80005, 80007, 120005, 120007,
+                                         160005, 160007}));
+}
+
+TEST(EventWheel, ComesOutSortedWhateverTheMix)
+{
+    // A simulator's pattern: take the least, schedule 0-3 events at or
+    // after it, up to 200,000 steps ahead (beyond the span, or crowding a
+    // bucket, some go to the heap). Whatever holds them, the times taken
+    // never decrease and every pushed entry comes out once.
+    Wheel wheel(4, 4);
+    uint64_t lcg = 12345;
+    auto next = [&lcg](uint64_t mod) {
+        lcg = lcg * 6364136223846793005ull + 1442695040888963407ull;
+        return (lcg >> 33) % mod;
+    };
+    uint64_t key = 1;
+    for (int i = 0; i < 50; i++)
+    {
+        wheel.Push(HeapEntry(next(1000), key++));
+    }
+    uint64_t pushed = 50, taken = 0, last = 0;
+    bool sorted = true;
+    while (wheel.Size() != 0 && taken < 20000)
+    {
+        ns3::UidEntry e = wheel.PopMin();
+        taken++;
+        sorted = sorted && e.ts >= last;
+        last = e.ts;
+        uint64_t n = pushed < 15000 ? next(4) : 0;
+        for (uint64_t k = 0; k < n; k++)
+        {
+            uint64_t far = next(10) == 0 ? 200000 : 64;
+            wheel.Push(HeapEntry(e.ts + next(far), key++));
+            pushed++;
+        }
+    }
+    EXPECT_TRUE(sorted);
+    EXPECT_EQ(taken, pushed);
+    EXPECT_EQ(wheel.Size(), 0u);
+}
+
+TEST(EventWheel, RemoveAndReleaseReachBothParts)
+{
+    Ptr<ns3::EventImpl> nearEv(ns3::MakeEvent([] {}), false);
+    Ptr<ns3::EventImpl> farEv(ns3::MakeEvent([] {}), false);
+    Ptr<ns3::EventImpl> keptEv(ns3::MakeEvent([] {}), false);
+    Wheel wheel(4, 4);
+    nearEv->Ref();
+    wheel.Push(HeapEntry(10, uint64_t(1) << 32, PeekPointer(nearEv)));
+    farEv->Ref();
+    wheel.Push(HeapEntry(1000000, uint64_t(2) << 32, PeekPointer(farEv)));
+    keptEv->Ref();
+    wheel.Push(HeapEntry(20, uint64_t(3) << 32, PeekPointer(keptEv)));
+    EXPECT_EQ(wheel.WheelSize(), 2u);
+    EXPECT_TRUE(wheel.Remove(1, PeekPointer(nearEv)));
+    nearEv->Unref();
+    EXPECT_TRUE(wheel.Remove(2, PeekPointer(farEv)));
+    farEv->Unref();
+    EXPECT_FALSE(wheel.Remove(1, PeekPointer(nearEv)));
+    EXPECT_EQ(wheel.Size(), 1u);
+    EXPECT_EQ(wheel.Top().ts, 20u);
+    wheel.ReleaseAll();
+    EXPECT_EQ(keptEv->GetReferenceCount(), 1u);
+    EXPECT_EQ(wheel.Size(), 0u);
+    wheel.Push(HeapEntry(30, 4)); // usable again after ReleaseAll
+    EXPECT_EQ(DrainTimes(wheel), (std::vector<uint64_t>{30}));
 }
 
 TEST_F(FastSimulatorImpl, QueueReleasesEveryEvent)
