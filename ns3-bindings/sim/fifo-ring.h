@@ -40,6 +40,33 @@ template <typename T> class FifoRing
         Slot() = v;
         m_size++;
     }
+    /// The slot the next Push would fill, to be filled in place and then
+    /// kept by CommitBack (or left: nothing was added). Valid until the
+    /// next Push or BackSlot.
+    T& BackSlot()
+    {
+        return Slot();
+    }
+    /// Keep what was written into BackSlot as the newest element, returned.
+    T& CommitBack()
+    {
+        T& v = m_buf[(m_head + m_size) & (m_buf.size() - 1)];
+        m_size++;
+        return v;
+    }
+    /// The oldest element, to be used in place before DropFront; the ring
+    /// must not be empty.
+    T& FrontSlot()
+    {
+        return m_buf[m_head];
+    }
+    /// Forget the oldest element (its slot keeps whatever was left in it,
+    /// e.g. a moved-from value, until it is filled again).
+    void DropFront()
+    {
+        m_head = (m_head + 1) & (m_buf.size() - 1);
+        m_size--;
+    }
     /// Take the oldest element out; the ring must not be empty.
     T Pop()
     {

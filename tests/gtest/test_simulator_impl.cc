@@ -8,6 +8,7 @@
 // Every test installs the impl itself and destroys it at the end, so suites
 // that run before or after (shuffled or not) get ns-3's default impl.
 #include "event-pool.h"
+#include "fifo-ring.h"
 #include "libcc-agent.h"
 #include "fast-simulator-impl.h"
 #include "sim-fast.h"
@@ -287,6 +288,38 @@ TEST(EventHeap, PopsByTimeThenKeyAndGrows)
     }
     EXPECT_EQ(got, (std::vector<std::pair<uint64_t, uint64_t>>{
                        {10, 4}, {20, 3}, {20, 9}, {30, 5}, {40, 2}, {50, 1}, {60, 6}}));
+}
+
+TEST(FifoRing, InPlaceSlotsKeepFifoOrderAcrossGrowth)
+{
+    // 10 in, 5 out (the head is now at slot 5 of 16), then 20 filled in
+    // place: the ring grows to 32 with its elements unwrapped. An abandoned
+    // BackSlot adds nothing. Out come 5..29 in order.
+    ns3::FifoRing<std::unique_ptr<int>> ring;
+    for (int i = 0; i < 10; i++)
+    {
+        ring.Push(std::make_unique<int>(i));
+    }
+    for (int i = 0; i < 5; i++)
+    {
+        EXPECT_EQ(*ring.Pop(), i);
+    }
+    ring.BackSlot() = std::make_unique<int>(-1); // never committed
+    for (int i = 10; i < 30; i++)
+    {
+        ring.BackSlot() = std::make_unique<int>(i);
+        EXPECT_EQ(*ring.CommitBack(), i);
+    }
+    EXPECT_EQ(ring.Size(), 25u);
+    for (int i = 5; i < 30; i++)
+    {
+        std::unique_ptr<int>& front = ring.FrontSlot();
+        ASSERT_TRUE(front);
+        EXPECT_EQ(*front, i);
+        std::unique_ptr<int> taken = std::move(front);
+        ring.DropFront();
+    }
+    EXPECT_TRUE(ring.Empty());
 }
 
 // EventWheel: 4096 buckets of 2^shift steps in front of an EventHeap. With

@@ -500,13 +500,16 @@ SwitchNode::Forward(QbbFramePtr f, uint32_t in)
     {
         OnMmuPfc(in, prio, true);
     }
-    SwitchPort::Entry e;
+    // Built in its queue slot (no Entry moved), queued by Commit below.
+    const bool control = IsControl(key.type);
+    SwitchPort::Entry& e = port->Reserve(prio, control);
     e.frame = std::move(f);
     e.inPort = in;
     e.frameBytes = frameBytes;
     e.type = key.type;
     e.ecnCapable = key.ecn != ROCE_ECN_NOT_ECT;
     e.hasInt = key.hasInt;
+    e.ccFlow = 0;
     uint64_t fbRate;
 #ifdef NS3_LOG_ENABLE
     const uint64_t marks = m_cc.GetEcnMarks(); // only the logging build looks
@@ -523,7 +526,7 @@ SwitchNode::Forward(QbbFramePtr f, uint32_t in)
                                << port->GetQueueBytes(prio) << " bytes");
     }
 #endif
-    port->Enqueue(std::move(e), prio, IsControl(key.type));
+    port->Commit(prio, control);
     m_queueTrace(static_cast<uint32_t>(out), prio, port->GetQueueBytes(prio));
     port->NotifyQueueBytes(prio);
     port->GetDevice()->TriggerTransmit();

@@ -92,19 +92,25 @@ SwitchPort::DequeueFrame(const std::array<bool, QBB_N_PRIO>& paused, uint8_t& pr
     {
         return nullptr;
     }
-    Entry e = m_q[prio][cls].Pop();
-    if (m_q[prio][cls].Empty())
-    {
-        m_nonEmpty[cls] &= ~(1u << prio);
-    }
+    // In place: the entry leaves its slot only as the frame handed back.
+    // Nothing queues on this port while its owner looks (its device is
+    // inside this dequeue).
+    FifoRing<Entry>& q = m_q[prio][cls];
+    Entry& e = q.FrontSlot();
     m_bytes[prio] -= e.frameBytes;
     m_total -= e.frameBytes;
     m_dequeued++;
     m_lastDequeueStep = SimNowStep();
     uint8_t p8 = static_cast<uint8_t>(prio);
     m_owner->OnDequeued(*this, e, p8);
+    QbbFramePtr frame = std::move(e.frame);
+    q.DropFront();
+    if (q.Empty())
+    {
+        m_nonEmpty[cls] &= ~(1u << prio);
+    }
     prioOut = p8;
-    return std::move(e.frame);
+    return frame;
 }
 
 bool

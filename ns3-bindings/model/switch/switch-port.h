@@ -57,6 +57,14 @@ class SwitchPort : public Object, public QbbEgressSource
 
     /// Queue e at priority prio, in the control class if control.
     void Enqueue(Entry e, uint8_t prio, bool control);
+    /**
+     * Enqueue in place, without moving an Entry: the slot the next entry of
+     * (prio, class) goes into, to be filled whole (every field: it holds a
+     * dequeued entry's leftovers) and then queued by Commit with the same
+     * prio and control. Nothing may be queued on that port between the two.
+     */
+    Entry& Reserve(uint8_t prio, bool control);
+    void Commit(uint8_t prio, bool control);
 
     // QbbEgressSource
     QbbFramePtr DequeueFrame(const std::array<bool, QBB_N_PRIO>& paused, uint8_t& prioOut) override;
@@ -142,9 +150,22 @@ class SwitchPort : public Object, public QbbEgressSource
 inline void
 SwitchPort::Enqueue(Entry e, uint8_t prio, bool control)
 {
+    Reserve(prio, control) = std::move(e);
+    Commit(prio, control);
+}
+
+inline SwitchPort::Entry&
+SwitchPort::Reserve(uint8_t prio, bool control)
+{
+    return m_q[prio][control ? CONTROL : DATA].BackSlot();
+}
+
+inline void
+SwitchPort::Commit(uint8_t prio, bool control)
+{
     uint32_t cls = control ? CONTROL : DATA;
-    uint32_t bytes = e.frameBytes;
-    m_q[prio][cls].Push(std::move(e));
+    FifoRing<Entry>& q = m_q[prio][cls];
+    uint32_t bytes = q.CommitBack().frameBytes;
     m_nonEmpty[cls] |= 1u << prio;
     m_bytes[prio] += bytes;
     m_total += bytes;
