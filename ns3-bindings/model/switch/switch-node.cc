@@ -529,7 +529,7 @@ SwitchNode::Forward(QbbFramePtr f, uint32_t in)
     port->Commit(prio, control);
     m_queueTrace(static_cast<uint32_t>(out), prio, port->GetQueueBytes(prio));
     port->NotifyQueueBytes(prio);
-    port->GetDevice()->TriggerTransmit();
+    port->PeekDevice()->TriggerTransmit();
 }
 
 void

@@ -27,7 +27,9 @@
 namespace ns3
 {
 
-class SwitchPort : public Object, public QbbEgressSource
+// final: the switch calls GetQueueBytes and the rest on SwitchPort itself,
+// per frame; without it gcc guards each inlined call with a vtable compare.
+class SwitchPort final : public Object, public QbbEgressSource
 {
   public:
     static TypeId GetTypeId();
@@ -105,6 +107,11 @@ class SwitchPort : public Object, public QbbEgressSource
     Ptr<QbbNetDevice> GetDevice() const
     {
         return m_dev;
+    }
+    /// GetDevice without the Ptr copy (its Ref and Unref), for the per-frame path.
+    QbbNetDevice* PeekDevice() const
+    {
+        return PeekPointer(m_dev);
     }
     /// The PAUSE refresh the switch keeps while it holds this port's
     /// ingress XOFF for prio.
