@@ -456,6 +456,20 @@ TEST(EventWheel, ComesOutSortedWhateverTheMix)
     EXPECT_EQ(wheel.Size(), 0u);
 }
 
+TEST(EventWheel, RemoveTakesAnEntryFromInsideABucketList)
+{
+    // ts 10, 12, 14 share bucket 0 (16 steps); uid 2 is the list's middle.
+    Wheel wheel(4, 4);
+    for (uint64_t uid : {1, 2, 3})
+    {
+        wheel.Push(HeapEntry(8 + 2 * uid, uid << 32));
+    }
+    EXPECT_TRUE(wheel.Remove(2, nullptr));
+    EXPECT_FALSE(wheel.Remove(2, nullptr));
+    EXPECT_EQ(wheel.WheelSize(), 2u);
+    EXPECT_EQ(DrainTimes(wheel), (std::vector<uint64_t>{10, 14}));
+}
+
 TEST(EventWheel, RemoveAndReleaseReachBothParts)
 {
     Ptr<ns3::EventImpl> nearEv(ns3::MakeEvent([] {}), false);
