@@ -74,15 +74,24 @@ def part_of(function, obj):
     return OTHER[0]
 
 
-def parts(out):
-    """Instructions by part in callgrind output file out (self costs: a
-    call's line, which carries the callee's inclusive cost, is skipped)."""
+def read_callgrind(out):
+    """(total, frames, by_part) of callgrind output file out: the
+    instructions collected, the calls to QbbNetDevice::StartFrame, and the
+    instructions by part (self costs: a call's line, which carries the
+    callee's inclusive cost, is skipped)."""
     names, objs, by_part = {}, {}, {}
+    total = None
+    frames = 0
     part = OTHER[0]
     obj = ""
     after_calls = False
+    start_frame = False
     with open(out) as f:
         for line in f:
+            if line.startswith("summary:") or line.startswith("totals:"):
+                total = int(line.split()[1])
+                continue
+            # fn=(id) name, or fn=(id) when the name was given before
             m = _NAME.match(line)
             if m:
                 kind, ident, text = m.groups()
@@ -93,8 +102,13 @@ def parts(out):
                     obj = objs[ident]
                 elif kind == "fn":
                     part = part_of(names[ident], obj)
+                elif kind == "cfn":
+                    start_frame = bool(START_FRAME.search(names.get(ident, "")))
                 continue
             if line.startswith("calls="):
+                if start_frame:
+                    frames += int(line.split("=")[1].split()[0])
+                    start_frame = False
                 after_calls = True
                 continue
             fields = line.split()
@@ -103,36 +117,17 @@ def parts(out):
                     after_calls = False
                     continue
                 by_part[part] = by_part.get(part, 0) + int(fields[1])
-    return by_part
+    return total, frames, by_part
 
 
 def callgrind(valgrind, prog, keep):
+    """Run prog under callgrind (inside Run() only) into keep/callgrind.out:
+    read_callgrind's (total, frames, by_part)."""
     out = os.path.join(keep, "callgrind.out")
     subprocess.run([valgrind, "--tool=callgrind", "--callgrind-out-file=" + out,
                     "--toggle-collect=ns3::FastSimulatorImpl::Run*"] + prog,
                    check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    total = None
-    frames = 0
-    names = {}
-    target = False
-    with open(out) as f:
-        for line in f:
-            if line.startswith("summary:") or line.startswith("totals:"):
-                total = int(line.split()[1])
-            elif line.startswith("cfn="):
-                # cfn=(id) name, or cfn=(id) when the name was given before
-                m = re.match(r"cfn=\((\d+)\)(?: (.*))?", line.strip())
-                if m.group(2):
-                    names[m.group(1)] = m.group(2)
-                target = bool(START_FRAME.search(names.get(m.group(1), "")))
-            elif line.startswith("fn="):
-                m = re.match(r"fn=\((\d+)\)(?: (.*))?", line.strip())
-                if m and m.group(2):
-                    names[m.group(1)] = m.group(2)
-            elif line.startswith("calls=") and target:
-                frames += int(line.split("=")[1].split()[0])
-                target = False
-    return total, frames
+    return read_callgrind(out)
 
 
 # The scenes: name, the HPCC simulator's instructions per packet-hop on it
@@ -172,9 +167,9 @@ def table(bindir, doc):
         for name, hpcc, cmd, flows in SCENES:
             prog = scene_program(bindir, cmd, flows, tmp)
             rss = peak_rss_mb(prog, runs=9)
-            total, frames = callgrind("valgrind", prog, tmp)
+            total, frames, by_part = callgrind("valgrind", prog, tmp)
             rows.append((name, frames, total, total / frames, hpcc, rss))
-            split.append({p: n / frames for p, n in parts(os.path.join(tmp, "callgrind.out")).items()})
+            split.append({p: n / frames for p, n in by_part.items()})
     lines = [BEGIN,
              "Instructions inside `Simulator::Run()` (callgrind) per frame put on a link; "
              "written by `make bench` (bench/hop_cost.py).",
@@ -225,8 +220,7 @@ def main():
     prog = args[1:]
     rss = peak_rss_mb(prog, runs=9)
     with tempfile.TemporaryDirectory() as tmp:
-        total, frames = callgrind(valgrind, prog, keep or tmp)
-        split = parts(os.path.join(keep or tmp, "callgrind.out"))
+        total, frames, split = callgrind(valgrind, prog, keep or tmp)
     print("run_instructions=%d" % total)
     print("link_frames=%d" % frames)
     print("instructions_per_hop=%.0f" % (total / frames if frames else 0))

@@ -8,7 +8,7 @@ import sys
 from tests.python.conftest import ROOT
 
 sys.path.insert(0, os.path.join(ROOT, "bench"))
-from hop_cost import OTHER, parts, part_of  # noqa: E402
+from hop_cost import OTHER, part_of, read_callgrind  # noqa: E402
 
 # Callgrind's format with name compression: "fn=(id) name" defines, "fn=(id)"
 # reuses; a "calls=" line is followed by the call's line, which carries the
@@ -29,6 +29,9 @@ cfn=(2) libcc_cp_on_enqueue
 calls=1 5
 11 120
 12 20
+cfn=(5) ns3::QbbNetDevice::StartFrame(std::unique_ptr<ns3::QbbFrame, ns3::QbbFrameRelease>, unsigned int, long)
+calls=2 40
+14 50
 fn=(3) ns3::QbbChannel::Arrive(unsigned int)
 5 100
 ob=(2)
@@ -50,12 +53,15 @@ fn=(1)
 def test_parts_sum_each_functions_own_instructions(tmp_path):
     out = tmp_path / "callgrind.out"
     out.write_text(CALLGRIND)
-    got = parts(str(out))
+    total, frames, got = read_callgrind(str(out))
     # Forward's own 300 + 20 (the 120 after calls= is libcc's, counted
-    # there); Arrive 100; libcc_cp_on_enqueue 120 in libcc.so; OnQueue 40 +
-    # 10 (relative and repeated line numbers).
+    # there; the 50 after the StartFrame calls= is StartFrame's); Arrive
+    # 100; libcc_cp_on_enqueue 120 in libcc.so; OnQueue 40 + 10 (relative
+    # and repeated line numbers).
     assert got == {"switch": 320, "channel": 100, "libcc": 120, OTHER[0]: 50}
     assert sum(got.values()) == 590
+    assert total == 610  # the summary line
+    assert frames == 2  # the calls to StartFrame: frames put on links
 
 
 def test_part_goes_by_name_without_parameters_and_by_object_for_libcc():
