@@ -15,12 +15,12 @@ initialiser; read from the library's objects beside BIN_DIR). Writes those
 section names, one a line: first those every scene ran, then those fewer
 scenes ran, each group by name.
 
-The build links the library with these sections first in its text, in an
-output section of their own (ns3-bindings/ns3.mk: .text.hot): the kernel
-maps a library's file pages 64 KB around each page a process touches, so
-run code spread over the whole text made all of it resident
-(docs/performance.md, Memory). A stale list costs memory only, never
-correctness: a section not listed lands in .text as before.
+The build links the library with these sections first inside its .text
+(ns3-bindings/ns3.mk, layout/hot-first.awk): the kernel maps a library's
+file pages 64 KB around each page a process touches, so run code spread
+over the whole text made all of it resident (docs/performance.md, Memory).
+A stale list costs memory only, never correctness: a section not listed
+lands after the listed ones, as before.
 tests/python/test_hot_layout.py checks that the list still names the
 library's code.
 """
