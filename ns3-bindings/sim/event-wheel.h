@@ -93,13 +93,7 @@ template <typename E> class EventWheel
             if (m_heap.Size() == 0 || !EventHeap<E>::Before(m_heap.Top(), m_nodes[n].e))
             {
                 E top = m_nodes[n].e;
-                m_head[slot] = m_nodes[n].next;
-                if (m_head[slot] == NIL)
-                {
-                    m_bits[slot / 64] &= ~(uint64_t(1) << (slot % 64));
-                }
-                GiveNode(n);
-                m_count--;
+                Unlink(&m_head[slot], slot);
                 return top;
             }
         }
@@ -186,20 +180,27 @@ template <typename E> class EventWheel
     {
         for (uint32_t* link = &m_head[slot]; *link != NIL; link = &m_nodes[*link].next)
         {
-            uint32_t n = *link;
-            if (m_nodes[n].e.Uid() == uid && UntagImpl(m_nodes[n].e.impl) == impl)
+            const E& e = m_nodes[*link].e;
+            if (e.Uid() == uid && UntagImpl(e.impl) == impl)
             {
-                *link = m_nodes[n].next;
-                if (m_head[slot] == NIL)
-                {
-                    m_bits[slot / 64] &= ~(uint64_t(1) << (slot % 64));
-                }
-                GiveNode(n);
-                m_count--;
+                Unlink(link, slot);
                 return true;
             }
         }
         return false;
+    }
+
+    /// Take the node *link points to (in slot's list) out of the wheel.
+    [[gnu::always_inline]] void Unlink(uint32_t* link, uint32_t slot)
+    {
+        uint32_t n = *link;
+        *link = m_nodes[n].next;
+        if (m_head[slot] == NIL)
+        {
+            m_bits[slot / 64] &= ~(uint64_t(1) << (slot % 64));
+        }
+        GiveNode(n);
+        m_count--;
     }
 
     /// The slot of the least bucket the wheel holds (m_count must be

@@ -177,16 +177,16 @@ FastSimulatorImpl::UnitConv::Set(Time::Unit unit)
 
 template <typename E, bool Distributed>
 void
-FastSimulatorImpl::RunLoop(EventWheel<E>& heap, uint64_t limitTs)
+FastSimulatorImpl::RunLoop(EventWheel<E>& queue, uint64_t limitTs)
 {
     constexpr bool NodeOrder = std::is_same<E, NodeEntry>::value;
-    while (heap.Size() != 0 && !m_stop)
+    while (queue.Size() != 0 && !m_stop)
     {
-        if (Distributed && heap.Top().ts >= limitTs)
+        if (Distributed && queue.Top().ts >= limitTs)
         {
             return;
         }
-        E next = heap.PopMin();
+        E next = queue.PopMin();
         // Cancelled events are popped, counted and become "current" exactly
         // as in Default: IsExpired and GetEventCount depend on it.
         m_eventCount++;

@@ -308,7 +308,7 @@ class FastSimulatorImpl final : public SimulatorImpl
         }
         m_uidQueue.Push(UidEntry{ts, (uint64_t(m_uid++) << 32) | context, event});
     }
-    /// Events queued, in whichever heap the order uses.
+    /// Events queued, in whichever queue the order uses.
     size_t QueueSize() const
     {
         return m_nodeOrder ? m_nodeQueue.Size() : m_uidQueue.Size();

@@ -50,7 +50,7 @@ template <typename T> class FifoRing
     /// Keep what was written into BackSlot as the newest element, returned.
     T& CommitBack()
     {
-        T& v = m_buf[(m_head + m_size) & (m_buf.size() - 1)];
+        T& v = Behind();
         m_size++;
         return v;
     }
@@ -70,9 +70,8 @@ template <typename T> class FifoRing
     /// Take the oldest element out; the ring must not be empty.
     T Pop()
     {
-        T v = std::move(m_buf[m_head]);
-        m_head = (m_head + 1) & (m_buf.size() - 1);
-        m_size--;
+        T v = std::move(FrontSlot());
+        DropFront();
         return v;
     }
     /// Drop every element and the storage.
@@ -91,6 +90,11 @@ template <typename T> class FifoRing
         {
             Grow();
         }
+        return Behind();
+    }
+    /// The slot behind the newest element (the ring must have room).
+    T& Behind()
+    {
         return m_buf[(m_head + m_size) & (m_buf.size() - 1)];
     }
 
