@@ -235,6 +235,73 @@ TEST_F(SwitchForwardingTest, PortPeakQueueBytesAndItsReset)
     ASSERT_EQ(st.H(1).rx.size(), 4u);
 }
 
+TEST_F(SwitchForwardingTest, FrameLeavingAnEmptyPortAtOnceMovesTheRoundRobin)
+{
+    // H0 (100G) -> SW -> H1 (10G). H0 sends DATA at priority 3 at t = 0 (its
+    // line is free: it leaves at once), then priorities 2 and 4 queue behind
+    // it and H0 sends 4 before 2 (highest first). They reach SW at 1087.52
+    // (3), 1175.04 (4) and 1262.56 ns (2); 3 finds the port empty and the
+    // line free and leaves at once, so the round-robin's next priority is 4:
+    // 4 leaves at 1962.72 ns, 2 at 2837.92 ns. Had the round-robin not
+    // moved past 3, it would start from priority 0 and serve 2 before 4.
+    Star st({"100Gbps", "10Gbps"});
+    Simulator::Schedule(Time(0), &TestHost::Send, &st.H(0),
+                        MakeData("10.0.0.1", "10.0.0.2", 1000, 1000, 3), 3);
+    Simulator::Schedule(Time(0), &TestHost::Send, &st.H(0),
+                        MakeData("10.0.0.1", "10.0.0.2", 1001, 1000, 2), 2);
+    Simulator::Schedule(NanoSeconds(50), &TestHost::Send, &st.H(0),
+                        MakeData("10.0.0.1", "10.0.0.2", 1002, 1000, 4), 4);
+    Simulator::Run();
+    auto& rx = st.H(1).rx;
+    ASSERT_EQ(rx.size(), 3u);
+    const uint8_t prios[3] = {3, 4, 2};
+    const int64_t doneAtSw[3] = {1962720, 2837920, 3713120};
+    for (size_t k = 0; k < 3; k++)
+    {
+        RocePacketInfo info;
+        ASSERT_TRUE(RoceParse(rx[k].packet, info));
+        EXPECT_EQ(info.prio, prios[k]) << "frame " << k;
+        EXPECT_EQ(rx[k].t, Ps(doneAtSw[k] + 1000000)) << "frame " << k;
+    }
+    Ptr<SwitchPort> port = st.sw->GetSwitchPort(1);
+    EXPECT_EQ(port->GetDequeuedFrames(), 3u);
+    EXPECT_EQ(port->GetLastDequeueStep(), Ps(1962720 + 875200).GetTimeStep());
+}
+
+TEST_F(SwitchForwardingTest, FrameQueuesWhenATraceSinkTakesTheLineBeforeItLeaves)
+{
+    // H0 -> SW -> H1, both 100G. One 1056-byte DATA frame (1094 line bytes,
+    // 87.52 ns) reaches SW at 1087.52 ns, finds port 1 empty and its line
+    // free. A QueueBytes sink then sends a PAUSE out of that port (84 line
+    // bytes, 6.72 ns): the frame must wait behind it, leave at 1094.24 ns
+    // and reach H1 at 1094.24 + 87.52 + 1000 = 2181.76 ns, not at 2175.04.
+    Star st({"100Gbps", "100Gbps"});
+    Ptr<QbbNetDevice> out = st.sw->GetPort(1);
+    struct PauseOnce
+    {
+        QbbNetDevice* dev;
+        bool sent;
+    } pauser{PeekPointer(out), false};
+    st.sw->TraceConnectWithoutContext(
+        "QueueBytes",
+        MakeCallback(+[](PauseOnce* p, uint32_t port, uint8_t, uint64_t bytes) {
+            if (port == 1 && bytes > 0 && !p->sent)
+            {
+                p->sent = true;
+                p->dev->SendPfc(5, 10);
+            }
+        }).Bind(&pauser));
+    Simulator::Schedule(Time(0), &TestHost::Send, &st.H(0),
+                        MakeData("10.0.0.1", "10.0.0.2", 1000, 1000), 3);
+    Simulator::Run();
+    ASSERT_TRUE(pauser.sent);
+    ASSERT_EQ(st.H(1).rx.size(), 1u);
+    EXPECT_EQ(st.H(1).rx[0].t, Ps(1094240 + 87520 + 1000000));
+    EXPECT_EQ(out->GetPausesSent(5), 1u);
+    EXPECT_EQ(st.sw->GetSwitchPort(1)->GetDequeuedFrames(), 1u);
+    EXPECT_EQ(st.sw->GetPortQueueBytes(1), 0u);
+}
+
 TEST_F(SwitchForwardingTest, PacketWithoutRouteIsDroppedAndCounted)
 {
     Star st({"100Gbps", "100Gbps"});

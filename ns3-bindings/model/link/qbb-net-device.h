@@ -170,6 +170,32 @@ class QbbNetDevice : public NetDevice
     void SetEgressSource(QbbEgressSource* source);
     /// The owner has new data: start transmitting if the line is idle.
     void TriggerTransmit();
+    /**
+     * For an egress source that hands a frame straight to the line (a
+     * SwitchPort whose queues are empty): whether a frame of priority prio
+     * (< QBB_N_PRIO) queued now would leave at once on TriggerTransmit: the
+     * line idle, no PAUSE frame waiting, prio not paused, not inside a
+     * dequeue. Then BeginDirect, the source's own dequeue work, and
+     * FinishDirect do what TriggerTransmit would, without asking the
+     * source's DequeueFrame.
+     */
+    bool IsFreeFor(uint8_t prio, int64_t now) const
+    {
+        return !m_inDequeue && !m_txDonePending && now >= m_txEnd && m_channel && m_source &&
+               !m_pfc.HasQueued() && m_pfc.GetPausedUntil(prio) <= now;
+    }
+    /// The source's dequeue starts: PFC it sends meanwhile waits behind the frame.
+    void BeginDirect()
+    {
+        m_inDequeue = true;
+    }
+    /// The dequeued frame starts on the line now (after BeginDirect).
+    void FinishDirect(QbbFramePtr frame, int64_t now)
+    {
+        m_inDequeue = false;
+        uint32_t wire = WireBytes(frame->ipBytes);
+        StartFrame(std::move(frame), wire, now);
+    }
 
     typedef Callback<void, Ptr<QbbNetDevice>, Ptr<Packet>> QbbReceiveCallback;
     /// Received non-PFC packets (IPv4, Ethernet framing removed) go here.

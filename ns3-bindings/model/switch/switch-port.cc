@@ -96,14 +96,8 @@ SwitchPort::DequeueFrame(const std::array<bool, QBB_N_PRIO>& paused, uint8_t& pr
     // Nothing queues on this port while its owner looks (its device is
     // inside this dequeue).
     FifoRing<Entry>& q = m_q[prio][cls];
-    Entry& e = q.FrontSlot();
-    m_bytes[prio] -= e.frameBytes;
-    m_total -= e.frameBytes;
-    m_dequeued++;
-    m_lastDequeueStep = SimNowStep();
     uint8_t p8 = static_cast<uint8_t>(prio);
-    m_owner->OnDequeued(*this, e, p8);
-    QbbFramePtr frame = std::move(e.frame);
+    QbbFramePtr frame = Take(q.FrontSlot(), p8);
     q.DropFront();
     if (q.Empty())
     {
@@ -111,6 +105,35 @@ SwitchPort::DequeueFrame(const std::array<bool, QBB_N_PRIO>& paused, uint8_t& pr
     }
     prioOut = p8;
     return frame;
+}
+
+QbbFramePtr
+SwitchPort::Take(Entry& e, uint8_t prio)
+{
+    m_bytes[prio] -= e.frameBytes;
+    m_total -= e.frameBytes;
+    m_dequeued++;
+    m_lastDequeueStep = SimNowStep();
+    m_owner->OnDequeued(*this, e, prio);
+    return std::move(e.frame);
+}
+
+QbbFramePtr
+SwitchPort::DequeueDirect(uint8_t prio, bool control)
+{
+    if (!control)
+    {
+        m_rrNext = static_cast<uint8_t>((prio + 1) % QBB_N_PRIO); // as DequeueFrame's round-robin
+    }
+    return Take(m_direct, prio);
+}
+
+void
+SwitchPort::QueueDirect(uint8_t prio, bool control)
+{
+    uint32_t cls = control ? CONTROL : DATA;
+    m_q[prio][cls].Push(std::move(m_direct));
+    m_nonEmpty[cls] |= 1u << prio;
 }
 
 bool

@@ -68,6 +68,26 @@ class SwitchPort final : public Object, public QbbEgressSource
     Entry& Reserve(uint8_t prio, bool control);
     void Commit(uint8_t prio, bool control);
 
+    /**
+     * A frame that finds the port empty and its device free
+     * (QbbNetDevice::IsFreeFor) leaves without the ring, through the same
+     * steps in the same order: fill DirectSlot whole, CommitDirect (the
+     * bytes count as queued, as Commit), then DequeueDirect inside the
+     * device's BeginDirect/FinishDirect (the owner's OnDequeued, as
+     * DequeueFrame). If the device turned busy in between, QueueDirect puts
+     * the entry in the ring instead.
+     */
+    Entry& DirectSlot()
+    {
+        return m_direct;
+    }
+    void CommitDirect(uint8_t prio)
+    {
+        AddBytes(prio, m_direct.frameBytes);
+    }
+    QbbFramePtr DequeueDirect(uint8_t prio, bool control);
+    void QueueDirect(uint8_t prio, bool control);
+
     // QbbEgressSource
     QbbFramePtr DequeueFrame(const std::array<bool, QBB_N_PRIO>& paused, uint8_t& prioOut) override;
     /// Bytes of frames queued at prio, both classes.
@@ -137,10 +157,20 @@ class SwitchPort final : public Object, public QbbEgressSource
     static constexpr uint32_t CONTROL = 0;
     static constexpr uint32_t DATA = 1;
 
+    void AddBytes(uint8_t prio, uint32_t bytes)
+    {
+        m_bytes[prio] += bytes;
+        m_total += bytes;
+        m_peakTotal = std::max(m_peakTotal, m_total);
+    }
+    /// e leaves queue prio: the counters, the owner's OnDequeued, its frame.
+    QbbFramePtr Take(Entry& e, uint8_t prio);
+
     Owner* m_owner;
     uint32_t m_index;
     Ptr<QbbNetDevice> m_dev;
     std::array<std::array<FifoRing<Entry>, 2>, QBB_N_PRIO> m_q;
+    Entry m_direct; //!< a frame leaving without the ring (DirectSlot)
     std::array<uint64_t, QBB_N_PRIO> m_bytes{};
     uint64_t m_total = 0;
     uint64_t m_peakTotal = 0;
@@ -174,9 +204,7 @@ SwitchPort::Commit(uint8_t prio, bool control)
     FifoRing<Entry>& q = m_q[prio][cls];
     uint32_t bytes = q.CommitBack().frameBytes;
     m_nonEmpty[cls] |= 1u << prio;
-    m_bytes[prio] += bytes;
-    m_total += bytes;
-    m_peakTotal = std::max(m_peakTotal, m_total);
+    AddBytes(prio, bytes);
 }
 
 inline uint64_t
