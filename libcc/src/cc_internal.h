@@ -261,6 +261,72 @@ static inline uint64_t libcc_cp_tx_bytes_in(const libcc_cp *cp) { return cp->tx_
 static inline void libcc_cp_set_deadline_ns_in(libcc_cp *cp, uint64_t d) { cp->deadline_ns = d; }
 static inline void libcc_cp_set_max_feedback_in(libcc_cp *cp, size_t n) { cp->max_feedback = n; }
 
+/* The INT stamp chain a switch runs per data packet (hpcc_cp_stamp ->
+ * record -> stamp -> push) and the wrap-safe difference HPCC takes per hop
+ * of each ACK: in line for the built-ins, as the accessors above;
+ * cp.c and int_list.c define the exported functions from them. */
+static inline int libcc_int_list_push_in(libcc_int_list *list, const libcc_int_hop *hop,
+                                         unsigned max_hops)
+{
+    if (list == NULL || hop == NULL)
+        return LIBCC_ERR_INVALID_ARG;
+    /* 0 means "no runtime bound": the compile-time one still holds, and a
+     * runtime bound larger than the array cannot be honoured. */
+    unsigned bound = max_hops;
+    if (bound == 0 || bound > LIBCC_INT_MAX_HOPS)
+        bound = LIBCC_INT_MAX_HOPS;
+    if (list->n_hops >= bound)
+        return LIBCC_ERR_FULL;
+    list->hop[list->n_hops] = *hop;
+    list->n_hops++;
+    return LIBCC_OK;
+}
+
+static inline uint64_t libcc_wrap_diff_in(uint64_t cur, uint64_t prev, unsigned bits)
+{
+    /* Unsigned subtraction is already modulo 2^64; narrower counters keep only
+     * their low bits. 0 and > 64 mean full width so that a zeroed list (or a
+     * nonsense width) degrades to plain subtraction instead of a shift by 64,
+     * which C leaves undefined. */
+    uint64_t d = cur - prev;
+    if (bits == 0 || bits >= 64)
+        return d;
+    return d & ((UINT64_C(1) << bits) - 1);
+}
+
+/* Without the exported function's check of cp: a module's cp is the live
+ * object the core called it with. */
+static inline int libcc_cp_int_record_in(const libcc_cp *cp, uint64_t now_ns, uint64_t qlen_bytes,
+                                         libcc_int_hop *hop)
+{
+    if (hop == NULL)
+        return LIBCC_ERR_INVALID_ARG;
+    hop->bandwidth_bps = cp->info.link_rate_bps;
+    hop->ts_ns = now_ns;
+    hop->tx_bytes = cp->tx_bytes;
+    hop->qlen_bytes = qlen_bytes;
+    hop->switch_id = cp->info.switch_id;
+    hop->port_id = cp->info.port_id;
+    return LIBCC_OK;
+}
+
+static inline int libcc_cp_stamp_in(libcc_cp *cp, libcc_cp_pkt *pkt, const libcc_int_hop *rec)
+{
+    const bool is_ack = pkt->kind == LIBCC_PKT_ACK || pkt->kind == LIBCC_PKT_NACK;
+    int rc = libcc_int_list_push_wire(pkt->int_list, is_ack ? cp->algo->ack_int : cp->algo->data_int,
+                                      rec, cp->common.max_hops);
+    if (rc == LIBCC_OK)
+        pkt->int_stamped = 1;
+    /* A full list stays as it is: the hops already in it are still valid. */
+    return rc == LIBCC_ERR_FULL ? LIBCC_OK : rc;
+}
+
+#define libcc_int_list_push(list, hop, max_hops) libcc_int_list_push_in(list, hop, max_hops)
+#define libcc_wrap_diff(cur, prev, bits) libcc_wrap_diff_in(cur, prev, bits)
+#define libcc_cp_int_record(cp, now_ns, qlen_bytes, hop) \
+    libcc_cp_int_record_in(cp, now_ns, qlen_bytes, hop)
+#define libcc_cp_stamp(cp, pkt, rec) libcc_cp_stamp_in(cp, pkt, rec)
+
 #define libcc_rp_state(rp) libcc_rp_state_in(rp)
 #define libcc_rp_state_const(rp) libcc_rp_state_const_in(rp)
 #define libcc_rp_config(rp) libcc_rp_config_in(rp)

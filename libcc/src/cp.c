@@ -108,26 +108,15 @@ int libcc_cp_on_dequeue(libcc_cp *cp, uint64_t now_ns, libcc_cp_pkt *pkt)
 
 int(libcc_cp_stamp)(libcc_cp *cp, libcc_cp_pkt *pkt, const libcc_int_hop *rec)
 {
-    const bool is_ack = pkt->kind == LIBCC_PKT_ACK || pkt->kind == LIBCC_PKT_NACK;
-    int rc = libcc_int_list_push_wire(pkt->int_list, is_ack ? cp->algo->ack_int : cp->algo->data_int,
-                                      rec, cp->common.max_hops);
-    if (rc == LIBCC_OK)
-        pkt->int_stamped = 1;
-    /* A full list stays as it is: the hops already in it are still valid. */
-    return rc == LIBCC_ERR_FULL ? LIBCC_OK : rc;
+    return libcc_cp_stamp_in(cp, pkt, rec);
 }
 
-int libcc_cp_int_record(const libcc_cp *cp, uint64_t now_ns, uint64_t qlen_bytes, libcc_int_hop *hop)
+int(libcc_cp_int_record)(const libcc_cp *cp, uint64_t now_ns, uint64_t qlen_bytes,
+                         libcc_int_hop *hop)
 {
-    if (!cp || cp->magic != CP_MAGIC || !hop)
+    if (!cp || cp->magic != CP_MAGIC)
         return LIBCC_ERR_INVALID_ARG;
-    hop->bandwidth_bps = cp->info.link_rate_bps;
-    hop->ts_ns = now_ns;
-    hop->tx_bytes = cp->tx_bytes;
-    hop->qlen_bytes = qlen_bytes;
-    hop->switch_id = cp->info.switch_id;
-    hop->port_id = cp->info.port_id;
-    return LIBCC_OK;
+    return libcc_cp_int_record_in(cp, now_ns, qlen_bytes, hop);
 }
 
 uint64_t libcc_cp_deadline_ns(const libcc_cp *cp)

@@ -4,7 +4,7 @@
  * must never allocate and never write past LIBCC_INT_MAX_HOPS, whatever the
  * caller's runtime bound or a corrupted n_hops says.
  */
-#include <libcc/libcc.h>
+#include "cc_internal.h"
 
 #include <string.h>
 
@@ -19,30 +19,12 @@ void libcc_int_list_init(libcc_int_list *list)
     list->tx_bits = 64;
 }
 
-int libcc_int_list_push(libcc_int_list *list, const libcc_int_hop *hop, unsigned max_hops)
+int(libcc_int_list_push)(libcc_int_list *list, const libcc_int_hop *hop, unsigned max_hops)
 {
-    if (list == NULL || hop == NULL)
-        return LIBCC_ERR_INVALID_ARG;
-    /* 0 means "no runtime bound": the compile-time one still holds, and a
-     * runtime bound larger than the array cannot be honoured. */
-    unsigned bound = max_hops;
-    if (bound == 0 || bound > LIBCC_INT_MAX_HOPS)
-        bound = LIBCC_INT_MAX_HOPS;
-    if (list->n_hops >= bound)
-        return LIBCC_ERR_FULL;
-    list->hop[list->n_hops] = *hop;
-    list->n_hops++;
-    return LIBCC_OK;
+    return libcc_int_list_push_in(list, hop, max_hops);
 }
 
-uint64_t libcc_wrap_diff(uint64_t cur, uint64_t prev, unsigned bits)
+uint64_t(libcc_wrap_diff)(uint64_t cur, uint64_t prev, unsigned bits)
 {
-    /* Unsigned subtraction is already modulo 2^64; narrower counters keep only
-     * their low bits. 0 and > 64 mean full width so that a zeroed list (or a
-     * nonsense width) degrades to plain subtraction instead of a shift by 64,
-     * which C leaves undefined. */
-    uint64_t d = cur - prev;
-    if (bits == 0 || bits >= 64)
-        return d;
-    return d & ((UINT64_C(1) << bits) - 1);
+    return libcc_wrap_diff_in(cur, prev, bits);
 }
