@@ -438,6 +438,7 @@ int libcc_algorithm_info_get(const char *algorithm, libcc_algorithm_info *info)
     info->data_int = a->data_int;
     info->ack_int = a->ack_int;
     info->cp_needs_int_table = a->cp ? a->cp->needs_int_table : false;
+    info->cp_on_enqueue = a->cp && a->cp->on_enqueue;
     info->int_hop_bytes = libcc_algo_int_hop_bytes(a);
     info->signals = a->signals;
     info->pint_bits = (a->signals & LIBCC_SIGNAL_DATA_PINT) ? a->pint_bits : 0;

@@ -100,7 +100,11 @@ typedef struct libcc_algorithm_info {
                                  * sets LIBCC_TX_REQUEST_INT (probes always carry it) */
     libcc_int_format ack_int;   /* INT header every ACK/NACK carries; NONE: ACKs carry no INT header */
     uint8_t cp_needs_int_table; /* each switch creates one libcc_int_table its CPs share */
-    uint8_t reserved[3];
+    /* since 0.8.0: 1 if its CPs act at libcc_cp_on_enqueue (mark, record a
+     * flow); 0 if that call only checks its arguments, so a host may skip
+     * it (libcc_cp_on_dequeue is never to be skipped: it counts txBytes) */
+    uint8_t cp_on_enqueue;
+    uint8_t reserved[2];
     uint32_t int_hop_bytes;     /* wire bytes of one INT hop (8); 0 when neither header exists */
     /* since 0.5.0 */
     uint32_t signals;           /* LIBCC_SIGNAL_*: what packets carry beyond INT (below) */

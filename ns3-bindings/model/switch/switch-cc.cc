@@ -94,6 +94,7 @@ SwitchCc::Free()
     m_flowAddr.clear();
     m_timerFb.clear();
     m_flowIds = false;
+    m_enqueueWork = false;
     libcc_int_table_del(m_intTable);
     m_intTable = nullptr;
     m_built = false;
@@ -143,6 +144,7 @@ SwitchCc::Build(uint32_t switchId, const std::vector<uint64_t>& portRates, std::
     libcc_algorithm_info_get(libcc_params_algorithm(m_params), &ai);
     m_hopBytes = ai.int_hop_bytes;
     m_flowIds = (ai.signals & LIBCC_SIGNAL_CP_FEEDBACK) != 0;
+    m_enqueueWork = ai.cp_on_enqueue != 0;
     if (m_hopBytes != 0 && m_hopBytes != RoceIntHeader::HOP_BYTES)
     {
         err = std::string(libcc_params_algorithm(m_params)) + ": INT hops of " +

@@ -170,6 +170,9 @@ class SwitchCc
     /// The algorithm's CPs send feedback (LIBCC_SIGNAL_CP_FEEDBACK): data
     /// frames carry their flow's index to libcc (libcc_cp_pkt.flow_id).
     bool m_flowIds;
+    /// The algorithm's CPs act at enqueue (libcc_algorithm_info.cp_on_enqueue):
+    /// without it, and without flows to index, OnEnqueue asks libcc nothing.
+    bool m_enqueueWork = false;
     std::unordered_map<std::pair<uint64_t, uint64_t>, uint32_t, FlowKeyHash> m_flowIndex;
     std::vector<FlowAddr> m_flowAddr; //!< by flow index
     std::vector<libcc_cp_feedback> m_timerFb;
@@ -287,6 +290,10 @@ inline bool
 SwitchCc::OnEnqueue(uint32_t port, SwitchPort::Entry& e, uint64_t queueBytes, uint64_t portBytes,
                     uint64_t& fbRateBps)
 {
+    if (!m_enqueueWork && !m_flowIds)
+    {
+        return false; // libcc_cp_on_enqueue would only check its arguments
+    }
     return Run<&libcc_cp_on_enqueue, true>(port, e, queueBytes, portBytes, fbRateBps);
 }
 
