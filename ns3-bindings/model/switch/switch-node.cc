@@ -462,7 +462,8 @@ SwitchNode::ReceiveFrame(QbbNetDevice* dev, QbbFramePtr f)
     }
 }
 
-void
+// In line in ReceiveFrame, its caller per frame (FlushFeedback's copy is rare).
+[[gnu::always_inline]] inline void
 SwitchNode::Forward(QbbFramePtr f, uint32_t in)
 {
     RoceFlowKey key;
@@ -474,7 +475,11 @@ SwitchNode::Forward(QbbFramePtr f, uint32_t in)
     }
     else
     {
-        keyed = RocePeekKey(f->packet, key);
+        // Its own key: key's address never escapes, so the fields Forward
+        // does not read are never written.
+        RoceFlowKey bytesKey;
+        keyed = RocePeekKey(f->packet, bytesKey);
+        key = bytesKey;
         key.hasInt = false;
     }
     if (keyed)
