@@ -91,7 +91,7 @@ QbbChannel::GetPeer(Ptr<const QbbNetDevice> self) const
 }
 
 void
-QbbChannel::Transmit(QbbFramePtr frame, const QbbNetDevice* src, int64_t txSteps)
+QbbChannel::Transmit(QbbFramePtr&& frame, const QbbNetDevice* src, int64_t txSteps)
 {
     if (m_nDevices < 2)
     {

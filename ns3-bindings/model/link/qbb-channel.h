@@ -37,7 +37,8 @@ class QbbChannel : public Channel
      * not carried in the frame (it is line time only).
      */
     /// txSteps: the frame's line time in simulator time steps.
-    void Transmit(QbbFramePtr frame, const QbbNetDevice* src, int64_t txSteps);
+    /// Takes the frame (frame is null after), by reference: no temporary per hop.
+    void Transmit(QbbFramePtr&& frame, const QbbNetDevice* src, int64_t txSteps);
     /// Frames checked by VerifyWireFormat, and those whose fields did not survive their bytes.
     uint64_t GetWireChecks() const;
     uint64_t GetWireMismatches() const;

@@ -138,6 +138,7 @@ QbbNetDevice::DoDispose()
     m_node = nullptr;
     m_channel = nullptr;
     m_source = nullptr;
+    m_canSend = false;
     m_qbbRx = QbbReceiveCallback();
     m_frameRx = nullptr;
     m_rxCallback = NetDevice::ReceiveCallback();
@@ -155,6 +156,7 @@ QbbNetDevice::Attach(Ptr<QbbChannel> ch)
         return false;
     }
     m_channel = ch;
+    m_canSend = m_source != nullptr;
     return true;
 }
 
@@ -162,6 +164,7 @@ void
 QbbNetDevice::SetEgressSource(QbbEgressSource* source)
 {
     m_source = source;
+    m_canSend = m_channel && m_source;
 }
 
 void
@@ -404,7 +407,7 @@ QbbNetDevice::StartQueuedPfc(int64_t now)
 }
 
 void
-QbbNetDevice::StartFrame(QbbFramePtr frame, uint32_t wireBytes, int64_t now)
+QbbNetDevice::StartFrame(QbbFramePtr&& frame, uint32_t wireBytes, int64_t now)
 {
     // Exact serialization: carry the sub-step remainder to the next frame so
     // that back-to-back frames average exactly DataRate at any resolution.

@@ -181,7 +181,7 @@ class QbbNetDevice : public NetDevice
      */
     bool IsFreeFor(uint8_t prio, int64_t now) const
     {
-        return !m_inDequeue && !m_txDonePending && now >= m_txEnd && m_channel && m_source &&
+        return !m_inDequeue && !m_txDonePending && now >= m_txEnd && m_canSend &&
                !m_pfc.HasQueued() && m_pfc.GetPausedUntil(prio) <= now;
     }
     /// The source's dequeue starts: PFC it sends meanwhile waits behind the frame.
@@ -189,8 +189,8 @@ class QbbNetDevice : public NetDevice
     {
         m_inDequeue = true;
     }
-    /// The dequeued frame starts on the line now (after BeginDirect).
-    void FinishDirect(QbbFramePtr frame, int64_t now)
+    /// The dequeued frame starts on the line now (after BeginDirect); frame is null after.
+    void FinishDirect(QbbFramePtr&& frame, int64_t now)
     {
         m_inDequeue = false;
         uint32_t wire = WireBytes(frame->ipBytes);
@@ -351,7 +351,7 @@ class QbbNetDevice : public NetDevice
     bool StartQueuedPfc(int64_t now);
     /// Schedule the transmit-complete event at m_txEnd (once).
     void ScheduleTxDone(int64_t now);
-    void StartFrame(QbbFramePtr frame, uint32_t wireBytes, int64_t now);
+    void StartFrame(QbbFramePtr&& frame, uint32_t wireBytes, int64_t now);
     /// A copy of packet with the Ethernet header (and FCS if withFcs) it travels in.
     Ptr<Packet> MakeFrame(Ptr<const Packet> packet, bool macControl, bool outgoing,
                           bool withFcs) const;
@@ -363,6 +363,7 @@ class QbbNetDevice : public NetDevice
     Ptr<Node> m_node;
     Ptr<QbbChannel> m_channel;
     QbbEgressSource* m_source;
+    bool m_canSend = false; //!< m_channel && m_source, one test per frame in IsFreeFor
     QbbReceiveCallback m_qbbRx;
     QbbFrameReceiver* m_frameRx = nullptr;
     NetDevice::ReceiveCallback m_rxCallback;

@@ -547,11 +547,14 @@ SwitchNode::Forward(QbbFramePtr f, uint32_t in)
     }
     m_queueTrace(static_cast<uint32_t>(out), prio, port->GetQueueBytes(prio));
     port->NotifyQueueBytes(prio);
-    if (direct && dev->IsFreeFor(prio, now)) // a trace sink could have sent on it
+    // A trace sink could have sent on the device meanwhile: look again if one ran.
+    if (direct && ((m_queueTrace.IsEmpty() && !port->IsQueueBytesTraced()) ||
+                   dev->IsFreeFor(prio, now)))
     {
         dev->BeginDirect();
-        QbbFramePtr leaving = port->DequeueDirect(prio, control);
-        dev->FinishDirect(std::move(leaving), now);
+        port->DequeueDirect(prio, control);
+        SwitchNode::OnDequeued(*port, e, prio);
+        dev->FinishDirect(std::move(e.frame), now);
         return;
     }
     if (direct)

@@ -97,7 +97,10 @@ SwitchPort::DequeueFrame(const std::array<bool, QBB_N_PRIO>& paused, uint8_t& pr
     // inside this dequeue).
     FifoRing<Entry>& q = m_q[prio][cls];
     uint8_t p8 = static_cast<uint8_t>(prio);
-    QbbFramePtr frame = Take(q.FrontSlot(), p8);
+    Entry& e = q.FrontSlot();
+    CountDequeue(e, p8);
+    m_owner->OnDequeued(*this, e, p8);
+    QbbFramePtr frame = std::move(e.frame);
     q.DropFront();
     if (q.Empty())
     {
@@ -105,27 +108,6 @@ SwitchPort::DequeueFrame(const std::array<bool, QBB_N_PRIO>& paused, uint8_t& pr
     }
     prioOut = p8;
     return frame;
-}
-
-QbbFramePtr
-SwitchPort::Take(Entry& e, uint8_t prio)
-{
-    m_bytes[prio] -= e.frameBytes;
-    m_total -= e.frameBytes;
-    m_dequeued++;
-    m_lastDequeueStep = SimNowStep();
-    m_owner->OnDequeued(*this, e, prio);
-    return std::move(e.frame);
-}
-
-QbbFramePtr
-SwitchPort::DequeueDirect(uint8_t prio, bool control)
-{
-    if (!control)
-    {
-        m_rrNext = static_cast<uint8_t>((prio + 1) % QBB_N_PRIO); // as DequeueFrame's round-robin
-    }
-    return Take(m_direct, prio);
 }
 
 void

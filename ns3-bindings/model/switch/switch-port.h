@@ -15,6 +15,7 @@
 #include "fifo-ring.h"
 #include "qbb-net-device.h"
 #include "rocev2-packet.h"
+#include "sim-fast.h"
 
 #include "ns3/event-id.h"
 #include "ns3/object.h"
@@ -72,10 +73,10 @@ class SwitchPort final : public Object, public QbbEgressSource
      * A frame that finds the port empty and its device free
      * (QbbNetDevice::IsFreeFor) leaves without the ring, through the same
      * steps in the same order: fill DirectSlot whole, CommitDirect (the
-     * bytes count as queued, as Commit), then DequeueDirect inside the
-     * device's BeginDirect/FinishDirect (the owner's OnDequeued, as
-     * DequeueFrame). If the device turned busy in between, QueueDirect puts
-     * the entry in the ring instead.
+     * bytes count as queued, as Commit), then, inside the device's
+     * BeginDirect/FinishDirect, DequeueDirect and the owner's OnDequeued
+     * (what DequeueFrame does). If the device turned busy in between,
+     * QueueDirect puts the entry in the ring instead.
      */
     Entry& DirectSlot()
     {
@@ -85,8 +86,22 @@ class SwitchPort final : public Object, public QbbEgressSource
     {
         AddBytes(prio, m_direct.frameBytes);
     }
-    QbbFramePtr DequeueDirect(uint8_t prio, bool control);
+    /// DirectSlot leaves: the counters and round-robin as DequeueFrame's;
+    /// the owner then runs its OnDequeued on DirectSlot itself (no virtual call).
+    void DequeueDirect(uint8_t prio, bool control)
+    {
+        if (!control)
+        {
+            m_rrNext = static_cast<uint8_t>((prio + 1) % QBB_N_PRIO); // DequeueFrame's round-robin
+        }
+        CountDequeue(m_direct, prio);
+    }
     void QueueDirect(uint8_t prio, bool control);
+    /// Whether QueueBytes has a sink: without one, no trace of this port runs user code.
+    bool IsQueueBytesTraced() const
+    {
+        return !m_queueTrace.IsEmpty();
+    }
 
     // QbbEgressSource
     QbbFramePtr DequeueFrame(const std::array<bool, QBB_N_PRIO>& paused, uint8_t& prioOut) override;
@@ -163,8 +178,14 @@ class SwitchPort final : public Object, public QbbEgressSource
         m_total += bytes;
         m_peakTotal = std::max(m_peakTotal, m_total);
     }
-    /// e leaves queue prio: the counters, the owner's OnDequeued, its frame.
-    QbbFramePtr Take(Entry& e, uint8_t prio);
+    /// e leaves queue prio: the byte counts and dequeue counters.
+    void CountDequeue(const Entry& e, uint8_t prio)
+    {
+        m_bytes[prio] -= e.frameBytes;
+        m_total -= e.frameBytes;
+        m_dequeued++;
+        m_lastDequeueStep = SimNowStep();
+    }
 
     Owner* m_owner;
     uint32_t m_index;
