@@ -55,7 +55,7 @@ class FrameSource : public QbbEgressSource
 class FrameSink : public QbbFrameReceiver
 {
   public:
-    void ReceiveFrame(QbbNetDevice*, QbbFramePtr frame) override
+    void ReceiveFrame(QbbNetDevice*, QbbFramePtr&& frame) override
     {
         rx.push_back(std::move(frame));
     }

@@ -401,7 +401,7 @@ RdmaNic::DequeueFrame(const std::array<bool, QBB_N_PRIO>& paused, uint8_t& prioO
 }
 
 void
-RdmaNic::ReceiveFrame(QbbNetDevice*, QbbFramePtr frame)
+RdmaNic::ReceiveFrame(QbbNetDevice*, QbbFramePtr&& frame)
 {
     if (!frame->packet)
     {

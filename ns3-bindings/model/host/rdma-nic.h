@@ -172,7 +172,7 @@ class RdmaNic : public Object, public QbbEgressSource, public QbbFrameReceiver
     void DoDispose() override;
 
   private:
-    void ReceiveFrame(QbbNetDevice* dev, QbbFramePtr frame) override;
+    void ReceiveFrame(QbbNetDevice* dev, QbbFramePtr&& frame) override;
     void Dispatch(const RocePacketInfo& info);
     /// The next IP packet as a frame (the queue is not empty).
     QbbFramePtr DequeueIp(uint8_t& prioOut);

@@ -138,6 +138,7 @@ QbbNetDevice::DoDispose()
     m_node = nullptr;
     m_channel = nullptr;
     m_source = nullptr;
+    m_pendingCounter = nullptr;
     m_canSend = false;
     m_qbbRx = QbbReceiveCallback();
     m_frameRx = nullptr;
@@ -164,6 +165,7 @@ void
 QbbNetDevice::SetEgressSource(QbbEgressSource* source)
 {
     m_source = source;
+    m_pendingCounter = source ? source->PendingCounter() : nullptr;
     m_canSend = m_channel && m_source;
 }
 
@@ -466,7 +468,8 @@ QbbNetDevice::StartFrame(QbbFramePtr&& frame, uint32_t wireBytes, int64_t now)
         (*frame);
     }
     m_channel->Transmit(std::move(frame), this, txSteps);
-    if (m_pfc.HasQueued() || (m_source && m_source->HasPending()))
+    if (m_pfc.HasQueued() ||
+        (m_pendingCounter ? *m_pendingCounter != 0 : m_source && m_source->HasPending()))
     {
         ScheduleTxDone(now);
     }
@@ -502,7 +505,7 @@ QbbNetDevice::TransmitComplete()
 }
 
 void
-QbbNetDevice::ReceiveFrame(QbbFramePtr frame)
+QbbNetDevice::ReceiveFrame(QbbFramePtr&& frame)
 {
     // Lost on the link: the frame used the wire but nothing above sees it
     // (the HPCC simulator's ReceiveErrorModel, before its PFC handling).

@@ -99,6 +99,17 @@ class QbbEgressSource
     {
         return true;
     }
+    /**
+     * A source whose HasPending() is "this counter is not zero" may give the
+     * counter's address: the device reads it after each frame it starts
+     * instead of calling HasPending (asked once, at SetEgressSource; the
+     * counter must live as long as the source does). nullptr, the default:
+     * the device calls HasPending.
+     */
+    virtual const uint64_t* PendingCounter() const
+    {
+        return nullptr;
+    }
     /// Bytes queued for a priority (for traces and tests); 0 if unknown.
     virtual uint64_t GetQueueBytes(uint8_t prio) const
     {
@@ -125,8 +136,10 @@ class QbbFrameReceiver
 {
   public:
     virtual ~QbbFrameReceiver() = default;
-    /// A non-PFC frame fully arrived on dev; the receiver owns it now.
-    virtual void ReceiveFrame(QbbNetDevice* dev, QbbFramePtr frame) = 0;
+    /// A non-PFC frame fully arrived on dev; the receiver owns it now (move
+    /// from frame to keep it; what is left in it is freed after the call).
+    /// By reference: no temporary per frame.
+    virtual void ReceiveFrame(QbbNetDevice* dev, QbbFramePtr&& frame) = 0;
 };
 
 class QbbNetDevice : public NetDevice
@@ -281,7 +294,7 @@ class QbbNetDevice : public NetDevice
      * line time, see WireBytes, but no header objects per hop). Traces and
      * pcap see full frames, built only when someone listens.
      */
-    void ReceiveFrame(QbbFramePtr frame);
+    void ReceiveFrame(QbbFramePtr&& frame);
 
     // NetDevice
     void SetIfIndex(const uint32_t index) override;
@@ -364,6 +377,7 @@ class QbbNetDevice : public NetDevice
     Ptr<QbbChannel> m_channel;
     QbbEgressSource* m_source;
     bool m_canSend = false; //!< m_channel && m_source, one test per frame in IsFreeFor
+    const uint64_t* m_pendingCounter = nullptr; //!< m_source's PendingCounter()
     QbbReceiveCallback m_qbbRx;
     QbbFrameReceiver* m_frameRx = nullptr;
     NetDevice::ReceiveCallback m_rxCallback;

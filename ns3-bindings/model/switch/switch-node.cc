@@ -430,7 +430,7 @@ SwitchNode::Drop(const QbbFrame& f, uint32_t in, uint32_t out, uint8_t prio)
 }
 
 void
-SwitchNode::ReceiveFrame(QbbNetDevice* dev, QbbFramePtr f)
+SwitchNode::ReceiveFrame(QbbNetDevice* dev, QbbFramePtr&& f)
 {
     if (!m_mmuConfigured || !m_cc.IsBuilt())
     {

@@ -160,7 +160,7 @@ class SwitchNode : public Node, public QbbFrameReceiver, private SwitchPort::Own
     void DoDispose() override;
 
   private:
-    void ReceiveFrame(QbbNetDevice* dev, QbbFramePtr frame) override;
+    void ReceiveFrame(QbbNetDevice* dev, QbbFramePtr&& frame) override;
     void OnDequeued(SwitchPort& port, SwitchPort::Entry& e, uint8_t prio) override;
     void EnsureSetup();
     SwitchMmu::Config MmuConfig() const;

@@ -108,6 +108,11 @@ class SwitchPort final : public Object, public QbbEgressSource
     /// Bytes of frames queued at prio, both classes.
     uint64_t GetQueueBytes(uint8_t prio) const override;
     bool HasPending() const override;
+    /// m_total: the device reads it per frame instead of calling HasPending.
+    const uint64_t* PendingCounter() const override
+    {
+        return &m_total;
+    }
 
     /// Bytes of frames in all queues of the port.
     uint64_t GetPortBytes() const
