@@ -35,7 +35,8 @@ ScheduleReusedSteps(uint32_t context, int64_t delaySteps, EventImpl* event)
 }
 
 /// ScheduleReusedSteps for a FastEvent (run without EventImpl::Invoke).
-inline void
+/// Always in line, as SimScheduleWithContext: once per frame and link.
+[[gnu::always_inline]] inline void
 ScheduleReusedSteps(uint32_t context, int64_t delaySteps, FastEvent* event)
 {
     event->Ref();

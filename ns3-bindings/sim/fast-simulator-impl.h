@@ -264,8 +264,10 @@ class FastSimulatorImpl final : public SimulatorImpl
         Insert(m_currentTs + static_cast<uint64_t>(delaySteps), context, event);
     }
 
-    /// ScheduleWithContextSteps for a FastEvent: run by Fire(), inline.
-    void ScheduleFastSteps(uint32_t context, int64_t delaySteps, FastEvent* event)
+    /// ScheduleWithContextSteps for a FastEvent: run by Fire(), always in
+    /// line (the per-frame schedule of channels and devices).
+    [[gnu::always_inline]] void ScheduleFastSteps(uint32_t context, int64_t delaySteps,
+                                                  FastEvent* event)
     {
         if (__builtin_expect(delaySteps < 0, 0))
         {
@@ -298,15 +300,20 @@ class FastSimulatorImpl final : public SimulatorImpl
 
     void DoDispose() override;
 
-    /// Inline so that sim-fast.h's schedule has no call.
-    void Insert(uint64_t ts, uint32_t context, EventImpl* event)
+    /// In line so that sim-fast.h's schedule has no call; node order (the
+    /// distributed runs') out of line, so that each caller holds one wheel push.
+    [[gnu::always_inline]] void Insert(uint64_t ts, uint32_t context, EventImpl* event)
     {
         if (__builtin_expect(m_nodeOrder, 0))
         {
-            m_nodeQueue.Push(NodeEntry{ts, TakeKey(context), event, m_uid++, context});
+            InsertNodeOrder(ts, context, event);
             return;
         }
         m_uidQueue.Push(UidEntry{ts, (uint64_t(m_uid++) << 32) | context, event});
+    }
+    [[gnu::noinline]] void InsertNodeOrder(uint64_t ts, uint32_t context, EventImpl* event)
+    {
+        m_nodeQueue.Push(NodeEntry{ts, TakeKey(context), event, m_uid++, context});
     }
     /// Events queued, in whichever queue the order uses.
     size_t QueueSize() const

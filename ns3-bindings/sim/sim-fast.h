@@ -133,7 +133,9 @@ SimScheduleWithContext(uint32_t context, int64_t delaySteps, EventImpl* event)
 
 /// SimScheduleWithContext for a FastEvent: FastSimulatorImpl::Run fires it
 /// without EventImpl::Invoke (the same key and reference as any event).
-inline void
+/// Always in line: the per-frame schedule of channels and devices, where a
+/// call cost more than a sixth of the insert.
+[[gnu::always_inline]] inline void
 SimScheduleWithContext(uint32_t context, int64_t delaySteps, FastEvent* event)
 {
     FastSimulatorImpl* impl = FastSimulatorImpl::Running();
