@@ -429,6 +429,24 @@ SwitchNode::Drop(const QbbFrame& f, uint32_t in, uint32_t out, uint8_t prio)
     }
 }
 
+// The queue's bytes are read only for a sink: most runs have none.
+inline bool
+SwitchNode::TraceQueue(SwitchPort& port, uint32_t idx, uint8_t prio)
+{
+    bool traced = false;
+    if (!m_queueTrace.IsEmpty())
+    {
+        m_queueTrace(idx, prio, port.GetQueueBytes(prio));
+        traced = true;
+    }
+    if (port.IsQueueBytesTraced())
+    {
+        port.NotifyQueueBytes(prio);
+        traced = true;
+    }
+    return traced;
+}
+
 void
 SwitchNode::ReceiveFrame(QbbNetDevice* dev, QbbFramePtr&& f)
 {
@@ -545,11 +563,9 @@ SwitchNode::Forward(QbbFramePtr f, uint32_t in)
     {
         port->CommitDirect(prio);
     }
-    m_queueTrace(static_cast<uint32_t>(out), prio, port->GetQueueBytes(prio));
-    port->NotifyQueueBytes(prio);
+    const bool traced = TraceQueue(*port, static_cast<uint32_t>(out), prio);
     // A trace sink could have sent on the device meanwhile: look again if one ran.
-    if (direct && ((m_queueTrace.IsEmpty() && !port->IsQueueBytesTraced()) ||
-                   dev->IsFreeFor(prio, now)))
+    if (direct && (!traced || dev->IsFreeFor(prio, now)))
     {
         dev->BeginDirect();
         port->DequeueDirect(prio, control);
@@ -647,8 +663,7 @@ SwitchNode::OnDequeued(SwitchPort& port, SwitchPort::Entry& e, uint8_t prio)
             Simulator::ScheduleNow(&SwitchNode::FlushFeedback, this);
         }
     }
-    m_queueTrace(idx, prio, port.GetQueueBytes(prio));
-    port.NotifyQueueBytes(prio);
+    TraceQueue(port, idx, prio);
     // Last: sending the XON can re-enter the device of another port.
     if (pfc == SwitchMmu::Pfc::XON)
     {

@@ -166,6 +166,9 @@ class SwitchNode : public Node, public QbbFrameReceiver, private SwitchPort::Own
     SwitchMmu::Config MmuConfig() const;
     void SetupCc();
     void Drop(const QbbFrame& f, uint32_t in, uint32_t out, uint8_t prio);
+    /// Fire the QueueBytes traces (the switch's, the port's) for (port,
+    /// prio) if they have sinks; whether one had: user code may have run.
+    bool TraceQueue(SwitchPort& port, uint32_t idx, uint8_t prio);
     /// Route, admit and queue a frame that came in on port `in` (or that
     /// this switch made on behalf of a frame that did).
     void Forward(QbbFramePtr f, uint32_t in);
