@@ -7,8 +7,8 @@
 #define FIFO_RING_H
 
 #include <cstddef>
+#include <memory>
 #include <utility>
-#include <vector>
 
 namespace ns3
 {
@@ -64,7 +64,7 @@ template <typename T> class FifoRing
     /// e.g. a moved-from value, until it is filled again).
     void DropFront()
     {
-        m_head = (m_head + 1) & (m_buf.size() - 1);
+        m_head = (m_head + 1) & m_mask;
         m_size--;
     }
     /// Take the oldest element out; the ring must not be empty.
@@ -77,7 +77,9 @@ template <typename T> class FifoRing
     /// Drop every element and the storage.
     void Clear()
     {
-        m_buf.clear();
+        m_buf.reset();
+        m_cap = 0;
+        m_mask = 0;
         m_head = 0;
         m_size = 0;
     }
@@ -86,7 +88,7 @@ template <typename T> class FifoRing
     /// The free slot behind the newest element (the ring grows if full).
     T& Slot()
     {
-        if (m_size == m_buf.size())
+        if (m_size == m_cap)
         {
             Grow();
         }
@@ -95,21 +97,28 @@ template <typename T> class FifoRing
     /// The slot behind the newest element (the ring must have room).
     T& Behind()
     {
-        return m_buf[(m_head + m_size) & (m_buf.size() - 1)];
+        return m_buf[(m_head + m_size) & m_mask];
     }
 
     void Grow()
     {
-        std::vector<T> n(m_buf.empty() ? 16 : m_buf.size() * 2);
+        size_t cap = m_cap == 0 ? 16 : m_cap * 2;
+        std::unique_ptr<T[]> n(new T[cap]());
         for (size_t i = 0; i < m_size; i++)
         {
-            n[i] = std::move(m_buf[(m_head + i) & (m_buf.size() - 1)]);
+            n[i] = std::move(m_buf[(m_head + i) & m_mask]);
         }
-        m_buf.swap(n);
+        m_buf = std::move(n);
+        m_cap = cap;
+        m_mask = cap - 1;
         m_head = 0;
     }
 
-    std::vector<T> m_buf;
+    // A bare array and its mask, not a std::vector: the index of every
+    // push and pop masks with one load instead of computing the size.
+    std::unique_ptr<T[]> m_buf;
+    size_t m_cap = 0;  ///< slots, a power of two (0 before the first push)
+    size_t m_mask = 0; ///< m_cap - 1
     size_t m_head = 0;
     size_t m_size = 0;
 };
