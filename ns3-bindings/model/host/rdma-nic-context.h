@@ -11,6 +11,7 @@
 #ifndef RDMA_NIC_CONTEXT_H
 #define RDMA_NIC_CONTEXT_H
 
+#include "fifo-ring.h"
 #include "libcc-config.h"
 #include "qbb-net-device.h"
 #include "rdma-queue-pair.h"
@@ -22,7 +23,6 @@
 #include <ns3/traced-callback.h>
 
 #include <cstdint>
-#include <deque>
 
 namespace ns3
 {
@@ -81,8 +81,9 @@ struct RdmaNicContext
     TracedCallback<uint32_t, uint64_t, uint32_t>* rxDeliver = nullptr;
     TracedCallback<uint32_t, uint64_t, uint32_t, bool>* txData = nullptr;
 
-    // ACK, NACK and CNP frames waiting: the NIC sends them before data.
-    std::deque<QbbFramePtr> ctrl;
+    // ACK, NACK and CNP frames waiting: the NIC sends them before data (a
+    // ring: nothing allocated per ACK once warm).
+    FifoRing<QbbFramePtr> ctrl;
     uint64_t ctrlBytes = 0;
 
     /// libcc's description of cfg's algorithm into the fields above.
@@ -99,7 +100,7 @@ struct RdmaNicContext
     void EnqueueControl(QbbFramePtr f)
     {
         ctrlBytes += f->ipBytes;
-        ctrl.push_back(std::move(f));
+        ctrl.Push(std::move(f));
     }
 
     /// Let the device send what is now allowed (libcc-agent.h's re-entry

@@ -149,7 +149,7 @@ RdmaNic::DoDispose()
     NS_LOG_FUNCTION(this);
     m_sender.Dispose();
     m_receiver.Dispose();
-    m_ctx.ctrl.clear();
+    m_ctx.ctrl.Clear();
     m_ipQueue = nullptr;
     m_ipQueued = 0;
     if (m_ctx.dev)
@@ -301,7 +301,7 @@ RdmaNic::GetQueueBytes(uint8_t prio) const
 bool
 RdmaNic::HasPending() const
 {
-    return !m_ctx.ctrl.empty() || m_sender.HasActive() || m_ipQueued != 0;
+    return !m_ctx.ctrl.Empty() || m_sender.HasActive() || m_ipQueued != 0;
 }
 
 void
@@ -366,10 +366,9 @@ RdmaNic::DequeueIp(uint8_t& prioOut)
 QbbFramePtr
 RdmaNic::DequeueFrame(const std::array<bool, QBB_N_PRIO>& paused, uint8_t& prioOut)
 {
-    if (!m_ctx.ctrl.empty() && !paused[m_ctx.ackPrio])
+    if (!m_ctx.ctrl.Empty() && !paused[m_ctx.ackPrio])
     {
-        QbbFramePtr f = std::move(m_ctx.ctrl.front());
-        m_ctx.ctrl.pop_front();
+        QbbFramePtr f = m_ctx.ctrl.Pop();
         m_ctx.ctrlBytes -= f->ipBytes;
         if (f->roce.hasNicTs)
         {
@@ -441,7 +440,7 @@ RdmaNic::Dispatch(const RocePacketInfo& info)
     case RocePktType::DATA:
     case RocePktType::PROBE:
         m_receiver.OnData(info);
-        if (!m_ctx.ctrl.empty())
+        if (!m_ctx.ctrl.Empty())
         {
             m_ctx.Kick(); // an ACK, NACK or CNP was queued
         }
