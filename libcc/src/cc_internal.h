@@ -163,6 +163,7 @@ struct libcc_np {
 
 struct libcc_cp {
     uint32_t magic;
+    uint32_t int_hop_bytes;  /* libcc_algo_int_hop_bytes(algo), read per dequeue */
     const libcc_cp_ops *ops;
     const libcc_algorithm *algo;
     libcc_algo_entry *entry;

@@ -46,6 +46,7 @@ int libcc_cp_new(libcc_cp **out, const libcc_params *params, const libcc_cp_info
     cp->cfg = cp->priv + state;
     cp->deadline_ns = LIBCC_NO_DEADLINE;
     cp->algo = a;
+    cp->int_hop_bytes = libcc_algo_int_hop_bytes(a);
     cp->ops = ops;
     cp->info = *info;
     cp->rng_state = info->seed;
@@ -102,7 +103,7 @@ int libcc_cp_on_dequeue(libcc_cp *cp, uint64_t now_ns, libcc_cp_pkt *pkt)
      * the link carries. */
     cp->tx_bytes += pkt->bytes;
     if (pkt->int_list && pkt->int_list->n_hops > hops_before)
-        cp->tx_bytes += libcc_algo_int_hop_bytes(cp->algo);
+        cp->tx_bytes += cp->int_hop_bytes;
     return rc;
 }
 

@@ -13,6 +13,7 @@ EcmpRouter::EcmpRouter()
     : m_index(16)
     , m_mask(15)
     , m_seed(0)
+    , m_seedHash(SeedHash(0))
 {
 }
 
@@ -20,12 +21,18 @@ uint32_t
 EcmpRouter::SymmetricHash(uint32_t src, uint32_t dst, uint16_t sport, uint16_t dport, uint8_t proto,
                           uint32_t seed)
 {
+    return HashFrom(SeedHash(seed), src, dst, sport, dport, proto);
+}
+
+uint32_t
+EcmpRouter::HashFrom(uint32_t h, uint32_t src, uint32_t dst, uint16_t sport, uint16_t dport,
+                     uint8_t proto)
+{
     // Order each pair so that the reversed tuple hashes identically.
     uint32_t a = std::min(src, dst);
     uint32_t b = std::max(src, dst);
     uint32_t pa = std::min(sport, dport);
     uint32_t pb = std::max(sport, dport);
-    uint32_t h = Mix32(seed ^ 0x9e3779b9u);
     h = Mix32(h ^ a);
     h = Mix32(h ^ b);
     h = Mix32(h ^ ((pa << 16) | pb));
@@ -115,6 +122,7 @@ EcmpRouter::SetSeed(uint32_t seed)
 {
     NS_LOG_FUNCTION(this << seed);
     m_seed = seed;
+    m_seedHash = SeedHash(seed);
 }
 
 uint32_t

@@ -73,6 +73,13 @@ class EcmpRouter
         std::vector<uint32_t> ports;  //!< sorted by order
         std::vector<uint64_t> orders; //!< the order key of each port
     };
+    /// SymmetricHash's rounds after the seed's, from h = SeedHash(seed).
+    static uint32_t HashFrom(uint32_t h, uint32_t src, uint32_t dst, uint16_t sport,
+                             uint16_t dport, uint8_t proto);
+    static uint32_t SeedHash(uint32_t seed)
+    {
+        return Mix32(seed ^ 0x9e3779b9u);
+    }
     /// A group's (order, port) sequence: equal for equal groups.
     using GroupKey = std::vector<std::pair<uint64_t, uint32_t>>;
 
@@ -89,6 +96,7 @@ class EcmpRouter
     std::vector<Slot> m_index; //!< power-of-two size, at most half full
     uint32_t m_mask;
     uint32_t m_seed;
+    uint32_t m_seedHash; //!< SeedHash(m_seed): the first round, once per seed
 };
 
 // Per packet: inline.
@@ -117,7 +125,7 @@ EcmpRouter::Lookup(uint32_t src, uint32_t dst, uint16_t sport, uint16_t dport, u
     {
         return static_cast<int32_t>(ports[0]);
     }
-    uint32_t h = SymmetricHash(src, dst, sport, dport, proto, m_seed);
+    uint32_t h = HashFrom(m_seedHash, src, dst, sport, dport, proto);
     return static_cast<int32_t>(ports[h % ports.size()]);
 }
 
