@@ -2,6 +2,7 @@
 
 #include "rdma-trace.h"
 
+#include "event-pool.h"
 #include "hpcc-format.h"
 #include "rank-merge.h"
 
@@ -48,7 +49,11 @@ RdmaTraceHelper::~RdmaTraceHelper()
 void
 RdmaTraceHelper::Close()
 {
-    m_progressEvent.Cancel();
+    if (m_progressEvent)
+    {
+        m_progressEvent->Cancel();
+        m_progressEvent = nullptr;
+    }
     RdmaTraceSink::Close(m_fct);
     RdmaTraceSink::Close(m_fctCsv);
     RdmaTraceSink::Close(m_ccVars);
@@ -248,18 +253,42 @@ RdmaTraceHelper::EnableSampling(Time interval, const std::string& queueCsv,
     m_samples.Enable(interval, queueCsv, rateCsv, linkCsv, start);
 }
 
+class RdmaTraceHelper::ProgressEvent : public FastEvent
+{
+  public:
+    explicit ProgressEvent(RdmaTraceHelper* helper)
+        : m_helper(helper)
+    {
+    }
+
+  protected:
+    void Notify() override
+    {
+        m_helper->Progress();
+    }
+
+  private:
+    RdmaTraceHelper* m_helper; //!< raw: Close cancels the event
+};
+
 void
 RdmaTraceHelper::EnableProgress(Time stop)
 {
     NS_LOG_FUNCTION(this << stop);
     m_stop = stop;
+    m_stopStep = stop.GetTimeStep();
     // A thousandth of the run, but at least one time step: a run shorter
     // than 1000 steps (--stop=1ns at ns resolution) made it 0, and the check
     // rescheduled itself at the same time forever.
-    m_progressPeriod = std::max(stop / 1000, TimeStep(1));
+    m_progressSteps = std::max<int64_t>(m_stopStep / 1000, 1);
     m_wallStart = std::chrono::steady_clock::now();
     m_lastPrint = m_wallStart;
-    m_progressEvent = Simulator::Schedule(m_progressPeriod, &RdmaTraceHelper::Progress, this);
+    if (m_progressEvent)
+    {
+        m_progressEvent->Cancel();
+    }
+    m_progressEvent = Create<ProgressEvent>(this);
+    ScheduleReusedSteps(SimContext(), m_progressSteps, PeekPointer(m_progressEvent));
 }
 
 void
@@ -274,9 +303,9 @@ RdmaTraceHelper::Progress()
             stderr, "progress: simulated %.3f of %.3f ms, wall %.1f s, %" PRIu64 " flows done\n",
             Simulator::Now().GetSeconds() * 1e3, m_stop.GetSeconds() * 1e3, wall, m_completed);
     }
-    if (Simulator::Now() + m_progressPeriod <= m_stop)
+    if (SimNowStep() + m_progressSteps <= m_stopStep)
     {
-        m_progressEvent = Simulator::Schedule(m_progressPeriod, &RdmaTraceHelper::Progress, this);
+        ScheduleReusedSteps(SimContext(), m_progressSteps, PeekPointer(m_progressEvent));
     }
 }
 

@@ -29,6 +29,7 @@
 #ifndef RDMA_TRACE_H
 #define RDMA_TRACE_H
 
+#include "event-heap.h"
 #include "hpcc-packet-trace.h"
 #include "hpcc-qlen-writer.h"
 #include "rdma-network.h"
@@ -181,8 +182,14 @@ class RdmaTraceHelper
     uint64_t m_completed = 0;
     uint64_t m_pauses = 0;
     Time m_stop;
-    Time m_progressPeriod; ///< between progress checks: stop / 1000, at least one step
-    EventId m_progressEvent;
+    /// Between progress checks, in time steps: stop / 1000, at least one.
+    int64_t m_progressSteps = 1;
+    int64_t m_stopStep = 0;
+    /// The check, one event object scheduled again each time (no
+    /// allocation and no Time arithmetic per check: a short run makes a
+    /// thousand of them).
+    class ProgressEvent;
+    Ptr<FastEvent> m_progressEvent;
     std::chrono::steady_clock::time_point m_wallStart;
     std::chrono::steady_clock::time_point m_lastPrint;
 };
