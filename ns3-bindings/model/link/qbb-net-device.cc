@@ -505,7 +505,7 @@ QbbNetDevice::TransmitComplete()
 }
 
 void
-QbbNetDevice::ReceiveFrame(QbbFramePtr&& frame)
+QbbNetDevice::ReceiveFrameFull(QbbFramePtr&& frame)
 {
     // Lost on the link: the frame used the wire but nothing above sees it
     // (the HPCC simulator's ReceiveErrorModel, before its PFC handling).
