@@ -128,16 +128,31 @@ def code_sections(objdir):
     return where
 
 
+_THUNK = re.compile(r"^_ZT(?:hn?\d+_|vn?\d+_n?\d+_)(.+)$")
+
+
+def thunk_target(name):
+    """The function a this-adjusting thunk (_ZThn32_NAME, _ZTv0_n24_NAME)
+    jumps to, mangled (_ZNAME); None for any other name. GCC emits the
+    thunk of an inline virtual in its target's section, with no section of
+    its own: a run that only ever calls the thunk executes that section."""
+    m = _THUNK.match(name)
+    return "_Z" + m.group(1) if m else None
+
+
 def sections_of(names, where):
     """The sections holding the functions names. .text.unlikely.NAME holds
     NAME.cold, the part GCC split from NAME, or NAME itself if NAME has no
-    other section (declared cold)."""
+    other section (declared cold). A thunk without a section of its own is
+    in its target's."""
     out = set()
     for name in names:
         if name.endswith(".cold"):
             out.add(".text.unlikely." + name[:-len(".cold")])
             continue
         own = where.get(name, set())
+        if not own and thunk_target(name):
+            own = where.get(thunk_target(name), set())
         warm = {s for s in own if not s.startswith(".text.unlikely.")}
         out |= warm or own
     return out
