@@ -47,13 +47,19 @@ RdmaTraceHelper::~RdmaTraceHelper()
 }
 
 void
-RdmaTraceHelper::Close()
+RdmaTraceHelper::StopProgress()
 {
     if (m_progressEvent)
     {
         m_progressEvent->Cancel();
         m_progressEvent = nullptr;
     }
+}
+
+void
+RdmaTraceHelper::Close()
+{
+    StopProgress();
     RdmaTraceSink::Close(m_fct);
     RdmaTraceSink::Close(m_fctCsv);
     RdmaTraceSink::Close(m_ccVars);
@@ -275,7 +281,6 @@ void
 RdmaTraceHelper::EnableProgress(Time stop)
 {
     NS_LOG_FUNCTION(this << stop);
-    m_stop = stop;
     m_stopStep = stop.GetTimeStep();
     // A thousandth of the run, but at least one time step: a run shorter
     // than 1000 steps (--stop=1ns at ns resolution) made it 0, and the check
@@ -283,10 +288,7 @@ RdmaTraceHelper::EnableProgress(Time stop)
     m_progressSteps = std::max<int64_t>(m_stopStep / 1000, 1);
     m_wallStart = std::chrono::steady_clock::now();
     m_lastPrint = m_wallStart;
-    if (m_progressEvent)
-    {
-        m_progressEvent->Cancel();
-    }
+    StopProgress();
     m_progressEvent = Create<ProgressEvent>(this);
     ScheduleReusedSteps(SimContext(), m_progressSteps, PeekPointer(m_progressEvent));
 }
@@ -301,7 +303,7 @@ RdmaTraceHelper::Progress()
         double wall = std::chrono::duration<double>(now - m_wallStart).count();
         std::fprintf(
             stderr, "progress: simulated %.3f of %.3f ms, wall %.1f s, %" PRIu64 " flows done\n",
-            Simulator::Now().GetSeconds() * 1e3, m_stop.GetSeconds() * 1e3, wall, m_completed);
+            Simulator::Now().GetSeconds() * 1e3, TimeStep(m_stopStep).GetSeconds() * 1e3, wall, m_completed);
     }
     if (SimNowStep() + m_progressSteps <= m_stopStep)
     {

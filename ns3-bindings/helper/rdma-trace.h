@@ -163,6 +163,8 @@ class RdmaTraceHelper
     static void OnPfcRx(RdmaTraceHelper* self, uint32_t node, uint32_t type, uint32_t ifIndex,
                         uint8_t prio, uint16_t quanta);
     void Progress();
+    /// Cancel the pending progress check, if any.
+    void StopProgress();
 
     RdmaNetwork& m_net;
     RdmaTraceSink m_sink; ///< before the writers, which hold it
@@ -181,10 +183,9 @@ class RdmaTraceHelper
     bool m_pfcHooked = false;
     uint64_t m_completed = 0;
     uint64_t m_pauses = 0;
-    Time m_stop;
     /// Between progress checks, in time steps: stop / 1000, at least one.
     int64_t m_progressSteps = 1;
-    int64_t m_stopStep = 0;
+    int64_t m_stopStep = 0; ///< EnableProgress's stop, in time steps
     /// The check, one event object scheduled again each time (no
     /// allocation and no Time arithmetic per check: a short run makes a
     /// thousand of them).

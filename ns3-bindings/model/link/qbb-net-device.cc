@@ -139,7 +139,6 @@ QbbNetDevice::DoDispose()
     m_channel = nullptr;
     m_source = nullptr;
     m_pendingCounter = nullptr;
-    m_canSend = false;
     m_qbbRx = QbbReceiveCallback();
     m_frameRx = nullptr;
     m_rxCallback = NetDevice::ReceiveCallback();
@@ -157,7 +156,6 @@ QbbNetDevice::Attach(Ptr<QbbChannel> ch)
         return false;
     }
     m_channel = ch;
-    m_canSend = m_source != nullptr;
     return true;
 }
 
@@ -166,7 +164,6 @@ QbbNetDevice::SetEgressSource(QbbEgressSource* source)
 {
     m_source = source;
     m_pendingCounter = source ? source->PendingCounter() : nullptr;
-    m_canSend = m_channel && m_source;
 }
 
 void

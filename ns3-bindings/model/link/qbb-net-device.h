@@ -194,7 +194,7 @@ class QbbNetDevice : public NetDevice
      */
     bool IsFreeFor(uint8_t prio, int64_t now) const
     {
-        return !m_inDequeue && !m_txDonePending && now >= m_txEnd && m_canSend &&
+        return !m_inDequeue && !m_txDonePending && now >= m_txEnd && m_channel && m_source &&
                !m_pfc.HasQueued() && m_pfc.GetPausedUntil(prio) <= now;
     }
     /// The source's dequeue starts: PFC it sends meanwhile waits behind the frame.
@@ -392,7 +392,6 @@ class QbbNetDevice : public NetDevice
     Ptr<Node> m_node;
     Ptr<QbbChannel> m_channel;
     QbbEgressSource* m_source;
-    bool m_canSend = false; //!< m_channel && m_source, one test per frame in IsFreeFor
     const uint64_t* m_pendingCounter = nullptr; //!< m_source's PendingCounter()
     QbbReceiveCallback m_qbbRx;
     QbbFrameReceiver* m_frameRx = nullptr;
