@@ -2,7 +2,8 @@
 # fresh Debian 12 machine: both depend on `deps`, which installs what is missing.
 # `make` and `make install` never install packages or run tests.
 #
-#   make            libcc.a, libcc.so, tools, ns-3 bindings, ns-3's MPI module (with ns-3)
+#   make            libcc.a, libcc.so, tools, ns-3 bindings, ns-3's MPI module (with ns-3),
+#                   self-contained programs in build/bin/static (ns-3 linked in)
 #   make test       every suite, normally and under ASan+UBSan
 #   make demo       the main demo
 #   make bench      benchmarks into docs/performance.md
@@ -347,7 +348,7 @@ test-contrib:
 
 # ---- the two commands --------------------------------------------------------
 NPROC := $(shell nproc 2>/dev/null || echo 2)
-TEST_SUITES := test-static test-docs test-check test-check-san test-conformance fuzz-ci test-install test-relocate test-ns3 test-mpi test-distributed test-examples test-errors test-python test-slurm $(NS3_SAN_SUITES)
+TEST_SUITES := test-static test-docs test-check test-check-san test-conformance fuzz-ci test-install test-relocate test-ns3 test-mpi test-distributed test-ns3-static test-examples test-errors test-python test-slurm $(NS3_SAN_SUITES)
 
 test: deps
 	@$(MAKE) --no-print-directory -j$(NPROC) all $(NS3_SAN_BUILD)

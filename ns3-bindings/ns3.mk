@@ -285,3 +285,4 @@ format-ns3:
 -include $(NS3_OBJS:.o=.d) $(NS3_IP_OBJS:.o=.d) $(NS3_LOG_OBJS:.o=.d) $(NS3_LOG_IP_OBJS:.o=.d) $(GTEST_OBJS:.o=.d) $(NS3_SAN_OBJS:.o=.d) $(NS3_EXAMPLE_NAMES:%=$(BUILD)/ns3/examples/%.d) $(BUILD)/ns3/bench/simbench.d
 
 include $(NS3_DIR)/mpi.mk
+include $(NS3_DIR)/static.mk

@@ -6,7 +6,8 @@
 # as root; otherwise prints the command to run and fails. With NS3_SRC_DIR,
 # then makes Debian's ns-3 source package available there
 # (scripts/ns3-source.sh: nothing is fetched when it is there already), for
-# ns-3's MPI module that ns3-bindings/mpi.mk builds.
+# ns-3's MPI module that ns3-bindings/mpi.mk builds and the ns-3 modules the
+# self-contained programs link in (ns3-bindings/static.mk).
 set -euo pipefail
 ns3_src_dir=${1:-}
 

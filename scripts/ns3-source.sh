@@ -9,7 +9,9 @@
 # adds /etc/apt/sources.list.d/libcc-deb-src.sources (bookworm main, the
 # archive key Debian already trusts) and runs apt-get update; otherwise it
 # prints what to do and fails. Used by `make deps` (NS3_SRC_DIR: the source
-# of ns-3's MPI module, ns3-bindings/mpi.mk) and `make test-contrib`.
+# of ns-3's MPI module, ns3-bindings/mpi.mk, and of the core, network and
+# stats modules linked into the self-contained programs,
+# ns3-bindings/static.mk) and `make test-contrib`.
 set -euo pipefail
 
 dir=${1:?usage: $0 DIR}

@@ -101,6 +101,14 @@ DistributedRun::Start(int* argc, char*** argv, std::string& err)
         }
         return 0;
     }
+#ifdef LIBCC_NS3_STATIC
+    // libns3-libcc-mpi links Debian's shared ns-3: loaded here it would be a
+    // second ns-3 beside the one linked in, with its own simulator.
+    err = "this program has ns-3 linked in (bin/static/, docs/static-programs.md) and runs as one "
+          "process; for " +
+          std::to_string(LauncherSize()) + " ranks run the same program from bin/";
+    return 2;
+#endif
     m_lib = dlopen(MPI_LIB, RTLD_NOW | RTLD_GLOBAL);
     if (!m_lib)
     {

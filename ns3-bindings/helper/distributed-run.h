@@ -36,7 +36,9 @@ class DistributedRun
      * Join the launcher's ranks (MPI_Init) when it asks for more than one.
      * Returns 0, or an exit status with err set: 1 when the library or MPI
      * could not be had, 2 for a launch that would run N separate copies
-     * (srun with Slurm's default --mpi=none).
+     * (srun with Slurm's default --mpi=none) or for more than one rank
+     * asked of a program with ns-3 linked in (built with LIBCC_NS3_STATIC:
+     * bin/static/, ns3-bindings/static.mk).
      */
     int Start(int* argc, char*** argv, std::string& err);
     /**

@@ -29,7 +29,7 @@ SUITE=relocate
 # checkout: not in rpath, debug info, __FILE__ or pkg-config variables.
 no_abs_paths() {
     local f bad=0
-    for f in "$BUILD"/lib/*.so.* "$BUILD"/bin/* "$BUILD"/tests/gtest_ns3 "$BUILD"/lib/pkgconfig/*.pc \
+    for f in "$BUILD"/lib/*.so.* "$BUILD"/bin/* "$BUILD"/bin/static/* "$BUILD"/tests/gtest_ns3 "$BUILD"/lib/pkgconfig/*.pc \
         "$BUILD"/lib/cmake/libcc/*.cmake; do
         [ -f "$f" ] && [ ! -L "$f" ] || continue
         if grep -q -a -F -e "$SRC" -e "$BUILD" "$f"; then
