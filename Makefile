@@ -377,7 +377,7 @@ paper: deps
 
 bench: deps
 	@$(MAKE) --no-print-directory -j$(NPROC) all
-	@$(MAKE) --no-print-directory bench-libcc bench-run bench-hops bench-mpi
+	@$(MAKE) --no-print-directory bench-libcc bench-run bench-hops bench-startup bench-mpi
 
 # libcc alone: cost per event of each algorithm's hot paths.
 $(BUILD)/bench/bench_libcc: bench/bench_libcc.c $(STATIC_LIB) $(FLAGS_STAMP)

@@ -5,17 +5,19 @@ import statistics
 import subprocess
 
 
+def one_peak_rss_mb(cmd):
+    """Peak RSS of one run of cmd, by GNU time (/usr/bin/time, %M: the
+    kernel's peak RSS; getrusage of our own children would count the forked
+    Python before the exec), in MB of 1,024 KB."""
+    p = subprocess.run(["/usr/bin/time", "-f", "maxrss_kb=%M"] + cmd, check=True,
+                       stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    return int(p.stderr.strip().splitlines()[-1].split("=")[1]) / 1024.0
+
+
 def peak_rss_mb(cmd, runs=1):
-    """Peak RSS of cmd, by GNU time (/usr/bin/time, %M: the kernel's peak
-    RSS; getrusage of our own children would count the forked Python before
-    the exec): the median of runs runs, since the page cache moves a small
-    program's figure by 0.1-0.2 MB from run to run."""
-    kb = []
-    for _ in range(runs):
-        p = subprocess.run(["/usr/bin/time", "-f", "maxrss_kb=%M"] + cmd, check=True,
-                           stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
-        kb.append(int(p.stderr.strip().splitlines()[-1].split("=")[1]))
-    return statistics.median(kb) / 1024.0
+    """Peak RSS of cmd: the median of runs runs, since the page cache moves
+    a small program's figure by 0.1-0.2 MB from run to run."""
+    return statistics.median(one_peak_rss_mb(cmd) for _ in range(runs))
 
 
 def write_block(doc, begin, end, lines):

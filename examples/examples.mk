@@ -8,7 +8,7 @@
 #                dumbbell and a k=4 fat tree; both written into docs/performance.md
 #   make layout  the hot-section list of libns3-libcc.so's layout (callgrind; valgrind)
 
-.PHONY: demo-run bench-run bench-hops layout paper-run
+.PHONY: demo-run bench-run bench-hops bench-startup layout paper-run
 
 DEMO_ALGOS ?= dcqcn hpcc fncc
 DEMO_OUT ?= out
@@ -36,6 +36,12 @@ bench-run: $(BUILD)/bin/dumbbell $(BUILD)/bin/libcc-replay
 bench-hops: $(BUILD)/bin/dumbbell $(BUILD)/bin/rdma-sim
 	@command -v valgrind >/dev/null || { echo "bench-hops: no valgrind (apt-get install valgrind): skipped"; exit 0; }; \
 	$(DEMO_PYTHON) bench/hop_cost.py --table $(BUILD)/bin docs/performance.md
+
+# Start-up instructions and peak RSS of the dumbbell, shared and with ns-3
+# linked in (docs/static-programs.md; the latter only when built).
+bench-startup: $(BUILD)/bin/dumbbell
+	@command -v valgrind >/dev/null || { echo "bench-startup: no valgrind (apt-get install valgrind): skipped"; exit 0; }; \
+	$(DEMO_PYTHON) bench/startup.py $(BUILD)/bin docs/performance.md
 
 # The code sections typical runs execute, which ns3-bindings/ns3.mk puts together
 # in libns3-libcc.so's text (docs/performance.md, Memory); rerun after large

@@ -196,10 +196,14 @@ $(NS3_MODULE_HDR): $(NS3_PUB_HDRS) $(NS3_DIR)/ns3.mk
 
 # Examples may include the bindings as an outside program does ("ns3/x.h",
 # from $(BUILD)/include) or as the library's own sources do ("x.h").
+# The object is kept: the self-contained programs (static.mk) link it too.
 define NS3_EXAMPLE_RULE
-$(BUILD)/bin/$(1): examples/$(1)/$(1).cc $(NS3_LIB) $(if $(filter $(1),$(NS3_IP_PROGS)),$(NS3_IP_LIB)) $(NS3_BUILD_HDRS) $(NS3_MODULE_HDR) $(FLAGS_STAMP)
-	@mkdir -p $$(dir $$@) $(BUILD)/ns3/examples
-	$$(CXX) $$(NS3_CXXFLAGS) -I$(BUILD_INC) -MF $(BUILD)/ns3/examples/$(1).d $$(NS3_CFLAGS) -o $$@ $$< $$(if $$(filter $(1),$$(NS3_IP_PROGS)),$$(NS3_IP_PROG_LIBS),$$(NS3_PROG_LIBS))
+$(BUILD)/ns3/examples/$(1).o: examples/$(1)/$(1).cc $(NS3_BUILD_HDRS) $(NS3_MODULE_HDR) $(FLAGS_STAMP)
+	@mkdir -p $(BUILD)/ns3/examples
+	$$(CXX) $$(NS3_CXXFLAGS) -I$(BUILD_INC) -MF $(BUILD)/ns3/examples/$(1).d $$(NS3_CFLAGS) -c $$< -o $$@
+$(BUILD)/bin/$(1): $(BUILD)/ns3/examples/$(1).o $(NS3_LIB) $(if $(filter $(1),$(NS3_IP_PROGS)),$(NS3_IP_LIB))
+	@mkdir -p $$(dir $$@)
+	$$(CXX) $$(CXXFLAGS) -o $$@ $$< $$(if $$(filter $(1),$$(NS3_IP_PROGS)),$$(NS3_IP_PROG_LIBS),$$(NS3_PROG_LIBS))
 endef
 $(foreach n,$(NS3_EXAMPLE_NAMES),$(eval $(call NS3_EXAMPLE_RULE,$(n))))
 

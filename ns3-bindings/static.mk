@@ -96,11 +96,9 @@ $(NS3_STATIC_DRUN_OBJ): $(NS3_STATIC_DRUN_SRC) $(FLAGS_STAMP)
 	@mkdir -p $(dir $@)
 	$(CXX) $(NS3_CXXFLAGS) -DLIBCC_NS3_STATIC -MF $(@:.o=.d) $(NS3_CFLAGS) -c $< -o $@
 
-define NS3_STATIC_RULE
-$(NS3_STATIC_BIN)/$(1): examples/$(1)/$(1).cc $(NS3_DIR)/static.mk $(NS3_STATIC_BINDING_OBJS) $(STATIC_LIB) $(NS3_STATIC_ARCHIVE) $(NS3_BUILD_HDRS) $(NS3_MODULE_HDR) $(FLAGS_STAMP)
-	@mkdir -p $$(dir $$@) $(BUILD)/ns3-static/examples
-	$$(CXX) $$(NS3_CXXFLAGS) -I$(BUILD_INC) -MF $(BUILD)/ns3-static/examples/$(1).d $$(NS3_CFLAGS) -o $$@ $$< $$(NS3_STATIC_LINK)
-endef
-$(foreach n,$(NS3_STATIC_NAMES),$(eval $(call NS3_STATIC_RULE,$(n))))
+# The program's object is the shared program's (ns3.mk).
+$(NS3_STATIC_PROGS): $(NS3_STATIC_BIN)/%: $(BUILD)/ns3/examples/%.o $(NS3_DIR)/static.mk $(NS3_STATIC_BINDING_OBJS) $(STATIC_LIB) $(NS3_STATIC_ARCHIVE)
+	@mkdir -p $(dir $@)
+	$(CXX) $(CXXFLAGS) -o $@ $< $(NS3_STATIC_LINK)
 
--include $(NS3_STATIC_UPSTREAM_OBJS:.o=.d) $(NS3_STATIC_DRUN_OBJ:.o=.d) $(NS3_STATIC_NAMES:%=$(BUILD)/ns3-static/examples/%.d)
+-include $(NS3_STATIC_UPSTREAM_OBJS:.o=.d) $(NS3_STATIC_DRUN_OBJ:.o=.d)
