@@ -25,8 +25,15 @@ namespace ns3
  * into its bucket's sorted list, a pop takes the head of the first
  * non-empty bucket (a bitmap finds it). Each entry is placed once; unlike a
  * radix heap's buckets nothing is redistributed. An event beyond the
- * wheel's span (timers, flow starts), or whose bucket list is longer than
- * WHEEL_MAX_WALK, goes to the heap.
+ * wheel's span (timers, flow starts), or whose place in its bucket's list
+ * is more than WHEEL_MAX_WALK links past the head, goes to the heap.
+ *
+ * A bucket's head node also names the bucket's last node (Node::last, in
+ * what was the node's padding): an entry that sorts after it is appended
+ * at once. That is the crowded case: on a large fabric equal frames on
+ * equal links end in the same nanosecond, and each event scheduled there
+ * has the largest uid yet, so it sorts last (docs/simulator-impl.md, The
+ * queue). A tail array beside the heads would cost 16 KB more per wheel.
  *
  * Buckets are numbered by ts >> shift; the wheel holds bucket numbers in
  * [m_cur, m_cur + WHEEL_BUCKETS), m_cur never above the least of them, so
@@ -58,27 +65,47 @@ template <typename E> class EventWheel
         {
             uint32_t n = TakeNode();
             uint32_t slot = static_cast<uint32_t>(b) & (WHEEL_BUCKETS - 1);
-            uint32_t* link = &m_head[slot];
-            for (uint32_t i = 0;; i++)
+            uint32_t head = m_head[slot];
+            m_nodes[n].e = e;
+            m_count++;
+            if (head == NIL)
             {
-                uint32_t at = *link;
-                if (at == NIL || EventHeap<E>::Before(e, m_nodes[at].e))
-                {
-                    break;
-                }
+                m_nodes[n].next = NIL;
+                m_nodes[n].last = n;
+                m_head[slot] = n;
+                m_bits[slot / 64] |= uint64_t(1) << (slot % 64);
+                return;
+            }
+            uint32_t last = m_nodes[head].last;
+            if (!EventHeap<E>::Before(e, m_nodes[last].e))
+            {
+                m_nodes[n].next = NIL;
+                m_nodes[last].next = n;
+                m_nodes[head].last = n;
+                return;
+            }
+            if (EventHeap<E>::Before(e, m_nodes[head].e))
+            {
+                m_nodes[n].next = head;
+                m_nodes[n].last = last;
+                m_head[slot] = n;
+                return;
+            }
+            // Between the head and the last: walk from the head.
+            uint32_t prev = head;
+            for (uint32_t i = 1; EventHeap<E>::Before(m_nodes[m_nodes[prev].next].e, e); i++)
+            {
                 if (i == WHEEL_MAX_WALK)
                 {
                     GiveNode(n);
+                    m_count--;
                     m_heap.Push(e); // a crowded bucket: no long walks
                     return;
                 }
-                link = &m_nodes[at].next;
+                prev = m_nodes[prev].next;
             }
-            m_nodes[n].e = e;
-            m_nodes[n].next = *link;
-            *link = n;
-            m_bits[slot / 64] |= uint64_t(1) << (slot % 64);
-            m_count++;
+            m_nodes[n].next = m_nodes[prev].next;
+            m_nodes[prev].next = n;
             return;
         }
         m_heap.Push(e);
@@ -93,7 +120,18 @@ template <typename E> class EventWheel
             if (m_heap.Size() == 0 || !EventHeap<E>::Before(m_heap.Top(), m_nodes[n].e))
             {
                 E top = m_nodes[n].e;
-                Unlink(&m_head[slot], slot);
+                uint32_t next = m_nodes[n].next;
+                m_head[slot] = next;
+                if (next == NIL)
+                {
+                    m_bits[slot / 64] &= ~(uint64_t(1) << (slot % 64));
+                }
+                else
+                {
+                    m_nodes[next].last = m_nodes[n].last;
+                }
+                GiveNode(n);
+                m_count--;
                 return top;
             }
         }
@@ -172,35 +210,49 @@ template <typename E> class EventWheel
     struct Node
     {
         E e;
-        uint32_t next;
+        uint32_t next; ///< the bucket's next entry, or NIL
+        uint32_t last; ///< in a bucket's head: its last entry
     };
+    static_assert(sizeof(Node) == sizeof(E) + 8, "last fits where next's padding was");
 
-    /// Remove's search of one bucket's list.
+    /// Remove's search of one bucket's list; the head's last follows.
     bool RemoveFrom(uint32_t slot, uint32_t uid, const EventImpl* impl)
     {
-        for (uint32_t* link = &m_head[slot]; *link != NIL; link = &m_nodes[*link].next)
+        uint32_t head = m_head[slot];
+        uint32_t prev = NIL;
+        for (uint32_t n = head; n != NIL; prev = n, n = m_nodes[n].next)
         {
-            const E& e = m_nodes[*link].e;
-            if (e.Uid() == uid && UntagImpl(e.impl) == impl)
+            const E& e = m_nodes[n].e;
+            if (e.Uid() != uid || UntagImpl(e.impl) != impl)
             {
-                Unlink(link, slot);
-                return true;
+                continue;
             }
+            uint32_t next = m_nodes[n].next;
+            if (prev == NIL)
+            {
+                m_head[slot] = next;
+                if (next == NIL)
+                {
+                    m_bits[slot / 64] &= ~(uint64_t(1) << (slot % 64));
+                }
+                else
+                {
+                    m_nodes[next].last = m_nodes[n].last;
+                }
+            }
+            else
+            {
+                m_nodes[prev].next = next;
+                if (next == NIL)
+                {
+                    m_nodes[head].last = prev;
+                }
+            }
+            GiveNode(n);
+            m_count--;
+            return true;
         }
         return false;
-    }
-
-    /// Take the node *link points to (in slot's list) out of the wheel.
-    [[gnu::always_inline]] void Unlink(uint32_t* link, uint32_t slot)
-    {
-        uint32_t n = *link;
-        *link = m_nodes[n].next;
-        if (m_head[slot] == NIL)
-        {
-            m_bits[slot / 64] &= ~(uint64_t(1) << (slot % 64));
-        }
-        GiveNode(n);
-        m_count--;
     }
 
     /// The slot of the least bucket the wheel holds (m_count must be

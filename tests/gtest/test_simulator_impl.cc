@@ -382,6 +382,53 @@ TEST(EventWheel, ACrowdedBucketSpillsIntoTheHeapInOrder)
     EXPECT_EQ(DrainTimes(wheel), want);
 }
 
+TEST(EventWheel, EntriesSortingLastJoinTheirBucketWithoutAWalk)
+{
+    // A fat tree's crowded nanosecond: many events at one time, each
+    // scheduled with a larger key than any before. All 16 are appended at
+    // the bucket's tail, none goes to the heap (a walk from the head would
+    // send every one past the fifth there), and they come out in order.
+    Wheel wheel(4, 4);
+    for (uint64_t key = 1; key <= 16; key++)
+    {
+        wheel.Push(HeapEntry(40, key));
+    }
+    EXPECT_EQ(wheel.WheelSize(), 16u);
+    std::vector<uint64_t> keys;
+    while (wheel.Size() != 0)
+    {
+        keys.push_back(wheel.PopMin().key);
+    }
+    std::vector<uint64_t> want;
+    for (uint64_t key = 1; key <= 16; key++)
+    {
+        want.push_back(key);
+    }
+    EXPECT_EQ(keys, want);
+}
+
+TEST(EventWheel, RemovingABucketsLastEntryMovesItsTail)
+{
+    // ts 10, 12, 14 share bucket 0 (16 steps). Without its last entry (14)
+    // the bucket ends at 12: 13 goes after it, 11 between 10 and 12; without
+    // its first (10) too, 9 goes in front. The order stays exact.
+    Wheel wheel(4, 4);
+    for (uint64_t uid : {1, 2, 3})
+    {
+        wheel.Push(HeapEntry(8 + 2 * uid, uid << 32));
+    }
+    EXPECT_TRUE(wheel.Remove(3, nullptr));
+    wheel.Push(HeapEntry(13, uint64_t(4) << 32));
+    wheel.Push(HeapEntry(11, uint64_t(5) << 32));
+    EXPECT_TRUE(wheel.Remove(1, nullptr));
+    wheel.Push(HeapEntry(9, uint64_t(6) << 32));
+    EXPECT_EQ(wheel.WheelSize(), 4u);
+    EXPECT_EQ(DrainTimes(wheel), (std::vector<uint64_t>{9, 11, 12, 13}));
+    EXPECT_EQ(wheel.Size(), 0u);
+    wheel.Push(HeapEntry(20, uint64_t(7) << 32)); // the emptied bucket is usable again
+    EXPECT_EQ(DrainTimes(wheel), (std::vector<uint64_t>{20}));
+}
+
 TEST(EventWheel, TiesAtOneTimeBreakByKey)
 {
     Wheel wheel(4, 4);
