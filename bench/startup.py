@@ -13,7 +13,6 @@ RUNS runs of each program alternating, median and range. Writes the table
 between '<!-- startup:begin -->' and '<!-- startup:end -->' of DOC.md.
 """
 import os
-import re
 import statistics
 import subprocess
 import sys
@@ -21,6 +20,7 @@ import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from benchdoc import one_peak_rss_mb, write_block  # noqa: E402
+from hop_cost import read_callgrind  # noqa: E402
 
 RUNS = 15
 BEGIN = "<!-- startup:begin -->"
@@ -33,12 +33,12 @@ PROGRAMS = [("`build/bin/dumbbell` (Debian's shared ns-3)", "dumbbell"),
 def process_instructions(prog, tmp):
     """Instructions of the whole process of prog (callgrind's total)."""
     out = os.path.join(tmp, "callgrind.out")
-    p = subprocess.run(["valgrind", "--tool=callgrind", "--callgrind-out-file=" + out] + prog,
-                       check=True, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
-    m = re.search(r"Collected : (\d+)", p.stderr)
-    if not m:
-        sys.exit("startup.py: no instruction count from callgrind for " + prog[0])
-    return int(m.group(1))
+    subprocess.run(["valgrind", "--tool=callgrind", "--callgrind-out-file=" + out] + prog,
+                   check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    total = read_callgrind(out)[0]
+    if total is None:
+        sys.exit("startup.py: no instruction count in callgrind's file for " + prog[0])
+    return total
 
 
 def main():

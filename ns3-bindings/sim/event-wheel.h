@@ -120,18 +120,7 @@ template <typename E> class EventWheel
             if (m_heap.Size() == 0 || !EventHeap<E>::Before(m_heap.Top(), m_nodes[n].e))
             {
                 E top = m_nodes[n].e;
-                uint32_t next = m_nodes[n].next;
-                m_head[slot] = next;
-                if (next == NIL)
-                {
-                    m_bits[slot / 64] &= ~(uint64_t(1) << (slot % 64));
-                }
-                else
-                {
-                    m_nodes[next].last = m_nodes[n].last;
-                }
-                GiveNode(n);
-                m_count--;
+                UnlinkHead(slot, n);
                 return top;
             }
         }
@@ -227,32 +216,40 @@ template <typename E> class EventWheel
             {
                 continue;
             }
-            uint32_t next = m_nodes[n].next;
             if (prev == NIL)
             {
-                m_head[slot] = next;
-                if (next == NIL)
-                {
-                    m_bits[slot / 64] &= ~(uint64_t(1) << (slot % 64));
-                }
-                else
-                {
-                    m_nodes[next].last = m_nodes[n].last;
-                }
+                UnlinkHead(slot, n);
+                return true;
             }
-            else
+            uint32_t next = m_nodes[n].next;
+            m_nodes[prev].next = next;
+            if (next == NIL)
             {
-                m_nodes[prev].next = next;
-                if (next == NIL)
-                {
-                    m_nodes[head].last = prev;
-                }
+                m_nodes[head].last = prev;
             }
             GiveNode(n);
             m_count--;
             return true;
         }
         return false;
+    }
+
+    /// Take slot's head n out of the wheel: the next entry, if any, becomes
+    /// the head and names the bucket's last node.
+    [[gnu::always_inline]] void UnlinkHead(uint32_t slot, uint32_t n)
+    {
+        uint32_t next = m_nodes[n].next;
+        m_head[slot] = next;
+        if (next == NIL)
+        {
+            m_bits[slot / 64] &= ~(uint64_t(1) << (slot % 64));
+        }
+        else
+        {
+            m_nodes[next].last = m_nodes[n].last;
+        }
+        GiveNode(n);
+        m_count--;
     }
 
     /// The slot of the least bucket the wheel holds (m_count must be
