@@ -172,8 +172,8 @@ Main(int argc, char* argv[])
                  1000000000000ull);
     deadlock.AddTo(cmd);
     cmd.AddText("partition",
-                "under mpirun/srun: the rank of each node, lines \"node rank\" (default: split "
-                "by pod, or by blocks of the topology; docs/distributed.md)",
+                "under mpirun/srun: the rank of each node, lines \"node rank\" (default: pods, "
+                "or blocks of the topology, balanced by the flows' bytes; docs/distributed.md)",
                 partitionFile);
     cmd.AddBool("runStats",
                 "print, per rank, events, windows, frames between ranks and the seconds spent "
@@ -325,13 +325,33 @@ Main(int argc, char* argv[])
         {
             std::cerr << "rdma-sim: warning: " << w << "\n";
         }
+        std::vector<std::string> flowWarnings;
+        flows = ReadFlowFile(flowFile, &topo, &flowWarnings);
+        for (const std::string& w : flowWarnings)
+        {
+            std::cerr << "rdma-sim: warning: " << w << "\n";
+        }
         if (!partitionFile.empty() || DistributedRun::UnderLauncher())
         {
+            // Without a file, blocks are balanced by the bytes their hosts
+            // send and receive: a rank's events follow its frames, and the
+            // busiest rank sets every window's length.
+            std::vector<uint64_t> load = FlowBytesPerNode(flows, topo.nNodes);
             // A bad --partition file: FileFormatError (file:line:field), exit 2.
-            std::vector<uint32_t> rankOf = partitionFile.empty()
-                                               ? PartitionTopology(topo, dist.GetSize())
-                                               : ReadPartitionFile(partitionFile, topo, dist.GetSize());
+            std::vector<uint32_t> rankOf =
+                partitionFile.empty() ? PartitionTopology(topo, dist.GetSize(), load)
+                                      : ReadPartitionFile(partitionFile, topo, dist.GetSize());
             dist.UsePartition("rdma-sim", net, topo, rankOf);
+            if (dist.IsDistributed() && dist.GetRank() == 0)
+            {
+                std::cerr << "rdma-sim: flow bytes per rank (each flow at its source and its "
+                             "destination):";
+                for (uint64_t b : PartitionLoads(rankOf, dist.GetSize(), load))
+                {
+                    std::cerr << " " << b;
+                }
+                std::cerr << "\n";
+            }
         }
         if (haveConfig)
         {
@@ -346,12 +366,6 @@ Main(int argc, char* argv[])
                 traceNodeIds = ReadHpccTraceNodes(hcfg.traceFile, topo.nNodes);
                 mixTrFile = hcfg.traceOutputFile;
             }
-        }
-        std::vector<std::string> flowWarnings;
-        flows = ReadFlowFile(flowFile, &topo, &flowWarnings);
-        for (const std::string& w : flowWarnings)
-        {
-            std::cerr << "rdma-sim: warning: " << w << "\n";
         }
         net.SetNicAttribute("PayloadSize", UintegerValue(payload));
         net.SetSwitchAttribute("PfcStaticThreshold", UintegerValue(pfcThreshold));

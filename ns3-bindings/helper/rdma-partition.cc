@@ -81,11 +81,100 @@ DealContiguous(const std::vector<std::vector<uint32_t>>& groups, uint32_t ranks,
     }
 }
 
+/// Give groups to ranks by load: heaviest first, each to the rank with the
+/// least load so far (longest processing time first). False when the
+/// groups carry no load at all (nothing to balance by).
+bool
+DealByLoad(const std::vector<std::vector<uint32_t>>& groups, uint32_t ranks,
+           const std::vector<uint64_t>& nodeLoad, std::vector<uint32_t>& rankOf)
+{
+    std::vector<uint64_t> load(groups.size(), 0);
+    uint64_t total = 0;
+    for (size_t g = 0; g < groups.size(); ++g)
+    {
+        for (uint32_t id : groups[g])
+        {
+            load[g] += nodeLoad[id];
+        }
+        total += load[g];
+    }
+    if (total == 0)
+    {
+        return false;
+    }
+    std::vector<size_t> order(groups.size());
+    for (size_t g = 0; g < order.size(); ++g)
+    {
+        order[g] = g;
+    }
+    // Groups are made in order of their smallest node id: a stable sort
+    // breaks ties by it.
+    std::stable_sort(order.begin(), order.end(),
+                     [&load](size_t a, size_t b) { return load[a] > load[b]; });
+    std::vector<uint64_t> rankLoad(ranks, 0);
+    std::vector<uint64_t> rankNodes(ranks, 0);
+    for (size_t g : order)
+    {
+        uint32_t best = 0;
+        for (uint32_t r = 1; r < ranks; ++r)
+        {
+            if (rankLoad[r] < rankLoad[best] ||
+                (rankLoad[r] == rankLoad[best] && rankNodes[r] < rankNodes[best]))
+            {
+                best = r;
+            }
+        }
+        for (uint32_t id : groups[g])
+        {
+            rankOf[id] = best;
+        }
+        rankLoad[best] += load[g];
+        rankNodes[best] += groups[g].size();
+    }
+    return true;
+}
+
 } // namespace
 
-std::vector<uint32_t>
-PartitionTopology(const TopologySpec& topo, uint32_t ranks)
+std::vector<uint64_t>
+FlowBytesPerNode(const std::vector<FlowSpec>& flows, uint32_t nNodes)
 {
+    std::vector<uint64_t> load(nNodes, 0);
+    for (const FlowSpec& f : flows)
+    {
+        if (f.src < nNodes && f.dst < nNodes)
+        {
+            load[f.src] += f.sizeBytes;
+            load[f.dst] += f.sizeBytes;
+        }
+    }
+    return load;
+}
+
+std::vector<uint64_t>
+PartitionLoads(const std::vector<uint32_t>& rankOf, uint32_t ranks,
+               const std::vector<uint64_t>& nodeLoad)
+{
+    std::vector<uint64_t> load(ranks, 0);
+    for (size_t id = 0; id < rankOf.size() && id < nodeLoad.size(); ++id)
+    {
+        if (rankOf[id] < ranks)
+        {
+            load[rankOf[id]] += nodeLoad[id];
+        }
+    }
+    return load;
+}
+
+std::vector<uint32_t>
+PartitionTopology(const TopologySpec& topo, uint32_t ranks, const std::vector<uint64_t>& nodeLoad)
+{
+    if (!nodeLoad.empty() && nodeLoad.size() != topo.nNodes)
+    {
+        throw std::invalid_argument("PartitionTopology: " + std::to_string(nodeLoad.size()) +
+                                    " node loads for a topology of " +
+                                    std::to_string(topo.nNodes) + " nodes");
+    }
     std::vector<uint32_t> rankOf(topo.nNodes, 0);
     if (ranks <= 1 || topo.nNodes == 0)
     {
@@ -140,12 +229,15 @@ PartitionTopology(const TopologySpec& topo, uint32_t ranks)
     }
     if (blocks.size() >= ranks)
     {
-        uint64_t total = 0;
-        for (const auto& b : blocks)
+        if (nodeLoad.empty() || !DealByLoad(blocks, ranks, nodeLoad, rankOf))
         {
-            total += b.size();
+            uint64_t total = 0;
+            for (const auto& b : blocks)
+            {
+                total += b.size();
+            }
+            DealContiguous(blocks, ranks, total, rankOf);
         }
-        DealContiguous(blocks, ranks, total, rankOf);
         for (size_t i = 0; i < topLayer.size(); ++i)
         {
             rankOf[topLayer[i]] = static_cast<uint32_t>(i % ranks);

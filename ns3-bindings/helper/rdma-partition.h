@@ -25,8 +25,23 @@ namespace ns3
  * with their switch. A topology with fewer blocks than ranks is cut in
  * breadth-first order of its switches into ranks chunks instead. Result:
  * rank of each node id.
+ *
+ * With nodeLoad (one figure per node id, e.g. FlowBytesPerNode) whose
+ * blocks' total is not 0, blocks are balanced by load instead: heaviest
+ * first (ties: smallest node id first), each to the rank with the least
+ * load so far (ties: fewer nodes, then the lower rank). Throws
+ * std::invalid_argument if nodeLoad is neither empty nor one per node.
  */
-std::vector<uint32_t> PartitionTopology(const TopologySpec& topo, uint32_t ranks);
+std::vector<uint32_t> PartitionTopology(const TopologySpec& topo, uint32_t ranks,
+                                        const std::vector<uint64_t>& nodeLoad = {});
+
+/**
+ * A rank's expected work from the flows: each flow's bytes counted at its
+ * source and at its destination (every byte is sent, switched and
+ * acknowledged at both ends' blocks). Flows naming a node >= nNodes are
+ * skipped (ReadFlowFile refuses them).
+ */
+std::vector<uint64_t> FlowBytesPerNode(const std::vector<FlowSpec>& flows, uint32_t nNodes);
 
 /**
  * The user's partition: lines "node rank" (# starts a comment), every node
@@ -45,6 +60,10 @@ uint64_t PartitionLookaheadNs(const TopologySpec& topo, const std::vector<uint32
 
 /// Nodes per rank, for the programs' start-up line.
 std::vector<uint32_t> PartitionSizes(const std::vector<uint32_t>& rankOf, uint32_t ranks);
+
+/// nodeLoad summed per rank (nodeLoad one figure per node of rankOf).
+std::vector<uint64_t> PartitionLoads(const std::vector<uint32_t>& rankOf, uint32_t ranks,
+                                     const std::vector<uint64_t>& nodeLoad);
 
 } // namespace ns3
 

@@ -8,7 +8,8 @@
 # cc-log.csv (--ccLog=all), byte
 # for byte, as one process in the Node event order, also when
 # --maxTraceBytes cuts the traces; dumbbell and fairness over ranks write
-# one process's files and summary; a link of zero delay between ranks and a
+# one process's files and summary; rdma-sim balances pods by the flows'
+# bytes; a link of zero delay between ranks and a
 # bad --partition file are refused (exit 2, the link or file:line:field
 # named), an input error printed once. Ends with "distributed: N passed, N failed".
 set -u
@@ -97,6 +98,22 @@ for np in 2; do # 4 ranks merge as 2 do (above); 2 cores run 4 slowly
     bad "-np $np --maxTraceBytes: warnings ($work/cap$np.out)"
   fi
 done
+
+# Pods balanced by the flows' bytes: host 0 (pod 0) sends 300 KB to host 4
+# (pod 1), host 8 (pod 2) 100 KB to host 12 (pod 3); each flow counts at
+# both ends, so pods carry 300, 300, 100, 100 KB. Split by node count
+# (pods 0-1, 2-3) the ranks would carry 600 and 200 KB; heaviest pod first
+# to the lighter rank gives 400 and 400, and one process's fct.txt.
+printf '2\n0 4 3 100 300000 0\n8 12 3 100 100000 0\n' >"$work/skew.flows"
+"$bin/rdma-sim" --fattree=4 --flows="$work/skew.flows" --out="$work/skew1" \
+  --ns3::FastSimulatorImpl::EventOrder=Node >/dev/null 2>&1
+mpi -np 2 "$bin/rdma-sim" --fattree=4 --flows="$work/skew.flows" --out="$work/skew2" \
+  >"$work/skew2.out" 2>&1
+grep -q "^rdma-sim: flow bytes per rank (each flow at its source and its destination): 400000 400000$" \
+  "$work/skew2.out" && ok "pods balanced by the flows' bytes: 400000 and 400000 per rank" ||
+  bad "pods not balanced by bytes ($work/skew2.out)"
+cmp -s "$work/skew1/fct.txt" "$work/skew2/fct.txt" && ok "bytes-balanced partition: fct.txt = one process's" ||
+  bad "bytes-balanced partition: fct.txt differs"
 
 # Pcap over ranks: each rank writes its own nodes' devices, so the files
 # are one process's, byte for byte (the dumbbell-like 2-flow file is small).

@@ -20,6 +20,7 @@
 #include <cstdio>
 #include <fstream>
 #include <iterator>
+#include <numeric>
 #include <vector>
 
 using namespace ns3;
@@ -167,6 +168,63 @@ TEST(Distributed, FatTreeSplitsByPodWithCoresDealtRoundRobin)
     // Only links are cut, each 1000 ns: the lookahead.
     EXPECT_EQ(PartitionLookaheadNs(t, r), 1000u);
     EXPECT_EQ(PartitionSizes(r, 4), (std::vector<uint32_t>{9, 9, 9, 9}));
+}
+
+TEST(Distributed, FatTreePodsAreBalancedByTheBytesTheirHostsCarry)
+{
+    // k = 4 as above. Host 0 (pod 0) sends 300 bytes to host 4 (pod 1),
+    // host 8 (pod 2) 100 to host 12 (pod 3): pods carry 300, 300, 100, 100.
+    TopologySpec t = MakeFatTreeTopology(4, G100, 1000);
+    std::vector<FlowSpec> flows{{0, 4, 3, 100, 300, 0, 1}, {8, 12, 3, 100, 100, 0, 2}};
+    std::vector<uint64_t> load = FlowBytesPerNode(flows, t.nNodes);
+    ASSERT_EQ(load.size(), 36u);
+    EXPECT_EQ(load[0], 300u);
+    EXPECT_EQ(load[4], 300u);
+    EXPECT_EQ(load[8], 100u);
+    EXPECT_EQ(load[12], 100u);
+    EXPECT_EQ(std::accumulate(load.begin(), load.end(), uint64_t(0)), 800u);
+    // By node count pods 0-1 and 2-3 would carry 600 and 200. Heaviest
+    // first to the least loaded rank: pod 0 -> 0, pod 1 -> 1, pod 2 -> 0
+    // (a tie of 300 and of 9 nodes goes to the lower rank), pod 3 -> 1.
+    std::vector<uint32_t> r = PartitionTopology(t, 2, load);
+    for (uint32_t p = 0; p < 4; ++p)
+    {
+        for (uint32_t h = 4 * p; h < 4 * p + 4; ++h)
+        {
+            EXPECT_EQ(r[h], p % 2) << "host " << h;
+        }
+        for (uint32_t s : {16 + 2 * p, 17 + 2 * p, 24 + 2 * p, 25 + 2 * p})
+        {
+            EXPECT_EQ(r[s], p % 2) << "switch " << s;
+        }
+    }
+    EXPECT_EQ(PartitionLoads(r, 2, load), (std::vector<uint64_t>{400, 400}));
+    // Cores are not in a block: still round robin.
+    EXPECT_EQ(r[32], 0u);
+    EXPECT_EQ(r[35], 1u);
+    // Three ranks, pods carrying 500, 200, 200, 100: pod 0 alone; pod 3 joins
+    // pod 1 (ranks 1 and 2 tie at 200 bytes and 9 nodes: the lower).
+    flows = {{0, 1, 3, 100, 200, 0, 1}, {2, 4, 3, 100, 100, 0, 2}, {5, 8, 3, 100, 100, 0, 3},
+             {9, 12, 3, 100, 100, 0, 4}};
+    load = FlowBytesPerNode(flows, t.nNodes);
+    r = PartitionTopology(t, 3, load);
+    EXPECT_EQ(PartitionLoads(r, 3, load), (std::vector<uint64_t>{500, 300, 200}));
+    EXPECT_EQ(r[0], 0u);
+    EXPECT_EQ(r[4], 1u);
+    EXPECT_EQ(r[8], 2u);
+    EXPECT_EQ(r[12], 1u);
+}
+
+TEST(Distributed, PodsWithoutLoadFallBackToNodeCounts)
+{
+    TopologySpec t = MakeFatTreeTopology(4, G100, 1000);
+    // No bytes anywhere (or flows naming no node of the tree): by node count.
+    std::vector<FlowSpec> flows{{40, 41, 3, 100, 5000, 0, 1}};
+    std::vector<uint64_t> load = FlowBytesPerNode(flows, t.nNodes);
+    EXPECT_EQ(std::accumulate(load.begin(), load.end(), uint64_t(0)), 0u);
+    EXPECT_EQ(PartitionTopology(t, 2, load), PartitionTopology(t, 2));
+    // A load vector of the wrong size is a caller's bug, said as such.
+    EXPECT_THROW(PartitionTopology(t, 2, std::vector<uint64_t>(35, 1)), std::invalid_argument);
 }
 
 TEST(Distributed, DumbbellSplitsAtItsMiddleSwitch)
